@@ -1,0 +1,371 @@
+#include "common/config.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string_view>
+#include <thread>
+
+extern char** environ;
+
+namespace netscore {
+namespace {
+
+// Thrown by a field parser; the loader adds the variable name and the value.
+struct BadValue {
+  std::string expected;
+};
+
+template <class T>
+T parse_number(std::string_view text, T min, T max, const char* what) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
+    throw BadValue{std::string(what) + " from " + std::to_string(min) + " to " + std::to_string(max)};
+  }
+  return value;
+}
+
+bool parse_bool(std::string_view text) {
+  if (text == "true" || text == "1" || text == "yes") return true;
+  if (text == "false" || text == "0" || text == "no") return false;
+  throw BadValue{"true or false"};
+}
+
+PromDuration parse_duration(std::string_view text) {
+  auto parsed = parse_prom_duration(text);
+  if (!parsed) throw BadValue{"a positive duration such as 500ms, 15s, 5m, 1h"};
+  return *parsed;
+}
+
+template <class E, std::size_t N>
+E parse_enum(std::string_view text, const std::array<std::pair<std::string_view, E>, N>& names) {
+  for (const auto& [name, value] : names) {
+    if (text == name) return value;
+  }
+  std::string expected = "one of";
+  for (const auto& [name, value] : names) expected += " " + std::string(name);
+  throw BadValue{expected};
+}
+
+std::string parse_nonempty(std::string_view text) {
+  if (text.empty()) throw BadValue{"a non-empty string"};
+  return std::string(text);
+}
+
+// Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (the data model's rule), so a label can be
+// spliced into PromQL without quoting.
+std::string parse_label_name(std::string_view text) {
+  const auto head_ok = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  const auto tail_ok = [&](char c) { return head_ok(c) || (c >= '0' && c <= '9'); };
+  if (text.empty() || !head_ok(text.front()) || !std::all_of(text.begin() + 1, text.end(), tail_ok)) {
+    throw BadValue{"a Prometheus name matching [a-zA-Z_][a-zA-Z0-9_]*"};
+  }
+  return std::string(text);
+}
+
+std::string parse_url(std::string_view text) {
+  const bool scheme_ok = text.starts_with("http://") || text.starts_with("https://");
+  const auto host_start = text.find("://") + 3;
+  if (!scheme_ok || host_start >= text.size() || text[host_start] == '/' ||
+      text.find_first_of(" \t\r\n") != std::string_view::npos) {
+    throw BadValue{"an http:// or https:// URL with a host, such as http://prometheus:9090"};
+  }
+  std::string url(text);
+  while (url.size() > host_start + 1 && url.back() == '/') url.pop_back();
+  return url;
+}
+
+void parse_listen(std::string_view text, ExtenderConfig& out) {
+  const BadValue bad{"host:port such as 127.0.0.1:8888 or [::1]:8888"};
+  const auto colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) throw bad;
+  std::string_view host = text.substr(0, colon);
+  if (host.front() == '[') {
+    if (host.size() < 3 || host.back() != ']') throw bad;
+    host = host.substr(1, host.size() - 2);
+  } else if (host.find(':') != std::string_view::npos) {
+    throw bad;
+  }
+  const auto port_text = text.substr(colon + 1);
+  std::uint16_t port = 0;
+  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc{} || end != port_text.data() + port_text.size() || port_text.empty()) throw bad;
+  out.listen_host = std::string(host);
+  out.listen_port = port;
+}
+
+// The scheduler appends "/<verb>" to its urlPrefix; ours is the path part, normalised to
+// "" or "/something" without a trailing slash.
+std::string parse_url_prefix(std::string_view text) {
+  std::string prefix(text);
+  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+  if (!prefix.empty() && prefix.front() != '/') prefix.insert(prefix.begin(), '/');
+  if (prefix.find_first_of(" ?#\t\r\n") != std::string::npos) throw BadValue{"a URL path such as /netscore"};
+  return prefix;
+}
+
+std::string parse_shm_name(std::string_view text) {
+  const bool ok = !text.empty() && text.size() <= 200 &&
+                  std::all_of(text.begin(), text.end(), [](char c) {
+                    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                           c == '-' || c == '_' || c == '.';
+                  });
+  if (!ok || text.front() == '.') throw BadValue{"a name of letters, digits, '-', '_' or '.' (no '/')"};
+  return std::string(text);
+}
+
+unsigned parse_mode(std::string_view text) {
+  unsigned mode = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), mode, 8);
+  if (ec != std::errc{} || end != text.data() + text.size() || mode > 0777 || (mode & 0600) != 0600) {
+    throw BadValue{"an octal file mode with owner read+write, such as 0600 or 0640"};
+  }
+  return mode;
+}
+
+constexpr unsigned kBoth = static_cast<unsigned>(Component::collector) | static_cast<unsigned>(Component::extender);
+constexpr unsigned kCollector = static_cast<unsigned>(Component::collector);
+constexpr unsigned kExtender = static_cast<unsigned>(Component::extender);
+
+struct Option {
+  std::string_view env;
+  std::string_view default_value;
+  unsigned used_by;
+  std::string_view help;
+  void (*apply)(Config&, std::string_view);
+};
+
+const std::array kOptions{
+    Option{"NETSCORE_LOG_LEVEL", "info", kBoth, "trace, debug, info, warn, error or off",
+           [](Config& c, std::string_view v) {
+             c.log_level = parse_enum(v, std::array<std::pair<std::string_view, LogLevel>, 6>{{
+                                             {"trace", LogLevel::trace}, {"debug", LogLevel::debug},
+                                             {"info", LogLevel::info}, {"warn", LogLevel::warn},
+                                             {"error", LogLevel::error}, {"off", LogLevel::off}}});
+           }},
+    Option{"NETSCORE_SHM_NAME", "netscore", kBoth, "POSIX shared-memory name of the score table (/dev/shm/<name>)",
+           [](Config& c, std::string_view v) { c.shm.name = parse_shm_name(v); }},
+    Option{"NETSCORE_CAPACITY", "16384", kCollector, "most nodes the table holds; more are counted as overflow",
+           [](Config& c, std::string_view v) {
+             c.shm.capacity = parse_number<std::uint32_t>(v, 1, 1U << 20, "a node count");
+           }},
+    Option{"NETSCORE_SHM_MODE", "0600", kCollector, "file mode the collector creates the table with",
+           [](Config& c, std::string_view v) { c.shm.mode = parse_mode(v); }},
+    Option{"NETSCORE_SHM_ALLOW_FOREIGN_OWNER", "false", kExtender,
+           "attach to a table owned by another UID (off: such a table is refused)",
+           [](Config& c, std::string_view v) { c.shm.allow_foreign_owner = parse_bool(v); }},
+    Option{"NETSCORE_MAX_AGE", "1m", kExtender,
+           "table older than this (or collector failing that long) is stale: neutral scores, /readyz 503",
+           [](Config& c, std::string_view v) { c.max_age = parse_duration(v); }},
+    Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector, "how often the collector queries Prometheus",
+           [](Config& c, std::string_view v) { c.refresh_interval = parse_duration(v); }},
+    Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector,
+           "Prometheus base URL; user:password@ in it is sent as basic auth",
+           [](Config& c, std::string_view v) { c.prometheus.url = parse_url(v); }},
+    Option{"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "2s", kCollector, "TCP/TLS connect timeout per attempt",
+           [](Config& c, std::string_view v) { c.prometheus.connect_timeout = parse_duration(v); }},
+    Option{"NETSCORE_PROMETHEUS_TIMEOUT", "10s", kCollector, "total timeout of one query attempt",
+           [](Config& c, std::string_view v) { c.prometheus.timeout = parse_duration(v); }},
+    Option{"NETSCORE_PROMETHEUS_RETRIES", "2", kCollector, "extra attempts within one refresh, with backoff",
+           [](Config& c, std::string_view v) { c.prometheus.retries = parse_number<unsigned>(v, 0, 10, "a count"); }},
+    Option{"NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE", "", kCollector,
+           "file holding a bearer token, re-read when it changes (empty: none)",
+           [](Config& c, std::string_view v) { c.prometheus.bearer_token_file = std::string(v); }},
+    Option{"NETSCORE_PROMETHEUS_CA_FILE", "", kCollector, "CA bundle for https (empty: system CAs)",
+           [](Config& c, std::string_view v) { c.prometheus.ca_file = std::string(v); }},
+    Option{"NETSCORE_PROMETHEUS_CERT_FILE", "", kCollector, "client certificate for mTLS (empty: none)",
+           [](Config& c, std::string_view v) { c.prometheus.cert_file = std::string(v); }},
+    Option{"NETSCORE_PROMETHEUS_KEY_FILE", "", kCollector, "client key for mTLS (empty: none)",
+           [](Config& c, std::string_view v) { c.prometheus.key_file = std::string(v); }},
+    Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, "skip TLS certificate verification",
+           [](Config& c, std::string_view v) { c.prometheus.insecure = parse_bool(v); }},
+    Option{"NETSCORE_QUERY_MODE", "label", kCollector,
+           "label: node name from NETSCORE_NODE_LABEL; uname: joined via node_uname_info{nodename}; "
+           "custom: NETSCORE_QUERY_TEMPLATE",
+           [](Config& c, std::string_view v) {
+             c.query.mode = parse_enum(v, std::array<std::pair<std::string_view, QueryMode>, 3>{{
+                                              {"label", QueryMode::label}, {"uname", QueryMode::uname},
+                                              {"custom", QueryMode::custom}}});
+           }},
+    Option{"NETSCORE_QUERY_FUNCTION", "sum_over_time", kCollector,
+           "sum_over_time (the original plugin's), rate or increase (counter-correct)",
+           [](Config& c, std::string_view v) {
+             c.query.function = parse_enum(v, std::array<std::pair<std::string_view, QueryFunction>, 3>{{
+                                                  {"sum_over_time", QueryFunction::sum_over_time},
+                                                  {"rate", QueryFunction::rate},
+                                                  {"increase", QueryFunction::increase}}});
+           }},
+    Option{"NETSCORE_METRIC", "node_network_receive_bytes_total", kCollector, "counter metric to score by",
+           [](Config& c, std::string_view v) { c.query.metric = parse_label_name(v); }},
+    Option{"NETSCORE_INTERFACE", "ens192", kCollector, "network device label value (the original plugin's default)",
+           [](Config& c, std::string_view v) { c.query.interface = parse_nonempty(v); }},
+    Option{"NETSCORE_INTERFACE_REGEX", "false", kCollector, "treat NETSCORE_INTERFACE as a regex (device=~)",
+           [](Config& c, std::string_view v) { c.query.interface_regex = parse_bool(v); }},
+    Option{"NETSCORE_TIME_RANGE", "5m", kCollector, "range of the sum_over_time/rate window",
+           [](Config& c, std::string_view v) { c.query.time_range = parse_duration(v); }},
+    Option{"NETSCORE_NODE_LABEL", "kubernetes_node", kCollector, "series label holding the node name (label mode)",
+           [](Config& c, std::string_view v) { c.query.node_label = parse_label_name(v); }},
+    Option{"NETSCORE_QUERY_TEMPLATE", "", kCollector,
+           "custom mode: PromQL with {interface} {range} {node_label} placeholders, "
+           "one series per node labelled by NETSCORE_NODE_LABEL",
+           [](Config& c, std::string_view v) { c.query.custom_template = std::string(v); }},
+    Option{"NETSCORE_LISTEN", "127.0.0.1:8888", kExtender, "extender listen address (host:port)",
+           [](Config& c, std::string_view v) { parse_listen(v, c.extender); }},
+    Option{"NETSCORE_URL_PREFIX", "", kExtender, "path before /filter and /prioritize, e.g. /netscore",
+           [](Config& c, std::string_view v) { c.extender.url_prefix = parse_url_prefix(v); }},
+    Option{"NETSCORE_THREADS", "1", kExtender, "server threads (0: one per hardware thread)",
+           [](Config& c, std::string_view v) {
+             c.extender.threads = parse_number<unsigned>(v, 0, 256, "a thread count");
+             if (c.extender.threads == 0) c.extender.threads = std::max(1U, std::thread::hardware_concurrency());
+           }},
+    Option{"NETSCORE_BODY_LIMIT", "33554432", kExtender, "largest request body in bytes (5000 full Nodes ~ 20 MB)",
+           [](Config& c, std::string_view v) {
+             c.extender.body_limit = parse_number<std::size_t>(v, 1024, std::size_t{1} << 30, "a byte count");
+           }},
+    Option{"NETSCORE_HEADER_TIMEOUT", "10s", kExtender, "time allowed to send a whole request",
+           [](Config& c, std::string_view v) { c.extender.header_timeout = parse_duration(v); }},
+    Option{"NETSCORE_IDLE_TIMEOUT", "120s", kExtender,
+           "keep-alive idle timeout; keep it above the scheduler client's 90s",
+           [](Config& c, std::string_view v) { c.extender.idle_timeout = parse_duration(v); }},
+    Option{"NETSCORE_MAX_CONNECTIONS", "1024", kExtender, "connections served at once; more are closed",
+           [](Config& c, std::string_view v) {
+             c.extender.max_connections = parse_number<unsigned>(v, 1, 1U << 20, "a connection count");
+           }},
+    Option{"NETSCORE_SCORING", "request", kExtender,
+           "request: normalise over the nodes in each request (the plugin's NormalizeScore); "
+           "cluster: the collector's cluster-wide score",
+           [](Config& c, std::string_view v) {
+             c.extender.scoring = parse_enum(v, std::array<std::pair<std::string_view, ScoringMode>, 2>{{
+                                                    {"request", ScoringMode::request},
+                                                    {"cluster", ScoringMode::cluster}}});
+           }},
+    Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender, "0..10 score for unknown nodes and stale tables",
+           [](Config& c, std::string_view v) { c.extender.neutral_score = parse_number<int>(v, 0, 10, "a score"); }},
+    Option{"NETSCORE_STALE_POLICY", "open", kExtender,
+           "open: stale table passes every node in /filter; closed: /filter returns an Error",
+           [](Config& c, std::string_view v) {
+             c.extender.stale_policy = parse_enum(v, std::array<std::pair<std::string_view, StalePolicy>, 2>{{
+                                                        {"open", StalePolicy::fail_open},
+                                                        {"closed", StalePolicy::fail_closed}}});
+           }},
+};
+
+bool used_by(const Option& option, Component component) {
+  return (option.used_by & static_cast<unsigned>(component)) != 0;
+}
+
+std::string flag_for(std::string_view env) {
+  std::string flag = "--";
+  for (char c : env.substr(std::string_view("NETSCORE_").size())) {
+    flag += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return flag;
+}
+
+void apply(const Option& option, Config& config, std::string_view value, std::string_view source) {
+  try {
+    option.apply(config, value);
+  } catch (const BadValue& bad) {
+    throw ConfigError("invalid " + std::string(source) + "=\"" + std::string(value) + "\": expected " + bad.expected);
+  }
+}
+
+}  // namespace
+
+Config load_config(Component component, const std::vector<std::string>& args, const Environment& env,
+                   std::vector<std::string>* warnings) {
+  Config config;
+  for (const auto& option : kOptions) apply(option, config, option.default_value, option.env);
+
+  for (const auto& [name, value] : env) {
+    if (!name.starts_with("NETSCORE_")) continue;
+    const auto it = std::find_if(kOptions.begin(), kOptions.end(), [&](const Option& o) { return o.env == name; });
+    if (it == kOptions.end()) {
+      // Not fatal: Kubernetes injects NETSCORE_PORT, NETSCORE_SERVICE_HOST... for a Service named
+      // "netscore", and a pod shares one env list between both containers.
+      if (warnings) warnings->push_back("ignoring unknown variable " + name);
+      continue;
+    }
+    if (used_by(*it, component)) apply(*it, config, value, name);
+  }
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") throw HelpRequested("--help");
+    const auto eq = arg.find('=');
+    const std::string flag = arg.substr(0, eq);
+    const auto it = std::find_if(kOptions.begin(), kOptions.end(), [&](const Option& o) {
+      return used_by(o, component) && flag_for(o.env) == flag;
+    });
+    if (it == kOptions.end()) throw ConfigError("unknown flag " + flag + " (see --help)");
+    std::string value;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      throw ConfigError("flag " + flag + " needs a value (" + flag + "=VALUE)");
+    }
+    apply(*it, config, value, flag);
+  }
+
+  if (component == Component::collector && config.query.mode == QueryMode::custom &&
+      config.query.custom_template.empty()) {
+    throw ConfigError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template when NETSCORE_QUERY_MODE=custom");
+  }
+  return config;
+}
+
+std::vector<VariableDoc> documented_variables(Component component) {
+  std::vector<VariableDoc> docs;
+  for (const auto& option : kOptions) {
+    if (!used_by(option, component)) continue;
+    docs.push_back({std::string(option.env), flag_for(option.env), std::string(option.default_value),
+                    std::string(option.help)});
+  }
+  return docs;
+}
+
+std::string help_text(Component component, std::string_view program) {
+  std::ostringstream out;
+  out << "usage: " << program << " [--flag=VALUE ...]\n"
+      << "Every setting is an environment variable; the matching flag overrides it.\n\n";
+  for (const auto& doc : documented_variables(component)) {
+    out << "  " << doc.env << " (" << doc.flag << ")\n      default \"" << doc.default_value << "\": " << doc.help
+        << "\n";
+  }
+  return out.str();
+}
+
+Config load_config_or_exit(Component component, int argc, char** argv) {
+  const std::string program = argc > 0 ? argv[0] : "netscore";
+  Environment env;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    const auto eq = entry.find('=');
+    if (eq != std::string_view::npos) env.emplace(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  std::vector<std::string> warnings;
+  try {
+    Config config = load_config(component, args, env, &warnings);
+    for (const auto& w : warnings) std::cerr << program << ": warning: " << w << "\n";
+    return config;
+  } catch (const HelpRequested&) {
+    std::cout << help_text(component, program);
+    std::exit(0);
+  } catch (const ConfigError& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    std::exit(2);
+  }
+}
+
+}  // namespace netscore

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/duration.h"
+
+namespace netscore {
+
+// Which binary is loading the configuration; each variable says which binaries read it, so
+// `--help` lists only what matters and a variable meant for the other container is ignored.
+enum class Component : unsigned { collector = 1U, extender = 2U };
+
+enum class LogLevel { trace, debug, info, warn, error, off };
+enum class QueryMode { label, uname, custom };
+enum class QueryFunction { sum_over_time, rate, increase };
+enum class ScoringMode { request, cluster };
+enum class StalePolicy { fail_open, fail_closed };
+
+struct ShmConfig {
+  std::string name = "netscore";
+  std::uint32_t capacity = 16384;
+  unsigned mode = 0600;
+  bool allow_foreign_owner = false;
+};
+
+struct PrometheusConfig {
+  std::string url;
+  PromDuration connect_timeout;
+  PromDuration timeout;
+  unsigned retries = 0;
+  std::string bearer_token_file;
+  std::string ca_file;
+  std::string cert_file;
+  std::string key_file;
+  bool insecure = false;
+};
+
+struct QueryConfig {
+  QueryMode mode = QueryMode::label;
+  QueryFunction function = QueryFunction::sum_over_time;
+  std::string metric;
+  std::string interface;
+  bool interface_regex = false;
+  PromDuration time_range;
+  std::string node_label;
+  std::string custom_template;
+};
+
+struct ExtenderConfig {
+  std::string listen_host;
+  std::uint16_t listen_port = 0;
+  std::string url_prefix;
+  unsigned threads = 1;
+  std::size_t body_limit = 0;
+  PromDuration header_timeout;
+  PromDuration idle_timeout;
+  unsigned max_connections = 0;
+  ScoringMode scoring = ScoringMode::request;
+  int neutral_score = 0;
+  StalePolicy stale_policy = StalePolicy::fail_open;
+};
+
+// Every field is set from its variable's documented default, then the environment, then flags.
+struct Config {
+  LogLevel log_level = LogLevel::info;
+  ShmConfig shm;
+  PromDuration max_age;
+  PromDuration refresh_interval;
+  PrometheusConfig prometheus;
+  QueryConfig query;
+  ExtenderConfig extender;
+};
+
+// One bad variable or flag: `what()` is the single line printed before exiting with status 2.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown for `--help`; the caller prints help_text().
+class HelpRequested : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct VariableDoc {
+  std::string env;
+  std::string flag;
+  std::string default_value;
+  std::string help;
+};
+
+using Environment = std::map<std::string, std::string, std::less<>>;
+
+// Pure: no process state is read, so every error path is testable.
+// Throws ConfigError naming the variable (or flag), the value and what was expected.
+Config load_config(Component component, const std::vector<std::string>& args,
+                   const Environment& env, std::vector<std::string>* warnings = nullptr);
+
+std::vector<VariableDoc> documented_variables(Component component);
+std::string help_text(Component component, std::string_view program);
+
+// For main(): reads the process environment and argv; prints and exits 0 for --help,
+// prints one line and exits 2 for a bad value. Warnings (unknown NETSCORE_* variables) go to
+// stderr because logging is not set up before the log level is known.
+Config load_config_or_exit(Component component, int argc, char** argv);
+
+}  // namespace netscore

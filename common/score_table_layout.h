@@ -1,0 +1,194 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string_view>
+#include <type_traits>
+
+// Layout of the shared-memory score table. Everything here is shared by writer and reader; a
+// change to any record below must bump kLayoutVersion.
+//
+// Segment:  [SegmentHeader][status copy 0][status copy 1][snapshot copy 0][snapshot copy 1]
+// Snapshot: [SnapshotMeta][index: index_slots words][entries: capacity x EntryRecord]
+//
+// Both copies of each part are published with a seqlock "latch" (Linux raw_write_seqcount_latch):
+// readers read copy (seq & 1), the writer fills the other copy and then increments seq. A writer
+// killed mid-publish therefore leaves seq naming the last complete copy. All payload is accessed
+// as std::atomic<uint64_t> words (writer: release stores, reader: acquire loads) so the racing
+// reads a seqlock allows are defined behaviour and visible to TSan; on x86-64 these are plain movs.
+namespace netscore::shm {
+
+inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
+inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::size_t kCacheLine = 64;
+inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
+inline constexpr std::size_t kNameBytes = 256;
+inline constexpr std::size_t kErrorBytes = 256;
+
+inline constexpr std::uint32_t kEntryValid = 1U;
+
+using Word = std::atomic<std::uint64_t>;
+static_assert(Word::is_always_lock_free, "seqlock payload must be lock-free atomics");
+static_assert(sizeof(Word) == 8 && alignof(Word) == 8);
+
+// A table row as stored. Trivially copyable; copied to and from the segment word by word.
+struct EntryRecord {
+  std::uint64_t hash;
+  std::uint32_t name_len;
+  std::uint32_t flags;  // kEntryValid
+  double raw;           // bytes over the window, as Prometheus returned it
+  std::int64_t raw_score;   // plugin_score(raw): the Go plugin's int64 Score
+  std::int64_t node_score;  // 0..100, normalised over the whole cluster
+  std::int64_t sample_ms;   // evaluation time of the sample
+  char name[kNameBytes];    // not NUL-terminated; name_len bytes, zero padded
+};
+
+struct SnapshotMeta {
+  std::uint64_t publish_id;  // 1 for the first snapshot, +1 per publish
+  std::int64_t published_wall_ms;
+  std::int64_t published_mono_ns;
+  std::int64_t eval_time_ms;  // Prometheus evaluation time the snapshot answers for
+  std::uint32_t node_count;
+  std::uint32_t overflow;  // nodes that did not fit the capacity
+  std::uint32_t rejected;  // names too long or duplicated
+  std::uint32_t valid_count;
+  std::int64_t max_raw_score;
+};
+
+// What the collector last did; published separately so a failure is visible without
+// republishing the snapshot.
+struct CollectorStatus {
+  std::int64_t writer_pid;
+  std::int64_t refresh_interval_ms;
+  std::int64_t refresh_started_wall_ms;
+  std::int64_t refresh_finished_wall_ms;
+  std::int64_t heartbeat_mono_ns;  // end of the latest refresh attempt
+  std::int64_t last_success_wall_ms;
+  std::int64_t last_success_mono_ns;
+  std::uint64_t consecutive_failures;
+  std::uint64_t refreshes_total;
+  std::uint64_t failures_total;
+  std::int64_t query_duration_us;
+  std::uint32_t series_count;    // series in the last successful answer
+  std::uint32_t skipped_series;  // series dropped: no node label, duplicate, not a number
+  char last_error[kErrorBytes];  // NUL-terminated; empty after a success
+};
+
+template <class T>
+inline constexpr std::size_t kWordsOf = sizeof(T) / sizeof(std::uint64_t);
+
+static_assert(std::is_trivially_copyable_v<EntryRecord> && sizeof(EntryRecord) % 8 == 0);
+static_assert(std::is_trivially_copyable_v<SnapshotMeta> && sizeof(SnapshotMeta) % 8 == 0);
+static_assert(std::is_trivially_copyable_v<CollectorStatus> && sizeof(CollectorStatus) % 8 == 0);
+static_assert(sizeof(EntryRecord) == 304);
+static_assert(offsetof(EntryRecord, name) == 48);
+
+struct SegmentHeader {
+  Word magic;
+  std::uint32_t layout_version;
+  std::uint32_t header_bytes;
+  std::uint64_t segment_bytes;
+  std::uint32_t capacity;
+  std::uint32_t index_slots;
+  std::uint64_t status_offset[2];
+  std::uint64_t snapshot_offset[2];
+  std::int64_t created_wall_ms;
+  // Each sequence on its own cache line: readers poll them while the writer stores payload.
+  alignas(kCacheLine) Word snapshot_seq;
+  alignas(kCacheLine) Word status_seq;
+};
+
+static_assert(std::is_standard_layout_v<SegmentHeader>);
+static_assert(offsetof(SegmentHeader, magic) == 0);
+static_assert(offsetof(SegmentHeader, snapshot_seq) == 128);
+static_assert(offsetof(SegmentHeader, status_seq) == 192);
+static_assert(sizeof(SegmentHeader) == 256);
+
+// Offsets (bytes from the segment start) of every part, derived from the capacity alone, so a
+// reader can recompute and check what the header claims.
+struct Layout {
+  std::uint32_t capacity = 0;
+  std::uint32_t index_slots = 0;  // power of two, >= 2 x capacity: load factor <= 0.5
+  std::size_t status_bytes = 0;
+  std::size_t snapshot_bytes = 0;
+  std::size_t status_offset[2] = {};
+  std::size_t snapshot_offset[2] = {};
+  std::size_t segment_bytes = 0;
+
+  static constexpr std::size_t kMetaWords = kWordsOf<SnapshotMeta>;
+  static constexpr std::size_t kEntryWords = kWordsOf<EntryRecord>;
+
+  std::size_t index_word(std::size_t copy) const { return snapshot_offset[copy] / 8 + kMetaWords; }
+  std::size_t entry_word(std::size_t copy, std::size_t i) const {
+    return index_word(copy) + index_slots + i * kEntryWords;
+  }
+};
+
+inline constexpr std::uint32_t kMaxCapacity = 1U << 20;
+
+inline Layout compute_layout(std::uint32_t capacity) {
+  if (capacity == 0 || capacity > kMaxCapacity) throw std::invalid_argument("table capacity out of range");
+  const auto round_up = [](std::size_t n) { return (n + kCacheLine - 1) / kCacheLine * kCacheLine; };
+  Layout l;
+  l.capacity = capacity;
+  l.index_slots = 1;
+  while (l.index_slots < 2 * capacity) l.index_slots <<= 1;
+  l.status_bytes = round_up(sizeof(CollectorStatus));
+  l.snapshot_bytes = round_up(sizeof(SnapshotMeta) + std::size_t{l.index_slots} * 8 + std::size_t{capacity} * sizeof(EntryRecord));
+  std::size_t at = round_up(sizeof(SegmentHeader));
+  for (auto& off : l.status_offset) { off = at; at += l.status_bytes; }
+  for (auto& off : l.snapshot_offset) { off = at; at += l.snapshot_bytes; }
+  l.segment_bytes = at;
+  return l;
+}
+
+// Hash of a node name over 8-byte little-endian chunks (zero padded), so the writer and the
+// reader agree whatever buffer the name comes from. Part of the layout: changing it bumps
+// kLayoutVersion.
+inline std::uint64_t name_hash(std::string_view name) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ (name.size() * 0xC2B2AE3D27D4EB4FULL);
+  for (std::size_t at = 0; at < name.size(); at += 8) {
+    std::uint64_t chunk = 0;
+    std::memcpy(&chunk, name.data() + at, std::min<std::size_t>(8, name.size() - at));
+    h = (h ^ chunk) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+  }
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDULL;
+  h ^= h >> 33;
+  return h == 0 ? 1 : h;
+}
+
+// Index slot: high 32 bits = hash tag, low 32 bits = entry index + 1; 0 = empty.
+inline std::uint64_t index_slot(std::uint64_t hash, std::uint32_t entry) {
+  return (hash & 0xFFFFFFFF00000000ULL) | (std::uint64_t{entry} + 1);
+}
+
+class TableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace netscore::shm
+
+namespace netscore::shm {
+
+// Record <-> words. Release stores / acquire loads: see the layout comment for why.
+template <class T>
+void store_record(Word* dst, const T& record) {
+  std::uint64_t words[kWordsOf<T>];
+  std::memcpy(words, &record, sizeof(T));
+  for (std::size_t i = 0; i < kWordsOf<T>; ++i) dst[i].store(words[i], std::memory_order_release);
+}
+
+template <class T>
+void load_record(const Word* src, T& record) {
+  std::uint64_t words[kWordsOf<T>];
+  for (std::size_t i = 0; i < kWordsOf<T>; ++i) words[i] = src[i].load(std::memory_order_acquire);
+  std::memcpy(&record, words, sizeof(T));
+}
+
+}  // namespace netscore::shm

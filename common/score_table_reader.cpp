@@ -1,0 +1,183 @@
+#include "common/score_table_reader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include <boost/interprocess/exceptions.hpp>
+#include <boost/interprocess/shared_memory_object.hpp>
+
+namespace netscore {
+
+namespace bip = boost::interprocess;
+using shm::TableError;
+
+ScoreTableReader::ScoreTableReader(const Options& options)
+    : name_(options.name), max_retries_(std::max(1U, options.max_retries)) {
+  const std::string what = "shared memory /dev/shm/" + name_;
+  bip::shared_memory_object object;
+  try {
+    object = bip::shared_memory_object(bip::open_only, name_.c_str(), bip::read_only);
+  } catch (const bip::interprocess_exception& e) {
+    throw TableError("cannot open " + what + ": " + e.what());
+  }
+  struct stat st {};
+  if (::fstat(object.get_mapping_handle().handle, &st) != 0) throw TableError("cannot stat " + what);
+  if (st.st_uid != ::geteuid() && !options.allow_foreign_owner) {
+    throw TableError(what + " is owned by uid " + std::to_string(st.st_uid) + ", not " + std::to_string(::geteuid()) +
+                     " (NETSCORE_SHM_ALLOW_FOREIGN_OWNER=true accepts it)");
+  }
+  if (static_cast<std::size_t>(st.st_size) < sizeof(shm::SegmentHeader)) {
+    throw TableError(what + " is " + std::to_string(st.st_size) + " bytes: not a score table (yet)");
+  }
+  device_ = st.st_dev;
+  inode_ = st.st_ino;
+  region_ = bip::mapped_region(object, bip::read_only);
+
+  const auto& h = header();
+  if (h.magic.load(std::memory_order_acquire) != shm::kMagic) {
+    throw TableError(what + " has no netscore magic: not initialised yet, or not a score table");
+  }
+  if (h.layout_version != shm::kLayoutVersion) {
+    throw TableError(what + " has layout version " + std::to_string(h.layout_version) + ", this build reads " +
+                     std::to_string(shm::kLayoutVersion));
+  }
+  if (h.capacity == 0 || h.capacity > shm::kMaxCapacity) {
+    throw TableError(what + " claims capacity " + std::to_string(h.capacity));
+  }
+  layout_ = shm::compute_layout(h.capacity);
+  bool offsets_match = h.index_slots == layout_.index_slots;
+  for (std::size_t c = 0; c < 2; ++c) {
+    offsets_match = offsets_match && h.status_offset[c] == layout_.status_offset[c] &&
+                    h.snapshot_offset[c] == layout_.snapshot_offset[c];
+  }
+  if (h.segment_bytes != layout_.segment_bytes || region_.get_size() < layout_.segment_bytes || !offsets_match) {
+    throw TableError(what + " size or offsets do not match its capacity " + std::to_string(h.capacity) +
+                     " (mapped " + std::to_string(region_.get_size()) + " bytes, expected " +
+                     std::to_string(layout_.segment_bytes) + ")");
+  }
+}
+
+NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std::string_view name) const noexcept {
+  NodeScore result;
+  if (name.empty() || name.size() > shm::kMaxNameBytes) return result;
+  const shm::Word* w = words();
+  const std::size_t index = layout_.index_word(copy);
+  const std::uint32_t mask = layout_.index_slots - 1;
+  const std::uint32_t count = std::min(node_count, layout_.capacity);
+  const std::uint64_t hash = shm::name_hash(name);
+  std::uint32_t pos = static_cast<std::uint32_t>(hash) & mask;
+  // Bounded by the slot count: a torn index can never make this loop forever.
+  for (std::uint32_t probe = 0; probe < layout_.index_slots; ++probe, pos = (pos + 1) & mask) {
+    const std::uint64_t slot = w[index + pos].load(std::memory_order_acquire);
+    if (slot == 0) return result;
+    const std::uint64_t entry = (slot & 0xFFFFFFFFU) - 1;
+    if ((slot >> 32) != (hash >> 32) || entry >= count) continue;
+    const shm::Word* e = w + layout_.entry_word(copy, entry);
+    if (e[0].load(std::memory_order_acquire) != hash) continue;
+    const std::uint64_t len_flags = e[1].load(std::memory_order_acquire);
+    if ((len_flags & 0xFFFFFFFFU) != name.size()) continue;
+    constexpr std::size_t kNameWord = offsetof(shm::EntryRecord, name) / 8;
+    bool same = true;
+    for (std::size_t at = 0; same && at < name.size(); at += 8) {
+      std::uint64_t chunk = 0;
+      std::memcpy(&chunk, name.data() + at, std::min<std::size_t>(8, name.size() - at));
+      same = e[kNameWord + at / 8].load(std::memory_order_acquire) == chunk;
+    }
+    if (!same) continue;
+    result.found = true;
+    result.valid = ((len_flags >> 32) & shm::kEntryValid) != 0;
+    result.raw = std::bit_cast<double>(e[offsetof(shm::EntryRecord, raw) / 8].load(std::memory_order_acquire));
+    result.raw_score = static_cast<std::int64_t>(e[offsetof(shm::EntryRecord, raw_score) / 8].load(std::memory_order_acquire));
+    result.node_score = static_cast<std::int64_t>(e[offsetof(shm::EntryRecord, node_score) / 8].load(std::memory_order_acquire));
+    result.sample_ms = static_cast<std::int64_t>(e[offsetof(shm::EntryRecord, sample_ms) / 8].load(std::memory_order_acquire));
+    return result;
+  }
+  return result;
+}
+
+ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std::span<NodeScore> out,
+                                    shm::SnapshotMeta& meta) const noexcept {
+  const auto& seq = header().snapshot_seq;
+  for (unsigned attempt = 0; attempt < max_retries_; ++attempt) {
+    const std::uint64_t before = seq.load(std::memory_order_acquire);
+    if (before == 0) return ReadStatus::empty;
+    const std::size_t copy = before & 1;
+    shm::load_record(words() + layout_.snapshot_offset[copy] / 8, meta);
+    for (std::size_t i = 0; i < names.size() && i < out.size(); ++i) out[i] = find(copy, meta.node_count, names[i]);
+    if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
+  }
+  return ReadStatus::busy;
+}
+
+ReadStatus ScoreTableReader::read_all(std::vector<TableRow>& rows, shm::SnapshotMeta& meta) const {
+  const auto& seq = header().snapshot_seq;
+  shm::EntryRecord record{};
+  for (unsigned attempt = 0; attempt < max_retries_; ++attempt) {
+    const std::uint64_t before = seq.load(std::memory_order_acquire);
+    if (before == 0) return ReadStatus::empty;
+    const std::size_t copy = before & 1;
+    shm::load_record(words() + layout_.snapshot_offset[copy] / 8, meta);
+    const std::uint32_t count = std::min(meta.node_count, layout_.capacity);
+    rows.clear();
+    rows.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      shm::load_record(words() + layout_.entry_word(copy, i), record);
+      TableRow row;
+      row.name.assign(record.name, std::min<std::size_t>(record.name_len, shm::kMaxNameBytes));
+      row.score = {true, (record.flags & shm::kEntryValid) != 0, record.raw, record.raw_score, record.node_score,
+                   record.sample_ms};
+      rows.push_back(std::move(row));
+    }
+    if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
+  }
+  return ReadStatus::busy;
+}
+
+ReadStatus ScoreTableReader::read_status(shm::CollectorStatus& status) const noexcept {
+  const auto& seq = header().status_seq;
+  for (unsigned attempt = 0; attempt < max_retries_; ++attempt) {
+    const std::uint64_t before = seq.load(std::memory_order_acquire);
+    if (before == 0) return ReadStatus::empty;
+    shm::load_record(words() + layout_.status_offset[before & 1] / 8, status);
+    if (seq.load(std::memory_order_acquire) == before) {
+      status.last_error[shm::kErrorBytes - 1] = '\0';
+      return ReadStatus::ok;
+    }
+  }
+  return ReadStatus::busy;
+}
+
+bool ScoreTableReader::superseded() const noexcept {
+  const std::string path = "/" + name_;
+  const int fd = ::shm_open(path.c_str(), O_RDONLY, 0);
+  if (fd < 0) return true;
+  struct stat st {};
+  const bool same = ::fstat(fd, &st) == 0 && st.st_dev == device_ && st.st_ino == inode_;
+  ::close(fd);
+  return !same;
+}
+
+bool TableAttachment::poll() {
+  if (reader_ && !reader_->superseded()) return false;
+  try {
+    // Construct first: a failed attach must not drop the reader that still works.
+    std::optional<ScoreTableReader> fresh;
+    fresh.emplace(options_);
+    reader_ = std::move(fresh);
+    last_error_.clear();
+    return true;
+  } catch (const shm::TableError& e) {
+    // Keep serving from the old mapping until a valid new one exists: a collector that is
+    // recreating the table is briefly mid-initialisation.
+    last_error_ = e.what();
+    return false;
+  }
+}
+
+}  // namespace netscore

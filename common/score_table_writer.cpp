@@ -1,0 +1,186 @@
+#include "common/score_table_writer.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <boost/interprocess/exceptions.hpp>
+
+#include "common/clock.h"
+
+namespace netscore {
+
+namespace bip = boost::interprocess;
+using shm::TableError;
+
+namespace {
+
+int fd_of(const bip::shared_memory_object& object) { return object.get_mapping_handle().handle; }
+
+std::string describe(const std::string& name) { return "shared memory /dev/shm/" + name; }
+
+}  // namespace
+
+ScoreTableWriter::ScoreTableWriter(Options options)
+    : options_(std::move(options)), layout_(shm::compute_layout(options_.capacity)) {
+  if (!try_take_over(options_.name)) create(options_.name);
+}
+
+bool ScoreTableWriter::try_take_over(const std::string& name) {
+  bip::shared_memory_object existing;
+  try {
+    existing = bip::shared_memory_object(bip::open_only, name.c_str(), bip::read_write);
+  } catch (const bip::interprocess_exception&) {
+    return false;  // nothing there (or not ours to open): create() reports the real problem
+  }
+  if (::flock(fd_of(existing), LOCK_EX | LOCK_NB) != 0) {
+    throw TableError(describe(name) + " is locked by another running collector");
+  }
+  bip::offset_t size = 0;
+  existing.get_size(size);
+  if (static_cast<std::size_t>(size) == layout_.segment_bytes) {
+    bip::mapped_region region(existing, bip::read_write);
+    auto& h = *static_cast<shm::SegmentHeader*>(region.get_address());
+    if (h.magic.load(std::memory_order_acquire) == shm::kMagic && h.layout_version == shm::kLayoutVersion &&
+        h.capacity == layout_.capacity && h.index_slots == layout_.index_slots) {
+      ::fchmod(fd_of(existing), options_.mode);
+      shm_ = std::move(existing);
+      region_ = std::move(region);
+      const auto seq = header().snapshot_seq.load(std::memory_order_acquire);
+      if (seq != 0) {
+        shm::SnapshotMeta meta{};
+        shm::load_record(words() + layout_.snapshot_offset[seq & 1] / 8, meta);
+        publish_id_ = meta.publish_id;
+      }
+      took_over_ = true;
+      return true;
+    }
+  }
+  // Incompatible (other capacity, version, or a half-initialised segment of a collector killed
+  // during start-up): readers still mapping it see the name point elsewhere and re-attach.
+  bip::shared_memory_object::remove(name.c_str());
+  return false;
+}
+
+void ScoreTableWriter::create(const std::string& name) {
+  try {
+    shm_ = bip::shared_memory_object(bip::create_only, name.c_str(), bip::read_write,
+                                     bip::permissions(static_cast<int>(options_.mode)));
+  } catch (const bip::interprocess_exception& e) {
+    throw TableError("cannot create " + describe(name) + ": " + e.what());
+  }
+  const int fd = fd_of(shm_);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    throw TableError(describe(name) + " is locked by another running collector");
+  }
+  if (const int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(layout_.segment_bytes)); rc != 0) {
+    bip::shared_memory_object::remove(name.c_str());
+    throw TableError("cannot allocate " + std::to_string(layout_.segment_bytes) + " bytes for " + describe(name) +
+                     ": " + std::strerror(rc));
+  }
+  region_ = bip::mapped_region(shm_, bip::read_write);
+  std::uninitialized_value_construct_n(words(), layout_.segment_bytes / sizeof(shm::Word));
+  auto& h = header();
+  h.layout_version = shm::kLayoutVersion;
+  h.header_bytes = sizeof(shm::SegmentHeader);
+  h.segment_bytes = layout_.segment_bytes;
+  h.capacity = layout_.capacity;
+  h.index_slots = layout_.index_slots;
+  for (std::size_t c = 0; c < 2; ++c) {
+    h.status_offset[c] = layout_.status_offset[c];
+    h.snapshot_offset[c] = layout_.snapshot_offset[c];
+  }
+  h.created_wall_ms = wall_now_ms();
+  // Last: a reader that sees the magic (acquire) sees every field above.
+  h.magic.store(shm::kMagic, std::memory_order_release);
+}
+
+PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, std::int64_t eval_time_ms) {
+  auto& seq = header().snapshot_seq;
+  const std::uint64_t current = seq.load(std::memory_order_relaxed);
+  const std::size_t copy = options_.unsafe_write_active_copy ? (current & 1) : ((current + 1) & 1);
+  shm::Word* w = words();
+  const std::size_t index = layout_.index_word(copy);
+  const std::uint32_t mask = layout_.index_slots - 1;
+
+  for (std::size_t i = 0; i < layout_.index_slots; ++i) w[index + i].store(0, std::memory_order_release);
+
+  // Names of the entries stored so far, by slot, to detect duplicates without reading back.
+  std::vector<const std::string*> stored_names;
+  stored_names.reserve(std::min<std::size_t>(entries.size(), layout_.capacity));
+  PublishCounts counts;
+  shm::SnapshotMeta meta{};
+  shm::EntryRecord record{};
+  for (const auto& entry : entries) {
+    if (entry.name.empty() || entry.name.size() > shm::kMaxNameBytes) {
+      ++counts.rejected;
+      continue;
+    }
+    if (counts.stored == layout_.capacity) {
+      ++counts.overflow;
+      continue;
+    }
+    const std::uint64_t hash = shm::name_hash(entry.name);
+    std::uint32_t pos = static_cast<std::uint32_t>(hash) & mask;
+    bool duplicate = false;
+    for (std::uint64_t slot; (slot = w[index + pos].load(std::memory_order_relaxed)) != 0; pos = (pos + 1) & mask) {
+      if ((slot >> 32) == (hash >> 32) && *stored_names[(slot & 0xFFFFFFFFU) - 1] == entry.name) {
+        duplicate = true;
+        break;
+      }
+    }
+    if (duplicate) {
+      ++counts.rejected;
+      continue;
+    }
+    std::memset(record.name, 0, sizeof(record.name));
+    std::memcpy(record.name, entry.name.data(), entry.name.size());
+    record.hash = hash;
+    record.name_len = static_cast<std::uint32_t>(entry.name.size());
+    record.flags = entry.valid ? shm::kEntryValid : 0;
+    record.raw = entry.raw;
+    record.raw_score = entry.raw_score;
+    record.node_score = entry.node_score;
+    record.sample_ms = entry.sample_ms;
+    shm::store_record(w + layout_.entry_word(copy, counts.stored), record);
+    w[index + pos].store(shm::index_slot(hash, counts.stored), std::memory_order_release);
+    stored_names.push_back(&entry.name);
+    if (entry.valid) {
+      ++meta.valid_count;
+      meta.max_raw_score = std::max(meta.max_raw_score, entry.raw_score);
+    }
+    ++counts.stored;
+  }
+
+  meta.publish_id = ++publish_id_;
+  meta.published_wall_ms = wall_now_ms();
+  meta.published_mono_ns = mono_now_ns();
+  meta.eval_time_ms = eval_time_ms;
+  meta.node_count = counts.stored;
+  meta.overflow = counts.overflow;
+  meta.rejected = counts.rejected;
+  shm::store_record(w + layout_.snapshot_offset[copy] / 8, meta);
+  // The unsafe mode keeps readers on the copy it just scribbled over.
+  seq.store(current + (options_.unsafe_write_active_copy ? 2 : 1), std::memory_order_release);
+  return counts;
+}
+
+void ScoreTableWriter::record_status(const shm::CollectorStatus& status) {
+  auto& seq = header().status_seq;
+  const std::uint64_t current = seq.load(std::memory_order_relaxed);
+  shm::store_record(words() + layout_.status_offset[(current + 1) & 1] / 8, status);
+  seq.store(current + 1, std::memory_order_release);
+}
+
+bool ScoreTableWriter::remove(const std::string& name) {
+  return bip::shared_memory_object::remove(name.c_str());
+}
+
+}  // namespace netscore

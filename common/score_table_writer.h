@@ -1,0 +1,78 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <boost/interprocess/mapped_region.hpp>
+#include <boost/interprocess/shared_memory_object.hpp>
+
+#include "common/score_table_layout.h"
+
+namespace netscore {
+
+struct TableEntry {
+  std::string name;
+  double raw = 0;
+  std::int64_t raw_score = 0;
+  std::int64_t node_score = 0;
+  std::int64_t sample_ms = 0;
+  bool valid = false;
+};
+
+struct PublishCounts {
+  std::uint32_t stored = 0;
+  std::uint32_t overflow = 0;
+  std::uint32_t rejected = 0;
+};
+
+// The single writer of a score table (the collector). Not thread-safe: one thread publishes.
+// Process-safe: an exclusive flock on the segment keeps a second collector out, and the kernel
+// drops the lock when the holder dies, so a restarted collector takes the segment over and keeps
+// serving the last snapshot it finds there.
+class ScoreTableWriter {
+ public:
+  struct Options {
+    std::string name;
+    std::uint32_t capacity = 16384;
+    unsigned mode = 0600;
+    // Test-only: write into the copy readers are using, to prove the stress test catches torn
+    // reads. Never set outside tests.
+    bool unsafe_write_active_copy = false;
+  };
+
+  // Opens (takes over) a compatible segment or creates a new one: exclusive create with `mode`,
+  // posix_fallocate (a full /dev/shm fails here with ENOSPC instead of SIGBUS later), zeroed, magic
+  // written last. Throws shm::TableError with the reason.
+  explicit ScoreTableWriter(Options options);
+  ScoreTableWriter(const ScoreTableWriter&) = delete;
+  ScoreTableWriter& operator=(const ScoreTableWriter&) = delete;
+
+  // Publishes a complete snapshot: entries beyond the capacity are counted as overflow, names
+  // longer than 253 bytes or duplicated as rejected; never writes out of bounds.
+  PublishCounts publish(std::span<const TableEntry> entries, std::int64_t eval_time_ms);
+  void record_status(const shm::CollectorStatus& status);
+
+  bool took_over() const { return took_over_; }
+  std::uint64_t last_publish_id() const { return publish_id_; }
+  const shm::Layout& layout() const { return layout_; }
+
+  static bool remove(const std::string& name);
+
+ private:
+  shm::Word* words() const { return static_cast<shm::Word*>(region_.get_address()); }
+  shm::SegmentHeader& header() const { return *static_cast<shm::SegmentHeader*>(region_.get_address()); }
+  bool try_take_over(const std::string& name);
+  void create(const std::string& name);
+
+  Options options_;
+  shm::Layout layout_;
+  boost::interprocess::shared_memory_object shm_;
+  boost::interprocess::mapped_region region_;
+  std::uint64_t publish_id_ = 0;
+  bool took_over_ = false;
+};
+
+}  // namespace netscore

@@ -1,0 +1,169 @@
+#include "common/config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace netscore {
+namespace {
+
+using ::testing::HasSubstr;
+
+Config load(Component c, const Environment& env, const std::vector<std::string>& args = {}) {
+  return load_config(c, args, env);
+}
+
+std::string error_of(Component c, const Environment& env, const std::vector<std::string>& args = {}) {
+  try {
+    load_config(c, args, env);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Config, DefaultsMatchTheDocumentedValues) {
+  const Config c = load(Component::collector, {});
+  EXPECT_EQ(c.prometheus.url, "http://127.0.0.1:9090");
+  EXPECT_EQ(c.query.interface, "ens192");
+  EXPECT_EQ(c.query.time_range.text, "5m");
+  EXPECT_EQ(c.refresh_interval.value, std::chrono::seconds(15));
+  EXPECT_EQ(c.query.mode, QueryMode::label);
+  EXPECT_EQ(c.query.node_label, "kubernetes_node");
+  EXPECT_EQ(c.query.metric, "node_network_receive_bytes_total");
+  EXPECT_EQ(c.shm.name, "netscore");
+  EXPECT_EQ(c.shm.mode, 0600U);
+  EXPECT_EQ(c.log_level, LogLevel::info);
+  const Config e = load(Component::extender, {});
+  EXPECT_EQ(e.extender.listen_host, "127.0.0.1");
+  EXPECT_EQ(e.extender.listen_port, 8888);
+  EXPECT_EQ(e.extender.url_prefix, "");
+  EXPECT_EQ(e.max_age.value, std::chrono::minutes(1));
+  EXPECT_EQ(e.extender.neutral_score, 5);
+  EXPECT_GT(e.extender.idle_timeout.value, std::chrono::seconds(90));
+}
+
+TEST(Config, EnvironmentSetsEveryPublicVariable) {
+  const Config c = load(Component::collector, {{"NETSCORE_PROMETHEUS_URL", "https://prom.example:9091/"},
+                                               {"NETSCORE_INTERFACE", "eth0"},
+                                               {"NETSCORE_TIME_RANGE", "2m"},
+                                               {"NETSCORE_REFRESH_INTERVAL", "500ms"},
+                                               {"NETSCORE_QUERY_MODE", "uname"},
+                                               {"NETSCORE_NODE_LABEL", "instance_node"},
+                                               {"NETSCORE_SHM_NAME", "ns-test"},
+                                               {"NETSCORE_CAPACITY", "5000"},
+                                               {"NETSCORE_LOG_LEVEL", "debug"}});
+  EXPECT_EQ(c.prometheus.url, "https://prom.example:9091");
+  EXPECT_EQ(c.query.interface, "eth0");
+  EXPECT_EQ(c.query.time_range.value, std::chrono::minutes(2));
+  EXPECT_EQ(c.refresh_interval.value, std::chrono::milliseconds(500));
+  EXPECT_EQ(c.query.mode, QueryMode::uname);
+  EXPECT_EQ(c.query.node_label, "instance_node");
+  EXPECT_EQ(c.shm.name, "ns-test");
+  EXPECT_EQ(c.shm.capacity, 5000U);
+  EXPECT_EQ(c.log_level, LogLevel::debug);
+  const Config e = load(Component::extender, {{"NETSCORE_LISTEN", "[::1]:9999"},
+                                              {"NETSCORE_URL_PREFIX", "netscore/"},
+                                              {"NETSCORE_MAX_AGE", "90s"}});
+  EXPECT_EQ(e.extender.listen_host, "::1");
+  EXPECT_EQ(e.extender.listen_port, 9999);
+  EXPECT_EQ(e.extender.url_prefix, "/netscore");
+  EXPECT_EQ(e.max_age.value, std::chrono::seconds(90));
+}
+
+TEST(Config, FlagsOverrideEnvironment) {
+  const Config c = load(Component::collector, {{"NETSCORE_INTERFACE", "eth0"}}, {"--interface=eth1", "--time-range", "10m"});
+  EXPECT_EQ(c.query.interface, "eth1");
+  EXPECT_EQ(c.query.time_range.text, "10m");
+}
+
+struct BadCase {
+  Component component;
+  const char* variable;
+  const char* value;
+  const char* expected;
+};
+
+class ConfigErrors : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(ConfigErrors, NameTheVariableTheValueAndWhatIsExpected) {
+  const auto& p = GetParam();
+  const std::string error = error_of(p.component, {{p.variable, p.value}});
+  EXPECT_THAT(error, HasSubstr(p.variable));
+  EXPECT_THAT(error, HasSubstr(std::string("\"") + p.value + "\""));
+  EXPECT_THAT(error, HasSubstr(p.expected));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryParser, ConfigErrors,
+    ::testing::Values(
+        BadCase{Component::collector, "NETSCORE_PROMETHEUS_URL", "prometheus:9090", "http://"},
+        BadCase{Component::collector, "NETSCORE_PROMETHEUS_URL", "http://", "http://"},
+        BadCase{Component::collector, "NETSCORE_INTERFACE", "", "non-empty"},
+        BadCase{Component::collector, "NETSCORE_TIME_RANGE", "5 minutes", "duration"},
+        BadCase{Component::collector, "NETSCORE_REFRESH_INTERVAL", "0s", "duration"},
+        BadCase{Component::collector, "NETSCORE_QUERY_MODE", "labels", "one of label uname custom"},
+        BadCase{Component::collector, "NETSCORE_QUERY_FUNCTION", "avg", "sum_over_time"},
+        BadCase{Component::collector, "NETSCORE_NODE_LABEL", "kubernetes-node", "[a-zA-Z_]"},
+        BadCase{Component::collector, "NETSCORE_METRIC", "1bytes", "[a-zA-Z_]"},
+        BadCase{Component::collector, "NETSCORE_SHM_NAME", "a/b", "no '/'"},
+        BadCase{Component::collector, "NETSCORE_CAPACITY", "0", "from 1"},
+        BadCase{Component::collector, "NETSCORE_CAPACITY", "12k", "from 1"},
+        BadCase{Component::collector, "NETSCORE_SHM_MODE", "0400", "owner read+write"},
+        BadCase{Component::collector, "NETSCORE_PROMETHEUS_RETRIES", "11", "from 0 to 10"},
+        BadCase{Component::collector, "NETSCORE_PROMETHEUS_INSECURE", "maybe", "true or false"},
+        BadCase{Component::collector, "NETSCORE_LOG_LEVEL", "verbose", "trace"},
+        BadCase{Component::extender, "NETSCORE_MAX_AGE", "forever", "duration"},
+        BadCase{Component::extender, "NETSCORE_LISTEN", "8888", "host:port"},
+        BadCase{Component::extender, "NETSCORE_LISTEN", "127.0.0.1:70000", "host:port"},
+        BadCase{Component::extender, "NETSCORE_LISTEN", "::1:8888", "host:port"},
+        BadCase{Component::extender, "NETSCORE_URL_PREFIX", "/a b", "URL path"},
+        BadCase{Component::extender, "NETSCORE_NEUTRAL_SCORE", "11", "from 0 to 10"},
+        BadCase{Component::extender, "NETSCORE_SCORING", "global", "request cluster"},
+        BadCase{Component::extender, "NETSCORE_STALE_POLICY", "lenient", "open closed"},
+        BadCase{Component::extender, "NETSCORE_BODY_LIMIT", "10", "byte count"},
+        BadCase{Component::extender, "NETSCORE_THREADS", "-1", "thread count"}));
+
+TEST(Config, CustomModeNeedsATemplate) {
+  EXPECT_THAT(error_of(Component::collector, {{"NETSCORE_QUERY_MODE", "custom"}}), HasSubstr("NETSCORE_QUERY_TEMPLATE"));
+  const Config c = load(Component::collector, {{"NETSCORE_QUERY_MODE", "custom"},
+                                               {"NETSCORE_QUERY_TEMPLATE", "sum by ({node_label}) (x[{range}])"}});
+  EXPECT_EQ(c.query.mode, QueryMode::custom);
+}
+
+TEST(Config, BadFlagsNameTheFlag) {
+  EXPECT_THAT(error_of(Component::collector, {}, {"--interfase=eth0"}), HasSubstr("--interfase"));
+  EXPECT_THAT(error_of(Component::collector, {}, {"--interface"}), HasSubstr("needs a value"));
+  EXPECT_THAT(error_of(Component::collector, {}, {"--time-range=forever"}), HasSubstr("--time-range"));
+  // A variable of the other binary is not a flag of this one.
+  EXPECT_THAT(error_of(Component::collector, {}, {"--listen=0.0.0.0:1"}), HasSubstr("unknown flag"));
+}
+
+TEST(Config, OtherBinarysVariablesAreNotValidatedHere) {
+  // Both containers of the pod usually share one env list.
+  EXPECT_NO_THROW(load(Component::collector, {{"NETSCORE_LISTEN", "garbage"}}));
+  EXPECT_NO_THROW(load(Component::extender, {{"NETSCORE_PROMETHEUS_URL", "garbage"}}));
+}
+
+TEST(Config, UnknownVariablesWarnButDoNotFail) {
+  std::vector<std::string> warnings;
+  load_config(Component::extender, {}, {{"NETSCORE_SERVICE_HOST", "10.0.0.1"}, {"OTHER", "x"}}, &warnings);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_THAT(warnings[0], HasSubstr("NETSCORE_SERVICE_HOST"));
+}
+
+TEST(Config, HelpListsEveryVariableWithItsDefault) {
+  EXPECT_THROW(load_config(Component::collector, {"--help"}, {}), HelpRequested);
+  for (const auto component : {Component::collector, Component::extender}) {
+    const std::string help = help_text(component, "prog");
+    for (const auto& doc : documented_variables(component)) {
+      EXPECT_THAT(help, HasSubstr(doc.env));
+      EXPECT_THAT(help, HasSubstr(doc.flag));
+      EXPECT_THAT(help, HasSubstr("default \"" + doc.default_value + "\""));
+    }
+  }
+  EXPECT_THAT(help_text(Component::collector, "p"), HasSubstr("NETSCORE_PROMETHEUS_URL"));
+  EXPECT_THAT(help_text(Component::extender, "p"), HasSubstr("NETSCORE_LISTEN"));
+}
+
+}  // namespace
+}  // namespace netscore

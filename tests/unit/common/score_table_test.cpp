@@ -1,0 +1,300 @@
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/score_table_reader.h"
+#include "common/score_table_writer.h"
+
+namespace netscore {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ScoreTable : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    name_ = "netscore-unit-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ScoreTableWriter::remove(name_);
+  }
+  void TearDown() override { ScoreTableWriter::remove(name_); }
+
+  ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const { return {name_, capacity, 0600, false}; }
+  ScoreTableReader::Options reader_options() const { return {name_, false, 64}; }
+
+  static TableEntry entry(std::string name, double raw, bool valid = true) {
+    return {std::move(name), raw, static_cast<std::int64_t>(raw), 100 - static_cast<std::int64_t>(raw), 1234, valid};
+  }
+
+  std::string error_of_attach() const {
+    try {
+      ScoreTableReader reader(reader_options());
+    } catch (const shm::TableError& e) {
+      return e.what();
+    }
+    return "attached";
+  }
+
+  std::string name_;
+};
+
+TEST_F(ScoreTable, SegmentAt15000NodesFitsIn16MB) {
+  EXPECT_LE(shm::compute_layout(15000).segment_bytes, 16U * 1000 * 1000);
+}
+
+TEST_F(ScoreTable, LayoutPartsDoNotOverlapAndStayAligned) {
+  for (std::uint32_t capacity : {1U, 100U, 5000U, 65536U}) {
+    const auto l = shm::compute_layout(capacity);
+    EXPECT_GE(l.index_slots, 2 * capacity);
+    EXPECT_EQ(l.index_slots & (l.index_slots - 1), 0U);
+    EXPECT_GE(l.status_offset[0], sizeof(shm::SegmentHeader));
+    EXPECT_EQ(l.status_offset[1], l.status_offset[0] + l.status_bytes);
+    EXPECT_EQ(l.snapshot_offset[0], l.status_offset[1] + l.status_bytes);
+    EXPECT_EQ(l.snapshot_offset[1], l.snapshot_offset[0] + l.snapshot_bytes);
+    EXPECT_EQ(l.segment_bytes, l.snapshot_offset[1] + l.snapshot_bytes);
+    EXPECT_LE(l.entry_word(1, capacity - 1) * 8 + sizeof(shm::EntryRecord), l.segment_bytes);
+    EXPECT_EQ(l.snapshot_offset[1] % shm::kCacheLine, 0U);
+  }
+}
+
+TEST_F(ScoreTable, ReaderSeesEmptyTableUntilFirstPublish) {
+  ScoreTableWriter writer(writer_options());
+  ScoreTableReader reader(reader_options());
+  std::vector<std::string_view> names{"a"};
+  std::vector<NodeScore> out(1);
+  shm::SnapshotMeta meta{};
+  EXPECT_EQ(reader.lookup(names, out, meta), ReadStatus::empty);
+  shm::CollectorStatus status{};
+  EXPECT_EQ(reader.read_status(status), ReadStatus::empty);
+}
+
+TEST_F(ScoreTable, LookupFindsEveryPublishedNodeAndOnlyThose) {
+  ScoreTableWriter writer(writer_options());
+  std::vector<TableEntry> entries{entry("node-a", 10.5), entry("node-b", 20), entry("node-c", 0, false)};
+  const auto counts = writer.publish(entries, 99'000);
+  EXPECT_EQ(counts.stored, 3U);
+  ScoreTableReader reader(reader_options());
+  std::vector<std::string_view> names{"node-b", "node-x", "node-a", "node-c", "node-", ""};
+  std::vector<NodeScore> out(names.size());
+  shm::SnapshotMeta meta{};
+  ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
+  EXPECT_TRUE(out[0].found && out[0].valid);
+  EXPECT_EQ(out[0].raw, 20);
+  EXPECT_EQ(out[0].node_score, 80);
+  EXPECT_FALSE(out[1].found);
+  EXPECT_EQ(out[2].raw, 10.5);
+  EXPECT_EQ(out[2].raw_score, 10);
+  EXPECT_EQ(out[2].sample_ms, 1234);
+  EXPECT_TRUE(out[3].found);
+  EXPECT_FALSE(out[3].valid);
+  EXPECT_FALSE(out[4].found);
+  EXPECT_FALSE(out[5].found);
+  EXPECT_EQ(meta.publish_id, 1U);
+  EXPECT_EQ(meta.node_count, 3U);
+  EXPECT_EQ(meta.valid_count, 2U);
+  EXPECT_EQ(meta.max_raw_score, 20);
+  EXPECT_EQ(meta.eval_time_ms, 99'000);
+}
+
+TEST_F(ScoreTable, LaterPublishReplacesTheWholeSnapshot) {
+  ScoreTableWriter writer(writer_options());
+  ScoreTableReader reader(reader_options());
+  writer.publish(std::vector{entry("old", 1)}, 1);
+  writer.publish(std::vector{entry("new", 2)}, 2);
+  std::vector<TableRow> rows;
+  shm::SnapshotMeta meta{};
+  ASSERT_EQ(reader.read_all(rows, meta), ReadStatus::ok);
+  ASSERT_EQ(rows.size(), 1U);
+  EXPECT_EQ(rows[0].name, "new");
+  EXPECT_EQ(meta.publish_id, 2U);
+  std::vector<std::string_view> names{"old"};
+  std::vector<NodeScore> out(1);
+  ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
+  EXPECT_FALSE(out[0].found);
+}
+
+TEST_F(ScoreTable, MoreNodesThanCapacityCountAsOverflowAndNeverWriteOutOfBounds) {
+  ScoreTableWriter writer(writer_options(4));
+  std::vector<TableEntry> entries;
+  for (int i = 0; i < 10; ++i) entries.push_back(entry("n" + std::to_string(i), i));
+  const auto counts = writer.publish(entries, 0);
+  EXPECT_EQ(counts.stored, 4U);
+  EXPECT_EQ(counts.overflow, 6U);
+  ScoreTableReader reader(reader_options());
+  std::vector<TableRow> rows;
+  shm::SnapshotMeta meta{};
+  ASSERT_EQ(reader.read_all(rows, meta), ReadStatus::ok);
+  EXPECT_EQ(rows.size(), 4U);
+  EXPECT_EQ(meta.overflow, 6U);
+}
+
+TEST_F(ScoreTable, LongEmptyAndDuplicateNamesAreRejected) {
+  ScoreTableWriter writer(writer_options());
+  const std::string longest(253, 'x');
+  const auto counts = writer.publish(
+      std::vector{entry(longest, 1), entry(std::string(254, 'y'), 2), entry("", 3), entry("dup", 4), entry("dup", 5)}, 0);
+  EXPECT_EQ(counts.stored, 2U);
+  EXPECT_EQ(counts.rejected, 3U);
+  ScoreTableReader reader(reader_options());
+  std::vector<std::string_view> names{longest, "dup"};
+  std::vector<NodeScore> out(2);
+  shm::SnapshotMeta meta{};
+  ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
+  EXPECT_TRUE(out[0].found);
+  EXPECT_EQ(out[1].raw, 4);  // the first of the duplicates wins
+}
+
+TEST_F(ScoreTable, StatusRoundTripsIndependentlyOfSnapshots) {
+  ScoreTableWriter writer(writer_options());
+  ScoreTableReader reader(reader_options());
+  shm::CollectorStatus status{};
+  status.consecutive_failures = 3;
+  status.last_success_wall_ms = 42;
+  std::snprintf(status.last_error, sizeof(status.last_error), "%s", "connect: refused");
+  writer.record_status(status);
+  shm::CollectorStatus read{};
+  ASSERT_EQ(reader.read_status(read), ReadStatus::ok);
+  EXPECT_EQ(read.consecutive_failures, 3U);
+  EXPECT_EQ(read.last_success_wall_ms, 42);
+  EXPECT_STREQ(read.last_error, "connect: refused");
+}
+
+TEST_F(ScoreTable, CreatedWithMode0600) {
+  ScoreTableWriter writer(writer_options());
+  struct stat st {};
+  ASSERT_EQ(::stat(("/dev/shm/" + name_).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600U);
+}
+
+TEST_F(ScoreTable, SecondWriterIsRefusedWhileTheFirstLives) {
+  ScoreTableWriter writer(writer_options());
+  try {
+    ScoreTableWriter second(writer_options());
+    FAIL() << "second writer opened the table";
+  } catch (const shm::TableError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("locked by another running collector"));
+  }
+}
+
+TEST_F(ScoreTable, NewWriterTakesOverAndKeepsTheLastSnapshot) {
+  {
+    ScoreTableWriter writer(writer_options());
+    writer.publish(std::vector{entry("kept", 7)}, 0);
+  }
+  ScoreTableWriter writer(writer_options());
+  EXPECT_TRUE(writer.took_over());
+  EXPECT_EQ(writer.last_publish_id(), 1U);
+  ScoreTableReader reader(reader_options());
+  std::vector<std::string_view> names{"kept"};
+  std::vector<NodeScore> out(1);
+  shm::SnapshotMeta meta{};
+  ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
+  EXPECT_EQ(out[0].raw, 7);
+  writer.publish(std::vector{entry("next", 8)}, 0);
+  ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
+  EXPECT_EQ(meta.publish_id, 2U);
+}
+
+TEST_F(ScoreTable, WriterWithOtherCapacityRecreatesAndReadersReattach) {
+  std::optional<ScoreTableWriter> writer(std::in_place, writer_options(8));
+  writer->publish(std::vector{entry("a", 1)}, 0);
+  TableAttachment attachment(reader_options());
+  EXPECT_TRUE(attachment.poll());
+  EXPECT_FALSE(attachment.poll());
+  EXPECT_EQ(attachment.reader()->layout().capacity, 8U);
+  writer.reset();
+  writer.emplace(writer_options(128));
+  EXPECT_FALSE(writer->took_over());
+  EXPECT_TRUE(attachment.reader()->superseded());
+  EXPECT_TRUE(attachment.poll());
+  EXPECT_EQ(attachment.reader()->layout().capacity, 128U);
+}
+
+TEST_F(ScoreTable, AttachmentKeepsTheOldReaderWhenTheTableVanishes) {
+  ScoreTableWriter writer(writer_options());
+  TableAttachment attachment(reader_options());
+  ASSERT_TRUE(attachment.poll());
+  ScoreTableWriter::remove(name_);
+  EXPECT_FALSE(attachment.poll());
+  EXPECT_NE(attachment.reader(), nullptr);
+  EXPECT_THAT(attachment.last_error(), HasSubstr("cannot open"));
+}
+
+TEST_F(ScoreTable, ReaderRefusesMissingSegment) {
+  EXPECT_THAT(error_of_attach(), HasSubstr("cannot open"));
+}
+
+// Writes a raw segment by hand to check what the reader refuses.
+class ForgedSegment : public ScoreTable {
+ protected:
+  void forge(std::size_t bytes, const std::function<void(shm::SegmentHeader&)>& edit) {
+    const int fd = ::shm_open(("/" + name_).c_str(), O_CREAT | O_RDWR, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(bytes)), 0);
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ASSERT_NE(p, MAP_FAILED);
+    if (bytes >= sizeof(shm::SegmentHeader)) {
+      const auto layout = shm::compute_layout(16);
+      auto* h = new (p) shm::SegmentHeader{};
+      h->layout_version = shm::kLayoutVersion;
+      h->segment_bytes = layout.segment_bytes;
+      h->capacity = 16;
+      h->index_slots = layout.index_slots;
+      for (int c = 0; c < 2; ++c) {
+        h->status_offset[c] = layout.status_offset[c];
+        h->snapshot_offset[c] = layout.snapshot_offset[c];
+      }
+      h->magic.store(shm::kMagic);
+      edit(*h);
+    }
+    ::munmap(p, bytes);
+    ::close(fd);
+  }
+};
+
+TEST_F(ForgedSegment, ReaderAcceptsAWellFormedForgery) {
+  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader&) {});
+  EXPECT_EQ(error_of_attach(), "attached");
+}
+
+TEST_F(ForgedSegment, ReaderRefusesTooSmall) {
+  forge(16, [](shm::SegmentHeader&) {});
+  EXPECT_THAT(error_of_attach(), HasSubstr("not a score table"));
+}
+
+TEST_F(ForgedSegment, ReaderRefusesWrongMagic) {
+  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.magic.store(0xBAD); });
+  EXPECT_THAT(error_of_attach(), HasSubstr("magic"));
+}
+
+TEST_F(ForgedSegment, ReaderRefusesOtherLayoutVersion) {
+  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.layout_version = 99; });
+  EXPECT_THAT(error_of_attach(), HasSubstr("layout version 99"));
+}
+
+TEST_F(ForgedSegment, ReaderRefusesSizeThatDoesNotMatchCapacity) {
+  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.capacity = 17; });
+  EXPECT_THAT(error_of_attach(), HasSubstr("do not match its capacity"));
+}
+
+TEST_F(ForgedSegment, ReaderRefusesShiftedOffsets) {
+  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.snapshot_offset[1] += 64; });
+  EXPECT_THAT(error_of_attach(), HasSubstr("offsets"));
+}
+
+TEST_F(ForgedSegment, WriterReplacesAnIncompatibleSegment) {
+  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.layout_version = 99; });
+  ScoreTableWriter writer(writer_options(16));
+  EXPECT_FALSE(writer.took_over());
+  EXPECT_EQ(error_of_attach(), "attached");
+}
+
+}  // namespace
+}  // namespace netscore

@@ -1,0 +1,71 @@
+#include "common/scoring.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace netscore {
+namespace {
+
+std::vector<std::int64_t> normalized(std::vector<std::int64_t> raw) {
+  std::vector<std::int64_t> out(raw.size());
+  normalize_scores(raw, out);
+  return out;
+}
+
+TEST(PluginScore, TruncatesTowardZeroLikeGo) {
+  EXPECT_EQ(plugin_score(0.0), 0);
+  EXPECT_EQ(plugin_score(12.999), 12);
+  EXPECT_EQ(plugin_score(1e15 + 0.5), 1'000'000'000'000'000);
+}
+
+TEST(PluginScore, RejectsWhatGoWouldMangle) {
+  EXPECT_FALSE(plugin_score(std::nan("")));
+  EXPECT_FALSE(plugin_score(std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(plugin_score(-std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(plugin_score(-1.0));
+  EXPECT_FALSE(plugin_score(9223372036854775808.0));
+}
+
+TEST(NormalizeScores, MatchesGoIntegerArithmetic) {
+  // 100 - raw*100/max with integer division: 100 - 3300/100 = 67, 100 - 6600/100 = 34.
+  EXPECT_EQ(normalized({33, 66, 100}), (std::vector<std::int64_t>{67, 34, 0}));
+  // 100 - 100/3 = 100 - 33 = 67 (division truncates before the subtraction).
+  EXPECT_EQ(normalized({1, 3}), (std::vector<std::int64_t>{67, 0}));
+  EXPECT_EQ(normalized({0, 7}), (std::vector<std::int64_t>{100, 0}));
+}
+
+TEST(NormalizeScores, AllIdleGivesMaxInsteadOfDividingByZero) {
+  EXPECT_EQ(normalized({0, 0, 0}), (std::vector<std::int64_t>{100, 100, 100}));
+  EXPECT_EQ(normalized({}), (std::vector<std::int64_t>{}));
+}
+
+TEST(NormalizeScores, LargeValuesDoNotOverflow) {
+  // raw * 100 exceeds int64 here; 10^18 * 100 / (4 * 10^18) = 25.
+  EXPECT_EQ(normalized({4'000'000'000'000'000'000, 1'000'000'000'000'000'000}), (std::vector<std::int64_t>{0, 75}));
+}
+
+TEST(ExtenderScore, RoundsHalfUpIntoZeroToTen) {
+  EXPECT_EQ(to_extender_score(0), 0);
+  EXPECT_EQ(to_extender_score(4), 0);
+  EXPECT_EQ(to_extender_score(5), 1);
+  EXPECT_EQ(to_extender_score(14), 1);
+  EXPECT_EQ(to_extender_score(15), 2);
+  EXPECT_EQ(to_extender_score(94), 9);
+  EXPECT_EQ(to_extender_score(95), 10);
+  EXPECT_EQ(to_extender_score(100), 10);
+  EXPECT_EQ(to_extender_score(-3), 0);
+  EXPECT_EQ(to_extender_score(250), 10);
+}
+
+TEST(NormalizeScore, SubsetNormalisationUsesTheSubsetMax) {
+  // The extender normalises over the requested nodes only: 50 is the max of {10, 50}.
+  EXPECT_EQ(normalize_score(10, 50), 80);
+  EXPECT_EQ(normalize_score(50, 50), 0);
+  EXPECT_EQ(normalize_score(0, 0), 100);
+}
+
+}  // namespace
+}  // namespace netscore
