@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,8 @@ inline constexpr std::uint32_t kEntryValid = 1U;
 
 using Word = std::atomic<std::uint64_t>;
 static_assert(Word::is_always_lock_free, "seqlock payload must be lock-free atomics");
+// Names are stored as bytes and compared as little-endian words (name_chunk).
+static_assert(std::endian::native == std::endian::little);
 static_assert(sizeof(Word) == 8 && alignof(Word) == 8);
 
 // A table row as stored. Trivially copyable; copied to and from the segment word by word.
@@ -148,12 +151,24 @@ inline Layout compute_layout(std::uint32_t capacity) {
 // Hash of a node name over 8-byte little-endian chunks (zero padded), so the writer and the
 // reader agree whatever buffer the name comes from. Part of the layout: changing it bumps
 // kLayoutVersion.
+// The 8-byte chunk of `name` at `at`, zero padded past the end. A fixed-size memcpy compiles to
+// one load; the variable-size one for the tail would be a libc call per chunk.
+inline std::uint64_t name_chunk(std::string_view name, std::size_t at) {
+  std::uint64_t chunk = 0;
+  if (name.size() - at >= 8) {
+    std::memcpy(&chunk, name.data() + at, 8);
+  } else {
+    for (std::size_t i = at; i < name.size(); ++i) {
+      chunk |= std::uint64_t{static_cast<unsigned char>(name[i])} << (8 * (i - at));
+    }
+  }
+  return chunk;
+}
+
 inline std::uint64_t name_hash(std::string_view name) {
   std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ (name.size() * 0xC2B2AE3D27D4EB4FULL);
   for (std::size_t at = 0; at < name.size(); at += 8) {
-    std::uint64_t chunk = 0;
-    std::memcpy(&chunk, name.data() + at, std::min<std::size_t>(8, name.size() - at));
-    h = (h ^ chunk) * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ name_chunk(name, at)) * 0x9E3779B97F4A7C15ULL;
     h ^= h >> 29;
   }
   h ^= h >> 33;

@@ -63,14 +63,14 @@ ScoreTableReader::ScoreTableReader(const Options& options)
   }
 }
 
-NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std::string_view name) const noexcept {
+NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std::string_view name,
+                                 std::uint64_t hash) const noexcept {
   NodeScore result;
   if (name.empty() || name.size() > shm::kMaxNameBytes) return result;
   const shm::Word* w = words();
   const std::size_t index = layout_.index_word(copy);
   const std::uint32_t mask = layout_.index_slots - 1;
   const std::uint32_t count = std::min(node_count, layout_.capacity);
-  const std::uint64_t hash = shm::name_hash(name);
   std::uint32_t pos = static_cast<std::uint32_t>(hash) & mask;
   // Bounded by the slot count: a torn index can never make this loop forever.
   for (std::uint32_t probe = 0; probe < layout_.index_slots; ++probe, pos = (pos + 1) & mask) {
@@ -85,9 +85,7 @@ NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std
     constexpr std::size_t kNameWord = offsetof(shm::EntryRecord, name) / 8;
     bool same = true;
     for (std::size_t at = 0; same && at < name.size(); at += 8) {
-      std::uint64_t chunk = 0;
-      std::memcpy(&chunk, name.data() + at, std::min<std::size_t>(8, name.size() - at));
-      same = e[kNameWord + at / 8].load(std::memory_order_acquire) == chunk;
+      same = e[kNameWord + at / 8].load(std::memory_order_acquire) == shm::name_chunk(name, at);
     }
     if (!same) continue;
     result.found = true;
@@ -109,7 +107,21 @@ ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std
     if (before == 0) return ReadStatus::empty;
     const std::size_t copy = before & 1;
     shm::load_record(words() + layout_.snapshot_offset[copy] / 8, meta);
-    for (std::size_t i = 0; i < names.size() && i < out.size(); ++i) out[i] = find(copy, meta.node_count, names[i]);
+    const std::size_t n = std::min(names.size(), out.size());
+    const shm::Word* index = words() + layout_.index_word(copy);
+    const std::uint32_t mask = layout_.index_slots - 1;
+    // Batches of names: hash a group and prefetch its index slots before probing, so the cache
+    // misses of a 5000-node request overlap instead of queueing one after another.
+    constexpr std::size_t kGroup = 16;
+    std::uint64_t hashes[kGroup];
+    for (std::size_t first = 0; first < n; first += kGroup) {
+      const std::size_t group = std::min(kGroup, n - first);
+      for (std::size_t j = 0; j < group; ++j) {
+        hashes[j] = shm::name_hash(names[first + j]);
+        __builtin_prefetch(index + (hashes[j] & mask));
+      }
+      for (std::size_t j = 0; j < group; ++j) out[first + j] = find(copy, meta.node_count, names[first + j], hashes[j]);
+    }
     if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
   }
   return ReadStatus::busy;

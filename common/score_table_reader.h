@@ -73,7 +73,7 @@ class ScoreTableReader {
   const shm::SegmentHeader& header() const noexcept {
     return *static_cast<const shm::SegmentHeader*>(region_.get_address());
   }
-  NodeScore find(std::size_t copy, std::uint32_t node_count, std::string_view name) const noexcept;
+  NodeScore find(std::size_t copy, std::uint32_t node_count, std::string_view name, std::uint64_t hash) const noexcept;
 
   std::string name_;
   unsigned max_retries_;

@@ -1,0 +1,120 @@
+// Score table: lookup, full read and publish at 100, 5000 and 65,536 nodes, next to an in-process
+// std::unordered_map lookup as the baseline. Targets (issue 3): lookup < 100 ns at 5000 nodes,
+// publish of 5000 nodes < 1 ms, segment <= 16 MB at 15,000 nodes.
+#include <unistd.h>
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/score_table_reader.h"
+#include "common/score_table_writer.h"
+
+namespace netscore {
+namespace {
+
+// Realistic node names: cloud-style, 30-40 bytes.
+std::string node_name(std::size_t i) { return "ip-10-" + std::to_string(i / 250) + "-" + std::to_string(i % 250) + ".eu-west-1.compute.internal"; }
+
+std::vector<TableEntry> entries(std::size_t n) {
+  std::vector<TableEntry> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto raw = static_cast<double>(i * 1000 + 7);
+    out.push_back({node_name(i), raw, static_cast<std::int64_t>(raw), static_cast<std::int64_t>(i % 101), 1, true});
+  }
+  return out;
+}
+
+struct Fixture {
+  explicit Fixture(std::size_t n)
+      : name("netscore-bench-" + std::to_string(::getpid()) + "-" + std::to_string(n)),
+        data(entries(n)),
+        writer({name, static_cast<std::uint32_t>(n), 0600, false}) {
+    writer.publish(data, 0);
+    reader.emplace(ScoreTableReader::Options{name, false, 64});
+    for (const auto& e : data) names.push_back(e.name);
+  }
+  ~Fixture() { ScoreTableWriter::remove(name); }
+  std::string name;
+  std::vector<TableEntry> data;
+  ScoreTableWriter writer;
+  std::optional<ScoreTableReader> reader;
+  std::vector<std::string_view> names;
+};
+
+void BM_ScoreTable_Lookup(benchmark::State& state) {
+  Fixture f(static_cast<std::size_t>(state.range(0)));
+  NodeScore out;
+  shm::SnapshotMeta meta{};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    f.reader->lookup({&f.names[i], 1}, {&out, 1}, meta);
+    benchmark::DoNotOptimize(out);
+    i = (i + 7919) % f.names.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_UnorderedMap_Lookup(benchmark::State& state) {
+  const auto data = entries(static_cast<std::size_t>(state.range(0)));
+  std::unordered_map<std::string, NodeScore> map;
+  std::vector<std::string> keys;
+  for (const auto& e : data) {
+    map[e.name] = {true, e.valid, e.raw, e.raw_score, e.node_score, e.sample_ms};
+    keys.push_back(e.name);
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto it = map.find(keys[i]);
+    benchmark::DoNotOptimize(it);
+    i = (i + 7919) % keys.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_ScoreTable_LookupAll(benchmark::State& state) {
+  Fixture f(static_cast<std::size_t>(state.range(0)));
+  std::vector<NodeScore> out(f.names.size());
+  shm::SnapshotMeta meta{};
+  for (auto _ : state) {
+    f.reader->lookup(f.names, out, meta);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_ScoreTable_ReadAll(benchmark::State& state) {
+  Fixture f(static_cast<std::size_t>(state.range(0)));
+  std::vector<TableRow> rows;
+  shm::SnapshotMeta meta{};
+  for (auto _ : state) {
+    f.reader->read_all(rows, meta);
+    benchmark::DoNotOptimize(rows.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_ScoreTable_Publish(benchmark::State& state) {
+  Fixture f(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(f.writer.publish(f.data, 0));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.counters["segment_bytes"] = static_cast<double>(f.writer.layout().segment_bytes);
+}
+
+void BM_ScoreTable_SegmentBytes(benchmark::State& state) {
+  const auto layout = shm::compute_layout(static_cast<std::uint32_t>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(layout.segment_bytes);
+  state.counters["segment_bytes"] = static_cast<double>(layout.segment_bytes);
+}
+
+BENCHMARK(BM_UnorderedMap_Lookup)->Arg(100)->Arg(5000)->Arg(65536);
+BENCHMARK(BM_ScoreTable_Lookup)->Arg(100)->Arg(5000)->Arg(65536);
+BENCHMARK(BM_ScoreTable_LookupAll)->Arg(100)->Arg(5000)->Arg(65536);
+BENCHMARK(BM_ScoreTable_ReadAll)->Arg(100)->Arg(5000)->Arg(65536);
+BENCHMARK(BM_ScoreTable_Publish)->Arg(100)->Arg(5000)->Arg(65536);
+BENCHMARK(BM_ScoreTable_SegmentBytes)->Arg(15000);
+
+}  // namespace
+}  // namespace netscore

@@ -1,0 +1,201 @@
+// Torn-read stress test (the shape of rigtorp's SeqlockTest): one writer publishes self-checking
+// snapshots as fast as it can while readers verify every snapshot they read. Run across real
+// processes (the production shape) and across threads (what ThreadSanitizer can observe).
+#include <fcntl.h>
+#include <poll.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "tests/integration/common/process.h"
+#include "tests/integration/common/table_pattern.h"
+
+namespace netscore::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct ReaderReport {
+  std::uint64_t verified = 0;  // node lookups checked against their snapshot's publish id
+  std::uint64_t torn = 0;      // lookups or full reads whose fields disagree with the snapshot
+  std::uint64_t busy = 0;
+  std::uint64_t distinct_snapshots = 0;
+  std::uint64_t full_reads = 0;
+};
+
+struct WriterReport {
+  std::uint64_t publishes = 0;
+};
+
+struct ReaderPlan {
+  std::string name;
+  std::uint64_t quota;
+  Clock::duration limit;
+  bool stop_on_torn;
+  // Keep reading past the quota until this many snapshots went by, so every reader has really
+  // raced the writer whatever the scheduler did with the two cores.
+  std::uint64_t min_snapshots = 100;
+};
+
+ReaderReport run_reader(const ReaderPlan& plan) {
+  ScoreTableReader reader({plan.name, false, 4});
+  ReaderReport report;
+  std::vector<std::string> names;
+  for (std::uint32_t i = 0; i < kMaxPatternNodes; ++i) names.push_back(pattern_name(i));
+  constexpr std::size_t kBatch = 8;
+  std::vector<std::string_view> batch(kBatch);
+  std::vector<NodeScore> out(kBatch);
+  std::vector<TableRow> rows;
+  shm::SnapshotMeta meta{};
+  std::uint64_t last_id = 0;
+  const auto deadline = Clock::now() + plan.limit;
+  const auto more_to_do = [&] { return report.verified < plan.quota || report.distinct_snapshots < plan.min_snapshots; };
+  for (std::uint64_t round = 0; more_to_do() && (round & 255 || Clock::now() < deadline); ++round) {
+    if (plan.stop_on_torn && report.torn > 0) break;
+    if (round % 1024 == 0) {
+      const auto status = reader.read_all(rows, meta);
+      if (status == ReadStatus::ok) {
+        ++report.full_reads;
+        report.torn += snapshot_matches_pattern(meta, rows) ? 0 : 1;
+      }
+      continue;
+    }
+    const auto first = static_cast<std::uint32_t>((round * 7) % kMaxPatternNodes);
+    for (std::size_t k = 0; k < kBatch; ++k) batch[k] = names[(first + k) % kMaxPatternNodes];
+    const auto status = reader.lookup(batch, out, meta);
+    if (status == ReadStatus::busy) ++report.busy;
+    if (status != ReadStatus::ok) continue;
+    if (meta.publish_id != last_id) {
+      ++report.distinct_snapshots;
+      last_id = meta.publish_id;
+    }
+    for (std::size_t k = 0; k < kBatch; ++k) {
+      const std::uint32_t i = (first + static_cast<std::uint32_t>(k)) % kMaxPatternNodes;
+      const bool should_exist = i < pattern_nodes(meta.publish_id);
+      const bool ok = should_exist ? matches_pattern(meta.publish_id, i, out[k]) : !out[k].found;
+      ++(ok ? report.verified : report.torn);
+    }
+  }
+  return report;
+}
+
+// Publishes until `stop` says so or the time limit passes (a stuck parent cannot leave it running).
+WriterReport run_writer(ScoreTableWriter& writer, const std::function<bool()>& stop, Clock::duration limit) {
+  WriterReport report;
+  const auto deadline = Clock::now() + limit;
+  for (std::uint64_t id = writer.last_publish_id() + 1; !stop() && Clock::now() < deadline; ++id) {
+    writer.publish(pattern_snapshot(id), 0);
+    ++report.publishes;
+  }
+  return report;
+}
+
+class ScoreTableStress : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    name_ = "netscore-stress-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ScoreTableWriter::remove(name_);
+  }
+  void TearDown() override { ScoreTableWriter::remove(name_); }
+
+  // Readers and the writer in separate processes; the writer stops when the parent closes a pipe.
+  std::vector<ReaderReport> run_processes(bool unsafe_writer, int readers, std::uint64_t quota, bool stop_on_torn,
+                                          WriterReport& writer_report) {
+    ScoreTableWriter writer({name_, 128, 0600, unsafe_writer});
+    writer.publish(pattern_snapshot(1), 0);
+    int stop_pipe[2];
+    EXPECT_EQ(::pipe(stop_pipe), 0);
+    auto writer_process = std::make_unique<ChildProcess<WriterReport>>([&] {
+      ::close(stop_pipe[1]);
+      pollfd pfd{stop_pipe[0], POLLIN, 0};
+      return run_writer(writer, [&] { return ::poll(&pfd, 1, 0) != 0; }, std::chrono::seconds(120));
+    });
+    ::close(stop_pipe[0]);
+    std::vector<std::unique_ptr<ChildProcess<ReaderReport>>> children;
+    for (int r = 0; r < readers; ++r) {
+      children.push_back(std::make_unique<ChildProcess<ReaderReport>>(
+          [&] { return run_reader({name_, quota, std::chrono::seconds(90), stop_on_torn}); }));
+    }
+    std::vector<ReaderReport> reports(children.size());
+    for (std::size_t r = 0; r < children.size(); ++r) EXPECT_TRUE(children[r]->join(reports[r])) << "reader " << r;
+    ::close(stop_pipe[1]);
+    EXPECT_TRUE(writer_process->join(writer_report));
+    return reports;
+  }
+
+  std::string name_;
+};
+
+ReaderReport total(const std::vector<ReaderReport>& reports) {
+  ReaderReport sum;
+  for (const auto& r : reports) {
+    sum.verified += r.verified;
+    sum.torn += r.torn;
+    sum.busy += r.busy;
+    sum.distinct_snapshots += r.distinct_snapshots;
+    sum.full_reads += r.full_reads;
+  }
+  return sum;
+}
+
+void print(const char* what, const ReaderReport& sum, const WriterReport& writer) {
+  std::printf("%s: verified=%llu torn=%llu busy=%llu distinct_snapshots=%llu full_reads=%llu publishes=%llu\n", what,
+              static_cast<unsigned long long>(sum.verified), static_cast<unsigned long long>(sum.torn),
+              static_cast<unsigned long long>(sum.busy), static_cast<unsigned long long>(sum.distinct_snapshots),
+              static_cast<unsigned long long>(sum.full_reads), static_cast<unsigned long long>(writer.publishes));
+}
+
+TEST_F(ScoreTableStress, ProcessesNeverSeeATornSnapshot) {
+  constexpr int kReaders = 3;
+  constexpr std::uint64_t kQuota = 3'400'000;  // 3 x 3.4M > 10^7 verified lookups
+  WriterReport writer;
+  const auto reports = run_processes(false, kReaders, kQuota, false, writer);
+  const auto sum = total(reports);
+  print("processes", sum, writer);
+  EXPECT_EQ(sum.torn, 0U);
+  EXPECT_GE(sum.verified, 10'000'000U);
+  // The readers really raced the writer: many snapshots went by during every reader's run.
+  for (const auto& r : reports) EXPECT_GE(r.distinct_snapshots, 100U);
+  EXPECT_GE(writer.publishes, 1000U);
+}
+
+TEST_F(ScoreTableStress, BrokenPublishIsCaught) {
+  // Proves the test above can fail: writing the copy readers use must produce torn reads.
+  WriterReport writer;
+  const auto sum = total(run_processes(true, 2, 50'000'000, true, writer));
+  print("broken writer", sum, writer);
+  EXPECT_GT(sum.torn, 0U);
+}
+
+TEST_F(ScoreTableStress, ThreadsNeverSeeATornSnapshot) {
+  // Same protocol inside one process, where ThreadSanitizer can check the memory orders.
+  ScoreTableWriter writer({name_, 128, 0600, false});
+  writer.publish(pattern_snapshot(1), 0);
+  std::atomic<bool> stop{false};
+  WriterReport writer_report;
+  std::thread writer_thread(
+      [&] { writer_report = run_writer(writer, [&] { return stop.load(); }, std::chrono::seconds(120)); });
+  constexpr int kReaders = 2;
+  std::vector<ReaderReport> reports(kReaders);
+  std::vector<std::thread> readers;
+  for (int r = 0; r < kReaders; ++r) {
+    readers.emplace_back([&, r] { reports[r] = run_reader({name_, 300'000, std::chrono::seconds(60), false}); });
+  }
+  for (auto& t : readers) t.join();
+  stop = true;
+  writer_thread.join();
+  const auto sum = total(reports);
+  print("threads", sum, writer_report);
+  EXPECT_EQ(sum.torn, 0U);
+  EXPECT_GE(sum.verified, 600'000U);
+  for (const auto& r : reports) EXPECT_GE(r.distinct_snapshots, 100U);
+}
+
+}  // namespace
+}  // namespace netscore::testing
