@@ -285,7 +285,10 @@ Config load_config(Component component, const std::vector<std::string>& args, co
   Config config;
   for (const auto& option : kOptions) apply(option, config, option.default_value, option.env);
 
-  for (const auto& [name, value] : env) {
+  // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in the lambda.
+  for (const auto& variable : env) {
+    const std::string& name = variable.first;
+    const std::string& value = variable.second;
     if (!name.starts_with("NETSCORE_")) continue;
     const auto it = std::find_if(kOptions.begin(), kOptions.end(), [&](const Option& o) { return o.env == name; });
     if (it == kOptions.end()) {
