@@ -91,7 +91,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::item_meta: return push(Ctx::item_meta);
       case Slot::other:
         if (top() == Ctx::items) {
-          item_begin_ = stream_.Tell() - 1;  // the reader has consumed '{'
+          // The iterative parser reports a token before consuming it: Tell() is at '{' here, at '}' in EndObject.
+          item_begin_ = stream_.Tell();
           item_name_.reset();
           return push(Ctx::item);
         }
@@ -125,7 +126,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     if (top() == Ctx::item) {
       if (!item_name_) return fail("Nodes.items[" + std::to_string(item_names_.size()) + "] has no metadata.name");
       if (!add_name(item_names_, *item_name_, "Nodes.items")) return false;
-      out_.item_spans.push_back({item_begin_, stream_.Tell()});
+      out_.item_spans.push_back({item_begin_, stream_.Tell() + 1});
     }
     return pop();
   }
