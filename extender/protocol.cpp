@@ -1,6 +1,8 @@
 #include "extender/protocol.h"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
@@ -254,6 +256,14 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
+bool needs_escape(std::string_view s) {
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') return true;
+  }
+  return false;
+}
+
 void write_string(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
 }  // namespace
@@ -278,20 +288,33 @@ std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& 
 
 void write_host_priority_list(std::span<const std::string_view> names, std::span<const std::int64_t> scores,
                               std::string& out) {
-  rapidjson::StringBuffer buffer;
-  buffer.Reserve(names.size() * 48 + 2);
-  JsonWriter w(buffer);
-  w.StartArray();
-  for (std::size_t i = 0; i < names.size() && i < scores.size(); ++i) {
-    w.StartObject();
-    w.Key("Host");
-    write_string(w, names[i]);
-    w.Key("Score");
-    w.Int64(scores[i]);
-    w.EndObject();
+  // The hot path of every scheduling cycle: names that need no JSON escaping (all valid node
+  // names) are copied as they are; anything else goes through RapidJSON's escaping.
+  const std::size_t n = std::min(names.size(), scores.size());
+  std::size_t bytes = 2;
+  for (std::size_t i = 0; i < n; ++i) bytes += names[i].size() + 48;
+  out.clear();
+  out.reserve(bytes);
+  out += '[';
+  char digits[24];
+  for (std::size_t i = 0; i < n; ++i) {
+    out += i == 0 ? "{\"Host\":" : ",{\"Host\":";
+    if (needs_escape(names[i])) {
+      rapidjson::StringBuffer buffer;
+      JsonWriter w(buffer);
+      write_string(w, names[i]);
+      out.append(buffer.GetString(), buffer.GetSize());
+    } else {
+      out += '"';
+      out += names[i];
+      out += '"';
+    }
+    out += ",\"Score\":";
+    const auto end = std::to_chars(digits, digits + sizeof digits, scores[i]).ptr;
+    out.append(digits, end);
+    out += '}';
   }
-  w.EndArray();
-  out.assign(buffer.GetString(), buffer.GetSize());
+  out += ']';
 }
 
 void write_filter_result(const ExtenderArgs& args, std::string_view original_body, std::span<const std::size_t> passed,
