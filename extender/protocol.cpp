@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
@@ -293,28 +294,35 @@ void write_host_priority_list(std::span<const std::string_view> names, std::span
   const std::size_t n = std::min(names.size(), scores.size());
   std::size_t bytes = 2;
   for (std::size_t i = 0; i < n; ++i) bytes += names[i].size() + 48;
-  out.clear();
-  out.reserve(bytes);
-  out += '[';
-  char digits[24];
+  // Sized once, written through a pointer: per-append capacity checks cost more than the lookup.
+  out.resize(bytes);
+  char* at = out.data();
+  const auto put = [&at](std::string_view text) {
+    std::memcpy(at, text.data(), text.size());
+    at += text.size();
+  };
+  put("[");
   for (std::size_t i = 0; i < n; ++i) {
-    out += i == 0 ? "{\"Host\":" : ",{\"Host\":";
+    put(i == 0 ? std::string_view("{\"Host\":") : std::string_view(",{\"Host\":"));
     if (needs_escape(names[i])) {
       rapidjson::StringBuffer buffer;
       JsonWriter w(buffer);
       write_string(w, names[i]);
-      out.append(buffer.GetString(), buffer.GetSize());
+      const std::size_t used = static_cast<std::size_t>(at - out.data());
+      out.resize(out.size() + buffer.GetSize());  // escaping can grow a name up to 6x
+      at = out.data() + used;
+      put({buffer.GetString(), buffer.GetSize()});
     } else {
-      out += '"';
-      out += names[i];
-      out += '"';
+      *at++ = '"';
+      put(names[i]);
+      *at++ = '"';
     }
-    out += ",\"Score\":";
-    const auto end = std::to_chars(digits, digits + sizeof digits, scores[i]).ptr;
-    out.append(digits, end);
-    out += '}';
+    put(",\"Score\":");
+    at = std::to_chars(at, at + 20, scores[i]).ptr;
+    *at++ = '}';
   }
-  out += ']';
+  put("]");
+  out.resize(static_cast<std::size_t>(at - out.data()));
 }
 
 void write_filter_result(const ExtenderArgs& args, std::string_view original_body, std::span<const std::size_t> passed,

@@ -133,6 +133,14 @@ TEST(Protocol, WritesHostPriorityListAsBareArrayOfIntegers) {
   EXPECT_EQ(out, R"([{"Host":"node-a","Score":7},{"Host":"node-c","Score":2}])");  // §6.4
 }
 
+TEST(Protocol, EscapesNamesThatNeedIt) {
+  const std::vector<std::string_view> names = {"a\"b\\", "c\n", "plain"};
+  const std::vector<std::int64_t> scores = {1, -2, 10};
+  std::string out;
+  write_host_priority_list(names, scores, out);
+  EXPECT_EQ(out, R"([{"Host":"a\"b\\","Score":1},{"Host":"c\n","Score":-2},{"Host":"plain","Score":10}])");
+}
+
 TEST(Protocol, WritesFilterResultWithNodeNames) {
   ExtenderArgs args;
   std::string buffer;
