@@ -158,7 +158,7 @@ Response Handlers::readyz(const TableAttachment& table, std::int64_t now_mono_ns
   switch (lookup.freshness) {
     case Freshness::fresh: return text(200, Verb::readyz, "ok\n");
     case Freshness::stale:
-      return text(503, Verb::readyz, fmt::format("score table stale: age {:.1f}s over NETSCORE_MAX_AGE {}\n",
+      return text(503, Verb::readyz, fmt::format("score table stale: no successful refresh for {:.1f}s, over NETSCORE_MAX_AGE {}\n",
                                                  static_cast<double>(lookup.age_ns) * 1e-9, config_.max_age.text));
     case Freshness::empty: return text(503, Verb::readyz, "score table empty: the collector has not published yet\n");
     default: return text(503, Verb::readyz, fmt::format("score table {}\n", to_string(lookup.freshness)));

@@ -32,6 +32,14 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
   }
   result.age_ns = now_mono_ns - result.meta.published_mono_ns;
   result.freshness = result.age_ns > max_age_ns ? Freshness::stale : Freshness::fresh;
+  // A collector that keeps failing might still republish its last snapshot; what counts is how
+  // long ago it last succeeded.
+  shm::CollectorStatus status{};
+  if (result.freshness == Freshness::fresh && table->read_status(status) == ReadStatus::ok &&
+      status.consecutive_failures > 0 && now_mono_ns - status.last_success_mono_ns > max_age_ns) {
+    result.freshness = Freshness::stale;
+    result.age_ns = now_mono_ns - status.last_success_mono_ns;
+  }
   return result;
 }
 

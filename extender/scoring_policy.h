@@ -22,7 +22,7 @@ struct Lookup {
 
 // Looks every name up in one consistent snapshot and decides freshness: no reader → detached,
 // nothing published → empty, a read that kept meeting publishes → busy, snapshot older than
-// max_age by CLOCK_MONOTONIC → stale. Only `fresh` data may steer a pod.
+// max_age by CLOCK_MONOTONIC, or a collector failing since longer than max_age → stale. Only `fresh` data may steer a pod.
 Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_view> names,
                     std::span<NodeScore> out, std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept;
 

@@ -36,16 +36,12 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   if (reader == nullptr) return v;
   v.capacity = reader->layout().capacity;
   v.has_status = reader->read_status(v.status) == ReadStatus::ok;
-  switch (reader->read_all(v.rows, v.meta)) {
-    case ReadStatus::ok: {
-      v.age_ns = now_mono_ns - v.meta.published_mono_ns;
-      const auto max_age_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(config.max_age.value).count();
-      v.freshness = v.age_ns > max_age_ns ? Freshness::stale : Freshness::fresh;
-      break;
-    }
-    case ReadStatus::empty: v.freshness = Freshness::empty; break;
-    case ReadStatus::busy: v.freshness = Freshness::busy; v.rows.clear(); break;
-  }
+  const auto max_age_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(config.max_age.value).count();
+  // The same freshness decision the scoring path makes, then the rows of the latest snapshot.
+  const Lookup lookup = lookup_nodes(reader, {}, {}, now_mono_ns, max_age_ns);
+  v.freshness = lookup.freshness;
+  v.age_ns = lookup.age_ns;
+  if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) v.rows.clear();
   std::unordered_set<std::string_view> present;
   for (const auto& row : v.rows) present.insert(row.name);
   for (auto& name : missing.names()) {

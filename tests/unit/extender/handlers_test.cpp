@@ -98,6 +98,19 @@ TEST_F(HandlersTest, StaleEmptyOrDetachedTableGivesEveryNodeTheNeutralScore) {
   EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":10},{"Host":"c","Score":0}])");
 }
 
+TEST_F(HandlersTest, CollectorFailingLongerThanMaxAgeMakesTheTableStale) {
+  publish();
+  shm::CollectorStatus status{};
+  status.consecutive_failures = 3;
+  status.last_success_mono_ns = mono_now_ns() - 120'000'000'000;
+  writer_->record_status(status);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":5},{"Host":"c","Score":5}])");
+  EXPECT_THAT(call(http::verb::get, "/readyz").body, HasSubstr("stale"));
+  status.last_success_mono_ns = mono_now_ns();
+  writer_->record_status(status);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":10},{"Host":"c","Score":0}])");
+}
+
 TEST_F(HandlersTest, FilterPassesEverythingWithoutTheAnnotation) {
   publish();
   const Response r = call(http::verb::post, "/netscore/filter", R"({"Pod":{},"NodeNames":["a","c","zz"]})");
