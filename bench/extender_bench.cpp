@@ -1,0 +1,110 @@
+// parse+score+serialize of the extender's handlers next to a parse-only floor over the same bytes.
+#include <unistd.h>
+
+#include <benchmark/benchmark.h>
+#include <rapidjson/reader.h>
+
+#include "bench/extender_fixture.h"
+#include "common/clock.h"
+#include "extender/handlers.h"
+
+namespace {
+
+using netscore::extender::Handlers;
+namespace http = boost::beast::http;
+
+const std::string kShm = "netscore-bench-" + std::to_string(::getpid());
+std::optional<netscore::TableAttachment> g_table;
+
+std::string body_for(std::int64_t n, bool names) {
+  return names ? netscore::bench::names_body(static_cast<std::size_t>(n))
+               : netscore::bench::nodes_body(static_cast<std::size_t>(n));
+}
+
+// The floor: the same copy and the same in-situ, validating, iterative RapidJSON parse, with a
+// handler that does nothing.
+void parse_only(benchmark::State& state, bool names) {
+  const std::string body = body_for(state.range(0), names);
+  std::string buffer;
+  for (auto _ : state) {
+    buffer = body;
+    rapidjson::InsituStringStream stream(buffer.data());
+    rapidjson::BaseReaderHandler<> handler;
+    rapidjson::Reader reader;
+    constexpr unsigned kFlags =
+        rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag;
+    benchmark::DoNotOptimize(reader.Parse<kFlags>(stream, handler));
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * body.size()));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std::string_view target) {
+  const std::string body = body_for(state.range(0), names);
+  netscore::Config config;
+  config.shm.name = kShm;
+  config.max_age = {std::chrono::hours(1), "1h"};
+  config.extender.scoring = mode;
+  config.extender.neutral_score = 5;
+  netscore::extender::SharedState shared(1);
+  Handlers handlers(config, shared, 0);
+  std::string buffer;
+  for (auto _ : state) {
+    buffer = body;
+    auto response = handlers.handle(http::verb::post, target, buffer, *g_table, netscore::mono_now_ns());
+    if (response.status != 200) state.SkipWithError("request failed");
+    benchmark::DoNotOptimize(response.body.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * body.size()));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_Extender_ParseOnly_NodeNames(benchmark::State& s) { parse_only(s, true); }
+void BM_Extender_Prioritize_NodeNames_Request(benchmark::State& s) {
+  handle(s, true, netscore::ScoringMode::request, "/prioritize");
+}
+void BM_Extender_Prioritize_NodeNames_Cluster(benchmark::State& s) {
+  handle(s, true, netscore::ScoringMode::cluster, "/prioritize");
+}
+void BM_Extender_Filter_NodeNames(benchmark::State& s) { handle(s, true, netscore::ScoringMode::request, "/filter"); }
+void BM_Extender_ParseOnly_Nodes(benchmark::State& s) { parse_only(s, false); }
+void BM_Extender_Prioritize_Nodes_Request(benchmark::State& s) {
+  handle(s, false, netscore::ScoringMode::request, "/prioritize");
+}
+void BM_Extender_Prioritize_Nodes_Cluster(benchmark::State& s) {
+  handle(s, false, netscore::ScoringMode::cluster, "/prioritize");
+}
+void BM_Extender_Filter_Nodes(benchmark::State& s) { handle(s, false, netscore::ScoringMode::request, "/filter"); }
+
+#define NODE_COUNTS ->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)
+BENCHMARK(BM_Extender_ParseOnly_NodeNames) NODE_COUNTS;
+BENCHMARK(BM_Extender_Prioritize_NodeNames_Request) NODE_COUNTS;
+BENCHMARK(BM_Extender_Prioritize_NodeNames_Cluster) NODE_COUNTS;
+BENCHMARK(BM_Extender_Filter_NodeNames) NODE_COUNTS;
+BENCHMARK(BM_Extender_ParseOnly_Nodes) NODE_COUNTS;
+BENCHMARK(BM_Extender_Prioritize_Nodes_Request) NODE_COUNTS;
+BENCHMARK(BM_Extender_Prioritize_Nodes_Cluster) NODE_COUNTS;
+BENCHMARK(BM_Extender_Filter_Nodes) NODE_COUNTS;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  netscore::ScoreTableWriter::remove(kShm);
+  int status = 0;
+  {
+    netscore::ScoreTableWriter writer({kShm, 8192, 0600, false});
+    netscore::bench::publish_table(writer, 5000);
+    g_table.emplace(netscore::ScoreTableReader::Options{kShm, false, 64});
+    g_table->poll();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+      status = 1;
+    } else {
+      benchmark::RunSpecifiedBenchmarks();
+      benchmark::Shutdown();
+    }
+    g_table.reset();
+  }
+  netscore::ScoreTableWriter::remove(kShm);
+  return status;
+}

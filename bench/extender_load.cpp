@@ -1,0 +1,174 @@
+// Loopback load against an in-process netscore-extender: N client threads, one keep-alive
+// connection each, POST /prioritize with NodeNames. Reports client-side p50/p99 and req/s, and
+// the server-side distribution from the server's own latency histogram.
+//   extender_load [--nodes 100] [--clients 2] [--requests 200000] [--seconds 10] [--server-threads 1]
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <spdlog/spdlog.h>
+
+#include "bench/extender_fixture.h"
+#include "extender/server.h"
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::size_t nodes = 100;
+  unsigned clients = 2;
+  std::size_t requests = 200000;
+  double seconds = 10;
+  unsigned server_threads = 1;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const double v = std::strtod(argv[i + 1], nullptr);
+    if (flag == "--nodes") o.nodes = static_cast<std::size_t>(v);
+    else if (flag == "--clients") o.clients = static_cast<unsigned>(v);
+    else if (flag == "--requests") o.requests = static_cast<std::size_t>(v);
+    else if (flag == "--seconds") o.seconds = v;
+    else if (flag == "--server-threads") o.server_threads = static_cast<unsigned>(v);
+    else {
+      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+double percentile(std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const auto k = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+// Cumulative prioritize buckets from the server's /metrics text: (le seconds, count).
+std::vector<std::pair<double, double>> server_buckets(const std::string& metrics) {
+  std::vector<std::pair<double, double>> out;
+  const std::string key = "netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"";
+  for (std::size_t at = metrics.find(key); at != std::string::npos; at = metrics.find(key, at + 1)) {
+    const std::size_t le = at + key.size();
+    const std::size_t quote = metrics.find('"', le);
+    const std::string bound = metrics.substr(le, quote - le);
+    const double count = std::strtod(metrics.c_str() + metrics.find(' ', quote) + 1, nullptr);
+    out.emplace_back(bound == "+Inf" ? 1e9 : std::strtod(bound.c_str(), nullptr), count);
+  }
+  return out;
+}
+
+double bucket_quantile(const std::vector<std::pair<double, double>>& buckets, double q) {
+  if (buckets.empty()) return 0;
+  const double total = buckets.back().second;
+  for (const auto& [le, count] : buckets) {
+    if (count >= q * total) return le;
+  }
+  return buckets.back().first;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  spdlog::set_level(spdlog::level::warn);
+  const std::string shm = "netscore-load-" + std::to_string(::getpid());
+  netscore::ScoreTableWriter::remove(shm);
+  netscore::ScoreTableWriter writer({shm, 8192, 0600, false});
+  netscore::bench::publish_table(writer, std::max<std::size_t>(o.nodes, 5000));
+
+  netscore::Config config;
+  config.shm.name = shm;
+  config.max_age = {std::chrono::hours(1), "1h"};
+  config.extender.listen_host = "127.0.0.1";
+  config.extender.threads = o.server_threads;
+  config.extender.body_limit = 32 << 20;
+  config.extender.header_timeout = {std::chrono::seconds(10), "10s"};
+  config.extender.idle_timeout = {std::chrono::seconds(120), "120s"};
+  config.extender.max_connections = 1024;
+  config.extender.neutral_score = 5;
+  int status = 0;
+  {
+    netscore::extender::Server server(config);
+    server.start();
+    const std::string body = netscore::bench::names_body(o.nodes);
+    std::atomic<std::size_t> issued{0};
+    std::atomic<std::size_t> failures{0};
+    std::vector<std::vector<double>> latencies(o.clients);
+    const auto deadline = Clock::now() + std::chrono::duration<double>(o.seconds);
+    const auto start = Clock::now();
+    std::vector<std::thread> threads;
+    for (unsigned c = 0; c < o.clients; ++c) {
+      threads.emplace_back([&, c] {
+        net::io_context ioc;
+        net::ip::tcp::socket socket(ioc);
+        socket.connect({net::ip::make_address("127.0.0.1"), server.port()});
+        socket.set_option(net::ip::tcp::no_delay(true));
+        beast::flat_buffer buffer;
+        http::request<http::string_body> req{http::verb::post, "/prioritize", 11};
+        req.set(http::field::host, "127.0.0.1");
+        req.set(http::field::content_type, "application/json");
+        req.body() = body;
+        req.prepare_payload();
+        auto& mine = latencies[c];
+        mine.reserve(o.requests / o.clients + 1);
+        while (issued.fetch_add(1, std::memory_order_relaxed) < o.requests && Clock::now() < deadline) {
+          const auto t0 = Clock::now();
+          http::write(socket, req);
+          http::response<http::string_body> res;
+          http::read(socket, buffer, res);
+          mine.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+          if (res.result_int() != 200) failures.fetch_add(1, std::memory_order_relaxed);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    std::vector<double> all;
+    for (auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
+    std::string metrics;
+    server.shared().metrics.render(metrics);
+    const auto buckets = server_buckets(metrics);
+    const double served = buckets.empty() ? 0 : buckets.back().second;
+    double under20 = 0, under300 = 0;
+    for (const auto& [le, count] : buckets) {
+      if (le == 20e-6) under20 = count / served;
+      if (le == 300e-6) under300 = count / served;
+    }
+    std::printf("nodes=%zu clients=%u server_threads=%u requests=%zu failures=%zu seconds=%.2f req_per_s=%.0f\n",
+                o.nodes, o.clients, o.server_threads, all.size(), failures.load(), elapsed,
+                static_cast<double>(all.size()) / elapsed);
+    std::printf("client_us p50=%.1f p99=%.1f max=%.1f\n", percentile(all, 0.50), percentile(all, 0.99),
+                percentile(all, 1.0));
+    std::printf("server_us p50<=%.0f p99<=%.0f (histogram bucket bounds) within_20us=%.4f within_300us=%.4f "
+                "mean=%.1f\n",
+                bucket_quantile(buckets, 0.50) * 1e6, bucket_quantile(buckets, 0.99) * 1e6, under20, under300,
+                [&] {
+                  const std::string key = "netscore_extender_request_duration_seconds_sum{verb=\"prioritize\"} ";
+                  const auto at = metrics.find(key);
+                  return at == std::string::npos || served == 0
+                             ? 0.0
+                             : std::strtod(metrics.c_str() + at + key.size(), nullptr) / served * 1e6;
+                }());
+    status = failures.load() == 0 ? 0 : 1;
+  }
+  netscore::ScoreTableWriter::remove(shm);
+  return status;
+}

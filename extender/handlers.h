@@ -1,0 +1,58 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <boost/beast/http/verb.hpp>
+
+#include "common/config.h"
+#include "common/score_table_reader.h"
+#include "extender/metrics.h"
+
+namespace netscore::extender {
+
+struct Response {
+  unsigned status = 200;
+  std::string_view content_type = "application/json";
+  std::string body;
+  Verb verb = Verb::other;
+  std::string_view allow;  // set with 405
+};
+
+// State every server thread shares; every member is thread-safe.
+struct SharedState {
+  explicit SharedState(unsigned threads) : metrics(threads) {}
+  ServerMetrics metrics;
+  MissingNodes missing;
+  std::atomic<bool> draining{false};
+};
+
+// The HTTP endpoints as pure functions of (method, target, body) plus the table and the clock, so
+// they are tested without sockets. One instance per server thread: not thread-safe itself, but
+// it only touches SharedState through its thread-safe members.
+class Handlers {
+ public:
+  Handlers(const Config& config, SharedState& shared, unsigned thread)
+      : config_(config), shared_(shared), thread_(thread) {}
+
+  // `body` is parsed in place (overwritten).
+  Response handle(boost::beast::http::verb method, std::string_view target, std::string& body,
+                  const TableAttachment& table, std::int64_t now_mono_ns);
+
+ private:
+  Response filter(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
+  Response prioritize(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
+  Response readyz(const TableAttachment& table, std::int64_t now_mono_ns) const;
+  Response metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const;
+  Response table(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const;
+  std::int64_t max_age_ns() const;
+  void note_missing(std::span<const std::string_view> names, std::span<const NodeScore> scores);
+
+  const Config& config_;
+  SharedState& shared_;
+  unsigned thread_;
+};
+
+}  // namespace netscore::extender

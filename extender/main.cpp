@@ -1,0 +1,28 @@
+// netscore-extender: kube-scheduler HTTP extender answering from the shared-memory score table.
+#include <cstdlib>
+#include <exception>
+
+#include <spdlog/spdlog.h>
+
+#include "common/config.h"
+#include "common/logging.h"
+#include "extender/server.h"
+
+int main(int argc, char** argv) {
+  const netscore::Config config = netscore::load_config_or_exit(netscore::Component::extender, argc, argv);
+  netscore::init_logging("netscore-extender", config.log_level);
+  try {
+    netscore::extender::Server server(config);
+    spdlog::info("listening address={}:{} prefix=\"{}\" threads={} shm={} scoring={} max_age={}",
+                 config.extender.listen_host, server.port(), config.extender.url_prefix, config.extender.threads,
+                 config.shm.name, config.extender.scoring == netscore::ScoringMode::request ? "request" : "cluster",
+                 config.max_age.text);
+    server.start();
+    server.run_until_signal();
+    spdlog::info("stopped");
+    return EXIT_SUCCESS;
+  } catch (const std::exception& e) {
+    spdlog::critical("fatal error=\"{}\"", e.what());
+    return EXIT_FAILURE;
+  }
+}

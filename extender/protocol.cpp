@@ -1,0 +1,383 @@
+#include "extender/protocol.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "common/score_table_layout.h"
+
+namespace netscore::extender {
+namespace {
+
+// Go's encoding/json matches a key to a field case-insensitively with Unicode simple folding;
+// for ASCII field names the only non-ASCII folds are KELVIN SIGN (U+212A) for 'k' and LONG S
+// (U+017F) for 's'. `target` is the lower-case field name.
+bool go_fold_equal(std::string_view key, std::string_view target) {
+  std::size_t k = 0;
+  for (const char t : target) {
+    if (k >= key.size()) return false;
+    const auto c = static_cast<unsigned char>(key[k]);
+    if (c < 0x80) {
+      if (static_cast<char>(c | 0x20) != t || !((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return false;
+      ++k;
+    } else if (t == 'k' && key.substr(k, 3) == "\xE2\x84\xAA") {
+      k += 3;
+    } else if (t == 's' && key.substr(k, 2) == "\xC5\xBF") {
+      k += 2;
+    } else {
+      return false;
+    }
+  }
+  return k == key.size();
+}
+
+// What the next value is, decided by the key before it or by the enclosing array.
+enum class Slot : std::uint8_t { other, pod, nodes, node_names, pod_meta, annotations, ceiling, items, item_meta, item_name };
+// What the enclosing container is.
+enum class Ctx : std::uint8_t { skip, root, pod, pod_meta, annotations, nodes, items, item, item_meta, node_names };
+
+constexpr std::size_t kMaxDepth = 128;
+
+class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsHandler> {
+ public:
+  ArgsHandler(ExtenderArgs& out, rapidjson::InsituStringStream& stream) : out_(out), stream_(stream) {}
+
+  bool Null() {
+    switch (slot()) {
+      case Slot::pod: pod_ = false; out_.max_receive_bytes.reset(); break;
+      case Slot::nodes: nodes_ = false; item_names_.clear(); out_.item_spans.clear(); break;
+      case Slot::node_names: node_names_ = false; out_.names.clear(); break;
+      case Slot::item_name: return fail("Nodes.items[].metadata.name must be a string");
+      case Slot::ceiling: out_.max_receive_bytes.reset(); break;
+      default:
+        if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
+        break;
+    }
+    return true;
+  }
+  bool Bool(bool) { return scalar("a boolean"); }
+  bool Int(int) { return scalar("a number"); }
+  bool Uint(unsigned) { return scalar("a number"); }
+  bool Int64(std::int64_t) { return scalar("a number"); }
+  bool Uint64(std::uint64_t) { return scalar("a number"); }
+  bool Double(double) { return scalar("a number"); }
+  bool RawNumber(const char*, rapidjson::SizeType, bool) { return scalar("a number"); }
+
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    const std::string_view value(s, n);
+    if (top() == Ctx::node_names) return add_name(out_.names, value, "NodeNames");
+    switch (slot()) {
+      case Slot::item_name: item_name_ = value; return true;
+      case Slot::ceiling: out_.max_receive_bytes = value; return true;
+      case Slot::other: return true;
+      default: return fail(std::string(describe(slot())) + " must not be a string");
+    }
+  }
+
+  bool StartObject() {
+    if (depth_ == 0) return push(Ctx::root);
+    switch (slot()) {
+      case Slot::pod: pod_ = true; return push(Ctx::pod);
+      case Slot::pod_meta: return push(Ctx::pod_meta);
+      case Slot::annotations: return push(Ctx::annotations);
+      case Slot::nodes:
+        nodes_ = true;
+        item_names_.clear();
+        out_.item_spans.clear();
+        return push(Ctx::nodes);
+      case Slot::item_meta: return push(Ctx::item_meta);
+      case Slot::other:
+        if (top() == Ctx::items) {
+          // The iterative parser reports a token before consuming it: Tell() is at '{' here, at '}' in EndObject.
+          item_begin_ = stream_.Tell();
+          item_name_.reset();
+          return push(Ctx::item);
+        }
+        if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
+        return push(Ctx::skip);
+      default: return fail(std::string(describe(slot())) + " must not be an object");
+    }
+  }
+
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    const std::string_view key(s, n);
+    key_slot_ = Slot::other;
+    switch (top()) {
+      case Ctx::root:
+        if (go_fold_equal(key, "pod")) key_slot_ = Slot::pod;
+        else if (go_fold_equal(key, "nodes")) key_slot_ = Slot::nodes;
+        else if (go_fold_equal(key, "nodenames")) key_slot_ = Slot::node_names;
+        break;
+      case Ctx::pod: if (key == "metadata") key_slot_ = Slot::pod_meta; break;
+      case Ctx::pod_meta: if (key == "annotations") key_slot_ = Slot::annotations; break;
+      case Ctx::annotations: if (key == kMaxReceiveAnnotation) key_slot_ = Slot::ceiling; break;
+      case Ctx::nodes: if (key == "items") key_slot_ = Slot::items; break;
+      case Ctx::item: if (key == "metadata") key_slot_ = Slot::item_meta; break;
+      case Ctx::item_meta: if (key == "name") key_slot_ = Slot::item_name; break;
+      default: break;
+    }
+    return true;
+  }
+
+  bool EndObject(rapidjson::SizeType) {
+    if (top() == Ctx::item) {
+      if (!item_name_) return fail("Nodes.items[" + std::to_string(item_names_.size()) + "] has no metadata.name");
+      if (!add_name(item_names_, *item_name_, "Nodes.items")) return false;
+      out_.item_spans.push_back({item_begin_, stream_.Tell() + 1});
+    }
+    return pop();
+  }
+
+  bool StartArray() {
+    if (depth_ == 0) return fail("the request must be a JSON object (ExtenderArgs)");
+    switch (slot()) {
+      case Slot::node_names:
+        node_names_ = true;
+        out_.names.clear();
+        return push(Ctx::node_names);
+      case Slot::items:
+        item_names_.clear();
+        out_.item_spans.clear();
+        return push(Ctx::items);
+      case Slot::other:
+        if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
+        if (top() == Ctx::items) return fail("Nodes.items must contain only objects");
+        return push(Ctx::skip);
+      default: return fail(std::string(describe(slot())) + " must not be an array");
+    }
+  }
+  bool EndArray(rapidjson::SizeType) { return pop(); }
+
+  // Called after a successful parse: picks the node list the way the protocol says.
+  bool finish() {
+    if (!pod_) return fail("missing Pod");
+    if (node_names_) {
+      out_.node_cache_capable = true;
+      out_.item_spans.clear();
+    } else if (nodes_) {
+      out_.node_cache_capable = false;
+      out_.names = std::move(item_names_);
+    } else {
+      return fail("both NodeNames and Nodes are null or missing");
+    }
+    return check_unique();
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  Ctx top() const { return depth_ == 0 ? Ctx::skip : stack_[depth_ - 1]; }
+  Slot slot() const {
+    const Ctx t = top();
+    if (t == Ctx::items || t == Ctx::node_names || t == Ctx::skip) return Slot::other;
+    return key_slot_;
+  }
+  static const char* describe(Slot s) {
+    switch (s) {
+      case Slot::pod: return "Pod";
+      case Slot::nodes: return "Nodes";
+      case Slot::node_names: return "NodeNames";
+      case Slot::pod_meta: return "Pod.metadata";
+      case Slot::annotations: return "Pod.metadata.annotations";
+      case Slot::ceiling: return "the netscore.io/max-receive-bytes annotation";
+      case Slot::items: return "Nodes.items";
+      case Slot::item_meta: return "Nodes.items[].metadata";
+      case Slot::item_name: return "Nodes.items[].metadata.name";
+      case Slot::other: break;
+    }
+    return "value";
+  }
+  bool scalar(const char* what) {
+    if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
+    if (top() == Ctx::items) return fail("Nodes.items must contain only objects");
+    const Slot s = slot();
+    if (s == Slot::other) return true;
+    return fail(std::string(describe(s)) + " must not be " + what);
+  }
+  bool push(Ctx c) {
+    if (depth_ == kMaxDepth) return fail("JSON nested deeper than " + std::to_string(kMaxDepth));
+    stack_[depth_++] = c;
+    key_slot_ = Slot::other;
+    return true;
+  }
+  bool pop() {
+    --depth_;
+    key_slot_ = Slot::other;
+    return true;
+  }
+  bool add_name(std::vector<std::string_view>& names, std::string_view name, const char* field) {
+    if (name.empty()) return fail(std::string(field) + " contains an empty node name");
+    if (names.size() == kMaxRequestNodes) {
+      return fail(std::string(field) + " has more than " + std::to_string(kMaxRequestNodes) + " nodes");
+    }
+    names.push_back(name);
+    return true;
+  }
+  // Open addressing over the names' hashes: linear in the request, no per-name allocation.
+  bool check_unique() {
+    const auto& names = out_.names;
+    std::size_t slots = 16;
+    while (slots < 2 * names.size()) slots <<= 1;
+    std::vector<std::uint32_t> table(slots, 0);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      for (std::size_t pos = shm::name_hash(names[i]) & (slots - 1);; pos = (pos + 1) & (slots - 1)) {
+        if (table[pos] == 0) {
+          table[pos] = static_cast<std::uint32_t>(i + 1);
+          break;
+        }
+        if (names[table[pos] - 1] == names[i]) return fail("duplicate node name \"" + std::string(names[i]) + "\"");
+      }
+    }
+    return true;
+  }
+  bool fail(std::string message) {
+    error_ = std::move(message);
+    return false;
+  }
+
+  ExtenderArgs& out_;
+  rapidjson::InsituStringStream& stream_;
+  std::array<Ctx, kMaxDepth> stack_{};
+  std::size_t depth_ = 0;
+  Slot key_slot_ = Slot::other;
+  bool pod_ = false;
+  bool nodes_ = false;
+  bool node_names_ = false;
+  std::vector<std::string_view> item_names_;
+  std::optional<std::string_view> item_name_;
+  std::size_t item_begin_ = 0;
+  std::string error_;
+};
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+bool needs_escape(std::string_view s) {
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') return true;
+  }
+  return false;
+}
+
+void write_string(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+
+}  // namespace
+
+std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& out) {
+  out = ExtenderArgs{};
+  rapidjson::InsituStringStream stream(body.data());
+  ArgsHandler handler(out, stream);
+  rapidjson::Reader reader;
+  // Iterative: a hostile 1e6-deep nesting must not recurse on the stack.
+  constexpr unsigned kFlags =
+      rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag;
+  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
+  if (!result) {
+    if (!handler.error().empty()) return handler.error();
+    return std::string("malformed JSON at byte ") + std::to_string(result.Offset()) + ": " +
+           rapidjson::GetParseError_En(result.Code());
+  }
+  if (!handler.finish()) return handler.error();
+  return std::nullopt;
+}
+
+void write_host_priority_list(std::span<const std::string_view> names, std::span<const std::int64_t> scores,
+                              std::string& out) {
+  // The hot path of every scheduling cycle: names that need no JSON escaping (all valid node
+  // names) are copied as they are; anything else goes through RapidJSON's escaping.
+  const std::size_t n = std::min(names.size(), scores.size());
+  std::size_t bytes = 2;
+  for (std::size_t i = 0; i < n; ++i) bytes += names[i].size() + 48;
+  // Sized once, written through a pointer: per-append capacity checks cost more than the lookup.
+  out.resize(bytes);
+  char* at = out.data();
+  const auto put = [&at](std::string_view text) {
+    std::memcpy(at, text.data(), text.size());
+    at += text.size();
+  };
+  put("[");
+  for (std::size_t i = 0; i < n; ++i) {
+    put(i == 0 ? std::string_view("{\"Host\":") : std::string_view(",{\"Host\":"));
+    if (needs_escape(names[i])) {
+      rapidjson::StringBuffer buffer;
+      JsonWriter w(buffer);
+      write_string(w, names[i]);
+      const std::size_t used = static_cast<std::size_t>(at - out.data());
+      out.resize(out.size() + buffer.GetSize());  // escaping can grow a name up to 6x
+      at = out.data() + used;
+      put({buffer.GetString(), buffer.GetSize()});
+    } else {
+      *at++ = '"';
+      put(names[i]);
+      *at++ = '"';
+    }
+    put(",\"Score\":");
+    at = std::to_chars(at, at + 20, scores[i]).ptr;
+    *at++ = '}';
+  }
+  put("]");
+  out.resize(static_cast<std::size_t>(at - out.data()));
+}
+
+void write_filter_result(const ExtenderArgs& args, std::string_view original_body, std::span<const std::size_t> passed,
+                         std::span<const FailedNode> failed, std::string_view error, std::string& out) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("Nodes");
+  if (args.node_cache_capable) {
+    w.Null();
+  } else {
+    w.StartObject();
+    w.Key("metadata");
+    w.StartObject();
+    w.EndObject();
+    w.Key("items");
+    w.StartArray();
+    for (const std::size_t i : passed) {
+      const ByteSpan span = args.item_spans[i];
+      w.RawValue(original_body.data() + span.begin, span.end - span.begin, rapidjson::kObjectType);
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.Key("NodeNames");
+  if (args.node_cache_capable) {
+    w.StartArray();
+    for (const std::size_t i : passed) write_string(w, args.names[i]);
+    w.EndArray();
+  } else {
+    w.Null();
+  }
+  w.Key("FailedNodes");
+  w.StartObject();
+  for (const auto& f : failed) {
+    write_string(w, args.names[f.index]);
+    write_string(w, f.reason);
+  }
+  w.EndObject();
+  w.Key("FailedAndUnresolvableNodes");
+  w.Null();
+  w.Key("Error");
+  write_string(w, error);
+  w.EndObject();
+  out.assign(buffer.GetString(), buffer.GetSize());
+}
+
+std::string error_body(std::string_view message) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("error");
+  write_string(w, message);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+}  // namespace netscore::extender

@@ -1,0 +1,65 @@
+#include "extender/scoring_policy.h"
+
+#include <algorithm>
+
+#include "common/scoring.h"
+
+namespace netscore::extender {
+
+std::string_view to_string(Freshness f) {
+  switch (f) {
+    case Freshness::fresh: return "fresh";
+    case Freshness::stale: return "stale";
+    case Freshness::empty: return "empty";
+    case Freshness::busy: return "busy";
+    case Freshness::detached: return "detached";
+  }
+  return "unknown";
+}
+
+Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_view> names,
+                    std::span<NodeScore> out, std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept {
+  Lookup result;
+  std::fill(out.begin(), out.end(), NodeScore{});
+  if (table == nullptr) return result;
+  switch (table->lookup(names, out, result.meta)) {
+    case ReadStatus::empty: result.freshness = Freshness::empty; return result;
+    case ReadStatus::busy:
+      std::fill(out.begin(), out.end(), NodeScore{});
+      result.freshness = Freshness::busy;
+      return result;
+    case ReadStatus::ok: break;
+  }
+  result.age_ns = now_mono_ns - result.meta.published_mono_ns;
+  result.freshness = result.age_ns > max_age_ns ? Freshness::stale : Freshness::fresh;
+  // A collector that keeps failing might still republish its last snapshot; what counts is how
+  // long ago it last succeeded.
+  shm::CollectorStatus status{};
+  if (result.freshness == Freshness::fresh && table->read_status(status) == ReadStatus::ok &&
+      status.consecutive_failures > 0 && now_mono_ns - status.last_success_mono_ns > max_age_ns) {
+    result.freshness = Freshness::stale;
+    result.age_ns = now_mono_ns - status.last_success_mono_ns;
+  }
+  return result;
+}
+
+void score_nodes(ScoringMode mode, int neutral, Freshness freshness, std::span<const NodeScore> nodes,
+                 std::span<std::int64_t> out) noexcept {
+  const auto usable = [](const NodeScore& n) { return n.found && n.valid && n.raw_score >= 0; };
+  std::int64_t max = 0;
+  for (const auto& n : nodes) {
+    if (usable(n)) max = std::max(max, n.raw_score);
+  }
+  for (std::size_t i = 0; i < nodes.size() && i < out.size(); ++i) {
+    const NodeScore& n = nodes[i];
+    if (freshness != Freshness::fresh || !usable(n)) {
+      out[i] = neutral;
+    } else if (mode == ScoringMode::request) {
+      out[i] = to_extender_score(normalize_score(n.raw_score, max));
+    } else {
+      out[i] = to_extender_score(n.node_score);
+    }
+  }
+}
+
+}  // namespace netscore::extender

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "common/config.h"
+#include "common/score_table_reader.h"
+
+// Turns table rows into extender answers. Pure functions over their arguments: thread-safe.
+namespace netscore::extender {
+
+enum class Freshness { fresh, stale, empty, busy, detached };
+
+std::string_view to_string(Freshness f);
+
+struct Lookup {
+  Freshness freshness = Freshness::detached;
+  shm::SnapshotMeta meta{};
+  std::int64_t age_ns = 0;  // now - published_mono_ns; meaningful when a snapshot was read
+};
+
+// Looks every name up in one consistent snapshot and decides freshness: no reader → detached,
+// nothing published → empty, a read that kept meeting publishes → busy, snapshot older than
+// max_age by CLOCK_MONOTONIC, or a collector failing since longer than max_age → stale. Only `fresh` data may steer a pod.
+Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_view> names,
+                    std::span<NodeScore> out, std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept;
+
+// 0..10 per node. request: the plugin's NormalizeScore over the requested nodes' raw scores;
+// cluster: the collector's cluster-wide node_score. Unknown or invalid nodes get `neutral`;
+// anything but fresh gives every node `neutral`.
+void score_nodes(ScoringMode mode, int neutral, Freshness freshness, std::span<const NodeScore> nodes,
+                 std::span<std::int64_t> out) noexcept;
+
+}  // namespace netscore::extender

@@ -1,0 +1,313 @@
+#include "extender/server.h"
+
+#include <csignal>
+#include <stdexcept>
+#include <unordered_set>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <spdlog/spdlog.h>
+
+#include "common/clock.h"
+#include "extender/protocol.h"
+
+namespace netscore::extender {
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+
+namespace {
+
+using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
+constexpr std::uint32_t kHeaderLimit = 16 * 1024;
+constexpr std::size_t kFirstRead = 8 * 1024;
+
+std::chrono::milliseconds ms(const PromDuration& d) { return d.value; }
+
+}  // namespace
+
+class Session;
+
+// Everything one server thread owns. Only touched from its own io_context thread.
+class Worker {
+ public:
+  Worker(const Config& config, SharedState& shared, std::atomic<unsigned>& connections, unsigned index)
+      : config_(config),
+        shared_(shared),
+        connections_(connections),
+        acceptor_(ioc_),
+        poll_timer_(ioc_),
+        attachment_({config.shm.name, config.shm.allow_foreign_owner, 64}),
+        handlers_(config, shared, index),
+        index_(index) {}
+
+  void listen(const tcp::endpoint& endpoint) {
+    beast::error_code ec;
+    const auto fail = [&](const char* what) {
+      throw std::runtime_error("cannot listen on " + endpoint.address().to_string() + ":" +
+                               std::to_string(endpoint.port()) + ": " + what + ": " + ec.message());
+    };
+    if (acceptor_.open(endpoint.protocol(), ec)) fail("open");
+    if (acceptor_.set_option(net::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
+    if (acceptor_.set_option(ReusePort(true), ec)) fail("SO_REUSEPORT");
+    if (acceptor_.bind(endpoint, ec)) fail("bind");
+    if (acceptor_.listen(net::socket_base::max_listen_connections, ec)) fail("listen");
+  }
+  std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
+
+  void start() {
+    poll_table();
+    accept();
+  }
+  void drain() {
+    net::post(ioc_, [this] {
+      beast::error_code ec;
+      acceptor_.close(ec);
+      poll_timer_.cancel();
+      const std::vector<Session*> open(sessions_.begin(), sessions_.end());
+      for (Session* s : open) drain_session(s);
+    });
+  }
+  void run() { ioc_.run(); }
+
+  const Config& config() const { return config_; }
+  SharedState& shared() { return shared_; }
+  Handlers& handlers() { return handlers_; }
+  const TableAttachment& attachment() const { return attachment_; }
+  unsigned index() const { return index_; }
+  void add(Session* s) { sessions_.insert(s); }
+  void remove(Session* s) {
+    sessions_.erase(s);
+    connections_.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+ private:
+  void accept();
+  static void drain_session(Session* s);
+  void poll_table() {
+    const std::string before = attachment_.last_error();
+    if (attachment_.poll()) spdlog::info("table attached shm={} thread={}", config_.shm.name, index_);
+    if (!attachment_.last_error().empty() && attachment_.last_error() != before) {
+      spdlog::warn("table attach failed shm={} thread={} error=\"{}\"", config_.shm.name, index_,
+                   attachment_.last_error());
+    }
+    if (shared_.draining.load(std::memory_order_relaxed)) return;
+    poll_timer_.expires_after(std::chrono::seconds(1));
+    poll_timer_.async_wait([this](beast::error_code ec) {
+      if (!ec) poll_table();
+    });
+  }
+
+  const Config& config_;
+  SharedState& shared_;
+  std::atomic<unsigned>& connections_;
+  net::io_context ioc_{1};
+  tcp::acceptor acceptor_;
+  net::steady_timer poll_timer_;
+  TableAttachment attachment_;
+  Handlers handlers_;
+  unsigned index_;
+  std::unordered_set<Session*> sessions_;
+};
+
+// One connection. Pending handlers own it through shared_from_this (Beast advanced_server).
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Worker& worker) : stream_(std::move(socket)), worker_(worker) { worker_.add(this); }
+  ~Session() { worker_.remove(this); }
+
+  void start() { wait_for_request(); }
+
+  // Idle connections close now; a request being read or answered finishes first (then closes,
+  // because on_write sees the draining flag).
+  void drain() {
+    if (!idle_) return;
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.socket().close(ec);
+  }
+
+ private:
+  const ExtenderConfig& cfg() const { return worker_.config().extender; }
+
+  // The idle timeout covers the wait for the first byte of a request; the header timeout covers
+  // the rest of it, so a slow client cannot hold a connection with a trickle of bytes.
+  void wait_for_request() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(cfg().body_limit);
+    if (buffer_.size() > 0) return read_request();
+    idle_ = true;
+    stream_.expires_after(ms(cfg().idle_timeout));
+    stream_.async_read_some(buffer_.prepare(kFirstRead),
+                            beast::bind_front_handler(&Session::on_first_bytes, shared_from_this()));
+  }
+
+  void on_first_bytes(beast::error_code ec, std::size_t n) {
+    idle_ = false;
+    if (ec) return close();
+    buffer_.commit(n);
+    read_request();
+  }
+
+  void read_request() {
+    stream_.expires_after(ms(cfg().header_timeout));
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    started_ns_ = mono_now_ns();
+    if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted ||
+        ec == net::error::connection_reset || ec == net::error::eof) {
+      return close();
+    }
+    // Framing errors: the rest of the stream cannot be trusted, answer and close.
+    if (ec == http::error::body_limit) {
+      return send(error_response(413, "request body exceeds NETSCORE_BODY_LIMIT=" + std::to_string(cfg().body_limit) +
+                                          " bytes"), 11, false);
+    }
+    if (ec == http::error::header_limit) return send(error_response(431, "request header too large"), 11, false);
+    if (ec) return send(error_response(400, "malformed HTTP request: " + ec.message()), 11, false);
+
+    auto& req = parser_->get();
+    const auto target = req.target();
+    Response r = worker_.handlers().handle(req.method(), std::string_view(target.data(), target.size()), req.body(),
+                                           worker_.attachment(), started_ns_);
+    const bool keep = req.keep_alive() && !worker_.shared().draining.load(std::memory_order_relaxed);
+    if (req.method() == http::verb::head) r.body.clear();
+    send(std::move(r), req.version(), keep);
+  }
+
+  static Response error_response(unsigned status, std::string message) {
+    return {status, "application/json", error_body(message), Verb::other, {}};
+  }
+
+  void send(Response r, unsigned version, bool keep_alive) {
+    verb_ = r.verb;
+    res_ = {};
+    res_.result(r.status);
+    res_.version(version);
+    res_.set(http::field::content_type, beast::string_view(r.content_type.data(), r.content_type.size()));
+    if (!r.allow.empty()) res_.set(http::field::allow, beast::string_view(r.allow.data(), r.allow.size()));
+    res_.keep_alive(keep_alive);
+    res_.body() = std::move(r.body);
+    res_.prepare_payload();
+    stream_.expires_after(ms(cfg().header_timeout));
+    http::async_write(stream_, res_, beast::bind_front_handler(&Session::on_write, shared_from_this(), keep_alive));
+  }
+
+  void on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+    worker_.shared().metrics.record(worker_.index(), verb_, res_.result_int(), mono_now_ns() - started_ns_);
+    if (ec || !keep_alive || worker_.shared().draining.load(std::memory_order_relaxed)) return close();
+    wait_for_request();
+  }
+
+  void close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.socket().close(ec);
+  }
+
+  beast::tcp_stream stream_;
+  Worker& worker_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> res_;
+  std::int64_t started_ns_ = 0;
+  Verb verb_ = Verb::other;
+  bool idle_ = false;
+};
+
+void Worker::drain_session(Session* s) { s->drain(); }
+
+void Worker::accept() {
+  acceptor_.async_accept([this](beast::error_code ec, tcp::socket socket) {
+    if (ec) {
+      if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+      spdlog::warn("accept failed thread={} error=\"{}\"", index_, ec.message());
+      return accept();
+    }
+    if (connections_.fetch_add(1, std::memory_order_relaxed) >= config_.extender.max_connections) {
+      connections_.fetch_sub(1, std::memory_order_relaxed);
+      SPDLOG_DEBUG("connection refused: NETSCORE_MAX_CONNECTIONS reached");
+      socket.close(ec);
+      return accept();
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    std::make_shared<Session>(std::move(socket), *this)->start();
+    accept();
+  });
+}
+
+Server::Server(const Config& config) : config_(config), shared_(config.extender.threads) {
+  beast::error_code ec;
+  net::io_context resolve_ctx;
+  tcp::resolver r(resolve_ctx);
+  const auto results = r.resolve(config_.extender.listen_host, std::to_string(config_.extender.listen_port),
+                                 tcp::resolver::numeric_service, ec);
+  if (ec || results.empty()) {
+    throw std::runtime_error("cannot resolve listen host " + config_.extender.listen_host + ": " + ec.message());
+  }
+  tcp::endpoint endpoint = results.begin()->endpoint();
+  if (!endpoint.address().is_loopback()) {
+    spdlog::warn("listening on non-loopback address={} — kube-scheduler normally reaches the extender on 127.0.0.1; "
+                 "anyone who can reach this port can read /table and steer scoring requests",
+                 endpoint.address().to_string());
+  }
+  for (unsigned i = 0; i < std::max(1U, config_.extender.threads); ++i) {
+    auto worker = std::make_unique<Worker>(config_, shared_, connections_, i);
+    worker->listen(endpoint);
+    if (i == 0) {
+      port_ = worker->port();
+      endpoint.port(port_);  // port 0: every thread joins the port the first one got
+    }
+    workers_.push_back(std::move(worker));
+  }
+}
+
+Server::~Server() {
+  if (!threads_.empty()) {
+    drain();
+    wait();
+  }
+}
+
+void Server::start() {
+  for (auto& w : workers_) {
+    threads_.emplace_back([worker = w.get()] {
+      worker->start();
+      worker->run();
+    });
+  }
+}
+
+void Server::drain() {
+  shared_.draining.store(true, std::memory_order_relaxed);
+  for (auto& w : workers_) w->drain();
+}
+
+void Server::wait() {
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
+}
+
+void Server::run_until_signal() {
+  net::io_context signal_ctx;
+  net::signal_set signals(signal_ctx, SIGTERM, SIGINT);
+  signals.async_wait([this](beast::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("draining signal={} connections={}", signal, connections_.load());
+    drain();
+  });
+  signal_ctx.run();
+  wait();
+}
+
+}  // namespace netscore::extender

@@ -1,0 +1,178 @@
+#include "extender/table_view.h"
+
+#include <algorithm>
+#include <iterator>
+#include <unordered_set>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <spdlog/fmt/fmt.h>
+
+#include "common/clock.h"
+#include "common/scoring.h"
+
+namespace netscore::extender {
+namespace {
+
+std::string_view collector_state(const TableView& v) {
+  if (!v.has_status) return "unknown";
+  return v.status.consecutive_failures == 0 ? "ok" : "failing";
+}
+
+double seconds(std::int64_t ns) { return static_cast<double>(ns) * 1e-9; }
+
+}  // namespace
+
+TableView read_table_view(const TableAttachment& table, const MissingNodes& missing, const Config& config,
+                          std::int64_t now_mono_ns) {
+  TableView v;
+  v.attach_error = table.last_error();
+  v.now_wall_ms = wall_now_ms();
+  v.max_age = config.max_age.text;
+  v.scoring = config.extender.scoring;
+  v.missing_dropped = missing.dropped();
+  const ScoreTableReader* reader = table.reader();
+  v.attached = reader != nullptr;
+  if (reader == nullptr) return v;
+  v.capacity = reader->layout().capacity;
+  v.has_status = reader->read_status(v.status) == ReadStatus::ok;
+  const auto max_age_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(config.max_age.value).count();
+  // The same freshness decision the scoring path makes, then the rows of the latest snapshot.
+  const Lookup lookup = lookup_nodes(reader, {}, {}, now_mono_ns, max_age_ns);
+  v.freshness = lookup.freshness;
+  v.age_ns = lookup.age_ns;
+  if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) v.rows.clear();
+  std::unordered_set<std::string_view> present;
+  for (const auto& row : v.rows) present.insert(row.name);
+  for (auto& name : missing.names()) {
+    if (!present.contains(name)) v.missing.push_back(std::move(name));
+  }
+  return v;
+}
+
+std::string render_table_json(const TableView& v) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  const auto str = [&](std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
+  w.StartObject();
+  w.Key("table");
+  w.StartObject();
+  w.Key("attached"); w.Bool(v.attached);
+  w.Key("attach_error"); str(v.attach_error);
+  w.Key("state"); str(to_string(v.freshness));
+  w.Key("age_seconds"); w.Double(seconds(v.age_ns));
+  w.Key("max_age"); str(v.max_age);
+  w.Key("scoring"); str(v.scoring == ScoringMode::request ? "request" : "cluster");
+  w.Key("publish_id"); w.Uint64(v.meta.publish_id);
+  w.Key("published_wall_ms"); w.Int64(v.meta.published_wall_ms);
+  w.Key("eval_time_ms"); w.Int64(v.meta.eval_time_ms);
+  w.Key("node_count"); w.Uint(v.meta.node_count);
+  w.Key("valid_count"); w.Uint(v.meta.valid_count);
+  w.Key("capacity"); w.Uint(v.capacity);
+  w.Key("overflow"); w.Uint(v.meta.overflow);
+  w.Key("rejected"); w.Uint(v.meta.rejected);
+  w.EndObject();
+  w.Key("collector");
+  w.StartObject();
+  w.Key("status"); str(collector_state(v));
+  w.Key("last_error"); str(v.status.last_error);
+  w.Key("consecutive_failures"); w.Uint64(v.status.consecutive_failures);
+  w.Key("refreshes_total"); w.Uint64(v.status.refreshes_total);
+  w.Key("failures_total"); w.Uint64(v.status.failures_total);
+  w.Key("query_duration_seconds"); w.Double(static_cast<double>(v.status.query_duration_us) * 1e-6);
+  w.Key("last_success_wall_ms"); w.Int64(v.status.last_success_wall_ms);
+  w.Key("writer_pid"); w.Int64(v.status.writer_pid);
+  w.EndObject();
+  w.Key("missing_nodes");
+  w.StartArray();
+  for (const auto& name : v.missing) str(name);
+  w.EndArray();
+  w.Key("missing_nodes_dropped"); w.Uint64(v.missing_dropped);
+  w.Key("nodes");
+  w.StartArray();
+  for (const auto& row : v.rows) {
+    w.StartObject();
+    w.Key("name"); str(row.name);
+    w.Key("raw"); w.Double(row.score.raw);
+    w.Key("raw_score"); w.Int64(row.score.raw_score);
+    w.Key("score"); w.Int64(row.score.node_score);
+    w.Key("extender_score"); w.Int64(to_extender_score(row.score.node_score));
+    w.Key("sample_time_ms"); w.Int64(row.score.sample_ms);
+    w.Key("sample_age_seconds"); w.Double(static_cast<double>(v.now_wall_ms - row.score.sample_ms) * 1e-3);
+    w.Key("valid"); w.Bool(row.score.valid);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::string render_table_text(const TableView& v) {
+  std::string out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "table: {} attached={} age={:.1f}s max_age={} nodes={} valid={} capacity={} overflow={} "
+                     "rejected={}\n",
+                 to_string(v.freshness), v.attached, seconds(v.age_ns), v.max_age, v.meta.node_count,
+                 v.meta.valid_count, v.capacity, v.meta.overflow, v.meta.rejected);
+  if (!v.attach_error.empty()) fmt::format_to(it, "attach error: {}\n", v.attach_error);
+  fmt::format_to(it, "collector: {} consecutive_failures={} query_duration={:.3f}s last_error=\"{}\"\n",
+                 collector_state(v), v.status.consecutive_failures,
+                 static_cast<double>(v.status.query_duration_us) * 1e-6, v.status.last_error);
+  fmt::format_to(it, "missing nodes ({}{}):", v.missing.size(), v.missing_dropped ? "+" : "");
+  for (const auto& name : v.missing) fmt::format_to(it, " {}", name);
+  out += "\n\n";
+  std::vector<const TableRow*> sorted;
+  std::size_t width = 4;
+  for (const auto& row : v.rows) {
+    sorted.push_back(&row);
+    width = std::max(width, row.name.size());
+  }
+  // Best (highest score) first; invalid rows last.
+  std::stable_sort(sorted.begin(), sorted.end(), [](const TableRow* a, const TableRow* b) {
+    if (a->score.valid != b->score.valid) return a->score.valid;
+    return a->score.node_score > b->score.node_score;
+  });
+  fmt::format_to(it, "{:<{}}  {:>5}  {:>3}  {:>22}  {:>9}  {}\n", "NODE", width, "SCORE", "EXT", "RAW", "AGE_S",
+                 "VALID");
+  for (const TableRow* row : sorted) {
+    fmt::format_to(it, "{:<{}}  {:>5}  {:>3}  {:>22.0f}  {:>9.1f}  {}\n", row->name, width, row->score.node_score,
+                   to_extender_score(row->score.node_score), row->score.raw,
+                   static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3, row->score.valid ? "yes" : "no");
+  }
+  return out;
+}
+
+void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns, std::uint64_t missing_lookups,
+                          const MissingNodes& missing, std::string& out) {
+  auto it = std::back_inserter(out);
+  shm::SnapshotMeta meta{};
+  shm::CollectorStatus status{};
+  const bool has_snapshot = table != nullptr && table->lookup({}, {}, meta) == ReadStatus::ok;
+  const bool has_status = table != nullptr && table->read_status(status) == ReadStatus::ok;
+  const auto gauge = [&](std::string_view name, std::string_view help, std::string_view type, double value) {
+    fmt::format_to(it, "# HELP {0} {1}\n# TYPE {0} {2}\n{0} {3}\n", name, help, type, value);
+  };
+  gauge("netscore_extender_table_attached", "1 when the shared-memory score table is mapped.", "gauge",
+        table != nullptr ? 1 : 0);
+  if (has_snapshot) {
+    gauge("netscore_extender_table_age_seconds", "Age of the snapshot being served (CLOCK_MONOTONIC).", "gauge",
+          seconds(now_mono_ns - meta.published_mono_ns));
+    gauge("netscore_extender_table_nodes", "Nodes in the snapshot being served.", "gauge", meta.node_count);
+    gauge("netscore_extender_table_overflow_nodes", "Nodes the collector could not fit in the table.", "gauge",
+          meta.overflow);
+  }
+  if (has_status) {
+    gauge("netscore_extender_collector_consecutive_failures", "Collector refreshes failed in a row.", "gauge",
+          static_cast<double>(status.consecutive_failures));
+    gauge("netscore_extender_collector_refresh_failures_total", "Collector refreshes that failed (from the table).",
+          "counter", static_cast<double>(status.failures_total));
+    gauge("netscore_extender_collector_refresh_duration_seconds", "Duration of the collector's last query.", "gauge",
+          static_cast<double>(status.query_duration_us) * 1e-6);
+  }
+  gauge("netscore_extender_missing_node_lookups_total", "Requested nodes the fresh table did not contain.", "counter",
+        static_cast<double>(missing_lookups));
+  gauge("netscore_extender_missing_nodes", "Distinct requested nodes the table lacked (bounded set).", "gauge",
+        static_cast<double>(missing.names().size() + missing.dropped()));
+}
+
+}  // namespace netscore::extender

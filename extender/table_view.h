@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "common/score_table_reader.h"
+#include "extender/metrics.h"
+#include "extender/scoring_policy.h"
+
+// The operator's views of the table: GET /table (JSON or text) and the table part of /metrics.
+// Allocates freely (not the scheduler's path). Pure functions: thread-safe.
+namespace netscore::extender {
+
+struct TableView {
+  bool attached = false;
+  std::string attach_error;
+  Freshness freshness = Freshness::detached;
+  std::int64_t age_ns = 0;
+  std::int64_t now_wall_ms = 0;
+  shm::SnapshotMeta meta{};
+  std::uint32_t capacity = 0;
+  bool has_status = false;
+  shm::CollectorStatus status{};
+  std::vector<TableRow> rows;
+  std::vector<std::string> missing;  // asked about, absent from the current snapshot
+  std::uint64_t missing_dropped = 0;
+  std::string max_age;
+  ScoringMode scoring = ScoringMode::request;
+};
+
+TableView read_table_view(const TableAttachment& table, const MissingNodes& missing, const Config& config,
+                          std::int64_t now_mono_ns);
+std::string render_table_json(const TableView& view);
+std::string render_table_text(const TableView& view);
+
+// Appends table age, node count, collector refresh failures/duration and missing nodes.
+void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns, std::uint64_t missing_lookups,
+                          const MissingNodes& missing, std::string& out);
+
+}  // namespace netscore::extender

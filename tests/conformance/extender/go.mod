@@ -1,0 +1,3 @@
+module netscore.io/conformance/extender
+
+go 1.19

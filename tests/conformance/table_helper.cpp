@@ -1,0 +1,27 @@
+// Publishes (or removes) the score table the Go conformance test runs netscore-extender against.
+//   table_helper publish <shm-name>   node-hot raw 1000, node-mid 500, node-cold 0, node-bad invalid
+//   table_helper remove <shm-name>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "common/score_table_writer.h"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: table_helper publish|remove <shm-name>\n";
+    return 2;
+  }
+  const std::string verb = argv[1];
+  const std::string name = argv[2];
+  if (verb == "remove") return netscore::ScoreTableWriter::remove(name) ? EXIT_SUCCESS : EXIT_FAILURE;
+  if (verb != "publish") return 2;
+  netscore::ScoreTableWriter writer({name, 64, 0600, false});
+  const std::vector<netscore::TableEntry> entries = {{"node-hot", 1000.0, 1000, 0, 1, true},
+                                                     {"node-mid", 500.0, 500, 50, 1, true},
+                                                     {"node-cold", 0.0, 0, 100, 1, true},
+                                                     {"node-bad", 0.0, 0, 0, 1, false}};
+  writer.publish(entries, 1);
+  return EXIT_SUCCESS;
+}

@@ -1,0 +1,252 @@
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "common/score_table_writer.h"
+#include "extender/server.h"
+
+namespace netscore::extender {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using ::testing::HasSubstr;
+
+// A blocking loopback client; every read is bounded by SO_RCVTIMEO so a hung server fails the test.
+class Client {
+ public:
+  explicit Client(std::uint16_t port) : socket_(ioc_) {
+    socket_.connect({net::ip::make_address("127.0.0.1"), port});
+    timeval tv{10, 0};
+    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  }
+  http::response<http::string_body> send(http::verb method, std::string target, std::string body = {},
+                                         bool keep_alive = true) {
+    http::request<http::string_body> req{method, target, 11};
+    req.set(http::field::host, "127.0.0.1");
+    req.set(http::field::content_type, "application/json");
+    req.keep_alive(keep_alive);
+    req.body() = std::move(body);
+    req.prepare_payload();
+    http::write(socket_, req);
+    return read();
+  }
+  http::response<http::string_body> read() {
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(64 * 1024 * 1024);
+    http::read(socket_, buffer_, parser);
+    return parser.release();
+  }
+  void write_raw(std::string_view bytes) { net::write(socket_, net::buffer(bytes.data(), bytes.size())); }
+  // True when the server closed the connection (EOF or reset) within the socket timeout.
+  bool closed_by_server() {
+    char c = 0;
+    beast::error_code ec;
+    socket_.read_some(net::buffer(&c, 1), ec);
+    return ec == net::error::eof || ec == net::error::connection_reset;
+  }
+  std::uint16_t local_port() const { return socket_.local_endpoint().port(); }
+
+ private:
+  net::io_context ioc_;
+  tcp::socket socket_;
+  beast::flat_buffer buffer_;
+};
+
+std::string names_body(std::string_view names_json) {
+  return R"({"Pod":{"metadata":{"name":"p"}},"Nodes":null,"NodeNames":)" + std::string(names_json) + "}";
+}
+
+constexpr std::string_view kExpected = R"([{"Host":"a","Score":10},{"Host":"b","Score":8},{"Host":"c","Score":0}])";
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    name_ = "netscore-server-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ScoreTableWriter::remove(name_);
+    writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
+    const std::vector<TableEntry> entries = {{"a", 0, 0, 100, 1, true}, {"b", 50, 50, 75, 1, true},
+                                             {"c", 200, 200, 0, 1, true}};
+    writer_->publish(entries, 1);
+    config_.shm.name = name_;
+    config_.max_age = {std::chrono::seconds(60), "1m"};
+    config_.extender.listen_host = "127.0.0.1";
+    config_.extender.listen_port = 0;
+    config_.extender.url_prefix = "/netscore";
+    config_.extender.threads = 2;
+    config_.extender.body_limit = 16 * 1024 * 1024;
+    config_.extender.header_timeout = {std::chrono::milliseconds(500), "500ms"};
+    config_.extender.idle_timeout = {std::chrono::seconds(30), "30s"};
+    config_.extender.max_connections = 64;
+    config_.extender.neutral_score = 5;
+    server_.emplace(config_);
+    server_->start();
+  }
+  void TearDown() override {
+    server_.reset();
+    ScoreTableWriter::remove(name_);
+  }
+
+  // Each server thread attaches on its own first poll; wait (bounded) until requests see the table.
+  void wait_until_scored(Client& client) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (client.send(http::verb::get, "/readyz").result_int() == 200) return;
+    }
+    FAIL() << "server never became ready";
+  }
+
+  std::string name_;
+  Config config_;
+  std::optional<ScoreTableWriter> writer_;
+  std::optional<Server> server_;
+};
+
+TEST_F(ServerTest, KeepAliveConnectionServesManyRequests) {
+  Client client(server_->port());
+  wait_until_scored(client);
+  for (int i = 0; i < 20; ++i) {
+    const auto res = client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])"));
+    ASSERT_EQ(res.result_int(), 200U);
+    EXPECT_EQ(res.body(), kExpected);
+    EXPECT_TRUE(res.keep_alive());
+    EXPECT_EQ(res[http::field::content_type], "application/json");
+  }
+}
+
+TEST_F(ServerTest, ConcurrentClientsAllGetCorrectAnswers) {
+  { Client probe(server_->port()); wait_until_scored(probe); }
+  std::vector<std::thread> threads;
+  std::atomic<int> good{0};
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&] {
+      Client client(server_->port());
+      for (int i = 0; i < 100; ++i) {
+        const auto res = client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])"));
+        if (res.result_int() == 200 && res.body() == kExpected) ++good;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(good.load(), 600);
+}
+
+TEST_F(ServerTest, BadInputGetsAClearErrorAndTheConnectionKeepsWorking) {
+  Client client(server_->port());
+  wait_until_scored(client);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"Pod\":", "malformed JSON"},
+      {R"({"Pod":{},"NodeNames":[1,2]})", "only strings"},
+      {R"({"Pod":{},"NodeNames":{"a":1}})", "NodeNames must not be an object"},
+      {R"({"Nodes":null,"NodeNames":["a"]})", "missing Pod"},
+      {R"({"Pod":{},"Nodes":null,"NodeNames":null})", "both NodeNames and Nodes"},
+      {R"({"Pod":{},"NodeNames":["a","a"]})", "duplicate node name"},
+      {"{\"Pod\":{},\"NodeNames\":[\"a\xc3\x28\"]}", "malformed JSON"},
+  };
+  for (const auto& [body, message] : cases) {
+    const auto res = client.send(http::verb::post, "/netscore/prioritize", body);
+    EXPECT_EQ(res.result_int(), 400U) << body;
+    EXPECT_THAT(res.body(), HasSubstr(R"({"error":")")) << body;
+    EXPECT_THAT(res.body(), HasSubstr(message)) << body;
+  }
+  std::string huge = R"({"Pod":{},"NodeNames":[)";
+  for (int i = 0; i < 1'000'000; ++i) huge += i == 0 ? "\"n0\"" : ",\"n" + std::to_string(i) + "\"";
+  huge += "]}";
+  auto res = client.send(http::verb::post, "/netscore/filter", huge);
+  EXPECT_EQ(res.result_int(), 400U);
+  EXPECT_THAT(res.body(), HasSubstr("more than 65536 nodes"));
+  std::string numbers = R"({"Pod":{},"Junk":[)";
+  for (int i = 0; i < 1'000'000; ++i) numbers += i == 0 ? "0" : ",1";
+  numbers += R"(],"NodeNames":["a"]})";
+  res = client.send(http::verb::post, "/netscore/prioritize", numbers);
+  EXPECT_EQ(res.result_int(), 200U);
+  EXPECT_EQ(res.body(), R"([{"Host":"a","Score":10}])");
+
+  res = client.send(http::verb::get, "/netscore/prioritize");
+  EXPECT_EQ(res.result_int(), 405U);
+  EXPECT_EQ(res[http::field::allow], "POST");
+  EXPECT_EQ(client.send(http::verb::get, "/nope").result_int(), 404U);
+  res = client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])"));
+  EXPECT_EQ(res.body(), kExpected);
+}
+
+TEST_F(ServerTest, OversizedBodyGets413AndClose) {
+  Client client(server_->port());
+  client.write_raw("POST /netscore/prioritize HTTP/1.1\r\nHost: x\r\nContent-Length: 20000000\r\n\r\n{");
+  const auto res = client.read();
+  EXPECT_EQ(res.result_int(), 413U);
+  EXPECT_THAT(res.body(), HasSubstr("NETSCORE_BODY_LIMIT"));
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+TEST_F(ServerTest, OversizedHeaderGets431) {
+  Client client(server_->port());
+  client.write_raw("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n");
+  EXPECT_EQ(client.read().result_int(), 431U);
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+TEST_F(ServerTest, GarbageRequestLineGets400) {
+  Client client(server_->port());
+  client.write_raw("HELLO\x01 world\r\n\r\n");
+  EXPECT_EQ(client.read().result_int(), 400U);
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+TEST_F(ServerTest, SlowClientIsDisconnectedAfterTheRequestTimeout) {
+  Client slow(server_->port());
+  const auto start = std::chrono::steady_clock::now();
+  slow.write_raw("POST /netscore/prioritize HTTP/1.1\r\nHost: x\r\nContent-Len");
+  EXPECT_TRUE(slow.closed_by_server());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  Client client(server_->port());
+  wait_until_scored(client);
+  EXPECT_EQ(client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])")).body(), kExpected);
+}
+
+TEST_F(ServerTest, DrainClosesIdleConnectionsAndStops) {
+  Client client(server_->port());
+  wait_until_scored(client);
+  server_->drain();
+  EXPECT_TRUE(client.closed_by_server());
+  server_->wait();
+  net::io_context ioc;
+  tcp::socket s(ioc);
+  beast::error_code ec;
+  s.connect({net::ip::make_address("127.0.0.1"), server_->port()}, ec);
+  EXPECT_TRUE(ec);
+}
+
+TEST(ServerBind, PortInUseThrowsWithTheReason) {
+  net::io_context ioc;
+  tcp::acceptor taken(ioc, {net::ip::make_address("127.0.0.1"), 0});
+  Config config;
+  config.extender.listen_host = "127.0.0.1";
+  config.extender.listen_port = taken.local_endpoint().port();
+  config.extender.threads = 1;
+  try {
+    Server server(config);
+    FAIL() << "bind succeeded on a taken port";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot listen on 127.0.0.1:"));
+    EXPECT_THAT(e.what(), HasSubstr("bind"));
+  }
+}
+
+}  // namespace
+}  // namespace netscore::extender

@@ -1,0 +1,216 @@
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/score_table_writer.h"
+#include "extender/handlers.h"
+
+namespace netscore::extender {
+namespace {
+
+using ::testing::HasSubstr;
+namespace http = boost::beast::http;
+
+class HandlersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    name_ = "netscore-handlers-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ScoreTableWriter::remove(name_);
+    config_.shm.name = name_;
+    config_.max_age = {std::chrono::seconds(60), "1m"};
+    config_.extender.neutral_score = 5;
+    config_.extender.url_prefix = "/netscore";
+  }
+  void TearDown() override { ScoreTableWriter::remove(name_); }
+
+  // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
+  void publish() {
+    writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
+    const std::vector<TableEntry> entries = {{"a", 0.0, 0, 34, 1000, true},
+                                             {"b", 50.9, 50, 95, 1000, true},
+                                             {"c", 200.0, 200, 4, 1000, true},
+                                             {"bad", 1e9, 0, 0, 1000, false}};
+    writer_->publish(entries, 1000);
+    attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+    ASSERT_TRUE(attachment_->poll());
+  }
+
+  Response call(http::verb method, std::string_view target, std::string body = {}, std::int64_t now = mono_now_ns()) {
+    if (!attachment_) attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+    return handlers_.handle(method, target, body, *attachment_, now);
+  }
+  Response prioritize(std::string_view names_json, std::int64_t now = mono_now_ns()) {
+    return call(http::verb::post, "/netscore/prioritize", std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") +
+                                                              std::string(names_json) + "}",
+                now);
+  }
+  Response filter(std::string_view ceiling, std::string_view names_json, std::int64_t now = mono_now_ns()) {
+    return call(http::verb::post, "/netscore/filter",
+                R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":")" + std::string(ceiling) +
+                    R"("}}},"NodeNames":)" + std::string(names_json) + "}",
+                now);
+  }
+  std::int64_t stale_now() const { return mono_now_ns() + 61'000'000'000; }
+
+  std::string name_;
+  Config config_;
+  SharedState shared_{1};
+  Handlers handlers_{config_, shared_, 0};
+  std::optional<ScoreTableWriter> writer_;
+  std::optional<TableAttachment> attachment_;
+};
+
+TEST_F(HandlersTest, RequestModeNormalisesOverTheRequestedNodes) {
+  publish();
+  // max raw_score 200: a 100-0=100→10, b 100-25=75→8, c 100-100=0→0, unknown and invalid → neutral 5.
+  const Response r = prioritize(R"(["a","b","c","zz","bad"])");
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_EQ(r.body,
+            R"([{"Host":"a","Score":10},{"Host":"b","Score":8},{"Host":"c","Score":0},{"Host":"zz","Score":5},{"Host":"bad","Score":5}])");
+  // Without c the max is 50: a 100→10, b 100-100=0→0.
+  EXPECT_EQ(prioritize(R"(["a","b"])").body, R"([{"Host":"a","Score":10},{"Host":"b","Score":0}])");
+}
+
+TEST_F(HandlersTest, ClusterModeUsesThePrecomputedScore) {
+  config_.extender.scoring = ScoringMode::cluster;
+  publish();
+  // node_score 34→3, 95→10, 4→0.
+  EXPECT_EQ(prioritize(R"(["a","b","c"])").body,
+            R"([{"Host":"a","Score":3},{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+}
+
+TEST_F(HandlersTest, StaleEmptyOrDetachedTableGivesEveryNodeTheNeutralScore) {
+  config_.extender.neutral_score = 4;
+  const std::string all4 = R"([{"Host":"a","Score":4},{"Host":"c","Score":4}])";
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // detached
+  writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
+  attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+  ASSERT_TRUE(attachment_->poll());
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // attached, nothing published
+  publish();
+  EXPECT_EQ(prioritize(R"(["a","c"])", stale_now()).body, all4);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":10},{"Host":"c","Score":0}])");
+}
+
+TEST_F(HandlersTest, CollectorFailingLongerThanMaxAgeMakesTheTableStale) {
+  publish();
+  shm::CollectorStatus status{};
+  status.consecutive_failures = 3;
+  status.last_success_mono_ns = mono_now_ns() - 120'000'000'000;
+  writer_->record_status(status);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":5},{"Host":"c","Score":5}])");
+  EXPECT_THAT(call(http::verb::get, "/readyz").body, HasSubstr("stale"));
+  status.last_success_mono_ns = mono_now_ns();
+  writer_->record_status(status);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":10},{"Host":"c","Score":0}])");
+}
+
+TEST_F(HandlersTest, FilterPassesEverythingWithoutTheAnnotation) {
+  publish();
+  const Response r = call(http::verb::post, "/netscore/filter", R"({"Pod":{},"NodeNames":["a","c","zz"]})");
+  EXPECT_EQ(r.body,
+            R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":null,"Error":""})");
+}
+
+TEST_F(HandlersTest, FilterFailsNodesAboveTheCeilingNamingTheValue) {
+  publish();
+  const Response r = filter("100", R"(["a","b","c","bad","zz"])");
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_THAT(r.body, HasSubstr(R"("NodeNames":["a","b","bad","zz"])"));
+  EXPECT_THAT(r.body, HasSubstr(R"("FailedNodes":{"c":"netscore: node received 200 bytes over the window, above the pod's netscore.io/max-receive-bytes of 100"})"));
+  EXPECT_THAT(r.body, HasSubstr(R"("Error":"")"));
+}
+
+TEST_F(HandlersTest, FilterEchoesFullNodesWhenNotNodeCacheCapable) {
+  publish();
+  const std::string a = R"({"metadata":{"name":"a","labels":{"x":"\u003c"}}})";
+  const std::string c = R"({"metadata":{"name":"c"}})";
+  const Response r = call(http::verb::post, "/netscore/filter",
+                          R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":"100"}}},"Nodes":{"items":[)" +
+                              a + "," + c + R"(]},"NodeNames":null})");
+  EXPECT_EQ(r.body, R"({"Nodes":{"metadata":{},"items":[)" + a +
+                        R"(]},"NodeNames":null,"FailedNodes":{"c":"netscore: node received 200 bytes over the window, above the pod's netscore.io/max-receive-bytes of 100"},"FailedAndUnresolvableNodes":null,"Error":""})");
+}
+
+TEST_F(HandlersTest, StaleFilterFollowsThePolicy) {
+  publish();
+  EXPECT_THAT(filter("100", R"(["a","c"])", stale_now()).body, HasSubstr(R"("NodeNames":["a","c"],"FailedNodes":{})"));
+  config_.extender.stale_policy = StalePolicy::fail_closed;
+  const Response closed = filter("100", R"(["a","c"])", stale_now());
+  EXPECT_THAT(closed.body, HasSubstr(R"("Error":"netscore: score table is stale)"));
+  EXPECT_THAT(closed.body, HasSubstr(R"("NodeNames":[])"));
+}
+
+TEST_F(HandlersTest, FilterReportsAnUnparsableCeilingWithoutPercent) {
+  publish();
+  const Response r = filter("10%", R"(["a"])");
+  EXPECT_THAT(r.body, HasSubstr(R"(\"10?\" is not a whole number of bytes)"));
+}
+
+TEST_F(HandlersTest, BadRequestsGet4xxWithJsonError) {
+  const Response bad = call(http::verb::post, "/netscore/prioritize", "{nope");
+  EXPECT_EQ(bad.status, 400U);
+  EXPECT_THAT(bad.body, HasSubstr(R"({"error":"malformed JSON)"));
+  const Response wrong_method = call(http::verb::get, "/netscore/filter");
+  EXPECT_EQ(wrong_method.status, 405U);
+  EXPECT_EQ(wrong_method.allow, "POST");
+  EXPECT_EQ(call(http::verb::post, "/healthz").status, 405U);
+  EXPECT_EQ(call(http::verb::post, "/filter").status, 404U);  // outside the prefix
+  EXPECT_EQ(call(http::verb::get, "/netscore/filterx").status, 404U);
+}
+
+TEST_F(HandlersTest, ReadyzExplainsWhyNotReady) {
+  Response r = call(http::verb::get, "/readyz");
+  EXPECT_EQ(r.status, 503U);
+  EXPECT_THAT(r.body, HasSubstr("not attached"));
+  publish();
+  EXPECT_EQ(call(http::verb::get, "/readyz").status, 200U);
+  r = call(http::verb::get, "/readyz", {}, stale_now());
+  EXPECT_EQ(r.status, 503U);
+  EXPECT_THAT(r.body, HasSubstr("stale"));
+  shared_.draining = true;
+  EXPECT_THAT(call(http::verb::get, "/readyz").body, HasSubstr("draining"));
+}
+
+TEST_F(HandlersTest, TableListsNodesHeaderAndMissingNodes) {
+  publish();
+  prioritize(R"(["a","ghost"])");
+  const Response json = call(http::verb::get, "/table");
+  EXPECT_EQ(json.status, 200U);
+  EXPECT_THAT(json.body, HasSubstr(R"("state":"fresh")"));
+  EXPECT_THAT(json.body, HasSubstr(R"("node_count":4)"));
+  EXPECT_THAT(json.body, HasSubstr(R"("capacity":64)"));
+  EXPECT_THAT(json.body, HasSubstr(R"("missing_nodes":["ghost"])"));
+  EXPECT_THAT(json.body, HasSubstr(R"({"name":"b","raw":50.9,"raw_score":50,"score":95,"extender_score":10,"sample_time_ms":1000,)"));
+  const Response text = call(http::verb::get, "/table?format=text");
+  EXPECT_EQ(text.content_type, "text/plain; charset=utf-8");
+  // Sorted by score: b (95) before a (34) before c (4); invalid last.
+  const auto b = text.body.find("\nb "), a = text.body.find("\na "), c = text.body.find("\nc "),
+             bad = text.body.find("\nbad ");
+  ASSERT_NE(bad, std::string::npos);
+  EXPECT_LT(b, a);
+  EXPECT_LT(a, c);
+  EXPECT_LT(c, bad);
+}
+
+TEST_F(HandlersTest, MetricsExposeTableAndMissingNodes) {
+  publish();
+  prioritize(R"(["a","ghost"])");
+  shared_.metrics.record(0, Verb::prioritize, 200, 15'000);
+  const Response r = call(http::verb::get, "/metrics");
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_requests_total{verb=\"prioritize\",code=\"200\"} 1\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"1e-05\"} 0\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"2e-05\"} 1\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_table_nodes 4\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_missing_node_lookups_total 1\n"));
+  EXPECT_THAT(r.body, HasSubstr("# TYPE netscore_extender_table_age_seconds gauge\n"));
+}
+
+}  // namespace
+}  // namespace netscore::extender
