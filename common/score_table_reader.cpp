@@ -101,6 +101,17 @@ NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std
 
 ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std::span<NodeScore> out,
                                     shm::SnapshotMeta& meta) const noexcept {
+  return lookup_impl(names, {}, out, meta);
+}
+
+ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std::span<const std::uint64_t> hashes,
+                                    std::span<NodeScore> out, shm::SnapshotMeta& meta) const noexcept {
+  return lookup_impl(names, hashes.size() >= names.size() ? hashes : std::span<const std::uint64_t>{}, out, meta);
+}
+
+ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names,
+                                         std::span<const std::uint64_t> known_hashes, std::span<NodeScore> out,
+                                         shm::SnapshotMeta& meta) const noexcept {
   const auto& seq = header().snapshot_seq;
   for (unsigned attempt = 0; attempt < max_retries_; ++attempt) {
     const std::uint64_t before = seq.load(std::memory_order_acquire);
@@ -117,7 +128,7 @@ ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std
     for (std::size_t first = 0; first < n; first += kGroup) {
       const std::size_t group = std::min(kGroup, n - first);
       for (std::size_t j = 0; j < group; ++j) {
-        hashes[j] = shm::name_hash(names[first + j]);
+        hashes[j] = known_hashes.empty() ? shm::name_hash(names[first + j]) : known_hashes[first + j];
         __builtin_prefetch(index + (hashes[j] & mask));
       }
       for (std::size_t j = 0; j < group; ++j) out[first + j] = find(copy, meta.node_count, names[first + j], hashes[j]);

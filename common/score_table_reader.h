@@ -55,6 +55,10 @@ class ScoreTableReader {
   // described by `meta`. Unknown names come back with found = false.
   ReadStatus lookup(std::span<const std::string_view> names, std::span<NodeScore> out,
                     shm::SnapshotMeta& meta) const noexcept;
+  // The same with hashes[i] == shm::name_hash(names[i]) already known (the extender computes them
+  // for its duplicate check).
+  ReadStatus lookup(std::span<const std::string_view> names, std::span<const std::uint64_t> hashes,
+                    std::span<NodeScore> out, shm::SnapshotMeta& meta) const noexcept;
 
   // Every entry of one consistent snapshot, in the writer's order (for /table).
   ReadStatus read_all(std::vector<TableRow>& rows, shm::SnapshotMeta& meta) const;
@@ -74,6 +78,9 @@ class ScoreTableReader {
     return *static_cast<const shm::SegmentHeader*>(region_.get_address());
   }
   NodeScore find(std::size_t copy, std::uint32_t node_count, std::string_view name, std::uint64_t hash) const noexcept;
+  // hashes empty: computed here.
+  ReadStatus lookup_impl(std::span<const std::string_view> names, std::span<const std::uint64_t> hashes,
+                         std::span<NodeScore> out, shm::SnapshotMeta& meta) const noexcept;
 
   std::string name_;
   unsigned max_retries_;

@@ -96,7 +96,7 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table, 
     return json_error(400, Verb::prioritize, *error);
   }
   std::vector<NodeScore> found(args.names.size());
-  const Lookup lookup = lookup_nodes(table, args.names, found, now_mono_ns, max_age_ns());
+  const Lookup lookup = lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns());
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
   score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup.freshness, found, scores);
@@ -117,7 +117,7 @@ Response Handlers::filter(std::string& body, const ScoreTableReader* table, std:
   std::vector<FailedNode> failed;
   std::string error;
   std::vector<NodeScore> found(args.names.size());
-  const Lookup lookup = lookup_nodes(table, args.names, found, now_mono_ns, max_age_ns());
+  const Lookup lookup = lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns());
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
 
   std::optional<std::uint64_t> ceiling;
@@ -154,7 +154,7 @@ Response Handlers::readyz(const TableAttachment& table, std::int64_t now_mono_ns
   if (table.reader() == nullptr) {
     return text(503, Verb::readyz, fmt::format("score table not attached: {}\n", table.last_error()));
   }
-  const Lookup lookup = lookup_nodes(table.reader(), {}, {}, now_mono_ns, max_age_ns());
+  const Lookup lookup = lookup_nodes(table.reader(), {}, {}, {}, now_mono_ns, max_age_ns());
   switch (lookup.freshness) {
     case Freshness::fresh: return text(200, Verb::readyz, "ok\n");
     case Freshness::stale:

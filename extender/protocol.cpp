@@ -222,11 +222,14 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
   // Open addressing over the names' hashes: linear in the request, no per-name allocation.
   bool check_unique() {
     const auto& names = out_.names;
+    auto& hashes = out_.name_hashes;
+    hashes.resize(names.size());
     std::size_t slots = 16;
     while (slots < 2 * names.size()) slots <<= 1;
     std::vector<std::uint32_t> table(slots, 0);
     for (std::size_t i = 0; i < names.size(); ++i) {
-      for (std::size_t pos = shm::name_hash(names[i]) & (slots - 1);; pos = (pos + 1) & (slots - 1)) {
+      hashes[i] = shm::name_hash(names[i]);
+      for (std::size_t pos = hashes[i] & (slots - 1);; pos = (pos + 1) & (slots - 1)) {
         if (table[pos] == 0) {
           table[pos] = static_cast<std::uint32_t>(i + 1);
           break;

@@ -25,6 +25,8 @@ struct ByteSpan {
 // One ExtenderArgs request. Names point into the buffer that was parsed.
 struct ExtenderArgs {
   std::vector<std::string_view> names;
+  // shm::name_hash(names[i]), computed once by the duplicate check and reused by the table lookup.
+  std::vector<std::uint64_t> name_hashes;
   // True when the names came from NodeNames (nodeCacheCapable: true); false when they came from
   // Nodes.items[].metadata.name, in which case item_spans[i] is node i's JSON object in the
   // original body, echoed back by the filter (the scheduler reads Nodes.items in that mode).

@@ -18,11 +18,12 @@ std::string_view to_string(Freshness f) {
 }
 
 Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_view> names,
-                    std::span<NodeScore> out, std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept {
+                    std::span<const std::uint64_t> hashes, std::span<NodeScore> out, std::int64_t now_mono_ns,
+                    std::int64_t max_age_ns) noexcept {
   Lookup result;
   std::fill(out.begin(), out.end(), NodeScore{});
   if (table == nullptr) return result;
-  switch (table->lookup(names, out, result.meta)) {
+  switch (table->lookup(names, hashes, out, result.meta)) {
     case ReadStatus::empty: result.freshness = Freshness::empty; return result;
     case ReadStatus::busy:
       std::fill(out.begin(), out.end(), NodeScore{});

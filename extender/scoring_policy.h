@@ -23,8 +23,10 @@ struct Lookup {
 // Looks every name up in one consistent snapshot and decides freshness: no reader → detached,
 // nothing published → empty, a read that kept meeting publishes → busy, snapshot older than
 // max_age by CLOCK_MONOTONIC, or a collector failing since longer than max_age → stale. Only `fresh` data may steer a pod.
+// `hashes` is empty or holds shm::name_hash of every name.
 Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_view> names,
-                    std::span<NodeScore> out, std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept;
+                    std::span<const std::uint64_t> hashes, std::span<NodeScore> out, std::int64_t now_mono_ns,
+                    std::int64_t max_age_ns) noexcept;
 
 // 0..10 per node. request: the plugin's NormalizeScore over the requested nodes' raw scores;
 // cluster: the collector's cluster-wide node_score. Unknown or invalid nodes get `neutral`;

@@ -38,7 +38,7 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   v.has_status = reader->read_status(v.status) == ReadStatus::ok;
   const auto max_age_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(config.max_age.value).count();
   // The same freshness decision the scoring path makes, then the rows of the latest snapshot.
-  const Lookup lookup = lookup_nodes(reader, {}, {}, now_mono_ns, max_age_ns);
+  const Lookup lookup = lookup_nodes(reader, {}, {}, {}, now_mono_ns, max_age_ns);
   v.freshness = lookup.freshness;
   v.age_ns = lookup.age_ns;
   if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) v.rows.clear();
