@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: installs missing packages, runs the shared-memory stress tests under
-# ThreadSanitizer, then builds the default preset and runs every ctest label (unit, integration,
-# stress, conformance). Ends with ctest's summary line.
+# The whole test suite: installs missing packages; runs the concurrency tests (shared-memory
+# stress and crash, the multi-threaded extender server) under ThreadSanitizer; runs every test
+# under AddressSanitizer + UndefinedBehaviorSanitizer; then builds the default preset and runs
+# every ctest label (unit, integration, stress, conformance). Ends with ctest's summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -10,10 +11,16 @@ werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
 jobs=$(nproc)
 
-echo "== ThreadSanitizer: score table stress and crash tests"
+echo "== ThreadSanitizer: score table stress and crash, extender server"
 cmake --preset tsan -DNETSCORE_WERROR="$werror" >/dev/null
-cmake --build --preset tsan -j "$jobs" --target score_table_stress_test score_table_crash_test
-ctest --preset tsan -L stress
+cmake --build --preset tsan -j "$jobs" --target score_table_stress_test score_table_crash_test \
+  extender_server_integration_test
+ctest --preset tsan -L 'stress|integration'
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer: every test"
+cmake --preset asan -DNETSCORE_WERROR="$werror" >/dev/null
+cmake --build --preset asan -j "$jobs"
+ctest --preset asan -j "$jobs"
 
 echo "== Default preset: every test"
 cmake --preset default -DNETSCORE_WERROR="$werror" >/dev/null

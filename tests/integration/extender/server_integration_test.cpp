@@ -14,6 +14,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "common/logging.h"
 #include "common/score_table_writer.h"
 #include "extender/server.h"
 
@@ -23,6 +24,14 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+
+// As netscore-extender's main does: logging is set up before any server thread starts, so the
+// threads never race to create spdlog's registry.
+class LoggingEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { init_logging("extender-test", LogLevel::warn); }
+};
+const auto* const kLogging = ::testing::AddGlobalTestEnvironment(new LoggingEnvironment);
 using tcp = net::ip::tcp;
 using ::testing::HasSubstr;
 
