@@ -28,7 +28,8 @@ def load_variables(tool):
 
 
 def cell(text):
-    return text.replace("|", "\\|")
+    """Markdown table cell: a `|` would end the cell and `<name>` would vanish as an HTML tag."""
+    return text.replace("|", "\\|").replace("<", "&lt;")
 
 
 def render(variables):
