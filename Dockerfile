@@ -19,10 +19,17 @@ RUN cmake --preset default -DNETSCORE_BUILD_TESTS=OFF -DNETSCORE_BUILD_BENCH=OFF
  && install -D -s -m 0755 build/default/extender/netscore-extender /out/netscore-extender
 
 FROM debian:bookworm-slim
+# Every package owning a library the binaries load (ldd, transitively), listed so
+# tests/deploy/check_runtime_libs.py can verify the list is complete and nothing more: the C++
+# runtime and spdlog (both), then libcurl4 and what it links (the collector).
 # ca-certificates: the collector verifies https Prometheus endpoints against the system CAs.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libc6 libgcc-s1 libstdc++6 libfmt9 libspdlog1.10 libcurl4 \
+      libc6 libgcc-s1 libstdc++6 libfmt9 libspdlog1.10 \
+      libcurl4 libbrotli1 libcom-err2 libffi8 libgmp10 libgnutls30 libgssapi-krb5-2 libhogweed6 \
+      libidn2-0 libk5crypto3 libkeyutils1 libkrb5-3 libkrb5support0 libldap-2.5-0 libnettle8 \
+      libnghttp2-14 libp11-kit0 libpsl5 librtmp1 libsasl2-2 libssh2-1 libssl3 libtasn1-6 \
+      libunistring2 libzstd1 zlib1g \
       ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=builder /out/ /usr/local/bin/
