@@ -3,12 +3,19 @@
 # Idempotent: installs only what is missing; non-interactive; root or sudo.
 set -euo pipefail
 
-packages=(
-  g++ cmake ninja-build pkg-config git ca-certificates curl procps
+# What the binaries need to compile; the Dockerfile's builder stage installs exactly this list
+# (tests/deploy/check_dockerfile.py compares them).
+build_packages=(
+  g++ cmake ninja-build pkg-config
   libboost-dev libcurl4-openssl-dev rapidjson-dev libspdlog-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  prometheus golang-go
 )
+# Tests, benchmarks, the demo and the manifest checks.
+test_packages=(
+  git ca-certificates curl procps
+  libgtest-dev libgmock-dev libbenchmark-dev
+  prometheus golang-go python3 python3-yaml
+)
+packages=("${build_packages[@]}" "${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do

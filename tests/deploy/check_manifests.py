@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Renders deploy/overlays/* with `kubectl kustomize` and checks the result against the code:
+the variables and defaults come from netscore-env-doc (the config loader itself), and the
+scheduler configuration's urlPrefix and verbs are also exercised against a running
+netscore-extender started with the manifest's settings.
+
+    check_manifests.py --repo . --kubectl kubectl --env-doc BIN --extender BIN
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+import live_extender
+import manifest_checks as mc
+
+SECOND_SCHEDULER = "netscore-scheduler"
+
+
+def render(kubectl, overlay):
+    result = subprocess.run([kubectl, "kustomize", overlay], capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        raise SystemExit(f"check_manifests: kubectl kustomize {overlay} failed:\n{result.stderr}")
+    docs = [d for d in yaml.safe_load_all(result.stdout) if d is not None]
+    for doc in docs:
+        if not (isinstance(doc, dict) and doc.get("apiVersion") and doc.get("kind") and doc.get("metadata", {}).get("name")):
+            raise SystemExit(f"check_manifests: {overlay} rendered an object without apiVersion/kind/name: {doc}")
+    return docs
+
+
+def find(docs, kind, name=None):
+    return [d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)]
+
+
+def netscore_workload(docs):
+    found = [d for d in docs if d["kind"] in ("DaemonSet", "Deployment")
+             and {"collector", "extender"} <= mc.containers_by_name(d).keys()]
+    if len(found) != 1:
+        raise SystemExit(f"check_manifests: expected one workload with collector + extender, found {len(found)}")
+    return found[0]
+
+
+def common_checks(workload, variables, by_component):
+    return (mc.check_env(workload, by_component) + mc.check_shm(workload) + mc.check_security(workload)
+            + mc.check_probes(workload, variables))
+
+
+def control_plane(repo, docs, variables, by_component):
+    ds = netscore_workload(docs)
+    errors = common_checks(ds, variables, by_component)
+    spec = mc.pod_spec(ds)
+    if ds["kind"] != "DaemonSet" or spec.get("hostNetwork") is not True:
+        errors.append("control-plane: expected a DaemonSet with hostNetwork: true")
+    if "node-role.kubernetes.io/control-plane" not in spec.get("nodeSelector", {}):
+        errors.append("control-plane: no control-plane nodeSelector")
+    if not any(t.get("key") == "node-role.kubernetes.io/control-plane" for t in spec.get("tolerations", [])):
+        errors.append("control-plane: no toleration for the control-plane taint")
+    extender = mc.containers_by_name(ds)["extender"]
+    for probe in ("livenessProbe", "readinessProbe"):
+        if extender[probe]["httpGet"].get("host") != "127.0.0.1":
+            errors.append(f"control-plane: extender {probe} must probe 127.0.0.1 (loopback listener, host network)")
+    with open(os.path.join(repo, "deploy/overlays/control-plane/kube-scheduler-config.yaml"), encoding="utf-8") as f:
+        config = yaml.safe_load(f)
+    errors += mc.check_scheduler_config(config, extender, variables, "default-scheduler")
+    return errors, config, extender
+
+
+def second_scheduler(docs, variables, by_component):
+    deploy = netscore_workload(docs)
+    errors = common_checks(deploy, variables, by_component)
+    spec = mc.pod_spec(deploy)
+    containers = mc.containers_by_name(deploy)
+    scheduler = containers.get("kube-scheduler")
+    if deploy["kind"] != "Deployment" or scheduler is None:
+        return errors + ["second-scheduler: expected a Deployment with a kube-scheduler container"], None, None
+    if spec.get("hostNetwork"):
+        errors.append("second-scheduler: must not use the host network")
+
+    sa = spec.get("serviceAccountName")
+    if not find(docs, "ServiceAccount", sa):
+        errors.append(f"second-scheduler: ServiceAccount {sa} is not rendered")
+    bound = {(b["kind"], b["roleRef"]["name"]) for b in docs if b["kind"] in ("ClusterRoleBinding", "RoleBinding")
+             and any(s.get("kind") == "ServiceAccount" and s.get("name") == sa for s in b.get("subjects", []))}
+    for want in (("ClusterRoleBinding", "system:kube-scheduler"), ("ClusterRoleBinding", "system:volume-scheduler"),
+                 ("RoleBinding", "extension-apiserver-authentication-reader")):
+        if want not in bound:
+            errors.append(f"second-scheduler: no {want[0]} of {sa} to {want[1]}")
+    for b in find(docs, "RoleBinding"):
+        if b["roleRef"]["name"] == "extension-apiserver-authentication-reader" and b["metadata"].get("namespace") != "kube-system":
+            errors.append("second-scheduler: the authentication-reader RoleBinding must be in kube-system")
+
+    flags = [a for a in scheduler.get("command", []) + scheduler.get("args", []) if a.startswith("--config=")]
+    if len(flags) != 1:
+        return errors + ["second-scheduler: kube-scheduler has no single --config flag"], None, None
+    path = flags[0].split("=", 1)[1]
+    mount = next((m for m in scheduler.get("volumeMounts", []) if path.startswith(m["mountPath"].rstrip("/") + "/")), None)
+    volume = next((v for v in spec.get("volumes", []) if mount and v["name"] == mount["name"]), {})
+    maps = find(docs, "ConfigMap", volume.get("configMap", {}).get("name"))
+    key = os.path.relpath(path, mount["mountPath"]) if mount else None
+    if not maps or key not in maps[0].get("data", {}):
+        return errors + [f"second-scheduler: --config {path} is not a key of a rendered ConfigMap mounted there"], None, None
+    config = yaml.safe_load(maps[0]["data"][key])
+    extender = containers["extender"]
+    errors += mc.check_scheduler_config(config, extender, variables, SECOND_SCHEDULER)
+    return errors, config, extender
+
+
+def undocumented_names(repo, variables):
+    """NETSCORE_* names anywhere under deploy/ that the config loader does not know."""
+    errors = []
+    for path in sorted(glob.glob(os.path.join(repo, "deploy", "**", "*"), recursive=True)):
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                for name in sorted(set(re.findall(r"\bNETSCORE_[A-Z0-9_]+\b", f.read())) - variables.keys()):
+                    errors.append(f"{os.path.relpath(path, repo)}: {name} is not a netscore variable")
+    return errors
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--kubectl", required=True)
+    parser.add_argument("--env-doc", required=True)
+    parser.add_argument("--extender", required=True)
+    args = parser.parse_args()
+
+    docs = json.loads(subprocess.run([args.env_doc], check=True, capture_output=True, text=True).stdout)
+    by_component = {c: {v["env"] for v in docs[c]} for c in ("collector", "extender")}
+    variables = {v["env"]: v for v in docs["extender"] + docs["collector"]}
+
+    errors = undocumented_names(args.repo, variables)
+    stanzas = []
+    for overlay, check in (("control-plane", lambda d: control_plane(args.repo, d, variables, by_component)),
+                           ("second-scheduler", lambda d: second_scheduler(d, variables, by_component))):
+        rendered = render(args.kubectl, os.path.join(args.repo, "deploy", "overlays", overlay))
+        found, config, extender = check(rendered)
+        errors += [f"{overlay}: {e}" for e in found]
+        if config is not None:
+            stanzas.append((overlay, config["extenders"][0], extender))
+        print(f"check_manifests: {overlay} rendered {len(rendered)} objects")
+    if not errors:
+        for overlay, stanza, extender in stanzas:
+            errors += [f"{overlay}: {e}" for e in live_extender.check(args.extender, stanza, mc.env_of(extender), variables)]
+    for e in errors:
+        print(f"check_manifests: {e}")
+    print("check_manifests: ok" if not errors else f"check_manifests: {len(errors)} problems")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

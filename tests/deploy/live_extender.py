@@ -1,0 +1,93 @@
+"""Starts the built netscore-extender with a manifest's environment and calls the scheduler
+configuration's urlPrefix + verbs on it, so a prefix or verb the extender does not serve fails.
+Only 127.0.0.1 is used; the listen port is a free one instead of the manifest's 8888, and the
+table name is unique to this process (no table exists, so answers are the neutral ones)."""
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+START_DEADLINE_S = 10.0
+STOP_DEADLINE_S = 10.0
+NODES = ["node-a", "node-b"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def request(url, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def wait_healthy(base, process):
+    deadline = time.monotonic() + START_DEADLINE_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        try:
+            if request(base + "/healthz")[0] == 200:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def call_verbs(url_prefix, stanza):
+    errors = []
+    args = {"Pod": {"metadata": {"name": "p", "namespace": "default"}}, "Nodes": None, "NodeNames": NODES}
+    status, body = request(f"{url_prefix}/{stanza['prioritizeVerb']}", args)
+    hosts = sorted(h.get("Host") for h in json.loads(body)) if status == 200 else None
+    if hosts != NODES:
+        errors.append(f"POST {url_prefix}/{stanza['prioritizeVerb']} answered {status} {body[:200]!r}")
+    status, body = request(f"{url_prefix}/{stanza['filterVerb']}", args)
+    passed = sorted(json.loads(body).get("NodeNames") or []) if status == 200 else None
+    if passed != NODES:
+        errors.append(f"POST {url_prefix}/{stanza['filterVerb']} answered {status} {body[:200]!r}")
+    status, _ = request(f"{url_prefix}/no-such-verb", args)
+    if status != 404:
+        errors.append(f"POST {url_prefix}/no-such-verb answered {status}, expected 404 (is the check blind?)")
+    return errors
+
+
+def check(binary, stanza, manifest_env, variables):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NETSCORE_")}
+    env.update({k: v for k, v in manifest_env.items() if k in variables})
+    env["NETSCORE_LISTEN"] = f"127.0.0.1:{port}"
+    env["NETSCORE_SHM_NAME"] = f"netscore-deploytest-{os.getpid()}"
+    prefix = urllib.parse.urlsplit(stanza["urlPrefix"].rstrip("/"))
+    url_prefix = urllib.parse.urlunsplit((prefix.scheme, f"127.0.0.1:{port}", prefix.path, "", ""))
+
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen([binary], env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            if not wait_healthy(f"http://127.0.0.1:{port}", process):
+                errors = [f"extender did not answer /healthz within {START_DEADLINE_S}s"]
+            else:
+                errors = call_verbs(url_prefix, stanza)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=STOP_DEADLINE_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if errors:
+            log.seek(0)
+            errors.append("extender output:\n" + log.read().decode(errors="replace")[-2000:])
+    return errors

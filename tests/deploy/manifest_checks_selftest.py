@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Proves the manifest checks are not blind: each case breaks one thing in the real
+deploy/base pod template or the real scheduler configuration and expects a matching error."""
+import argparse
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import yaml
+
+import manifest_checks as mc
+
+
+def load(repo, path):
+    with open(os.path.join(repo, path), encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def container(workload, name):
+    return mc.containers_by_name(workload)[name]
+
+
+def set_env(workload, name, var, value):
+    env = container(workload, name).setdefault("env", [])
+    env[:] = [e for e in env if e["name"] != var] + [{"name": var, "value": value}]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--env-doc", required=True)
+    args = parser.parse_args()
+    docs = json.loads(subprocess.run([args.env_doc], check=True, capture_output=True, text=True).stdout)
+    by_component = {c: {v["env"] for v in docs[c]} for c in ("collector", "extender")}
+    variables = {v["env"]: v for v in docs["extender"] + docs["collector"]}
+    pod = load(args.repo, "deploy/base/pod-template.yaml")
+    config = load(args.repo, "deploy/overlays/control-plane/kube-scheduler-config.yaml")
+
+    def workload_errors(w):
+        return (mc.check_env(w, by_component) + mc.check_shm(w) + mc.check_security(w)
+                + mc.check_probes(w, variables))
+
+    def config_errors(c, w=pod):
+        return mc.check_scheduler_config(c, container(w, "extender"), variables, "default-scheduler")
+
+    def broken_pod(edit):
+        w = copy.deepcopy(pod)
+        edit(w)
+        return workload_errors(w)
+
+    def broken_config(edit, w=pod):
+        c = copy.deepcopy(config)
+        edit(c)
+        return config_errors(c, w)
+
+    def other_port(w):
+        set_env(w, "extender", "NETSCORE_LISTEN", "127.0.0.1:9999")
+        return w
+
+    cases = {
+        "the real files pass": (workload_errors(pod) + config_errors(config), None),
+        "renamed variable": (broken_pod(lambda w: set_env(w, "collector", "NETSCORE_REFRESH", "15s")), "NETSCORE_REFRESH"),
+        "extender variable on the collector": (
+            broken_pod(lambda w: set_env(w, "collector", "NETSCORE_LISTEN", "127.0.0.1:1")), "NETSCORE_LISTEN"),
+        "shm not shared": (broken_pod(lambda w: container(w, "extender")["volumeMounts"].clear()), "/dev/shm"),
+        "shm on disk": (broken_pod(lambda w: mc.pod_spec(w)["volumes"][0]["emptyDir"].pop("medium")), "medium Memory"),
+        "writable root": (broken_pod(lambda w: container(w, "collector")["securityContext"].update(
+            readOnlyRootFilesystem=False)), "readOnlyRootFilesystem"),
+        "different UIDs": (broken_pod(lambda w: container(w, "collector")["securityContext"].update(runAsUser=1000)), "UID"),
+        "probe on the wrong port": (broken_pod(other_port), "livenessProbe"),
+        "KEP casing enableHttps": (broken_config(lambda c: c["extenders"][0].update(enableHttps=False)), "enableHttps"),
+        "url prefix the extender does not serve": (
+            broken_config(lambda c: c["extenders"][0].update(urlPrefix="http://127.0.0.1:8888/netscore")), "urlPrefix"),
+        "port the extender does not listen on": (broken_config(lambda c: None, other_port(copy.deepcopy(pod))), "urlPrefix"),
+        "verb typo": (broken_config(lambda c: c["extenders"][0].update(prioritizeVerb="priorities")), "verbs"),
+        "zero weight": (broken_config(lambda c: c["extenders"][0].update(weight=0)), "weight"),
+        "not ignorable": (broken_config(lambda c: c["extenders"][0].update(ignorable=False)), "ignorable"),
+        "bad timeout": (broken_config(lambda c: c["extenders"][0].update(httpTimeout="2 seconds")), "httpTimeout"),
+    }
+    failures = 0
+    for name, (errors, expected) in cases.items():
+        ok = not errors if expected is None else any(expected in e for e in errors)
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {errors if errors else 'no errors'}")
+        failures += not ok
+    print(f"manifest_checks_selftest: {len(cases) - failures}/{len(cases)} cases behave")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
