@@ -111,7 +111,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"MatrixResult", R"({"status":"success","data":{"resultType":"matrix","result":[]}})", "resultType \"matrix\""},
         ErrorCase{"ScalarResult", R"({"status":"success","data":{"resultType":"scalar","result":[1,"2"]}})", "resultType \"scalar\""},
         ErrorCase{"ResultNotArray", R"({"status":"success","data":{"resultType":"vector","result":{}}})", "not an array"}),
-    [](const testing::TestParamInfo<ErrorCase>& info) { return std::string(info.param.name); });
+    [](const testing::TestParamInfo<ErrorCase>& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace
 }  // namespace netscore::collector
