@@ -121,6 +121,53 @@ TEST_P(CollectorPrometheusTest, OtherInterfaceGivesOtherValues) {
   }
 }
 
+// The same Prometheus, other ways to ask: every variant must agree with the label-mode table.
+class CollectorQueryVariantsTest : public CollectorPrometheusTest {
+ protected:
+  static std::vector<TableRow> refresh_rows(const Config& config, collector::RefreshResult& result) {
+    TableFixture table("collector-variant");
+    collector::PrometheusClient client({config.prometheus});
+    collector::Refresher refresher(config, client, table.writer());
+    result = refresher.refresh(eval_time_ms(), no_wait());
+    shm::SnapshotMeta meta{};
+    return result.ok ? table.rows(meta) : std::vector<TableRow>{};
+  }
+};
+
+TEST_F(CollectorQueryVariantsTest, RegexInterfaceAndCustomTemplateMatchLabelMode) {
+  collector::RefreshResult result;
+  const auto label_rows = refresh_rows(collector_config(prometheus_->url()), result);
+  ASSERT_TRUE(result.ok) << result.error;
+  ASSERT_EQ(label_rows.size(), kNodes);
+
+  Config regex = collector_config(prometheus_->url());
+  regex.query.interface = "eth[0]";
+  regex.query.interface_regex = true;
+  Config custom = collector_config(prometheus_->url(), QueryMode::custom);
+  custom.query.custom_template =
+      "sum by ({node_label}) (sum_over_time(node_network_receive_bytes_total{device=\"{interface}\"}[{range}]))";
+  for (const Config& variant : {regex, custom}) {
+    const auto rows = refresh_rows(variant, result);
+    ASSERT_TRUE(result.ok) << result.error;
+    ASSERT_EQ(rows.size(), label_rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(rows[i].name, label_rows[i].name);
+      EXPECT_EQ(rows[i].score.raw, label_rows[i].score.raw);
+    }
+  }
+}
+
+TEST_F(CollectorQueryVariantsTest, InjectedInterfaceStaysALiteralDeviceName) {
+  // Unescaped, this would close the matcher and add `or vector(1)`: one series without a node
+  // label, or a parse error. Escaped, Prometheus looks for a device with that odd name.
+  Config config = collector_config(prometheus_->url());
+  config.query.interface = "eth0\"} or vector(1) #\n";
+  collector::RefreshResult result;
+  refresh_rows(config, result);
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.error, "zero series in the answer");
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, CollectorPrometheusTest, ::testing::Values(QueryMode::label, QueryMode::uname),
                          [](const ::testing::TestParamInfo<QueryMode>& param_info) {
                            return param_info.param == QueryMode::label ? std::string("label") : std::string("uname");
