@@ -118,6 +118,34 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsWithinOneSecond) {
   ScoreTableWriter::remove(shm);
 }
 
+TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
+  FakeHttpServer server;
+  server.respond_with({500, "down", {}});
+  const std::string token_file =
+      (std::filesystem::temp_directory_path() / ("netscore-bin-token-" + std::to_string(getpid()))).string();
+  std::ofstream(token_file) << "tok-secret-123\n";
+  const std::string shm = "netscore-collector-secret-" + std::to_string(getpid());
+  const std::string url = "http://user:pw-secret-456@" + server.url().substr(std::string("http://").size());
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + url, "NETSCORE_SHM_NAME=" + shm,
+                             "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file, "NETSCORE_PROMETHEUS_RETRIES=0",
+                             "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=trace"});
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (server.requests() < 1 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // The failure line is written (and flushed, being a warning) after the answer arrives.
+  while (collector.log().find("prometheus failing") == std::string::npos && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  collector.signal(SIGTERM);
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(5)), 0);
+  const std::string log = collector.log();
+  EXPECT_NE(log.find("prometheus failing url=http://REDACTED@127.0.0.1"), std::string::npos) << log;
+  EXPECT_EQ(log.find("pw-secret-456"), std::string::npos) << log;
+  EXPECT_EQ(log.find("tok-secret-123"), std::string::npos) << log;
+  EXPECT_EQ(server.last_request().headers["authorization"], "Bearer tok-secret-123");
+  std::filesystem::remove(token_file);
+  ScoreTableWriter::remove(shm);
+}
+
 INSTANTIATE_TEST_SUITE_P(Signals, CollectorBinarySignalTest, ::testing::Values(SIGTERM, SIGINT),
                          [](const ::testing::TestParamInfo<int>& param_info) {
                            return param_info.param == SIGTERM ? std::string("SIGTERM") : std::string("SIGINT");
