@@ -83,7 +83,7 @@ void PrometheusClient::configure() {
   }
 }
 
-std::string PrometheusClient::refresh_headers() {
+std::string PrometheusClient::update_auth_header() {
   const std::string& file = options_.prometheus.bearer_token_file;
   if (file.empty()) return {};
   struct stat st {};
@@ -108,7 +108,7 @@ std::string PrometheusClient::refresh_headers() {
 
 HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_time_ms) {
   HttpResult result;
-  if (std::string error = refresh_headers(); !error.empty()) {
+  if (std::string error = update_auth_header(); !error.empty()) {
     result.transport_error = std::move(error);
     return result;
   }
@@ -135,7 +135,6 @@ HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_ti
   }
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &result.http_status);
   result.body = std::move(response_);
-  response_ = std::string();
   return result;
 }
 

@@ -1,10 +1,8 @@
 #pragma once
 
 #include <curl/curl.h>
-#include <sys/types.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -63,7 +61,8 @@ class PrometheusClient {
   static std::size_t on_body(char* data, std::size_t size, std::size_t count, void* self);
   static int on_progress(void* self, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
   void configure();
-  std::string refresh_headers();
+  // Empty on success, else why the token could not be used.
+  std::string update_auth_header();
 
   Options options_;
   std::string query_url_;
