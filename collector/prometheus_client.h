@@ -46,6 +46,7 @@ class PrometheusClient {
 
   // Makes the attempt in flight (and later ones) end with a transport error; for shutdown.
   void abort() { aborted_.store(true, std::memory_order_relaxed); }
+  bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
 
   // The base URL with any user:password replaced, safe to log.
   const std::string& redacted_url() const { return redacted_url_; }

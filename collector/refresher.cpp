@@ -39,7 +39,7 @@ HttpResult Refresher::query_with_retries(std::int64_t eval_time_ms, const Backof
   HttpResult r;
   for (attempts = 1;; ++attempts) {
     r = client_.query(query_.promql, eval_time_ms);
-    if (r.ok() || !retryable(r) || attempts > retries_) return r;
+    if (r.ok() || !retryable(r) || attempts > retries_ || client_.aborted()) return r;
     const auto backoff = std::min(backoff_base_ * (1U << std::min(attempts - 1, 4U)), std::chrono::milliseconds(2000));
     spdlog::debug("query retry attempt={} backoff_ms={} error=\"{}\"", attempts, backoff.count(), describe_http_failure(r));
     if (!wait(backoff)) return r;
@@ -51,6 +51,11 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
   const std::int64_t started_wall_ms = wall_now_ms();
   const std::int64_t started_ns = mono_now_ns();
   const HttpResult http = query_with_retries(eval_time_ms, wait, result.attempts);
+  if (client_.aborted()) {
+    // Shutting down: an interrupted attempt says nothing about Prometheus, so it is not recorded.
+    result.error = "stopped";
+    return result;
+  }
   if (!http.ok()) {
     result.error = describe_http_failure(http);
   } else {

@@ -33,6 +33,7 @@ class Refresher {
 
   Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer);
 
+  // After PrometheusClient::abort() nothing is recorded and the result's error is "stopped".
   RefreshResult refresh(std::int64_t eval_time_ms, const BackoffWait& wait);
 
   const BuiltQuery& query() const { return query_; }

@@ -213,6 +213,10 @@ TEST_F(FakePrometheusTest, StopAbortsASlowRequestInFlight) {
   loop.stop();
   runner.join();
   EXPECT_LT(std::chrono::steady_clock::now() - stop_at, std::chrono::seconds(1));
+  // The interrupted attempt is no Prometheus failure: nothing was recorded.
+  ScoreTableReader reader({table_.name()});
+  shm::CollectorStatus status{};
+  EXPECT_EQ(reader.read_status(status), ReadStatus::empty);
 }
 
 TEST(RealPrometheusFaultTest, KilledBetweenRefreshesThenRecovers) {
