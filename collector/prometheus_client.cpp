@@ -134,6 +134,7 @@ HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_ti
     return result;
   }
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &result.http_status);
+  curl_easy_getinfo(c, CURLINFO_NUM_CONNECTS, &result.new_connections);
   result.body = std::move(response_);
   return result;
 }

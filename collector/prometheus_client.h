@@ -20,6 +20,7 @@ struct HttpResult {
   std::string transport_error;  // empty when an HTTP answer arrived
   long http_status = 0;
   std::string body;
+  long new_connections = 0;  // 0 when the keep-alive connection was reused
 
   bool answered() const { return transport_error.empty(); }
   bool ok() const { return answered() && http_status == 200; }

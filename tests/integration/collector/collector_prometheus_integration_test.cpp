@@ -157,6 +157,18 @@ TEST_F(CollectorQueryVariantsTest, RegexInterfaceAndCustomTemplateMatchLabelMode
   }
 }
 
+TEST_F(CollectorQueryVariantsTest, ClientReusesItsConnection) {
+  const Config config = collector_config(prometheus_->url());
+  collector::PrometheusClient client({config.prometheus});
+  const auto query = collector::build_batch_query(config.query).promql;
+  const auto first = client.query(query, eval_time_ms());
+  const auto second = client.query(query, eval_time_ms());
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first.new_connections, 1);
+  EXPECT_EQ(second.new_connections, 0);
+  EXPECT_EQ(first.body, second.body);
+}
+
 TEST_F(CollectorQueryVariantsTest, InjectedInterfaceStaysALiteralDeviceName) {
   // Unescaped, this would close the matcher and add `or vector(1)`: one series without a node
   // label, or a parse error. Escaped, Prometheus looks for a device with that odd name.
