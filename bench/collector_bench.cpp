@@ -1,0 +1,107 @@
+// The original approach against netscore on the same real Prometheus and the same data:
+//   BM_Collector_PerNodeQueries: one sum_over_time query per node, as the Go plugin's Score did
+//     for every node in one scheduling cycle (sequential, one keep-alive connection, parsed);
+//   BM_Collector_Refresh: one netscore refresh (one batched query, parse, normalise, publish).
+// Each node count gets its own backfilled Prometheus (started before the runs, stopped after).
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include <benchmark/benchmark.h>
+#include <spdlog/spdlog.h>
+
+#include "collector/query_builder.h"
+#include "collector/refresher.h"
+#include "collector/response_parser.h"
+#include "common/config.h"
+#include "common/score_table_writer.h"
+#include "tests/integration/support/prometheus_process.h"
+#include "tests/integration/support/synth.h"
+
+namespace {
+
+using netscore::testing::PrometheusProcess;
+
+const std::int64_t g_now_s = std::time(nullptr);
+std::map<unsigned, std::unique_ptr<PrometheusProcess>> g_prometheus;
+
+// 6 minutes of samples around now; the 5m window at now + 60 s lies inside them.
+std::int64_t eval_time_ms() { return (g_now_s + 60) * 1000; }
+
+netscore::Config bench_config(unsigned nodes) {
+  return netscore::load_config(netscore::Component::collector, {},
+                               {{"NETSCORE_PROMETHEUS_URL", g_prometheus.at(nodes)->url()},
+                                {"NETSCORE_INTERFACE", netscore::testing::kSynthInterface},
+                                {"NETSCORE_TIME_RANGE", "5m"},
+                                {"NETSCORE_CAPACITY", "8192"}});
+}
+
+void BM_Collector_PerNodeQueries(benchmark::State& state) {
+  const auto nodes = static_cast<unsigned>(state.range(0));
+  const netscore::Config config = bench_config(nodes);
+  netscore::collector::PrometheusClient client({config.prometheus});
+  std::vector<std::string> queries;
+  for (const auto& n : netscore::testing::synth_nodes(nodes)) {
+    queries.push_back(netscore::collector::build_per_node_query(config.query, n.name));
+  }
+  for (auto _ : state) {
+    std::size_t answered = 0;
+    for (const auto& q : queries) {
+      const auto http = client.query(q, eval_time_ms());
+      const auto parsed = netscore::collector::parse_vector_response(http.body, config.query.node_label);
+      answered += parsed.samples.size();
+    }
+    if (answered != nodes) state.SkipWithError("a per-node query did not answer");
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
+}
+
+void BM_Collector_Refresh(benchmark::State& state) {
+  const auto nodes = static_cast<unsigned>(state.range(0));
+  const netscore::Config config = bench_config(nodes);
+  const std::string shm = "netscore-bench-collector-" + std::to_string(getpid());
+  {
+    netscore::ScoreTableWriter writer({shm, config.shm.capacity, 0600});
+    netscore::collector::PrometheusClient client({config.prometheus});
+    netscore::collector::Refresher refresher(config, client, writer);
+    const auto no_wait = [](std::chrono::milliseconds) { return true; };
+    for (auto _ : state) {
+      const auto result = refresher.refresh(eval_time_ms(), no_wait);
+      if (!result.ok || result.published != nodes) state.SkipWithError("refresh failed");
+    }
+  }
+  netscore::ScoreTableWriter::remove(shm);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
+}
+
+}  // namespace
+
+BENCHMARK(BM_Collector_PerNodeQueries)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Collector_Refresh)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  spdlog::set_level(spdlog::level::err);
+  const std::string file = (std::filesystem::temp_directory_path() / ("netscore-bench-" + std::to_string(getpid()) + ".om")).string();
+  for (const unsigned nodes : {100U, 1000U, 5000U}) {
+    {
+      std::ofstream out(file);
+      netscore::testing::write_openmetrics({nodes, g_now_s + 120, 0.1, 15}, out);
+    }
+    g_prometheus[nodes] = std::make_unique<PrometheusProcess>(file);
+  }
+  std::filesystem::remove(file);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  g_prometheus.clear();
+  curl_global_cleanup();
+  return 0;
+}

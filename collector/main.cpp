@@ -1,0 +1,78 @@
+// netscore-collector: one batched Prometheus query per refresh → the shared-memory score table.
+#include <curl/curl.h>
+#include <pthread.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "collector/prometheus_client.h"
+#include "collector/query_builder.h"
+#include "collector/refresh_loop.h"
+#include "collector/refresher.h"
+#include "common/config.h"
+#include "common/logging.h"
+#include "common/score_table_writer.h"
+
+namespace {
+
+std::string query_mode_name(netscore::QueryMode mode) {
+  switch (mode) {
+    case netscore::QueryMode::label: return "label";
+    case netscore::QueryMode::uname: return "uname";
+    case netscore::QueryMode::custom: return "custom";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const netscore::Config config = netscore::load_config_or_exit(netscore::Component::collector, argc, argv);
+  netscore::init_logging("netscore-collector", config.log_level);
+  try {
+    netscore::collector::build_batch_query(config.query);
+  } catch (const netscore::collector::QueryError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+
+  // Signals are taken synchronously by this thread (sigwait); every other thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    spdlog::critical("fatal error=\"curl_global_init failed\"");
+    return EXIT_FAILURE;
+  }
+  try {
+    netscore::ScoreTableWriter writer({config.shm.name, config.shm.capacity, config.shm.mode});
+    netscore::collector::PrometheusClient client(
+        {config.prometheus, 256U << 20, std::string("netscore-collector/") + NETSCORE_VERSION});
+    netscore::collector::Refresher refresher(config, client, writer);
+    netscore::collector::RefreshLoop loop({config.refresh_interval.value, {}}, refresher, client);
+    spdlog::info("started url={} mode={} query=\"{}\" interval={} shm={} took_over={}", client.redacted_url(),
+                 query_mode_name(config.query.mode), refresher.query().promql, config.refresh_interval.text,
+                 config.shm.name, writer.took_over());
+    std::thread runner([&loop] { loop.run(); });
+    int signal = 0;
+    sigwait(&signals, &signal);
+    spdlog::info("stopping signal={}", signal);
+    loop.stop();
+    runner.join();
+    spdlog::info("stopped refreshes={}", loop.refreshes());
+  } catch (const std::exception& e) {
+    spdlog::error("fatal error=\"{}\"", e.what());
+    curl_global_cleanup();
+    return EXIT_FAILURE;
+  }
+  curl_global_cleanup();
+  return EXIT_SUCCESS;
+}

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "common/config.h"
+
+// PromQL for the collector. Every user-supplied value reaches the query only through
+// quote_promql_string (label values, regexes) or after validation (label and metric names, the
+// range comes pre-validated as a PromDuration), so no configured value can change the structure
+// of the query. Pure functions: thread-safe.
+namespace netscore::collector {
+
+class QueryError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct BuiltQuery {
+  std::string promql;
+  std::string node_label;  // the result label that carries the node name
+};
+
+// A double-quoted PromQL string literal whose unquoted value is exactly `value` (Go escapes:
+// backslash, quote, newline, carriage return, tab, other control bytes as \xHH).
+std::string quote_promql_string(std::string_view value);
+
+// Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]*; metric names also allow ':'.
+bool is_valid_label_name(std::string_view name);
+bool is_valid_metric_name(std::string_view name);
+
+// The one query of a refresh: one series per node, labelled by BuiltQuery::node_label.
+// Throws QueryError naming the offending setting.
+BuiltQuery build_batch_query(const QueryConfig& config);
+
+// What the original Go plugin asked per node (label and uname modes), used to prove that the
+// batch query gives every node the same value, and by the benchmark.
+std::string build_per_node_query(const QueryConfig& config, std::string_view node);
+
+}  // namespace netscore::collector

@@ -1,0 +1,140 @@
+#include "collector/refresher.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include <spdlog/spdlog.h>
+
+#include "collector/response_parser.h"
+#include "common/clock.h"
+#include "common/scoring.h"
+
+namespace netscore::collector {
+namespace {
+
+bool retryable(const HttpResult& r) {
+  // 4xx/422 is Prometheus rejecting the query: asking again gives the same answer.
+  return !r.answered() || r.http_status >= 500 || r.http_status == 429;
+}
+
+}  // namespace
+
+std::string describe_http_failure(const HttpResult& result) {
+  if (!result.answered()) return "transport error: " + result.transport_error;
+  std::string text = "http status " + std::to_string(result.http_status);
+  const ParsedVector parsed = parse_vector_response(result.body, "");
+  if (!parsed.ok() && parsed.error.starts_with("prometheus error")) text += ": " + parsed.error;
+  return text;
+}
+
+Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer)
+    : client_(client), writer_(writer), query_(build_batch_query(config.query)), retries_(config.prometheus.retries) {
+  status_.writer_pid = getpid();
+  status_.refresh_interval_ms = config.refresh_interval.value.count();
+}
+
+HttpResult Refresher::query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait, unsigned& attempts) {
+  HttpResult r;
+  for (attempts = 1;; ++attempts) {
+    r = client_.query(query_.promql, eval_time_ms);
+    if (r.ok() || !retryable(r) || attempts > retries_ || client_.aborted()) return r;
+    const auto backoff = std::min(backoff_base_ * (1U << std::min(attempts - 1, 4U)), std::chrono::milliseconds(2000));
+    spdlog::debug("query retry attempt={} backoff_ms={} error=\"{}\"", attempts, backoff.count(), describe_http_failure(r));
+    if (!wait(backoff)) return r;
+  }
+}
+
+RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& wait) {
+  RefreshResult result;
+  const std::int64_t started_wall_ms = wall_now_ms();
+  const std::int64_t started_ns = mono_now_ns();
+  const HttpResult http = query_with_retries(eval_time_ms, wait, result.attempts);
+  if (client_.aborted()) {
+    // Shutting down: an interrupted attempt says nothing about Prometheus, so it is not recorded.
+    result.error = "stopped";
+    return result;
+  }
+  if (!http.ok()) {
+    result.error = describe_http_failure(http);
+  } else {
+    const ParsedVector parsed = parse_vector_response(http.body, query_.node_label);
+    result.series = parsed.series;
+    result.skipped = parsed.skipped();
+    for (const auto& w : parsed.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
+    if (parsed.skipped() > 0) {
+      spdlog::warn("skipped series total={} missing_label={} duplicate_node={} not_a_number={}", parsed.skipped(),
+                   parsed.missing_label, parsed.duplicate_node, parsed.not_a_number);
+    }
+    if (!parsed.ok()) {
+      result.error = parsed.error;
+    } else if (parsed.samples.empty()) {
+      result.error = parsed.series == 0 ? "zero series in the answer" : "no usable series in the answer";
+    } else {
+      publish(parsed.samples, eval_time_ms, result);
+    }
+  }
+  result.ok = result.error.empty();
+  result.duration_us = (mono_now_ns() - started_ns) / 1000;
+  record(result, started_wall_ms);
+  return result;
+}
+
+void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms, RefreshResult& result) {
+  std::vector<TableEntry> entries;
+  entries.reserve(samples.size());
+  for (const auto& s : samples) {
+    const auto score = plugin_score(s.value);
+    entries.push_back({s.node, s.value, score.value_or(0), 0, eval_time_ms, score.has_value()});
+  }
+  std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
+  std::vector<std::int64_t> raw;
+  std::vector<std::size_t> valid_at;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].valid) {
+      raw.push_back(entries[i].raw_score);
+      valid_at.push_back(i);
+    }
+  }
+  std::vector<std::int64_t> normalized(raw.size());
+  normalize_scores(raw, normalized);
+  for (std::size_t i = 0; i < valid_at.size(); ++i) entries[valid_at[i]].node_score = normalized[i];
+  const PublishCounts counts = writer_.publish(entries, eval_time_ms);
+  result.published = counts.stored;
+  if (counts.overflow > 0 || counts.rejected > 0) {
+    spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
+  }
+}
+
+void Refresher::record(const RefreshResult& result, std::int64_t started_wall_ms) {
+  const bool was_failing = status_.consecutive_failures > 0;
+  status_.refresh_started_wall_ms = started_wall_ms;
+  status_.refresh_finished_wall_ms = wall_now_ms();
+  status_.heartbeat_mono_ns = mono_now_ns();
+  status_.query_duration_us = result.duration_us;
+  ++status_.refreshes_total;
+  std::memset(status_.last_error, 0, sizeof status_.last_error);
+  if (result.ok) {
+    status_.consecutive_failures = 0;
+    status_.last_success_wall_ms = status_.refresh_finished_wall_ms;
+    status_.last_success_mono_ns = status_.heartbeat_mono_ns;
+    status_.series_count = result.series;
+    status_.skipped_series = result.skipped;
+  } else {
+    ++status_.consecutive_failures;
+    ++status_.failures_total;
+    std::memcpy(status_.last_error, result.error.data(), std::min(result.error.size(), sizeof status_.last_error - 1));
+  }
+  writer_.record_status(status_);
+  if (result.ok && was_failing) {
+    spdlog::info("prometheus recovered nodes={} took_ms={}", result.published, result.duration_us / 1000);
+  } else if (!result.ok && !was_failing) {
+    spdlog::warn("prometheus failing url={} error=\"{}\" attempts={}", client_.redacted_url(), result.error,
+                 result.attempts);
+  }
+  spdlog::debug("refresh ok={} nodes={} series={} skipped={} attempts={} took_us={} error=\"{}\"", result.ok,
+               result.published, result.series, result.skipped, result.attempts, result.duration_us, result.error);
+}
+
+}  // namespace netscore::collector

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "collector/prometheus_client.h"
+#include "collector/query_builder.h"
+#include "collector/response_parser.h"
+#include "common/score_table_writer.h"
+
+namespace netscore::collector {
+
+struct RefreshResult {
+  bool ok = false;
+  std::string error;  // why the refresh failed; empty on success
+  std::uint32_t series = 0;
+  std::uint32_t skipped = 0;
+  std::uint32_t published = 0;
+  unsigned attempts = 0;
+  std::int64_t duration_us = 0;
+};
+
+// One refresh: query Prometheus (bounded retries with backoff), parse, score, publish, and record
+// the attempt in the table's status. A failed refresh leaves the last published snapshot alone.
+// Not thread-safe: the refresh loop's thread owns it.
+class Refresher {
+ public:
+  // Waits up to the given time between attempts; returns false when the collector is stopping.
+  using BackoffWait = std::function<bool(std::chrono::milliseconds)>;
+
+  Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer);
+
+  // After PrometheusClient::abort() nothing is recorded and the result's error is "stopped".
+  RefreshResult refresh(std::int64_t eval_time_ms, const BackoffWait& wait);
+
+  const BuiltQuery& query() const { return query_; }
+  std::uint64_t consecutive_failures() const { return status_.consecutive_failures; }
+
+ private:
+  HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait, unsigned& attempts);
+  void publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms, RefreshResult& result);
+  void record(const RefreshResult& result, std::int64_t started_wall_ms);
+
+  PrometheusClient& client_;
+  ScoreTableWriter& writer_;
+  BuiltQuery query_;
+  unsigned retries_;
+  std::chrono::milliseconds backoff_base_{200};
+  shm::CollectorStatus status_{};
+};
+
+// An HTTP answer's error text: Prometheus' own error message when the body carries one.
+std::string describe_http_failure(const HttpResult& result);
+
+}  // namespace netscore::collector

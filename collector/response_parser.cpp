@@ -1,0 +1,115 @@
+#include "collector/response_parser.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <unordered_set>
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+namespace netscore::collector {
+namespace {
+
+std::string_view string_member(const rapidjson::Value& object, const char* name) {
+  const auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return {};
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+}  // namespace
+
+std::optional<double> parse_sample_value(std::string_view text) {
+  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
+  if (text == "+Inf" || text == "Inf") return std::numeric_limits<double>::infinity();
+  if (text == "-Inf") return -std::numeric_limits<double>::infinity();
+  if (text.starts_with('+')) text.remove_prefix(1);
+  if (text.empty()) return std::nullopt;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+ParsedVector parse_vector_response(std::string_view body, std::string_view node_label) {
+  ParsedVector out;
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError()) {
+    out.error = "unparsable response: " + std::string(rapidjson::GetParseError_En(doc.GetParseError())) +
+                " at offset " + std::to_string(doc.GetErrorOffset());
+    return out;
+  }
+  if (!doc.IsObject()) {
+    out.error = "unparsable response: not a JSON object";
+    return out;
+  }
+  if (const auto it = doc.FindMember("warnings"); it != doc.MemberEnd() && it->value.IsArray()) {
+    for (const auto& w : it->value.GetArray()) {
+      if (w.IsString()) out.warnings.emplace_back(w.GetString(), w.GetStringLength());
+    }
+  }
+  const std::string_view status = string_member(doc, "status");
+  if (status == "error") {
+    out.error = "prometheus error errorType=" + std::string(string_member(doc, "errorType")) + " error=" +
+                std::string(string_member(doc, "error"));
+    return out;
+  }
+  if (status != "success") {
+    out.error = "unparsable response: status is \"" + std::string(status) + "\", expected success or error";
+    return out;
+  }
+  const auto data = doc.FindMember("data");
+  if (data == doc.MemberEnd() || !data->value.IsObject()) {
+    out.error = "unparsable response: no data object";
+    return out;
+  }
+  const std::string_view result_type = string_member(data->value, "resultType");
+  if (result_type != "vector") {
+    out.error = "unexpected resultType \"" + std::string(result_type) + "\", expected vector";
+    return out;
+  }
+  const auto result = data->value.FindMember("result");
+  if (result == data->value.MemberEnd() || !result->value.IsArray()) {
+    out.error = "unparsable response: data.result is not an array";
+    return out;
+  }
+  const auto& series = result->value.GetArray();
+  out.series = series.Size();
+  out.samples.reserve(series.Size());
+  const std::string label(node_label);
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(series.Size());
+  for (const auto& s : series) {
+    if (!s.IsObject()) {
+      ++out.not_a_number;
+      continue;
+    }
+    const auto metric = s.FindMember("metric");
+    const std::string_view node =
+        metric != s.MemberEnd() && metric->value.IsObject()
+            ? string_member(metric->value, label.c_str())
+            : std::string_view{};
+    if (node.empty()) {
+      ++out.missing_label;
+      continue;
+    }
+    const auto value = s.FindMember("value");
+    std::optional<double> number;
+    if (value != s.MemberEnd() && value->value.IsArray() && value->value.Size() == 2 && value->value[1].IsString()) {
+      number = parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
+    }
+    if (!number) {
+      ++out.not_a_number;
+      continue;
+    }
+    if (!seen.insert(node).second) {
+      ++out.duplicate_node;
+      continue;
+    }
+    out.samples.push_back({std::string(node), *number});
+  }
+  return out;
+}
+
+}  // namespace netscore::collector

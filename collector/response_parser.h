@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Decoding of a Prometheus /api/v1/query answer (https://prometheus.io/docs/prometheus/latest/querying/api/).
+// Pure functions: thread-safe.
+namespace netscore::collector {
+
+struct NodeSample {
+  std::string node;
+  double value = 0;  // may be NaN or ±Inf: Prometheus sends those as "NaN", "+Inf", "-Inf"
+};
+
+struct ParsedVector {
+  std::string error;  // non-empty: the whole answer is unusable (bad JSON, status:error, not a vector)
+  std::vector<NodeSample> samples;
+  std::vector<std::string> warnings;
+  std::uint32_t series = 0;  // series in the answer, usable or not
+  std::uint32_t missing_label = 0;
+  std::uint32_t duplicate_node = 0;  // later series for a node already seen; the first one is kept
+  std::uint32_t not_a_number = 0;    // value missing or not a Prometheus float string
+
+  bool ok() const { return error.empty(); }
+  std::uint32_t skipped() const { return missing_label + duplicate_node + not_a_number; }
+};
+
+// Series problems are counted and skipped; only a malformed or failed answer sets `error`.
+ParsedVector parse_vector_response(std::string_view body, std::string_view node_label);
+
+// Prometheus' sample value text: a decimal/exponent float, "NaN", "+Inf", "-Inf" (Go's ParseFloat).
+std::optional<double> parse_sample_value(std::string_view text);
+
+}  // namespace netscore::collector

@@ -1,0 +1,155 @@
+// The netscore-collector binary: configuration errors, publishing, and a prompt clean SIGTERM.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/score_table_reader.h"
+#include "common/score_table_writer.h"
+#include "tests/integration/support/fake_http_server.h"
+
+namespace netscore::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class CollectorBinary {
+ public:
+  explicit CollectorBinary(const std::vector<std::string>& env)
+      : log_((std::filesystem::temp_directory_path() / ("netscore-collector-" + std::to_string(getpid()) + ".log"))
+                 .string()) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    std::vector<char*> envp;
+    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+    char* argv[] = {const_cast<char*>(NETSCORE_COLLECTOR_BINARY), nullptr};
+    EXPECT_EQ(posix_spawn(&pid_, NETSCORE_COLLECTOR_BINARY, &actions, nullptr, argv, envp.data()), 0);
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~CollectorBinary() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    std::filesystem::remove(log_);
+  }
+
+  // The exit status, or -1 if it has not exited within the deadline.
+  int wait_exit(std::chrono::milliseconds deadline) {
+    const auto until = Clock::now() + deadline;
+    while (Clock::now() < until) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return -1;
+  }
+  void signal(int sig) const { kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
+  std::string log() const {
+    std::ifstream in(log_);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+ private:
+  std::string log_;
+  pid_t pid_ = -1;
+};
+
+TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {
+  CollectorBinary collector({"NETSCORE_REFRESH_INTERVAL=soon"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
+  EXPECT_NE(collector.log().find("NETSCORE_REFRESH_INTERVAL"), std::string::npos) << collector.log();
+}
+
+TEST(CollectorBinaryTest, BadNodeLabelExitsTwoNamingIt) {
+  CollectorBinary collector({"NETSCORE_NODE_LABEL=kubernetes-node"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
+  EXPECT_NE(collector.log().find("NETSCORE_NODE_LABEL"), std::string::npos) << collector.log();
+}
+
+class CollectorBinarySignalTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(CollectorBinarySignalTest, PublishesThenStopsWithinOneSecond) {
+  FakeHttpServer server;
+  server.respond_with({200, R"({"status":"success","data":{"resultType":"vector","result":[)"
+                            R"({"metric":{"kubernetes_node":"n1"},"value":[1,"42"]}]}})",
+                       {}});
+  const std::string shm = "netscore-collector-bin-" + std::to_string(getpid());
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm,
+                             "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=debug"});
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  shm::CollectorStatus status{};
+  while (Clock::now() < deadline) {
+    try {
+      ScoreTableReader reader({shm});
+      if (reader.read_status(status) == ReadStatus::ok && status.refreshes_total > 0) break;
+    } catch (const shm::TableError&) {
+      // not created yet
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(status.refreshes_total, 1U);
+  EXPECT_EQ(status.consecutive_failures, 0U);
+  EXPECT_EQ(status.refresh_interval_ms, 3'600'000);
+  EXPECT_EQ(status.writer_pid, collector.pid());
+  const auto stop_at = Clock::now();
+  collector.signal(GetParam());
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(5)), 0) << collector.log();
+  EXPECT_LT(Clock::now() - stop_at, std::chrono::seconds(1));
+  EXPECT_NE(server.last_request().headers["user-agent"].find("netscore-collector/"), std::string::npos);
+  ScoreTableWriter::remove(shm);
+}
+
+TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
+  FakeHttpServer server;
+  server.respond_with({500, "down", {}});
+  const std::string token_file =
+      (std::filesystem::temp_directory_path() / ("netscore-bin-token-" + std::to_string(getpid()))).string();
+  std::ofstream(token_file) << "tok-secret-123\n";
+  const std::string shm = "netscore-collector-secret-" + std::to_string(getpid());
+  const std::string url = "http://user:pw-secret-456@" + server.url().substr(std::string("http://").size());
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + url, "NETSCORE_SHM_NAME=" + shm,
+                             "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file, "NETSCORE_PROMETHEUS_RETRIES=0",
+                             "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=trace"});
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (server.requests() < 1 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // The failure line is written (and flushed, being a warning) after the answer arrives.
+  while (collector.log().find("prometheus failing") == std::string::npos && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  collector.signal(SIGTERM);
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(5)), 0);
+  const std::string log = collector.log();
+  EXPECT_NE(log.find("prometheus failing url=http://REDACTED@127.0.0.1"), std::string::npos) << log;
+  EXPECT_EQ(log.find("pw-secret-456"), std::string::npos) << log;
+  EXPECT_EQ(log.find("tok-secret-123"), std::string::npos) << log;
+  EXPECT_EQ(server.last_request().headers["authorization"], "Bearer tok-secret-123");
+  std::filesystem::remove(token_file);
+  ScoreTableWriter::remove(shm);
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, CollectorBinarySignalTest, ::testing::Values(SIGTERM, SIGINT),
+                         [](const ::testing::TestParamInfo<int>& param_info) {
+                           return param_info.param == SIGTERM ? std::string("SIGTERM") : std::string("SIGINT");
+                         });
+
+}  // namespace
+}  // namespace netscore::testing

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+// A real Prometheus (Debian `prometheus` 2.42) for tests, the benchmark and demos: the given
+// OpenMetrics file is backfilled with `promtool tsdb create-blocks-from openmetrics` into a
+// temporary TSDB, and Prometheus serves it on 127.0.0.1 at a free port. Prometheus serves
+// backfilled blocks whose range reaches into the future, so data written to end at now + 1h
+// stays queryable at "now" for an hour.
+// Not thread-safe: one owner starts and stops it.
+namespace netscore::testing {
+
+class PrometheusProcess {
+ public:
+  // Backfills and starts; throws std::runtime_error with Prometheus' log tail on failure.
+  explicit PrometheusProcess(const std::string& openmetrics_file);
+  PrometheusProcess(const PrometheusProcess&) = delete;
+  PrometheusProcess& operator=(const PrometheusProcess&) = delete;
+  // Stops Prometheus and removes the temporary directory.
+  ~PrometheusProcess();
+
+  // Starts again on the same TSDB and, if still free, the same port.
+  void start();
+  // SIGTERM, bounded wait, then SIGKILL.
+  void stop();
+  // SIGKILL at once: a crashed Prometheus.
+  void kill();
+
+  bool running() const { return pid_ > 0; }
+  std::uint16_t port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  const std::string& directory() const { return dir_; }
+
+ private:
+  bool try_start(std::uint16_t port, std::chrono::seconds ready_deadline);
+  void reap(std::chrono::milliseconds deadline);
+
+  std::string dir_;
+  pid_t pid_ = -1;
+  std::uint16_t port_ = 0;
+};
+
+// A port nobody listens on right now (bind to 127.0.0.1:0); racy by nature, callers retry.
+std::uint16_t free_local_port();
+
+// GET url; returns the HTTP status, or 0 when nothing answered.
+long http_get_status(const std::string& url, std::chrono::milliseconds timeout);
+
+}  // namespace netscore::testing

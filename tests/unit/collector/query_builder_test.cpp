@@ -1,0 +1,120 @@
+#include "collector/query_builder.h"
+
+#include <gtest/gtest.h>
+
+#include "common/duration.h"
+
+namespace netscore::collector {
+namespace {
+
+QueryConfig base_config() {
+  QueryConfig c;
+  c.metric = "node_network_receive_bytes_total";
+  c.interface = "eth0";
+  c.time_range = *parse_prom_duration("5m");
+  c.node_label = "kubernetes_node";
+  return c;
+}
+
+TEST(QuoteTest, EscapesQuotesBackslashesAndControlCharacters) {
+  EXPECT_EQ(quote_promql_string("eth0"), R"("eth0")");
+  EXPECT_EQ(quote_promql_string(R"(a"b)"), R"("a\"b")");
+  EXPECT_EQ(quote_promql_string(R"(a\b)"), R"("a\\b")");
+  EXPECT_EQ(quote_promql_string("a\nb\rc\td"), R"("a\nb\rc\td")");
+  EXPECT_EQ(quote_promql_string(std::string("a\x01z", 3)), R"("a\x01z")");
+  EXPECT_EQ(quote_promql_string(""), R"("")");
+}
+
+TEST(QuoteTest, InjectionAttemptStaysInsideTheLiteral) {
+  const std::string quoted = quote_promql_string(R"(x"} or vector(1) #)");
+  EXPECT_EQ(quoted, R"("x\"} or vector(1) #")");
+}
+
+TEST(NameTest, ValidatesLabelAndMetricNames) {
+  EXPECT_TRUE(is_valid_label_name("kubernetes_node"));
+  EXPECT_TRUE(is_valid_label_name("_x9"));
+  EXPECT_FALSE(is_valid_label_name(""));
+  EXPECT_FALSE(is_valid_label_name("9x"));
+  EXPECT_FALSE(is_valid_label_name("a:b"));
+  EXPECT_FALSE(is_valid_label_name("a-b"));
+  EXPECT_FALSE(is_valid_label_name("node\"}"));
+  EXPECT_TRUE(is_valid_metric_name("job:rate5m:sum"));
+  EXPECT_FALSE(is_valid_metric_name("a{b}"));
+}
+
+TEST(BatchQueryTest, LabelModeSumsByNodeLabel) {
+  const BuiltQuery q = build_batch_query(base_config());
+  EXPECT_EQ(q.promql,
+            R"(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m])))");
+  EXPECT_EQ(q.node_label, "kubernetes_node");
+}
+
+TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
+  QueryConfig c = base_config();
+  c.mode = QueryMode::uname;
+  const BuiltQuery q = build_batch_query(c);
+  EXPECT_EQ(q.promql,
+            R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))"
+            R"( * on(instance) group_left(nodename) (node_uname_info)))");
+  EXPECT_EQ(q.node_label, "nodename");
+}
+
+TEST(BatchQueryTest, RegexInterfaceAndRateFunction) {
+  QueryConfig c = base_config();
+  c.interface = R"(eth\d+|ens.*)";
+  c.interface_regex = true;
+  c.function = QueryFunction::rate;
+  c.time_range = *parse_prom_duration("1m30s");
+  EXPECT_EQ(build_batch_query(c).promql,
+            R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
+  c.function = QueryFunction::increase;
+  EXPECT_NE(build_batch_query(c).promql.find("increase("), std::string::npos);
+}
+
+TEST(BatchQueryTest, InterfaceWithQuoteAndNewlineIsEscaped) {
+  QueryConfig c = base_config();
+  c.interface = "e\"t\\h\n0";
+  EXPECT_EQ(build_batch_query(c).promql,
+            R"(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="e\"t\\h\n0"}[5m])))");
+}
+
+TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
+  QueryConfig c = base_config();
+  c.mode = QueryMode::custom;
+  c.interface = "a\"b";
+  c.node_label = "node";
+  c.custom_template = R"(max by ({node_label}) (rate(m{device="{interface}"}[{range}])) + {range_x})";
+  const BuiltQuery q = build_batch_query(c);
+  EXPECT_EQ(q.promql, R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x})");
+  EXPECT_EQ(q.node_label, "node");
+}
+
+TEST(BatchQueryTest, RejectsBadNamesNamingTheVariable) {
+  QueryConfig c = base_config();
+  c.node_label = "kubernetes-node";
+  try {
+    build_batch_query(c);
+    FAIL() << "expected QueryError";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("NETSCORE_NODE_LABEL"), std::string::npos);
+  }
+  c = base_config();
+  c.metric = "bad metric";
+  EXPECT_THROW(build_batch_query(c), QueryError);
+  c = base_config();
+  c.mode = QueryMode::custom;
+  EXPECT_THROW(build_batch_query(c), QueryError);
+}
+
+TEST(PerNodeQueryTest, MatchesTheGoPluginQueries) {
+  QueryConfig c = base_config();
+  EXPECT_EQ(build_per_node_query(c, "node-1"),
+            R"(sum_over_time(node_network_receive_bytes_total{device="eth0",kubernetes_node="node-1"}[5m]))");
+  c.mode = QueryMode::uname;
+  EXPECT_EQ(build_per_node_query(c, "n\"1"),
+            R"(sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))"
+            R"( * on(instance) group_left(nodename) (node_uname_info{nodename="n\"1"}))");
+}
+
+}  // namespace
+}  // namespace netscore::collector
