@@ -1,4 +1,4 @@
-package extender
+package wire
 
 // Wire types copied from k8s.io/kube-scheduler/extender/v1 types.go: no json tags, exactly as
 // kube-scheduler encodes and decodes them.

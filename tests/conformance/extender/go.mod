@@ -1,3 +1,0 @@
-module netscore.io/conformance/extender
-
-go 1.19

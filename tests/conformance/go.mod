@@ -1,0 +1,3 @@
+module netscore.io/conformance
+
+go 1.19
