@@ -21,14 +21,16 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
                     std::span<const std::uint64_t> hashes, std::span<NodeScore> out, std::int64_t now_mono_ns,
                     std::int64_t max_age_ns) noexcept {
   Lookup result;
-  std::fill(out.begin(), out.end(), NodeScore{});
-  if (table == nullptr) return result;
+  // A successful lookup writes every entry; only the other outcomes must clear what a torn
+  // attempt may have left.
+  const auto clear = [&] { std::fill(out.begin(), out.end(), NodeScore{}); };
+  if (table == nullptr) {
+    clear();
+    return result;
+  }
   switch (table->lookup(names, hashes, out, result.meta)) {
-    case ReadStatus::empty: result.freshness = Freshness::empty; return result;
-    case ReadStatus::busy:
-      std::fill(out.begin(), out.end(), NodeScore{});
-      result.freshness = Freshness::busy;
-      return result;
+    case ReadStatus::empty: clear(); result.freshness = Freshness::empty; return result;
+    case ReadStatus::busy: clear(); result.freshness = Freshness::busy; return result;
     case ReadStatus::ok: break;
   }
   result.age_ns = now_mono_ns - result.meta.published_mono_ns;
