@@ -13,9 +13,8 @@ jobs=$(nproc)
 
 echo "== ThreadSanitizer: score table stress and crash, extender server"
 cmake --preset tsan -DNETSCORE_WERROR="$werror" >/dev/null
-cmake --build --preset tsan -j "$jobs" --target score_table_stress_test score_table_crash_test \
-  extender_server_integration_test
-ctest --preset tsan -L 'stress|integration'
+cmake --build --preset tsan -j "$jobs" --target concurrency_tests
+ctest --preset tsan -L concurrency
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: every test"
 cmake --preset asan -DNETSCORE_WERROR="$werror" >/dev/null

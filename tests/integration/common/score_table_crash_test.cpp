@@ -10,6 +10,7 @@
 
 #include "tests/integration/common/process.h"
 #include "tests/integration/common/table_pattern.h"
+#include "tests/testing/table_name.h"
 
 namespace netscore::testing {
 namespace {
@@ -41,12 +42,7 @@ bool publish_in_progress(const std::string& name, std::uint64_t visible_id) {
 
 class ScoreTableCrash : public ::testing::Test {
  protected:
-  void SetUp() override {
-    name_ = "netscore-crash-" + std::to_string(::getpid());
-    ScoreTableWriter::remove(name_);
-  }
-  void TearDown() override { ScoreTableWriter::remove(name_); }
-  std::string name_;
+  netscore::testing::TableName name_{"crash"};
 };
 
 TEST_F(ScoreTableCrash, KilledWriterLeavesLastCompleteSnapshotAndCanBeTakenOver) {

@@ -14,6 +14,7 @@
 
 #include "tests/integration/common/process.h"
 #include "tests/integration/common/table_pattern.h"
+#include "tests/testing/table_name.h"
 
 namespace netscore::testing {
 namespace {
@@ -97,12 +98,6 @@ WriterReport run_writer(ScoreTableWriter& writer, const std::function<bool()>& s
 
 class ScoreTableStress : public ::testing::Test {
  protected:
-  void SetUp() override {
-    name_ = "netscore-stress-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    ScoreTableWriter::remove(name_);
-  }
-  void TearDown() override { ScoreTableWriter::remove(name_); }
 
   // Readers and the writer in separate processes; the writer stops when the parent closes a pipe.
   std::vector<ReaderReport> run_processes(bool unsafe_writer, int readers, std::uint64_t quota, bool stop_on_torn,
@@ -129,7 +124,7 @@ class ScoreTableStress : public ::testing::Test {
     return reports;
   }
 
-  std::string name_;
+  netscore::testing::TableName name_{"stress"};
 };
 
 ReaderReport total(const std::vector<ReaderReport>& reports) {

@@ -16,6 +16,7 @@
 
 #include "common/logging.h"
 #include "common/score_table_writer.h"
+#include "tests/testing/table_name.h"
 #include "extender/server.h"
 
 namespace netscore::extender {
@@ -85,9 +86,6 @@ constexpr std::string_view kExpected = R"([{"Host":"a","Score":10},{"Host":"b","
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    name_ = "netscore-server-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    ScoreTableWriter::remove(name_);
     writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
     const std::vector<TableEntry> entries = {{"a", 0, 0, 100, 1, true}, {"b", 50, 50, 75, 1, true},
                                              {"c", 200, 200, 0, 1, true}};
@@ -108,7 +106,6 @@ class ServerTest : public ::testing::Test {
   }
   void TearDown() override {
     server_.reset();
-    ScoreTableWriter::remove(name_);
   }
 
   // Each server thread attaches on its own first poll; wait (bounded) until requests see the table.
@@ -120,7 +117,7 @@ class ServerTest : public ::testing::Test {
     FAIL() << "server never became ready";
   }
 
-  std::string name_;
+  netscore::testing::TableName name_{"server"};
   Config config_;
   std::optional<ScoreTableWriter> writer_;
   std::optional<Server> server_;

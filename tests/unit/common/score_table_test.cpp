@@ -11,6 +11,7 @@
 
 #include "common/score_table_reader.h"
 #include "common/score_table_writer.h"
+#include "tests/testing/table_name.h"
 
 namespace netscore {
 namespace {
@@ -19,12 +20,6 @@ using ::testing::HasSubstr;
 
 class ScoreTable : public ::testing::Test {
  protected:
-  void SetUp() override {
-    name_ = "netscore-unit-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    ScoreTableWriter::remove(name_);
-  }
-  void TearDown() override { ScoreTableWriter::remove(name_); }
 
   ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const { return {name_, capacity, 0600, false}; }
   ScoreTableReader::Options reader_options() const { return {name_, false, 64}; }
@@ -42,7 +37,7 @@ class ScoreTable : public ::testing::Test {
     return "attached";
   }
 
-  std::string name_;
+  netscore::testing::TableName name_{"unit"};
 };
 
 TEST_F(ScoreTable, SegmentAt15000NodesFitsIn16MB) {
@@ -169,7 +164,7 @@ TEST_F(ScoreTable, StatusRoundTripsIndependentlyOfSnapshots) {
 TEST_F(ScoreTable, CreatedWithMode0600) {
   ScoreTableWriter writer(writer_options());
   struct stat st {};
-  ASSERT_EQ(::stat(("/dev/shm/" + name_).c_str(), &st), 0);
+  ASSERT_EQ(::stat(("/dev/shm/" + name_.str()).c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600U);
 }
 
@@ -235,7 +230,7 @@ TEST_F(ScoreTable, ReaderRefusesMissingSegment) {
 class ForgedSegment : public ScoreTable {
  protected:
   void forge(std::size_t bytes, const std::function<void(shm::SegmentHeader&)>& edit) {
-    const int fd = ::shm_open(("/" + name_).c_str(), O_CREAT | O_RDWR, 0600);
+    const int fd = ::shm_open(("/" + name_.str()).c_str(), O_CREAT | O_RDWR, 0600);
     ASSERT_GE(fd, 0);
     ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(bytes)), 0);
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/score_table_writer.h"
+#include "tests/testing/table_name.h"
 #include "extender/handlers.h"
 
 namespace netscore::extender {
@@ -19,15 +20,11 @@ namespace http = boost::beast::http;
 class HandlersTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    name_ = "netscore-handlers-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    ScoreTableWriter::remove(name_);
     config_.shm.name = name_;
     config_.max_age = {std::chrono::seconds(60), "1m"};
     config_.extender.neutral_score = 5;
     config_.extender.url_prefix = "/netscore";
   }
-  void TearDown() override { ScoreTableWriter::remove(name_); }
 
   // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
   void publish() {
@@ -58,7 +55,7 @@ class HandlersTest : public ::testing::Test {
   }
   std::int64_t stale_now() const { return mono_now_ns() + 61'000'000'000; }
 
-  std::string name_;
+  netscore::testing::TableName name_{"handlers"};
   Config config_;
   SharedState shared_{1};
   Handlers handlers_{config_, shared_, 0};
