@@ -1,6 +1,5 @@
 // netscore-collector: one batched Prometheus query per refresh → the shared-memory score table.
 #include <curl/curl.h>
-#include <pthread.h>
 
 #include <csignal>
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include "common/config.h"
 #include "common/logging.h"
 #include "common/score_table_writer.h"
+#include "common/signals.h"
 
 namespace {
 
@@ -41,12 +41,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // Signals are taken synchronously by this thread (sigwait); every other thread inherits the mask.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const sigset_t signals = netscore::block_termination_signals();
 
   if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
     spdlog::critical("fatal error=\"curl_global_init failed\"");

@@ -8,7 +8,6 @@ netscore-extender started with the manifest's settings.
 """
 import argparse
 import glob
-import json
 import os
 import re
 import subprocess
@@ -129,9 +128,7 @@ def main():
     parser.add_argument("--extender", required=True)
     args = parser.parse_args()
 
-    docs = json.loads(subprocess.run([args.env_doc], check=True, capture_output=True, text=True).stdout)
-    by_component = {c: {v["env"] for v in docs[c]} for c in ("collector", "extender")}
-    variables = {v["env"]: v for v in docs["extender"] + docs["collector"]}
+    by_component, variables = mc.load_variables(args.env_doc)
 
     errors = undocumented_names(args.repo, variables)
     stanzas = []

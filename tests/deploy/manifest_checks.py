@@ -1,6 +1,8 @@
 """Checks on rendered netscore manifests. Each function returns a list of error strings, so the
 self-test can feed it broken documents and see the errors it must report."""
+import json
 import re
+import subprocess
 
 # Every key of the v1 Extender struct (kubescheduler.config.k8s.io/v1); the scheduler decodes its
 # configuration strictly, so any other key (e.g. the KEP's `enableHttps`) stops it from starting.
@@ -12,6 +14,13 @@ FILTER_VERB = "filter"
 PRIORITIZE_VERB = "prioritize"
 GO_DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$")
 SHM_PATH = "/dev/shm"
+
+
+def load_variables(env_doc):
+    """The variables netscore-env-doc reports: (names by component, description by name)."""
+    docs = json.loads(subprocess.run([env_doc], check=True, capture_output=True, text=True).stdout)
+    by_component = {c: {v["env"] for v in docs[c]} for c in ("collector", "extender")}
+    return by_component, {v["env"]: v for v in docs["extender"] + docs["collector"]}
 
 
 def pod_spec(workload):

@@ -3,9 +3,7 @@
 deploy/base pod template or the real scheduler configuration and expects a matching error."""
 import argparse
 import copy
-import json
 import os
-import subprocess
 import sys
 
 import yaml
@@ -32,9 +30,7 @@ def main():
     parser.add_argument("--repo", required=True)
     parser.add_argument("--env-doc", required=True)
     args = parser.parse_args()
-    docs = json.loads(subprocess.run([args.env_doc], check=True, capture_output=True, text=True).stdout)
-    by_component = {c: {v["env"] for v in docs[c]} for c in ("collector", "extender")}
-    variables = {v["env"]: v for v in docs["extender"] + docs["collector"]}
+    by_component, variables = mc.load_variables(args.env_doc)
     pod = load(args.repo, "deploy/base/pod-template.yaml")
     config = load(args.repo, "deploy/overlays/control-plane/kube-scheduler-config.yaml")
 

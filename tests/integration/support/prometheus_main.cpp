@@ -1,7 +1,6 @@
 // netscore-prometheus: backfills an OpenMetrics file into a temporary Prometheus on 127.0.0.1,
 // prints its URL, and serves until SIGTERM/SIGINT; then stops Prometheus and removes the TSDB.
 #include <curl/curl.h>
-#include <pthread.h>
 
 #include <csignal>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/signals.h"
 #include "tests/integration/support/prometheus_process.h"
 
 int main(int argc, char** argv) {
@@ -26,11 +26,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: --openmetrics FILE is required\n", argv[0]);
     return 2;
   }
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const sigset_t signals = netscore::block_termination_signals();
   curl_global_init(CURL_GLOBAL_DEFAULT);
   try {
     netscore::testing::PrometheusProcess prometheus(openmetrics);
