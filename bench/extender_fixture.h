@@ -13,18 +13,26 @@ inline std::string node_name(std::size_t i) { return "ip-10-0-" + std::to_string
 inline const std::string kPod =
     R"({"metadata":{"name":"web-7d9f8-x2kqp","generateName":"web-7d9f8-","namespace":"default","uid":"6b1f1c52-2c1e-4c8e-9a57-0d3a4f1e9b11","resourceVersion":"123456","creationTimestamp":"2026-07-01T10:00:00Z","labels":{"app":"web","pod-template-hash":"7d9f8"},"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"annotations\":{},\"name\":\"web\",\"namespace\":\"default\"}}\n"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-7d9f8","uid":"1f0e","controller":true,"blockOwnerDeletion":true}]},"spec":{"containers":[{"name":"web","image":"nginx:1.27","ports":[{"containerPort":80,"protocol":"TCP"}],"resources":{"requests":{"cpu":"100m","memory":"64Mi"}},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","serviceAccountName":"default","serviceAccount":"default","securityContext":{},"schedulerName":"default-scheduler","tolerations":[{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}],"priority":0,"enableServiceLinks":true,"preemptionPolicy":"PreemptLowerPriority"},"status":{"phase":"Pending","qosClass":"Burstable"}})";
 
+inline std::vector<std::string> node_names(std::size_t n) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < n; ++i) names.push_back(node_name(i));
+  return names;
+}
+
 // nodeCacheCapable: true — what the scheduler sends with the recommended configuration.
-inline std::string names_body(std::size_t n) {
+inline std::string names_body(const std::vector<std::string>& names) {
   std::string body = R"({"Pod":)" + kPod + R"(,"Nodes":null,"NodeNames":[)";
-  for (std::size_t i = 0; i < n; ++i) body += (i ? ",\"" : "\"") + node_name(i) + "\"";
+  for (std::size_t i = 0; i < names.size(); ++i) body += (i ? ",\"" : "\"") + names[i] + "\"";
   return body + "]}";
 }
 
+inline std::string names_body(std::size_t n) { return names_body(node_names(n)); }
+
 // nodeCacheCapable: false — full Node objects (abbreviated real kubelet output, ~1.5 KB each).
-inline std::string nodes_body(std::size_t n) {
+inline std::string nodes_body(const std::vector<std::string>& names) {
   std::string body = R"({"Pod":)" + kPod + R"(,"Nodes":{"metadata":{},"items":[)";
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string name = node_name(i);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
     if (i) body += ",";
     body += R"({"metadata":{"name":")" + name + R"(","uid":"0a9c-)" + std::to_string(i) +
             R"(","resourceVersion":"98765","creationTimestamp":"2026-06-01T08:00:00Z","labels":{"beta.kubernetes.io/arch":"amd64","beta.kubernetes.io/os":"linux","kubernetes.io/arch":"amd64","kubernetes.io/hostname":")" +
@@ -35,6 +43,8 @@ inline std::string nodes_body(std::size_t n) {
   }
   return body + R"(]},"NodeNames":null})";
 }
+
+inline std::string nodes_body(std::size_t n) { return nodes_body(node_names(n)); }
 
 // Every node of the largest request, with spread-out traffic.
 inline void publish_table(ScoreTableWriter& writer, std::size_t n) {

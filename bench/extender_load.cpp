@@ -13,19 +13,15 @@
 #include <thread>
 #include <vector>
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <spdlog/spdlog.h>
 
 #include "bench/extender_fixture.h"
+#include "bench/http_client.h"
 #include "extender/server.h"
 
 namespace {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
+using netscore::bench::percentile;
 using Clock = std::chrono::steady_clock;
 
 struct Options {
@@ -52,13 +48,6 @@ Options parse(int argc, char** argv) {
     }
   }
   return o;
-}
-
-double percentile(std::vector<double>& v, double p) {
-  if (v.empty()) return 0;
-  const auto k = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
 }
 
 // Cumulative prioritize buckets from the server's /metrics text: (le seconds, count).
@@ -117,23 +106,13 @@ int main(int argc, char** argv) {
     std::vector<std::thread> threads;
     for (unsigned c = 0; c < o.clients; ++c) {
       threads.emplace_back([&, c] {
-        net::io_context ioc;
-        net::ip::tcp::socket socket(ioc);
-        socket.connect({net::ip::make_address("127.0.0.1"), server.port()});
-        socket.set_option(net::ip::tcp::no_delay(true));
-        beast::flat_buffer buffer;
-        http::request<http::string_body> req{http::verb::post, "/prioritize", 11};
-        req.set(http::field::host, "127.0.0.1");
-        req.set(http::field::content_type, "application/json");
-        req.body() = body;
-        req.prepare_payload();
+        netscore::bench::KeepAliveClient client(server.port(), std::chrono::seconds(10));
+        const auto req = netscore::bench::post_json("/prioritize", body);
         auto& mine = latencies[c];
         mine.reserve(o.requests / o.clients + 1);
         while (issued.fetch_add(1, std::memory_order_relaxed) < o.requests && Clock::now() < deadline) {
           const auto t0 = Clock::now();
-          http::write(socket, req);
-          http::response<http::string_body> res;
-          http::read(socket, buffer, res);
+          const auto res = client.send(req);
           mine.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
           if (res.result_int() != 200) failures.fetch_add(1, std::memory_order_relaxed);
         }

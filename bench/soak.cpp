@@ -1,0 +1,250 @@
+// Soak: the real netscore-extender under keep-alive load from several client threads while the
+// real netscore-collector refreshes every second against a real Prometheus that is restarted
+// twice. Prints one `soak_interval` line per interval and a report with acceptance checks;
+// exits 1 when a check fails. Not part of the test run: `bash scripts/soak.sh [minutes]`.
+//   netscore_soak [--minutes 10] [--clients 4] [--nodes 50] [--interval 30] [--warmup 15]
+//                 [--rss-bound-mb 10] [--bin-dir DIR] [--work-dir DIR]
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/extender_fixture.h"
+#include "bench/soak_process.h"
+#include "bench/soak_report.h"
+#include "bench/soak_traffic.h"
+#include "common/score_table_writer.h"
+#include "tests/integration/support/prometheus_process.h"
+#include "tests/integration/support/synth.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace bench = netscore::bench;
+using Clock = std::chrono::steady_clock;
+using Seconds = std::chrono::duration<double>;
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_signal(int) { g_interrupted.store(true); }
+
+struct Options {
+  double minutes = 10;
+  unsigned clients = 4;
+  unsigned nodes = 50;
+  double interval_s = 30;
+  double warmup_s = 15;
+  // The extender's steady state is ~6 MB. ~12k req/s for 10 minutes is ~7M requests, so a leak
+  // of 2 bytes per request would cross 10 MB, while allocator arenas already touched during the
+  // warm-up do not grow with time.
+  double rss_bound_mb = 10;
+  fs::path bin_dir = fs::read_symlink("/proc/self/exe").parent_path().parent_path();
+  fs::path work_dir;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    const double v = std::strtod(value.c_str(), nullptr);
+    if (flag == "--minutes") o.minutes = v;
+    else if (flag == "--clients") o.clients = static_cast<unsigned>(v);
+    else if (flag == "--nodes") o.nodes = static_cast<unsigned>(v);
+    else if (flag == "--interval") o.interval_s = v;
+    else if (flag == "--warmup") o.warmup_s = v;
+    else if (flag == "--rss-bound-mb") o.rss_bound_mb = v;
+    else if (flag == "--bin-dir") o.bin_dir = value;
+    else if (flag == "--work-dir") o.work_dir = value;
+    else {
+      std::fprintf(stderr, "netscore_soak: unknown flag %s\n", flag.c_str());
+      std::exit(2);
+    }
+  }
+  if (argc % 2 == 0 || o.minutes <= 0 || o.clients == 0 || o.nodes < 2 || o.interval_s <= 0 ||
+      o.warmup_s >= o.minutes * 60) {
+    std::fprintf(stderr, "netscore_soak: flags take one value each; minutes > 0, clients > 0, nodes >= 2, "
+                         "warmup shorter than the soak\n");
+    std::exit(2);
+  }
+  return o;
+}
+
+// The collector's table, removed on every way out of the soak.
+struct RemovedShm {
+  explicit RemovedShm(std::string n) : name(std::move(n)) { netscore::ScoreTableWriter::remove(name); }
+  RemovedShm(const RemovedShm&) = delete;
+  RemovedShm& operator=(const RemovedShm&) = delete;
+  ~RemovedShm() { netscore::ScoreTableWriter::remove(name); }
+  std::string name;
+};
+
+// Sleeps in short steps until `until` or an interrupt; false when interrupted.
+bool wait_until(Clock::time_point until) {
+  while (Clock::now() < until) {
+    if (g_interrupted.load()) return false;
+    std::this_thread::sleep_for(std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(100)));
+  }
+  return !g_interrupted.load();
+}
+
+// Synthetic traffic whose window covers the whole soak plus a margin on both sides.
+std::string write_traffic(const Options& o, const fs::path& dir) {
+  netscore::testing::SynthOptions synth;
+  synth.nodes = o.nodes;
+  synth.end_s = std::time(nullptr) + static_cast<std::int64_t>(o.minutes * 60) + 1800;
+  synth.hours = o.minutes / 60 + 1.5;
+  const std::string file = (dir / "traffic.om").string();
+  std::ofstream out(file);
+  netscore::testing::write_openmetrics(synth, out);
+  return file;
+}
+
+// The extender on a free port; the port probe is racy, so a failed start is retried.
+std::unique_ptr<bench::ChildProcess> start_extender(const Options& o, const fs::path& dir, const std::string& shm,
+                                                    std::uint16_t& port) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    port = netscore::testing::free_local_port();
+    auto extender = std::make_unique<bench::ChildProcess>(
+        std::vector<std::string>{(o.bin_dir / "extender/netscore-extender").string()},
+        std::vector<std::pair<std::string, std::string>>{{"NETSCORE_LISTEN", "127.0.0.1:" + std::to_string(port)},
+                                                         {"NETSCORE_SHM_NAME", shm}},
+        (dir / "extender.log").string());
+    const std::string readyz = "http://127.0.0.1:" + std::to_string(port) + "/readyz";
+    for (int i = 0; i < 600 && extender->alive() && !g_interrupted.load(); ++i) {
+      if (netscore::testing::http_get_status(readyz, std::chrono::seconds(1)) == 200) return extender;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (extender->alive() || g_interrupted.load()) break;
+  }
+  throw std::runtime_error("the extender did not become ready; see " + (dir / "extender.log").string());
+}
+
+// Requests the scheduler would send: NodeNames-mode prioritize (the recommended configuration),
+// Nodes-mode prioritize and NodeNames-mode filter.
+std::vector<bench::Request> scheduler_requests(unsigned nodes) {
+  std::vector<std::string> names;
+  for (const auto& n : netscore::testing::synth_nodes(nodes)) names.push_back(n.name);
+  const std::vector<std::string> some(names.begin(), names.begin() + std::min<std::ptrdiff_t>(10, std::ssize(names)));
+  const std::string by_name = bench::names_body(names);
+  return {bench::post_json("/prioritize", by_name), bench::post_json("/prioritize", bench::nodes_body(some)),
+          bench::post_json("/prioritize", by_name), bench::post_json("/filter", by_name)};
+}
+
+int soak(const Options& o, const fs::path& dir) {
+  std::printf("== soak minutes=%.1f clients=%u nodes=%u interval_s=%.0f work_dir=%s\n", o.minutes, o.clients, o.nodes,
+              o.interval_s, dir.c_str());
+  std::fflush(stdout);
+  netscore::testing::PrometheusProcess prometheus(write_traffic(o, dir));
+  // Declared before the collector so that it is removed after the collector has stopped.
+  const RemovedShm shm{"netscore-soak-" + std::to_string(::getpid())};
+  bench::ChildProcess collector({(o.bin_dir / "collector/netscore-collector").string()},
+                                {{"NETSCORE_PROMETHEUS_URL", prometheus.url()},
+                                 {"NETSCORE_INTERFACE", netscore::testing::kSynthInterface},
+                                 {"NETSCORE_REFRESH_INTERVAL", "1s"},
+                                 {"NETSCORE_SHM_NAME", shm.name}},
+                                (dir / "collector.log").string());
+  std::uint16_t port = 0;
+  const auto extender = start_extender(o, dir, shm.name, port);
+  std::printf("prometheus=%s collector_pid=%d extender=127.0.0.1:%u extender_pid=%d\n", prometheus.url().c_str(),
+              collector.pid(), port, extender->pid());
+  std::fflush(stdout);
+
+  const auto requests = scheduler_requests(o.nodes);
+  const auto start = Clock::now();
+  const auto end = start + std::chrono::duration_cast<Clock::duration>(Seconds(o.minutes * 60));
+  std::atomic<bool> stop{false};
+  std::vector<std::unique_ptr<bench::TrafficTally>> tallies;
+  std::vector<std::thread> clients;
+  for (unsigned c = 0; c < o.clients; ++c) {
+    tallies.push_back(std::make_unique<bench::TrafficTally>());
+    clients.emplace_back(bench::run_client, port, std::cref(requests), std::cref(stop), end + std::chrono::seconds(5),
+                         std::ref(*tallies.back()));
+  }
+  // Prometheus down for a few refreshes at ~1/3 and ~2/3; this thread alone owns `prometheus`
+  // until it is joined.
+  std::atomic<int> restarts{0};
+  std::thread faults([&] {
+    for (const double at : {1.0 / 3, 2.0 / 3}) {
+      if (!wait_until(start + std::chrono::duration_cast<Clock::duration>(Seconds(o.minutes * 60 * at)))) return;
+      prometheus.stop();
+      std::printf("prometheus_restart t_s=%.0f stopped\n", Seconds(Clock::now() - start).count());
+      std::fflush(stdout);
+      if (!wait_until(Clock::now() + std::chrono::seconds(5))) return;
+      prometheus.start();
+      restarts.fetch_add(1);
+      std::printf("prometheus_restart t_s=%.0f started\n", Seconds(Clock::now() - start).count());
+      std::fflush(stdout);
+    }
+  });
+
+  bench::SoakReport report(o.clients, o.rss_bound_mb);
+  bench::KeepAliveClient table_client(port, std::chrono::seconds(5));
+  const auto sample_all = [&] {
+    return bench::Sample{extender->sample(), collector.sample(), bench::read_collector_counts(table_client)};
+  };
+  const auto warm = start + std::chrono::duration_cast<Clock::duration>(Seconds(o.warmup_s));
+  if (wait_until(warm)) report.set_start(sample_all());
+  for (auto next = start + std::chrono::duration_cast<Clock::duration>(Seconds(o.interval_s));
+       !g_interrupted.load(); next += std::chrono::duration_cast<Clock::duration>(Seconds(o.interval_s))) {
+    const bool last = next >= end;
+    wait_until(last ? end : next);
+    bench::IntervalTally interval;
+    for (auto& t : tallies) bench::merge(interval, t->take());
+    const auto sample = sample_all();
+    report.add_interval(Seconds(Clock::now() - start).count(), std::move(interval), sample);
+    if (last) {
+      report.set_end(sample, extender->alive() && collector.alive());
+      break;
+    }
+  }
+  stop.store(true);
+  for (auto& t : clients) t.join();
+  faults.join();
+  report.set_restarts(restarts.load());
+  if (g_interrupted.load()) {
+    std::printf("soak interrupted\n");
+    return 130;
+  }
+  const bool pass = report.print_summary(Seconds(Clock::now() - start).count());
+  return pass ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGPIPE, SIG_IGN);
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  const bool own_dir = o.work_dir.empty();
+  fs::path dir = o.work_dir;
+  if (own_dir) {
+    std::string templ = (fs::temp_directory_path() / "netscore-soak-XXXXXX").string();
+    if (::mkdtemp(templ.data()) == nullptr) {
+      std::perror("netscore_soak: mkdtemp");
+      return 1;
+    }
+    dir = templ;
+  }
+  fs::create_directories(dir);
+  int status = 1;
+  try {
+    status = soak(o, dir);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "netscore_soak: %s (logs in %s)\n", e.what(), dir.c_str());
+  }
+  curl_global_cleanup();
+  return status;
+}
