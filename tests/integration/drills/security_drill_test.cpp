@@ -1,7 +1,12 @@
 // Security checks on the real binaries: secrets stay out of every output, a non-loopback bind warns.
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

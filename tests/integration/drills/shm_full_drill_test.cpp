@@ -2,9 +2,11 @@
 // privileges over a shared machine, so the collector runs with RLIMIT_FSIZE below the segment size
 // and SIGXFSZ ignored: posix_fallocate then fails with EFBIG exactly where a full /dev/shm fails
 // with ENOSPC.
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
