@@ -17,7 +17,7 @@ constexpr unsigned kNodes = 8;
 // The idle node, a middle one and the busiest probed one; node-00001 has a counter reset in the
 // synthetic data and is left out. In request mode the middle node normalises to about 3, away
 // from both the neutral 5 and the ends, so a wrong normalisation cannot pass as real.
-constexpr const char* kProbeBody = R"({"Pod":{},"Nodes":null,"NodeNames":["node-00000","node-00003","node-00005"]})";
+constexpr const char* kProbeNames = R"(["node-00000","node-00003","node-00005"])";
 
 }  // namespace
 
@@ -30,7 +30,14 @@ bool eventually(const std::function<bool()>& done, std::chrono::milliseconds dea
   return done();
 }
 
-HttpReply Extender::prioritize() const { return http_post(base + "/prioritize", kProbeBody); }
+HttpReply Extender::prioritize() const {
+  return http_post(base + "/prioritize", std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") + kProbeNames + "}");
+}
+
+HttpReply Extender::filter(const std::string& max_receive_bytes) const {
+  return http_post(base + "/filter", R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":")" +
+                                         max_receive_bytes + R"("}}},"NodeNames":)" + kProbeNames + "}");
+}
 
 void DrillTest::SetUpTestSuite() {
   const std::int64_t now_s = std::time(nullptr);

@@ -37,8 +37,10 @@ struct Extender {
   std::string base;  // http://127.0.0.1:<port>
 
   HttpReply get(const std::string& path) const { return http_get(base + path); }
-  // /prioritize for kProbeNodes.
+  // /prioritize for the probe nodes.
   HttpReply prioritize() const;
+  // /filter for the probe nodes with a pod asking for at most `max_receive_bytes`.
+  HttpReply filter(const std::string& max_receive_bytes) const;
 };
 
 class DrillTest : public ::testing::Test {

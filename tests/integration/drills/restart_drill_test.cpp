@@ -30,6 +30,9 @@ TEST_F(RestartDrill, CollectorKilledThenRestartedWhileTheExtenderServes) {
   ASSERT_TRUE(eventually([&] { return ready(extender) && real_scores(extender.prioritize()); }))
       << extender.prioritize().body << "\n" << collector->log();
 
+  // Fresh: only the idle node is under a 1-byte ceiling.
+  EXPECT_THAT(extender.filter("1").body, HasSubstr(R"("NodeNames":["node-00000"],)"));
+
   collector->signal(SIGKILL);
   ASSERT_EQ(collector->wait_exit(std::chrono::seconds(5)), 128 + SIGKILL);
   const auto killed_at = Clock::now();
@@ -45,6 +48,9 @@ TEST_F(RestartDrill, CollectorKilledThenRestartedWhileTheExtenderServes) {
   EXPECT_LT(unready_after, kMaxAgeValue + std::chrono::seconds(5));
   EXPECT_THAT(extender.get("/readyz").body, HasSubstr("stale"));
   EXPECT_TRUE(neutral_scores(extender.prioritize()));
+  // NETSCORE_STALE_POLICY=open (the default): a stale table filters nothing out.
+  EXPECT_THAT(extender.filter("1").body,
+              HasSubstr(R"("NodeNames":["node-00000","node-00003","node-00005"],"FailedNodes":{},)"));
   EXPECT_THAT(extender.get("/table").body, HasSubstr(R"("state":"stale")"));
 
   const auto successor = start_collector();
