@@ -1,14 +1,10 @@
 // The netscore-collector binary: configuration errors, publishing, and a prompt clean SIGTERM.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -16,6 +12,7 @@
 
 #include "common/score_table_reader.h"
 #include "common/score_table_writer.h"
+#include "tests/integration/support/child_process.h"
 #include "tests/integration/support/fake_http_server.h"
 
 namespace netscore::testing {
@@ -23,54 +20,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class CollectorBinary {
+// The collector binary with exactly the given environment.
+class CollectorBinary : public ChildProcess {
  public:
-  explicit CollectorBinary(const std::vector<std::string>& env)
-      : log_((std::filesystem::temp_directory_path() / ("netscore-collector-" + std::to_string(getpid()) + ".log"))
-                 .string()) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    std::vector<char*> envp;
-    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-    char* argv[] = {const_cast<char*>(NETSCORE_COLLECTOR_BINARY), nullptr};
-    EXPECT_EQ(posix_spawn(&pid_, NETSCORE_COLLECTOR_BINARY, &actions, nullptr, argv, envp.data()), 0);
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  ~CollectorBinary() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    std::filesystem::remove(log_);
-  }
-
-  // The exit status, or -1 if it has not exited within the deadline.
-  int wait_exit(std::chrono::milliseconds deadline) {
-    const auto until = Clock::now() + deadline;
-    while (Clock::now() < until) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return -1;
-  }
-  void signal(int sig) const { kill(pid_, sig); }
-  pid_t pid() const { return pid_; }
-  std::string log() const {
-    std::ifstream in(log_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
- private:
-  std::string log_;
-  pid_t pid_ = -1;
+  explicit CollectorBinary(std::vector<std::string> env)
+      : ChildProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}}) {}
 };
 
 TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {

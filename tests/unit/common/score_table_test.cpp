@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -166,6 +168,28 @@ TEST_F(ScoreTable, CreatedWithMode0600) {
   struct stat st {};
   ASSERT_EQ(::stat(("/dev/shm/" + name_.str()).c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600U);
+}
+
+TEST_F(ScoreTable, TakeOverRestoresTheConfiguredMode) {
+  { ScoreTableWriter writer(writer_options()); }
+  ASSERT_EQ(::chmod(("/dev/shm/" + name_.str()).c_str(), 0666), 0);
+  ScoreTableWriter writer(writer_options());
+  ASSERT_TRUE(writer.took_over());
+  struct stat st {};
+  ASSERT_EQ(::stat(("/dev/shm/" + name_.str()).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600U);
+}
+
+// Another UID's segment could have been planted to steer scheduling. The tests run as root
+// (the build container), which may hand the segment to any UID.
+TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegmentUnlessAllowed) {
+  ScoreTableWriter writer(writer_options());
+  constexpr uid_t kOther = 4242;
+  ASSERT_NE(::geteuid(), kOther);
+  ASSERT_EQ(::chown(("/dev/shm/" + name_.str()).c_str(), kOther, kOther), 0) << std::strerror(errno);
+  EXPECT_THAT(error_of_attach(), HasSubstr("owned by uid 4242"));
+  EXPECT_THAT(error_of_attach(), HasSubstr("NETSCORE_SHM_ALLOW_FOREIGN_OWNER"));
+  EXPECT_NO_THROW(ScoreTableReader({name_, true, 64}));
 }
 
 TEST_F(ScoreTable, SecondWriterIsRefusedWhileTheFirstLives) {

@@ -1,0 +1,103 @@
+#include "tests/integration/drills/drill_fixture.h"
+
+#include <unistd.h>
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "tests/integration/support/synth.h"
+
+namespace netscore::testing {
+namespace {
+
+constexpr unsigned kNodes = 8;
+// The idle node, a middle one and the busiest probed one; node-00001 has a counter reset in the
+// synthetic data and is left out. In request mode the middle node normalises to about 3, away
+// from both the neutral 5 and the ends, so a wrong normalisation cannot pass as real.
+constexpr const char* kProbeNames = R"(["node-00000","node-00003","node-00005"])";
+
+}  // namespace
+
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds deadline) {
+  const auto until = Clock::now() + deadline;
+  while (Clock::now() < until) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return done();
+}
+
+HttpReply Extender::prioritize() const {
+  return http_post(base + "/prioritize", std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") + kProbeNames + "}");
+}
+
+HttpReply Extender::filter(const std::string& max_receive_bytes) const {
+  return http_post(base + "/filter", R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":")" +
+                                         max_receive_bytes + R"("}}},"NodeNames":)" + kProbeNames + "}");
+}
+
+void DrillTest::SetUpTestSuite() {
+  const std::int64_t now_s = std::time(nullptr);
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("netscore-drill-" + std::to_string(getpid()) + ".om")).string();
+  {
+    std::ofstream out(file);
+    write_openmetrics({kNodes, now_s + 3600, 2, 15}, out);
+  }
+  prometheus_ = std::make_unique<PrometheusProcess>(file);
+  std::filesystem::remove(file);
+}
+
+void DrillTest::TearDownTestSuite() { prometheus_.reset(); }
+
+std::unique_ptr<ChildProcess> DrillTest::start_collector(std::vector<std::string> extra,
+                                                         std::optional<std::uint64_t> file_size_limit) const {
+  std::vector<std::string> env = std::move(extra);
+  for (std::string e : {"NETSCORE_PROMETHEUS_URL=" + prometheus_url(),
+                        std::string("NETSCORE_INTERFACE=") + kSynthInterface, "NETSCORE_SHM_NAME=" + shm_.str(),
+                        std::string("NETSCORE_REFRESH_INTERVAL=") + kRefreshInterval,
+                        std::string("NETSCORE_LOG_LEVEL=debug")}) {
+    env.push_back(std::move(e));
+  }
+  return std::make_unique<ChildProcess>(
+      ChildProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit});
+}
+
+Extender DrillTest::start_extender(std::vector<std::string> extra) const {
+  std::vector<std::string> env = std::move(extra);
+  for (std::string e : {std::string("NETSCORE_LISTEN=127.0.0.1:0"), "NETSCORE_SHM_NAME=" + shm_.str(),
+                        std::string("NETSCORE_MAX_AGE=") + kMaxAge, std::string("NETSCORE_LOG_LEVEL=debug")}) {
+    env.push_back(std::move(e));
+  }
+  Extender extender{std::make_unique<ChildProcess>(ChildProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}}),
+                    {}};
+  const std::regex listening(R"(listening address=[^ ]*:([0-9]+) )");
+  std::smatch port;
+  std::string log;
+  const bool found = eventually([&] {
+    log = extender.process->log();
+    return std::regex_search(log, port, listening);
+  });
+  EXPECT_TRUE(found) << "extender did not log its port:\n" << log;
+  if (found) extender.base = "http://127.0.0.1:" + port[1].str();
+  return extender;
+}
+
+::testing::AssertionResult real_scores(const HttpReply& reply) {
+  const std::regex expected(R"(^\[\{"Host":"node-00000","Score":10\},\{"Host":"node-00003","Score":[1-4]\},)"
+                            R"(\{"Host":"node-00005","Score":0\}\]$)");
+  if (reply.status == 200 && std::regex_match(reply.body, expected)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "not real scores: status " << reply.status << " body " << reply.body;
+}
+
+::testing::AssertionResult neutral_scores(const HttpReply& reply) {
+  const std::string expected =
+      R"([{"Host":"node-00000","Score":5},{"Host":"node-00003","Score":5},{"Host":"node-00005","Score":5}])";
+  if (reply.status == 200 && reply.body == expected) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "not neutral scores: status " << reply.status << " body " << reply.body;
+}
+
+}  // namespace netscore::testing

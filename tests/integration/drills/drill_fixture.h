@@ -1,0 +1,72 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/integration/support/child_process.h"
+#include "tests/integration/support/http_client.h"
+#include "tests/integration/support/prometheus_process.h"
+#include "tests/testing/table_name.h"
+
+// The real netscore-collector and netscore-extender binaries against a real Prometheus serving
+// synthetic node-exporter traffic, for the fault drills and the security checks. One Prometheus
+// per test binary (backfilling takes seconds); one shm name per test.
+namespace netscore::testing {
+
+using Clock = std::chrono::steady_clock;
+
+// Short enough that a drill waits seconds, long enough that a loaded 2-core machine refreshes
+// several times within one max-age.
+inline constexpr const char* kRefreshInterval = "300ms";
+inline constexpr const char* kMaxAge = "2s";
+inline constexpr std::chrono::seconds kMaxAgeValue{2};
+inline constexpr std::chrono::seconds kPatience{20};
+
+// Polls `done` until it holds or `deadline` passes; returns whether it held.
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds deadline = kPatience);
+
+// A running extender and the address it listens on (NETSCORE_LISTEN port 0, read back from its log).
+struct Extender {
+  std::unique_ptr<ChildProcess> process;
+  std::string base;  // http://127.0.0.1:<port>
+
+  HttpReply get(const std::string& path) const { return http_get(base + path); }
+  // /prioritize for the probe nodes.
+  HttpReply prioritize() const;
+  // /filter for the probe nodes with a pod asking for at most `max_receive_bytes`.
+  HttpReply filter(const std::string& max_receive_bytes) const;
+};
+
+class DrillTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite();
+  static void TearDownTestSuite();
+
+  // NETSCORE_PROMETHEUS_URL, NETSCORE_INTERFACE, NETSCORE_SHM_NAME and the short refresh interval,
+  // after `extra`: the config loader keeps the first of duplicate names, so `extra` overrides them.
+  std::unique_ptr<ChildProcess> start_collector(std::vector<std::string> extra = {},
+                                                std::optional<std::uint64_t> file_size_limit = {}) const;
+  // Fails the test (empty base) if the extender does not log its port.
+  Extender start_extender(std::vector<std::string> extra = {}) const;
+
+  static std::string prometheus_url() { return prometheus_->url(); }
+
+  TableName shm_{"drill"};
+
+ private:
+  static inline std::unique_ptr<PrometheusProcess> prometheus_;
+};
+
+// Scores the extender gives the probe nodes when the table is fresh: the idle node gets the best
+// score and the busiest probed node the worst (the plugin scores less traffic higher).
+::testing::AssertionResult real_scores(const HttpReply& reply);
+// Every probe node at the neutral score (5, the default NETSCORE_NEUTRAL_SCORE).
+::testing::AssertionResult neutral_scores(const HttpReply& reply);
+
+}  // namespace netscore::testing

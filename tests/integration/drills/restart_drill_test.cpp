@@ -1,0 +1,98 @@
+// Fault drills: the collector or the extender dies and comes back while the other keeps running.
+#include <csignal>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/integration/drills/drill_fixture.h"
+
+namespace netscore::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// How many times `text` occurs in `log`.
+std::size_t count(const std::string& log, const std::string& text) {
+  std::size_t n = 0;
+  for (auto at = log.find(text); at != std::string::npos; at = log.find(text, at + text.size())) ++n;
+  return n;
+}
+
+bool ready(const Extender& extender) { return extender.get("/readyz").status == 200; }
+
+class RestartDrill : public DrillTest {};
+
+TEST_F(RestartDrill, CollectorKilledThenRestartedWhileTheExtenderServes) {
+  auto collector = start_collector();
+  const Extender extender = start_extender();
+  ASSERT_TRUE(eventually([&] { return ready(extender) && real_scores(extender.prioritize()); }))
+      << extender.prioritize().body << "\n" << collector->log();
+
+  // Fresh: only the idle node is under a 1-byte ceiling.
+  EXPECT_THAT(extender.filter("1").body, HasSubstr(R"("NodeNames":["node-00000"],)"));
+
+  collector->signal(SIGKILL);
+  ASSERT_EQ(collector->wait_exit(std::chrono::seconds(5)), 128 + SIGKILL);
+  const auto killed_at = Clock::now();
+  // No writer now: the last snapshot is frozen and served as it is until it is max-age old.
+  const HttpReply last = extender.prioritize();
+  EXPECT_TRUE(real_scores(last));
+  EXPECT_EQ(extender.prioritize().body, last.body);
+
+  ASSERT_TRUE(eventually([&] { return extender.get("/readyz").status == 503; }));
+  const auto unready_after = Clock::now() - killed_at;
+  // The snapshot was at most one refresh old at the kill; allow a loaded machine's scheduling.
+  EXPECT_GT(unready_after, kMaxAgeValue - std::chrono::seconds(1));
+  EXPECT_LT(unready_after, kMaxAgeValue + std::chrono::seconds(5));
+  EXPECT_THAT(extender.get("/readyz").body, HasSubstr("stale"));
+  EXPECT_TRUE(neutral_scores(extender.prioritize()));
+  // NETSCORE_STALE_POLICY=open (the default): a stale table filters nothing out.
+  EXPECT_THAT(extender.filter("1").body,
+              HasSubstr(R"("NodeNames":["node-00000","node-00003","node-00005"],"FailedNodes":{},)"));
+  EXPECT_THAT(extender.get("/table").body, HasSubstr(R"("state":"stale")"));
+
+  const auto successor = start_collector();
+  EXPECT_TRUE(successor->wait_for_log("took_over=true", kPatience)) << successor->log();
+  EXPECT_TRUE(eventually([&] { return ready(extender); })) << successor->log();
+  EXPECT_TRUE(real_scores(extender.prioritize()));
+  EXPECT_EQ(extender.process->wait_exit(std::chrono::milliseconds(0)), -1) << "the extender must keep running";
+}
+
+TEST_F(RestartDrill, RestartedExtenderIsReadyOnItsFirstRequest) {
+  const auto collector = start_collector();
+  Extender first = start_extender();
+  ASSERT_TRUE(eventually([&] { return ready(first) && real_scores(first.prioritize()); })) << collector->log();
+  first.process->signal(SIGTERM);
+  EXPECT_EQ(first.process->wait_exit(std::chrono::seconds(5)), 0) << first.process->log();
+
+  // No polling here: the new extender attaches before it accepts, so the very first answers count.
+  const Extender second = start_extender();
+  const HttpReply readyz = second.get("/readyz");
+  EXPECT_EQ(readyz.status, 200) << readyz.body;
+  EXPECT_TRUE(real_scores(second.prioritize()));
+}
+
+TEST_F(RestartDrill, CollectorWithBiggerCapacityRecreatesTheTableAndTheExtenderFollows) {
+  auto collector = start_collector({"NETSCORE_CAPACITY=64"});
+  const Extender extender = start_extender();
+  ASSERT_TRUE(eventually([&] { return ready(extender) && real_scores(extender.prioritize()); })) << collector->log();
+  EXPECT_THAT(extender.get("/table").body, HasSubstr(R"("capacity":64,)"));
+
+  collector->signal(SIGTERM);
+  ASSERT_EQ(collector->wait_exit(std::chrono::seconds(5)), 0) << collector->log();
+  const auto bigger = start_collector({"NETSCORE_CAPACITY=256"});
+  EXPECT_TRUE(bigger->wait_for_log("took_over=false", kPatience)) << bigger->log();
+  // The extender polls the name once a second and maps the new segment without a restart.
+  EXPECT_TRUE(eventually([&] { return extender.get("/table").body.find(R"("capacity":256,)") != std::string::npos; }))
+      << extender.get("/table").body;
+  EXPECT_TRUE(eventually([&] { return ready(extender); }));
+  EXPECT_TRUE(real_scores(extender.prioritize()));
+  EXPECT_EQ(count(extender.process->log(), "table attached"), 2U) << extender.process->log();
+  EXPECT_THAT(extender.process->log(), Not(HasSubstr("critical")));
+  EXPECT_EQ(extender.process->wait_exit(std::chrono::milliseconds(0)), -1) << "the extender must keep running";
+}
+
+}  // namespace
+}  // namespace netscore::testing

@@ -1,0 +1,110 @@
+#include "tests/integration/support/child_process.h"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace netscore::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string unique_log_path(const std::string& binary) {
+  static std::atomic<unsigned> counter{0};
+  const std::string base = std::filesystem::path(binary).filename().string();
+  return (std::filesystem::temp_directory_path() /
+          (base + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".log"))
+      .string();
+}
+
+bool is_sanitizer_option(std::string_view entry) {
+  for (std::string_view prefix : {"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=", "TSAN_OPTIONS="}) {
+    if (entry.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ChildProcess::ChildProcess(Options options) : log_(unique_log_path(options.path)) {
+  for (char** e = environ; e && *e; ++e) {
+    if (is_sanitizer_option(*e)) options.env.emplace_back(*e);
+  }
+  // Everything the child needs is built before fork: between fork and exec a multi-threaded
+  // parent's child may only make async-signal-safe calls.
+  std::vector<char*> envp;
+  for (auto& e : options.env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  char* argv[] = {options.path.data(), nullptr};
+  rlimit limit{};
+  if (options.file_size_limit) limit.rlim_cur = limit.rlim_max = *options.file_size_limit;
+
+  pid_ = ::fork();
+  if (pid_ < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+  if (pid_ == 0) {
+    const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(fd, STDERR_FILENO) < 0) ::_exit(126);
+    if (options.file_size_limit) {
+      ::signal(SIGXFSZ, SIG_IGN);
+      if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+    }
+    ::execve(argv[0], argv, envp.data());
+    ::_exit(127);
+  }
+}
+
+ChildProcess::~ChildProcess() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  std::filesystem::remove(log_);
+}
+
+int ChildProcess::wait_exit(std::chrono::milliseconds deadline) {
+  const auto until = Clock::now() + deadline;
+  while (pid_ > 0 && Clock::now() < until) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return -1;
+}
+
+void ChildProcess::signal(int sig) const {
+  if (pid_ > 0) ::kill(pid_, sig);
+}
+
+std::string ChildProcess::log() const {
+  std::ifstream in(log_);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool ChildProcess::wait_for_log(std::string_view text, std::chrono::milliseconds deadline) const {
+  const auto until = Clock::now() + deadline;
+  while (Clock::now() < until) {
+    if (log().find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return log().find(text) != std::string::npos;
+}
+
+}  // namespace netscore::testing

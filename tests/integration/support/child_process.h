@@ -1,0 +1,48 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// A binary under test (netscore-collector, netscore-extender) run as a child process with exactly
+// the given environment (plus the sanitizer options of the test's own environment, so an asan
+// build still reports), its stdout and stderr captured in a log file. The destructor SIGKILLs a
+// child still running, reaps it and removes the log. Not thread-safe: one owner drives it.
+namespace netscore::testing {
+
+class ChildProcess {
+ public:
+  struct Options {
+    std::string path;
+    std::vector<std::string> env;  // NAME=value
+    // RLIMIT_FSIZE in the child, with SIGXFSZ ignored: growing a file past it fails with EFBIG
+    // instead of killing the child, as a full filesystem fails with ENOSPC.
+    std::optional<std::uint64_t> file_size_limit;
+  };
+
+  // Throws std::runtime_error when the child cannot be started.
+  explicit ChildProcess(Options options);
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess();
+
+  // The exit status (128 + signal when killed by one), or -1 if it has not exited within the deadline.
+  int wait_exit(std::chrono::milliseconds deadline);
+  void signal(int sig) const;
+  pid_t pid() const { return pid_; }
+  std::string log() const;
+  const std::string& log_path() const { return log_; }
+  // Polls the log until it holds `text`; false when the deadline passes first.
+  bool wait_for_log(std::string_view text, std::chrono::milliseconds deadline) const;
+
+ private:
+  std::string log_;
+  pid_t pid_ = -1;
+};
+
+}  // namespace netscore::testing

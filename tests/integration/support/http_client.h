@@ -1,0 +1,20 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+// A blocking HTTP/1.1 client for tests (libcurl, one connection per call). Thread-safe: each
+// call has its own handle.
+namespace netscore::testing {
+
+struct HttpReply {
+  long status = 0;  // 0: nothing answered (refused, timed out)
+  std::string body;
+};
+
+HttpReply http_get(const std::string& url, std::chrono::milliseconds timeout = std::chrono::seconds(2));
+// POST with Content-Type: application/json.
+HttpReply http_post(const std::string& url, const std::string& body,
+                    std::chrono::milliseconds timeout = std::chrono::seconds(2));
+
+}  // namespace netscore::testing
