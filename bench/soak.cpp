@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "bench/extender_fixture.h"
-#include "bench/soak_process.h"
 #include "bench/soak_report.h"
 #include "bench/soak_traffic.h"
 #include "common/score_table_writer.h"
+#include "tests/integration/support/binary_process.h"
 #include "tests/integration/support/prometheus_process.h"
 #include "tests/integration/support/synth.h"
 
@@ -34,6 +34,7 @@ namespace fs = std::filesystem;
 namespace bench = netscore::bench;
 using Clock = std::chrono::steady_clock;
 using Seconds = std::chrono::duration<double>;
+using netscore::testing::BinaryProcess;
 
 std::atomic<bool> g_interrupted{false};
 extern "C" void on_signal(int) { g_interrupted.store(true); }
@@ -111,15 +112,15 @@ std::string write_traffic(const Options& o, const fs::path& dir) {
 }
 
 // The extender on a free port; the port probe is racy, so a failed start is retried.
-std::unique_ptr<bench::ChildProcess> start_extender(const Options& o, const fs::path& dir, const std::string& shm,
+std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& dir, const std::string& shm,
                                                     std::uint16_t& port) {
   for (int attempt = 0; attempt < 3; ++attempt) {
     port = netscore::testing::free_local_port();
-    auto extender = std::make_unique<bench::ChildProcess>(
-        std::vector<std::string>{(o.bin_dir / "extender/netscore-extender").string()},
-        std::vector<std::pair<std::string, std::string>>{{"NETSCORE_LISTEN", "127.0.0.1:" + std::to_string(port)},
-                                                         {"NETSCORE_SHM_NAME", shm}},
-        (dir / "extender.log").string());
+    auto extender = std::make_unique<BinaryProcess>(BinaryProcess::Options{
+        (o.bin_dir / "extender/netscore-extender").string(),
+        {"NETSCORE_LISTEN=127.0.0.1:" + std::to_string(port), "NETSCORE_SHM_NAME=" + shm},
+        {},
+        (dir / "extender.log").string()});
     const std::string readyz = "http://127.0.0.1:" + std::to_string(port) + "/readyz";
     for (int i = 0; i < 600 && extender->alive() && !g_interrupted.load(); ++i) {
       if (netscore::testing::http_get_status(readyz, std::chrono::seconds(1)) == 200) return extender;
@@ -148,12 +149,13 @@ int soak(const Options& o, const fs::path& dir) {
   netscore::testing::PrometheusProcess prometheus(write_traffic(o, dir));
   // Declared before the collector so that it is removed after the collector has stopped.
   const RemovedShm shm{"netscore-soak-" + std::to_string(::getpid())};
-  bench::ChildProcess collector({(o.bin_dir / "collector/netscore-collector").string()},
-                                {{"NETSCORE_PROMETHEUS_URL", prometheus.url()},
-                                 {"NETSCORE_INTERFACE", netscore::testing::kSynthInterface},
-                                 {"NETSCORE_REFRESH_INTERVAL", "1s"},
-                                 {"NETSCORE_SHM_NAME", shm.name}},
-                                (dir / "collector.log").string());
+  BinaryProcess collector(BinaryProcess::Options{
+      (o.bin_dir / "collector/netscore-collector").string(),
+      {"NETSCORE_PROMETHEUS_URL=" + prometheus.url(),
+       std::string("NETSCORE_INTERFACE=") + netscore::testing::kSynthInterface, "NETSCORE_REFRESH_INTERVAL=1s",
+       "NETSCORE_SHM_NAME=" + shm.name},
+      {},
+      (dir / "collector.log").string()});
   std::uint16_t port = 0;
   const auto extender = start_extender(o, dir, shm.name, port);
   std::printf("prometheus=%s collector_pid=%d extender=127.0.0.1:%u extender_pid=%d\n", prometheus.url().c_str(),

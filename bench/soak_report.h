@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "bench/http_client.h"
-#include "bench/soak_process.h"
 #include "bench/soak_traffic.h"
+#include "tests/integration/support/binary_process.h"
 
 // The soak's figures: one machine-readable line per interval, a summary and the acceptance checks.
 namespace netscore::bench {
@@ -21,8 +21,8 @@ struct CollectorCounts {
 CollectorCounts read_collector_counts(KeepAliveClient& client);
 
 struct Sample {
-  ProcessSample extender;
-  ProcessSample collector;
+  testing::BinaryProcess::Sample extender;
+  testing::BinaryProcess::Sample collector;
   CollectorCounts counts;
 };
 

@@ -12,7 +12,7 @@
 
 #include "common/score_table_reader.h"
 #include "common/score_table_writer.h"
-#include "tests/integration/support/child_process.h"
+#include "tests/integration/support/binary_process.h"
 #include "tests/integration/support/fake_http_server.h"
 
 namespace netscore::testing {
@@ -21,10 +21,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The collector binary with exactly the given environment.
-class CollectorBinary : public ChildProcess {
+class CollectorBinary : public BinaryProcess {
  public:
   explicit CollectorBinary(std::vector<std::string> env)
-      : ChildProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}}) {}
+      : BinaryProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}}) {}
 };
 
 TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {

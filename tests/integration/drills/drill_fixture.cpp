@@ -53,7 +53,7 @@ void DrillTest::SetUpTestSuite() {
 
 void DrillTest::TearDownTestSuite() { prometheus_.reset(); }
 
-std::unique_ptr<ChildProcess> DrillTest::start_collector(std::vector<std::string> extra,
+std::unique_ptr<BinaryProcess> DrillTest::start_collector(std::vector<std::string> extra,
                                                          std::optional<std::uint64_t> file_size_limit) const {
   std::vector<std::string> env = std::move(extra);
   for (std::string e : {"NETSCORE_PROMETHEUS_URL=" + prometheus_url(),
@@ -62,8 +62,8 @@ std::unique_ptr<ChildProcess> DrillTest::start_collector(std::vector<std::string
                         std::string("NETSCORE_LOG_LEVEL=debug")}) {
     env.push_back(std::move(e));
   }
-  return std::make_unique<ChildProcess>(
-      ChildProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit});
+  return std::make_unique<BinaryProcess>(
+      BinaryProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit});
 }
 
 Extender DrillTest::start_extender(std::vector<std::string> extra) const {
@@ -72,7 +72,7 @@ Extender DrillTest::start_extender(std::vector<std::string> extra) const {
                         std::string("NETSCORE_MAX_AGE=") + kMaxAge, std::string("NETSCORE_LOG_LEVEL=debug")}) {
     env.push_back(std::move(e));
   }
-  Extender extender{std::make_unique<ChildProcess>(ChildProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}}),
+  Extender extender{std::make_unique<BinaryProcess>(BinaryProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}}),
                     {}};
   const std::regex listening(R"(listening address=[^ ]*:([0-9]+) )");
   std::smatch port;

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/integration/support/child_process.h"
+#include "tests/integration/support/binary_process.h"
 #include "tests/integration/support/http_client.h"
 #include "tests/integration/support/prometheus_process.h"
 #include "tests/testing/table_name.h"
@@ -33,7 +33,7 @@ bool eventually(const std::function<bool()>& done, std::chrono::milliseconds dea
 
 // A running extender and the address it listens on (NETSCORE_LISTEN port 0, read back from its log).
 struct Extender {
-  std::unique_ptr<ChildProcess> process;
+  std::unique_ptr<BinaryProcess> process;
   std::string base;  // http://127.0.0.1:<port>
 
   HttpReply get(const std::string& path) const { return http_get(base + path); }
@@ -50,7 +50,7 @@ class DrillTest : public ::testing::Test {
 
   // NETSCORE_PROMETHEUS_URL, NETSCORE_INTERFACE, NETSCORE_SHM_NAME and the short refresh interval,
   // after `extra`: the config loader keeps the first of duplicate names, so `extra` overrides them.
-  std::unique_ptr<ChildProcess> start_collector(std::vector<std::string> extra = {},
+  std::unique_ptr<BinaryProcess> start_collector(std::vector<std::string> extra = {},
                                                 std::optional<std::uint64_t> file_size_limit = {}) const;
   // Fails the test (empty base) if the extender does not log its port.
   Extender start_extender(std::vector<std::string> extra = {}) const;

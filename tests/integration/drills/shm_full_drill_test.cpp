@@ -51,7 +51,7 @@ class ShmFullDrill : public DrillTest {
     EXPECT_FALSE(std::filesystem::exists("/dev/shm/" + shm_.str()));
   }
 
-  void expect_clear_failure(ChildProcess& collector) const {
+  void expect_clear_failure(BinaryProcess& collector) const {
     EXPECT_EQ(collector.wait_exit(kPatience), 1) << collector.log();
     const auto errors = error_lines(collector.log());
     ASSERT_EQ(errors.size(), 1U) << collector.log();

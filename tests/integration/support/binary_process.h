@@ -12,10 +12,11 @@
 // A binary under test (netscore-collector, netscore-extender) run as a child process with exactly
 // the given environment (plus the sanitizer options of the test's own environment, so an asan
 // build still reports), its stdout and stderr captured in a log file. The destructor SIGKILLs a
-// child still running, reaps it and removes the log. Not thread-safe: one owner drives it.
+// child still running, reaps it and removes a log it named itself. Used by the tests, the drills
+// and the soak. Not thread-safe: one owner drives it.
 namespace netscore::testing {
 
-class ChildProcess {
+class BinaryProcess {
  public:
   struct Options {
     std::string path;
@@ -23,17 +24,30 @@ class ChildProcess {
     // RLIMIT_FSIZE in the child, with SIGXFSZ ignored: growing a file past it fails with EFBIG
     // instead of killing the child, as a full filesystem fails with ENOSPC.
     std::optional<std::uint64_t> file_size_limit;
+    // Where the log goes (appended, kept afterwards); empty: a unique temporary file, removed.
+    std::string log_path;
+  };
+
+  // VmRSS (kB) and open descriptors read from /proc; -1 when unreadable.
+  struct Sample {
+    long rss_kb = -1;
+    long fds = -1;
   };
 
   // Throws std::runtime_error when the child cannot be started.
-  explicit ChildProcess(Options options);
-  ChildProcess(const ChildProcess&) = delete;
-  ChildProcess& operator=(const ChildProcess&) = delete;
-  ~ChildProcess();
+  explicit BinaryProcess(Options options);
+  BinaryProcess(const BinaryProcess&) = delete;
+  BinaryProcess& operator=(const BinaryProcess&) = delete;
+  ~BinaryProcess();
 
   // The exit status (128 + signal when killed by one), or -1 if it has not exited within the deadline.
   int wait_exit(std::chrono::milliseconds deadline);
   void signal(int sig) const;
+  // SIGTERM, then SIGKILL when it has not exited within the grace period; reaps it.
+  void stop(std::chrono::milliseconds grace);
+  // False once the child has exited (it is reaped here).
+  bool alive();
+  Sample sample() const;
   pid_t pid() const { return pid_; }
   std::string log() const;
   const std::string& log_path() const { return log_; }
@@ -42,6 +56,7 @@ class ChildProcess {
 
  private:
   std::string log_;
+  bool own_log_;
   pid_t pid_ = -1;
 };
 

@@ -1,4 +1,4 @@
-#include "tests/integration/support/child_process.h"
+#include "tests/integration/support/binary_process.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -8,6 +8,7 @@
 #include <atomic>
 #include <csignal>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -39,7 +40,9 @@ bool is_sanitizer_option(std::string_view entry) {
 
 }  // namespace
 
-ChildProcess::ChildProcess(Options options) : log_(unique_log_path(options.path)) {
+BinaryProcess::BinaryProcess(Options options)
+    : log_(options.log_path.empty() ? unique_log_path(options.path) : options.log_path),
+      own_log_(options.log_path.empty()) {
   for (char** e = environ; e && *e; ++e) {
     if (is_sanitizer_option(*e)) options.env.emplace_back(*e);
   }
@@ -55,7 +58,7 @@ ChildProcess::ChildProcess(Options options) : log_(unique_log_path(options.path)
   pid_ = ::fork();
   if (pid_ < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
   if (pid_ == 0) {
-    const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
     if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(fd, STDERR_FILENO) < 0) ::_exit(126);
     if (options.file_size_limit) {
       ::signal(SIGXFSZ, SIG_IGN);
@@ -66,15 +69,15 @@ ChildProcess::ChildProcess(Options options) : log_(unique_log_path(options.path)
   }
 }
 
-ChildProcess::~ChildProcess() {
+BinaryProcess::~BinaryProcess() {
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
   }
-  std::filesystem::remove(log_);
+  if (own_log_) std::filesystem::remove(log_);
 }
 
-int ChildProcess::wait_exit(std::chrono::milliseconds deadline) {
+int BinaryProcess::wait_exit(std::chrono::milliseconds deadline) {
   const auto until = Clock::now() + deadline;
   while (pid_ > 0 && Clock::now() < until) {
     int status = 0;
@@ -87,18 +90,47 @@ int ChildProcess::wait_exit(std::chrono::milliseconds deadline) {
   return -1;
 }
 
-void ChildProcess::signal(int sig) const {
+void BinaryProcess::signal(int sig) const {
   if (pid_ > 0) ::kill(pid_, sig);
 }
 
-std::string ChildProcess::log() const {
+void BinaryProcess::stop(std::chrono::milliseconds grace) {
+  signal(SIGTERM);
+  if (wait_exit(grace) < 0 && pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+}
+
+bool BinaryProcess::alive() {
+  if (pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == pid_) pid_ = -1;
+  return pid_ > 0;
+}
+
+BinaryProcess::Sample BinaryProcess::sample() const {
+  Sample s;
+  if (pid_ <= 0) return s;
+  const std::filesystem::path proc = "/proc/" + std::to_string(pid_);
+  std::ifstream status(proc / "status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("VmRSS:")) s.rss_kb = std::strtol(line.c_str() + 6, nullptr, 10);
+  }
+  std::error_code ec;
+  long fds = 0;
+  for (std::filesystem::directory_iterator it(proc / "fd", ec), end; !ec && it != end; it.increment(ec)) ++fds;
+  if (!ec) s.fds = fds;
+  return s;
+}
+
+std::string BinaryProcess::log() const {
   std::ifstream in(log_);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
-bool ChildProcess::wait_for_log(std::string_view text, std::chrono::milliseconds deadline) const {
+bool BinaryProcess::wait_for_log(std::string_view text, std::chrono::milliseconds deadline) const {
   const auto until = Clock::now() + deadline;
   while (Clock::now() < until) {
     if (log().find(text) != std::string::npos) return true;
