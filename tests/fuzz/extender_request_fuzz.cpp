@@ -7,8 +7,6 @@
 // with an integer score 0..10 (the neutral score unless the table is fresh); a filter answer has the
 // five protocol keys, passes only requested nodes (names or their original Nodes items, in request
 // order), passes every node when the pod sets no ceiling, and never puts '%' in Error.
-#include <unistd.h>
-
 #include <array>
 #include <cstdint>
 #include <string>
@@ -19,9 +17,9 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
 #include "extender/handlers.h"
 #include "extender/protocol.h"
+#include "tests/fuzz/published_table.h"
 
 namespace {
 
@@ -38,28 +36,17 @@ void check(bool ok) {
 
 std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
-// One published table per fuzzing process: heavy, idle and invalid nodes, as the collector writes.
 struct Fixture {
-  std::string name = "netscore-fuzz-" + std::to_string(::getpid());
-  bool removed_stale = netscore::ScoreTableWriter::remove(name);
-  netscore::ScoreTableWriter writer{{name, 64, 0600, false}};
-  netscore::TableAttachment attached{{name, false, 64}};
-  netscore::TableAttachment detached{{name + "-absent", false, 64}};
+  netscore::fuzz::PublishedTable table;
+  netscore::TableAttachment detached{{table.name + "-absent", false, 64}};
   netscore::extender::SharedState shared{1};
   std::array<netscore::Config, 8> configs;
 
   Fixture() {
     spdlog::set_level(spdlog::level::off);  // a warning per rejected body would dominate the run
-    const std::vector<netscore::TableEntry> entries = {{"node-a", 0.0, 0, 100, 1000, true},
-                                                       {"node-b", 1.5e6, 1'500'000, 70, 1000, true},
-                                                       {"node-c", 5e9, 5'000'000'000, 0, 1000, true},
-                                                       {"node-\xC3\xA9", 42.0, 42, 99, 1000, true},
-                                                       {"bad", -1.0, 0, 0, 1000, false}};
-    writer.publish(entries, 1000);
-    check(attached.poll());
     for (std::size_t i = 0; i < configs.size(); ++i) {
       auto& c = configs[i];
-      c.shm.name = name;
+      c.shm.name = table.name;
       c.max_age = {std::chrono::hours(24), "24h"};
       c.extender.neutral_score = kNeutral;
       c.extender.scoring = (i & 1) != 0 ? netscore::ScoringMode::cluster : netscore::ScoringMode::request;
@@ -67,7 +54,6 @@ struct Fixture {
       c.extender.url_prefix = (i & 4) != 0 ? "/netscore" : "";
     }
   }
-  ~Fixture() { netscore::ScoreTableWriter::remove(name); }
 };
 
 void check_error_body(const std::string& body) {
@@ -150,7 +136,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool accepted = !netscore::extender::parse_extender_args(probe, args);
 
   netscore::extender::Handlers handlers(config, fixture.shared, 0);
-  const auto& table = detached ? fixture.detached : fixture.attached;
+  const auto& table = detached ? fixture.detached : fixture.table.attached;
   const std::int64_t now = netscore::mono_now_ns() + (stale_clock ? kDayNs * 2 : 0);
   const std::string target = config.extender.url_prefix + (filter ? "/filter" : "/prioritize");
   std::string body = original;
