@@ -36,6 +36,7 @@ void check(bool ok) {
 
 std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
+// Per-process state, built on the first input. Not thread-safe (libFuzzer runs one input at a time).
 struct Fixture {
   netscore::fuzz::PublishedTable table;
   netscore::TableAttachment detached{{table.name + "-absent", false, 64}};

@@ -69,6 +69,7 @@ class ChunkedBytes {
   std::size_t chunk_;
 };
 
+// Per-process state, built on the first input. Not thread-safe (libFuzzer runs one input at a time).
 struct Fixture {
   netscore::fuzz::PublishedTable table;
   netscore::extender::SharedState shared{1};

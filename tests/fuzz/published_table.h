@@ -14,8 +14,7 @@ namespace netscore::fuzz {
 // entry, so request lookups hit, miss and meet every score path. Not thread-safe (fuzz targets run
 // one input at a time).
 struct PublishedTable {
-  std::string name = "netscore-fuzz-" + std::to_string(::getpid());
-  bool removed_leftover = ScoreTableWriter::remove(name);  // from a crashed run with a reused pid
+  std::string name = unused_name();
   ScoreTableWriter writer{{name, 64, 0600, false}};
   TableAttachment attached{{name, false, 64}};
 
@@ -31,6 +30,14 @@ struct PublishedTable {
   ~PublishedTable() { ScoreTableWriter::remove(name); }
   PublishedTable(const PublishedTable&) = delete;
   PublishedTable& operator=(const PublishedTable&) = delete;
+
+ private:
+  // A crashed run with a reused pid may have left a segment of another layout under the name.
+  static std::string unused_name() {
+    std::string n = "netscore-fuzz-" + std::to_string(::getpid());
+    ScoreTableWriter::remove(n);
+    return n;
+  }
 };
 
 }  // namespace netscore::fuzz
