@@ -13,7 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
-#include "extender/protocol.h"
+#include "extender/exchange.h"
 
 namespace netscore::extender {
 namespace net = boost::asio;
@@ -24,7 +24,6 @@ using tcp = net::ip::tcp;
 namespace {
 
 using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
-constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 constexpr std::size_t kFirstRead = 8 * 1024;
 
 std::chrono::milliseconds ms(const PromDuration& d) { return d.value; }
@@ -139,8 +138,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // the rest of it, so a slow client cannot hold a connection with a trickle of bytes.
   void wait_for_request() {
     parser_.emplace();
-    parser_->header_limit(kHeaderLimit);
-    parser_->body_limit(cfg().body_limit);
+    limit_request(*parser_, cfg());
     if (buffer_.size() > 0) return read_request();
     idle_ = true;
     stream_.expires_after(ms(cfg().idle_timeout));
@@ -162,41 +160,16 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void on_read(beast::error_code ec, std::size_t) {
     started_ns_ = mono_now_ns();
-    if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted ||
-        ec == net::error::connection_reset || ec == net::error::eof) {
-      return close();
-    }
-    // Framing errors: the rest of the stream cannot be trusted, answer and close.
-    if (ec == http::error::body_limit) {
-      return send(error_response(413, "request body exceeds NETSCORE_BODY_LIMIT=" + std::to_string(cfg().body_limit) +
-                                          " bytes"), 11, false);
-    }
-    if (ec == http::error::header_limit) return send(error_response(431, "request header too large"), 11, false);
-    if (ec) return send(error_response(400, "malformed HTTP request: " + ec.message()), 11, false);
-
-    auto& req = parser_->get();
-    const auto target = req.target();
-    Response r = worker_.handlers().handle(req.method(), std::string_view(target.data(), target.size()), req.body(),
-                                           worker_.attachment(), started_ns_);
-    const bool keep = req.keep_alive() && !worker_.shared().draining.load(std::memory_order_relaxed);
-    if (req.method() == http::verb::head) r.body.clear();
-    send(std::move(r), req.version(), keep);
+    auto reply = answer_read(ec, *parser_, worker_.handlers(), worker_.attachment(), started_ns_,
+                             worker_.shared().draining.load(std::memory_order_relaxed), cfg());
+    if (!reply) return close();
+    send(std::move(*reply));
   }
 
-  static Response error_response(unsigned status, std::string message) {
-    return {status, "application/json", error_body(message), Verb::other, {}};
-  }
-
-  void send(Response r, unsigned version, bool keep_alive) {
-    verb_ = r.verb;
-    res_ = {};
-    res_.result(r.status);
-    res_.version(version);
-    res_.set(http::field::content_type, beast::string_view(r.content_type.data(), r.content_type.size()));
-    if (!r.allow.empty()) res_.set(http::field::allow, beast::string_view(r.allow.data(), r.allow.size()));
-    res_.keep_alive(keep_alive);
-    res_.body() = std::move(r.body);
-    res_.prepare_payload();
+  void send(Reply reply) {
+    verb_ = reply.response.verb;
+    const bool keep_alive = reply.keep_alive;
+    build_response(std::move(reply), res_);
     stream_.expires_after(ms(cfg().header_timeout));
     http::async_write(stream_, res_, beast::bind_front_handler(&Session::on_write, shared_from_this(), keep_alive));
   }
@@ -216,8 +189,8 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::tcp_stream stream_;
   Worker& worker_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
-  http::response<http::string_body> res_;
+  std::optional<RequestParser> parser_;
+  HttpResponse res_;
   std::int64_t started_ns_ = 0;
   Verb verb_ = Verb::other;
   bool idle_ = false;
