@@ -24,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 class CollectorBinary : public BinaryProcess {
  public:
   explicit CollectorBinary(std::vector<std::string> env)
-      : BinaryProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}}) {}
+      : BinaryProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}, {}}) {}
 };
 
 TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {

@@ -63,7 +63,7 @@ std::unique_ptr<BinaryProcess> DrillTest::start_collector(std::vector<std::strin
     env.push_back(std::move(e));
   }
   return std::make_unique<BinaryProcess>(
-      BinaryProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit});
+      BinaryProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit, {}});
 }
 
 Extender DrillTest::start_extender(std::vector<std::string> extra) const {
@@ -72,8 +72,8 @@ Extender DrillTest::start_extender(std::vector<std::string> extra) const {
                         std::string("NETSCORE_MAX_AGE=") + kMaxAge, std::string("NETSCORE_LOG_LEVEL=debug")}) {
     env.push_back(std::move(e));
   }
-  Extender extender{std::make_unique<BinaryProcess>(BinaryProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}}),
-                    {}};
+  Extender extender{
+      std::make_unique<BinaryProcess>(BinaryProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}, {}}), {}};
   const std::regex listening(R"(listening address=[^ ]*:([0-9]+) )");
   std::smatch port;
   std::string log;
