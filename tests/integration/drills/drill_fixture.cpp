@@ -5,8 +5,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <thread>
+
+#include <gmock/gmock.h>
 
 #include "tests/integration/support/synth.h"
 
@@ -18,6 +19,16 @@ constexpr unsigned kNodes = 8;
 // synthetic data and is left out. In request mode the middle node normalises to about 3, away
 // from both the neutral 5 and the ends, so a wrong normalisation cannot pass as real.
 constexpr const char* kProbeNames = R"(["node-00000","node-00003","node-00005"])";
+
+// The port from the extender's "listening address=127.0.0.1:PORT ..." line, empty until logged.
+std::string logged_port(const std::string& log) {
+  constexpr std::string_view kListening = "listening address=";
+  const auto address = log.find(kListening);
+  if (address == std::string::npos) return {};
+  const auto end = log.find(' ', address + kListening.size());
+  const auto colon = log.rfind(':', end);
+  return end != std::string::npos && colon > address ? log.substr(colon + 1, end - colon - 1) : std::string();
+}
 
 }  // namespace
 
@@ -74,22 +85,17 @@ Extender DrillTest::start_extender(std::vector<std::string> extra) const {
   }
   Extender extender{
       std::make_unique<BinaryProcess>(BinaryProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}, {}}), {}};
-  const std::regex listening(R"(listening address=[^ ]*:([0-9]+) )");
-  std::smatch port;
-  std::string log;
-  const bool found = eventually([&] {
-    log = extender.process->log();
-    return std::regex_search(log, port, listening);
-  });
-  EXPECT_TRUE(found) << "extender did not log its port:\n" << log;
-  if (found) extender.base = "http://127.0.0.1:" + port[1].str();
+  std::string port;
+  const bool found = eventually([&] { return !(port = logged_port(extender.process->log())).empty(); });
+  EXPECT_TRUE(found) << "extender did not log its port:\n" << extender.process->log();
+  if (found) extender.base = "http://127.0.0.1:" + port;
   return extender;
 }
 
 ::testing::AssertionResult real_scores(const HttpReply& reply) {
-  const std::regex expected(R"(^\[\{"Host":"node-00000","Score":10\},\{"Host":"node-00003","Score":[1-4]\},)"
-                            R"(\{"Host":"node-00005","Score":0\}\]$)");
-  if (reply.status == 200 && std::regex_match(reply.body, expected)) return ::testing::AssertionSuccess();
+  const auto expected = ::testing::MatchesRegex(R"(\[\{"Host":"node-00000","Score":10\},\{"Host":"node-00003","Score":[1-4]\},)"
+                                                R"(\{"Host":"node-00005","Score":0\}\])");
+  if (reply.status == 200 && ::testing::Value(reply.body, expected)) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "not real scores: status " << reply.status << " body " << reply.body;
 }
 

@@ -118,6 +118,29 @@ TEST(Protocol, RejectsBadInputWithAClearMessage) {
   EXPECT_THAT(parse_error("{\"Pod\":{\"x\":" + std::string(100000, '[')), HasSubstr("nested deeper"));
 }
 
+// Found by http_request_fuzz: RapidJSON takes every continuation byte a lead byte announces, so a
+// body cut inside a multi-byte sequence was read up to two bytes past its end. Here each body is
+// allocated at its exact size; the fuzz preset replays the original reproducer
+// (http_request_fuzz_corpus/body-cut-inside-utf8-sequence), where clang's ASan reports the over-read.
+TEST(Protocol, BodyCutInsideAMultiByteSequenceIsMalformedAndReadOnlyWithinItself) {
+  for (const char* cut : {"\xc3", "\xe2\x82", "\xf0", "\xf0\x9f", "\xf0\x9f\x98"}) {
+    const std::string text = std::string(R"({"Pod":{},"NodeNames":[")") + cut;
+    std::string body(text.begin(), text.end());
+    ExtenderArgs args;
+    const auto error = parse_extender_args(body, args);
+    ASSERT_TRUE(error.has_value()) << cut;
+    EXPECT_THAT(*error, HasSubstr("malformed JSON")) << cut;
+  }
+}
+
+TEST(Protocol, BodyWithANulByteIsNotOneJsonText) {
+  std::string body = R"({"Pod":{},"NodeNames":["a"]})";
+  const std::size_t nul_at = body.size();
+  body += '\0';
+  body += R"({"more":1})";
+  EXPECT_THAT(parse_error(body), HasSubstr("NUL byte at byte " + std::to_string(nul_at)));
+}
+
 TEST(Protocol, RejectsMoreNodesThanTheLimit) {
   std::string body = R"({"Pod":{},"NodeNames":[)";
   for (std::size_t i = 0; i <= kMaxRequestNodes; ++i) body += (i ? ",\"n" : "\"n") + std::to_string(i) + "\"";
