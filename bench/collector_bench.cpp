@@ -8,8 +8,6 @@
 #include <curl/curl.h>
 
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -90,15 +88,10 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   curl_global_init(CURL_GLOBAL_DEFAULT);
   spdlog::set_level(spdlog::level::err);
-  const std::string file = (std::filesystem::temp_directory_path() / ("netscore-bench-" + std::to_string(getpid()) + ".om")).string();
   for (const unsigned nodes : {100U, 1000U, 5000U}) {
-    {
-      std::ofstream out(file);
-      netscore::testing::write_openmetrics({nodes, g_now_s + 120, 0.1, 15}, out);
-    }
-    g_prometheus[nodes] = std::make_unique<PrometheusProcess>(file);
+    g_prometheus[nodes] =
+        std::make_unique<PrometheusProcess>(netscore::testing::SynthOptions{nodes, g_now_s + 120, 0.1, 15});
   }
-  std::filesystem::remove(file);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   g_prometheus.clear();

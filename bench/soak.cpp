@@ -14,7 +14,6 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -100,15 +99,12 @@ bool wait_until(Clock::time_point until) {
 }
 
 // Synthetic traffic whose window covers the whole soak plus a margin on both sides.
-std::string write_traffic(const Options& o, const fs::path& dir) {
+netscore::testing::SynthOptions traffic(const Options& o) {
   netscore::testing::SynthOptions synth;
   synth.nodes = o.nodes;
   synth.end_s = std::time(nullptr) + static_cast<std::int64_t>(o.minutes * 60) + 1800;
   synth.hours = o.minutes / 60 + 1.5;
-  const std::string file = (dir / "traffic.om").string();
-  std::ofstream out(file);
-  netscore::testing::write_openmetrics(synth, out);
-  return file;
+  return synth;
 }
 
 // The extender on a free port; the port probe is racy, so a failed start is retried.
@@ -146,7 +142,7 @@ int soak(const Options& o, const fs::path& dir) {
   std::printf("== soak minutes=%.1f clients=%u nodes=%u interval_s=%.0f work_dir=%s\n", o.minutes, o.clients, o.nodes,
               o.interval_s, dir.c_str());
   std::fflush(stdout);
-  netscore::testing::PrometheusProcess prometheus(write_traffic(o, dir));
+  netscore::testing::PrometheusProcess prometheus(traffic(o));
   // Declared before the collector so that it is removed after the collector has stopped.
   const RemovedShm shm{"netscore-soak-" + std::to_string(::getpid())};
   BinaryProcess collector(BinaryProcess::Options{

@@ -221,13 +221,7 @@ TEST_F(FakePrometheusTest, StopAbortsASlowRequestInFlight) {
 
 TEST(RealPrometheusFaultTest, KilledBetweenRefreshesThenRecovers) {
   const std::int64_t now_s = std::time(nullptr);
-  const std::string file = (std::filesystem::temp_directory_path() / ("netscore-kill-" + std::to_string(getpid()) + ".om")).string();
-  {
-    std::ofstream out(file);
-    write_openmetrics({6, now_s + 3600, 1.5, 15}, out);
-  }
-  PrometheusProcess prometheus(file);
-  std::filesystem::remove(file);
+  PrometheusProcess prometheus(SynthOptions{6, now_s + 3600, 1.5, 15});
   const Config config = collector_config(prometheus.url());
   TableFixture table("collector-kill");
   collector::PrometheusClient client({config.prometheus});

@@ -3,8 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -30,14 +28,7 @@ class CollectorPrometheusTest : public ::testing::TestWithParam<QueryMode> {
  protected:
   static void SetUpTestSuite() {
     now_s_ = std::time(nullptr);
-    const std::string file =
-        (std::filesystem::temp_directory_path() / ("netscore-synth-" + std::to_string(getpid()) + ".om")).string();
-    {
-      std::ofstream out(file);
-      write_openmetrics({kNodes, now_s_ + 3600, 2, 15}, out);
-    }
-    prometheus_ = std::make_unique<PrometheusProcess>(file);
-    std::filesystem::remove(file);
+    prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, now_s_ + 3600, 2, 15});
   }
   static void TearDownTestSuite() { prometheus_.reset(); }
 

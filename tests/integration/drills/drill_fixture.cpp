@@ -1,10 +1,6 @@
 #include "tests/integration/drills/drill_fixture.h"
 
-#include <unistd.h>
-
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include <gmock/gmock.h>
@@ -51,15 +47,7 @@ HttpReply Extender::filter(const std::string& max_receive_bytes) const {
 }
 
 void DrillTest::SetUpTestSuite() {
-  const std::int64_t now_s = std::time(nullptr);
-  const std::string file =
-      (std::filesystem::temp_directory_path() / ("netscore-drill-" + std::to_string(getpid()) + ".om")).string();
-  {
-    std::ofstream out(file);
-    write_openmetrics({kNodes, now_s + 3600, 2, 15}, out);
-  }
-  prometheus_ = std::make_unique<PrometheusProcess>(file);
-  std::filesystem::remove(file);
+  prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, std::time(nullptr) + 3600, 2, 15});
 }
 
 void DrillTest::TearDownTestSuite() { prometheus_.reset(); }

@@ -53,6 +53,12 @@ std::string tail(const std::string& file) {
   return s.size() > 2000 ? s.substr(s.size() - 2000) : s;
 }
 
+std::string make_temp_dir() {
+  std::string pattern = (fs::temp_directory_path() / "netscore-prometheus-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
 }  // namespace
 
 std::uint16_t free_local_port() {
@@ -85,11 +91,20 @@ long http_get_status(const std::string& url, std::chrono::milliseconds timeout) 
   return status;
 }
 
-PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file) {
-  std::string pattern = (fs::temp_directory_path() / "netscore-prometheus-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  dir_ = pattern;
+PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file) : dir_(make_temp_dir()) {
+  backfill_and_start(openmetrics_file, nullptr);
+}
+
+PrometheusProcess::PrometheusProcess(const SynthOptions& traffic) : dir_(make_temp_dir()) {
+  backfill_and_start(dir_ + "/traffic.om", &traffic);
+}
+
+void PrometheusProcess::backfill_and_start(const std::string& openmetrics_file, const SynthOptions* traffic) {
   try {
+    if (traffic != nullptr) {
+      std::ofstream out(openmetrics_file);
+      write_openmetrics(*traffic, out);
+    }
     std::ofstream(dir_ + "/prometheus.yml") << "global:\n  scrape_interval: 1h\n";
     const pid_t promtool = spawn({"promtool", "tsdb", "create-blocks-from", "openmetrics", openmetrics_file,
                                   dir_ + "/data"}, dir_ + "/promtool.log");

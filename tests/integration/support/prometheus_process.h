@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "tests/integration/support/synth.h"
+
 // A real Prometheus (Debian `prometheus` 2.42) for tests, the benchmark and demos: the given
 // OpenMetrics file is backfilled with `promtool tsdb create-blocks-from openmetrics` into a
 // temporary TSDB, and Prometheus serves it on 127.0.0.1 at a free port. Prometheus serves
@@ -18,6 +20,8 @@ class PrometheusProcess {
  public:
   // Backfills and starts; throws std::runtime_error with Prometheus' log tail on failure.
   explicit PrometheusProcess(const std::string& openmetrics_file);
+  // The same with synthetic traffic (synth.h), written into Prometheus' own temporary directory.
+  explicit PrometheusProcess(const SynthOptions& traffic);
   PrometheusProcess(const PrometheusProcess&) = delete;
   PrometheusProcess& operator=(const PrometheusProcess&) = delete;
   // Stops Prometheus and removes the temporary directory.
@@ -36,6 +40,7 @@ class PrometheusProcess {
   const std::string& directory() const { return dir_; }
 
  private:
+  void backfill_and_start(const std::string& openmetrics_file, const SynthOptions* traffic);
   bool try_start(std::uint16_t port, std::chrono::seconds ready_deadline);
   void reap(std::chrono::milliseconds deadline);
 
