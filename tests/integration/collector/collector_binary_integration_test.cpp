@@ -14,6 +14,7 @@
 #include "common/score_table_writer.h"
 #include "tests/integration/support/binary_process.h"
 #include "tests/integration/support/fake_http_server.h"
+#include "tests/testing/eventually.h"
 
 namespace netscore::testing {
 namespace {
@@ -49,17 +50,15 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsWithinOneSecond) {
   const std::string shm = "netscore-collector-bin-" + std::to_string(getpid());
   CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm,
                              "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=debug"});
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
   shm::CollectorStatus status{};
-  while (Clock::now() < deadline) {
+  eventually([&] {
     try {
       ScoreTableReader reader({shm});
-      if (reader.read_status(status) == ReadStatus::ok && status.refreshes_total > 0) break;
+      return reader.read_status(status) == ReadStatus::ok && status.refreshes_total > 0;
     } catch (const shm::TableError&) {
-      // not created yet
+      return false;  // not created yet
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  }, std::chrono::seconds(10));
   EXPECT_EQ(status.refreshes_total, 1U);
   EXPECT_EQ(status.consecutive_failures, 0U);
   EXPECT_EQ(status.refresh_interval_ms, 3'600'000);
@@ -83,12 +82,8 @@ TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
   CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + url, "NETSCORE_SHM_NAME=" + shm,
                              "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file, "NETSCORE_PROMETHEUS_RETRIES=0",
                              "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=trace"});
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
-  while (server.requests() < 1 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   // The failure line is written (and flushed, being a warning) after the answer arrives.
-  while (collector.log().find("prometheus failing") == std::string::npos && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  collector.wait_for_log("prometheus failing", std::chrono::seconds(10));
   collector.signal(SIGTERM);
   EXPECT_EQ(collector.wait_exit(std::chrono::seconds(5)), 0);
   const std::string log = collector.log();

@@ -15,6 +15,7 @@
 #include "tests/integration/support/fake_http_server.h"
 #include "tests/integration/support/prometheus_process.h"
 #include "tests/integration/support/synth.h"
+#include "tests/testing/eventually.h"
 
 namespace netscore::testing {
 namespace {
@@ -190,8 +191,7 @@ TEST_F(FakePrometheusTest, LoopRefreshesOnScheduleAndStopsPromptly) {
   collector::Refresher refresher(config_, *client(), table_.writer());
   collector::RefreshLoop loop({std::chrono::milliseconds(100), [] { return kEvalMs; }}, refresher, *client());
   std::thread runner([&] { loop.run(); });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (loop.refreshes() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  eventually([&] { return loop.refreshes() >= 3; }, std::chrono::seconds(10));
   const auto stop_at = std::chrono::steady_clock::now();
   loop.stop();
   runner.join();
@@ -206,8 +206,7 @@ TEST_F(FakePrometheusTest, StopAbortsASlowRequestInFlight) {
   collector::Refresher refresher(config_, *client(), table_.writer());
   collector::RefreshLoop loop({std::chrono::seconds(60), [] { return kEvalMs; }}, refresher, *client());
   std::thread runner([&] { loop.run(); });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (server_.requests() < 1 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  eventually([&] { return server_.requests() >= 1; }, std::chrono::seconds(10));
   ASSERT_EQ(server_.requests(), 1U);
   const auto stop_at = std::chrono::steady_clock::now();
   loop.stop();

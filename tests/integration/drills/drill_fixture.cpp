@@ -28,15 +28,6 @@ std::string logged_port(const std::string& log) {
 
 }  // namespace
 
-bool eventually(const std::function<bool()>& done, std::chrono::milliseconds deadline) {
-  const auto until = Clock::now() + deadline;
-  while (Clock::now() < until) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return done();
-}
-
 HttpReply Extender::prioritize() const {
   return http_post(base + "/prioritize", std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") + kProbeNames + "}");
 }

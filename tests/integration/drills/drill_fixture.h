@@ -11,6 +11,7 @@
 
 #include "tests/integration/support/binary_process.h"
 #include "tests/integration/support/http_client.h"
+#include "tests/testing/eventually.h"
 #include "tests/integration/support/prometheus_process.h"
 #include "tests/testing/table_name.h"
 
@@ -28,8 +29,6 @@ inline constexpr const char* kMaxAge = "2s";
 inline constexpr std::chrono::seconds kMaxAgeValue{2};
 inline constexpr std::chrono::seconds kPatience{20};
 
-// Polls `done` until it holds or `deadline` passes; returns whether it held.
-bool eventually(const std::function<bool()>& done, std::chrono::milliseconds deadline = kPatience);
 
 // A running extender and the address it listens on (NETSCORE_LISTEN port 0, read back from its log).
 struct Extender {

@@ -1,4 +1,5 @@
 #include "tests/integration/support/binary_process.h"
+#include "tests/testing/eventually.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -14,14 +15,11 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 extern char** environ;
 
 namespace netscore::testing {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 std::string unique_log_path(const std::string& binary) {
   static std::atomic<unsigned> counter{0};
@@ -78,16 +76,10 @@ BinaryProcess::~BinaryProcess() {
 }
 
 int BinaryProcess::wait_exit(std::chrono::milliseconds deadline) {
-  const auto until = Clock::now() + deadline;
-  while (pid_ > 0 && Clock::now() < until) {
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return -1;
+  int status = 0;
+  if (pid_ <= 0 || !eventually([&] { return ::waitpid(pid_, &status, WNOHANG) == pid_; }, deadline)) return -1;
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void BinaryProcess::signal(int sig) const {
@@ -131,12 +123,7 @@ std::string BinaryProcess::log() const {
 }
 
 bool BinaryProcess::wait_for_log(std::string_view text, std::chrono::milliseconds deadline) const {
-  const auto until = Clock::now() + deadline;
-  while (Clock::now() < until) {
-    if (log().find(text) != std::string::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return log().find(text) != std::string::npos;
+  return eventually([&] { return log().find(text) != std::string::npos; }, deadline);
 }
 
 }  // namespace netscore::testing

@@ -1,4 +1,5 @@
 #include "tests/integration/support/prometheus_process.h"
+#include "tests/testing/eventually.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -157,16 +158,10 @@ bool PrometheusProcess::try_start(std::uint16_t port, std::chrono::seconds ready
 }
 
 void PrometheusProcess::reap(std::chrono::milliseconds deadline) {
-  const auto until = Clock::now() + deadline;
-  while (Clock::now() < until) {
-    if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-      pid_ = -1;
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (!eventually([&] { return waitpid(pid_, nullptr, WNOHANG) == pid_; }, deadline)) {
+    ::kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
   }
-  ::kill(pid_, SIGKILL);
-  waitpid(pid_, nullptr, 0);
   pid_ = -1;
 }
 
