@@ -51,7 +51,14 @@ inline void publish_table(ScoreTableWriter& writer, std::size_t n) {
   std::vector<TableEntry> entries;
   for (std::size_t i = 0; i < n; ++i) {
     const double raw = static_cast<double>((i * 7919) % 100000) * 1000.0;
-    entries.push_back({node_name(i), raw, static_cast<std::int64_t>(raw), static_cast<std::int64_t>(i % 101), 1, true});
+    entries.push_back({.name = node_name(i),
+                   .raw = raw,
+                   .raw_score = static_cast<std::int64_t>(raw),
+                   .node_score = static_cast<std::int64_t>(i % 101),
+                   .sample_ms = 1,
+                   .valid = true,
+                   .corrected_raw_score = static_cast<std::int64_t>(raw),
+                   .corrected_node_score = static_cast<std::int64_t>(i % 101)});
   }
   writer.publish(entries, 1);
 }

@@ -22,7 +22,14 @@ std::vector<TableEntry> entries(std::size_t n) {
   std::vector<TableEntry> out;
   for (std::size_t i = 0; i < n; ++i) {
     const auto raw = static_cast<double>(i * 1000 + 7);
-    out.push_back({node_name(i), raw, static_cast<std::int64_t>(raw), static_cast<std::int64_t>(i % 101), 1, true});
+    out.push_back({.name = node_name(i),
+                   .raw = raw,
+                   .raw_score = static_cast<std::int64_t>(raw),
+                   .node_score = static_cast<std::int64_t>(i % 101),
+                   .sample_ms = 1,
+                   .valid = true,
+                   .corrected_raw_score = static_cast<std::int64_t>(raw),
+                   .corrected_node_score = static_cast<std::int64_t>(i % 101)});
   }
   return out;
 }

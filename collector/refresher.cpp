@@ -86,7 +86,12 @@ void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
   entries.reserve(samples.size());
   for (const auto& s : samples) {
     const auto score = plugin_score(s.value);
-    entries.push_back({s.node, s.value, score.value_or(0), 0, eval_time_ms, score.has_value()});
+    entries.push_back({.name = s.node,
+                       .raw = s.value,
+                       .raw_score = score.value_or(0),
+                       .sample_ms = eval_time_ms,
+                       .valid = score.has_value(),
+                       .corrected_raw_score = score.value_or(0)});
   }
   std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
   std::vector<std::int64_t> raw;
@@ -99,7 +104,10 @@ void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
   }
   std::vector<std::int64_t> normalized(raw.size());
   normalize_scores(raw, normalized);
-  for (std::size_t i = 0; i < valid_at.size(); ++i) entries[valid_at[i]].node_score = normalized[i];
+  for (std::size_t i = 0; i < valid_at.size(); ++i) {
+    entries[valid_at[i]].node_score = normalized[i];
+    entries[valid_at[i]].corrected_node_score = normalized[i];
+  }
   const PublishCounts counts = writer_.publish(entries, eval_time_ms);
   result.published = counts.stored;
   if (counts.overflow > 0 || counts.rejected > 0) {

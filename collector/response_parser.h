@@ -13,6 +13,10 @@ namespace netscore::collector {
 struct NodeSample {
   std::string node;
   double value = 0;  // may be NaN or ±Inf: Prometheus sends those as "NaN", "+Inf", "-Inf"
+  // Average receive rate over the window in bytes/s, answered by the same batched query whatever
+  // the scoring function is; rate_valid is false when the answer had no rate for this node.
+  double rate = 0;
+  bool rate_valid = false;
 };
 
 struct ParsedVector {

@@ -249,6 +249,16 @@ const std::array kOptions{
            }},
     Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender, "0..10 score for unknown nodes and stale tables",
            [](Config& c, std::string_view v) { c.extender.neutral_score = parse_number<int>(v, 0, 10, "a score"); }},
+    Option{"NETSCORE_LABEL_RULES", "", kBoth,
+           "filter rules podAnnotation=value:nodeLabel=value separated by ';' (a pod annotated so may only go "
+           "to nodes labelled so), e.g. type=space:kubernetes.io/role=edge; set the same in both containers",
+           [](Config& c, std::string_view v) {
+             try {
+               c.label_rules = parse_label_rules(v);
+             } catch (const LabelRuleError& e) {
+               throw BadValue{std::string("rules podAnnotation=value:nodeLabel=value;...: ") + e.what()};
+             }
+           }},
     Option{"NETSCORE_STALE_POLICY", "open", kExtender,
            "open: stale table passes every node in /filter; closed: /filter returns an Error",
            [](Config& c, std::string_view v) {

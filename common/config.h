@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/duration.h"
+#include "common/label_rules.h"
 
 namespace netscore {
 
@@ -75,6 +76,7 @@ struct Config {
   PrometheusConfig prometheus;
   QueryConfig query;
   ExtenderConfig extender;
+  LabelRules label_rules;
 };
 
 // One bad variable or flag: `what()` is the single line printed before exiting with status 2.

@@ -23,13 +23,26 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::uint32_t kLayoutVersion = 2;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
 inline constexpr std::size_t kErrorBytes = 256;
+inline constexpr std::size_t kDiagnosisBytes = 512;
+inline constexpr std::size_t kResourceVersionBytes = 64;
 
-inline constexpr std::uint32_t kEntryValid = 1U;
+// EntryRecord::flags.
+inline constexpr std::uint32_t kEntryValid = 1U;         // raw is a usable number: the node can be scored
+inline constexpr std::uint32_t kEntryHasSeries = 2U;     // Prometheus answered a series for this node
+inline constexpr std::uint32_t kEntryInCluster = 4U;     // the node exists in the watched Kubernetes API
+inline constexpr std::uint32_t kEntryLabelsKnown = 8U;   // rule_mask was computed from the node's labels
+inline constexpr std::uint32_t kEntryRateValid = 16U;    // rate holds the average receive rate over the window
+
+// SnapshotMeta::flags.
+inline constexpr std::uint32_t kSnapshotCorrected = 1U;      // placement correction applied to corrected_*
+inline constexpr std::uint32_t kSnapshotClusterSynced = 2U;  // kEntryInCluster/kEntryLabelsKnown are meaningful
+
+inline constexpr std::size_t kMaxLabelRules = 64;  // one rule_mask bit each
 
 using Word = std::atomic<std::uint64_t>;
 static_assert(Word::is_always_lock_free, "seqlock payload must be lock-free atomics");
@@ -46,6 +59,13 @@ struct EntryRecord {
   std::int64_t raw_score;   // plugin_score(raw): the Go plugin's int64 Score
   std::int64_t node_score;  // 0..100, normalised over the whole cluster
   std::int64_t sample_ms;   // evaluation time of the sample
+  double rate;              // average receive rate over the window in bytes/s (kEntryRateValid)
+  double expected;          // traffic placed pods are expected to add, in raw's unit; 0 without correction
+  std::int64_t corrected_raw_score;   // plugin_score(raw + expected); equals raw_score when expected is 0
+  std::int64_t corrected_node_score;  // 0..100 normalised over the whole cluster from corrected_raw_score
+  std::uint32_t placed_pods;  // pods counted in `expected`
+  std::uint32_t reserved;
+  std::uint64_t rule_mask;  // bit i: the node's labels satisfy label rule i (kEntryLabelsKnown)
   char name[kNameBytes];    // not NUL-terminated; name_len bytes, zero padded
 };
 
@@ -59,6 +79,10 @@ struct SnapshotMeta {
   std::uint32_t rejected;  // names too long or duplicated
   std::uint32_t valid_count;
   std::int64_t max_raw_score;
+  std::int64_t max_corrected_raw_score;
+  std::uint32_t flags;             // kSnapshot*
+  std::uint32_t in_cluster_count;  // entries with kEntryInCluster
+  std::uint64_t rules_hash;        // label_rules_hash() of the rules rule_mask was computed with; 0: none
 };
 
 // What the collector last did; published separately so a failure is visible without
@@ -78,7 +102,23 @@ struct CollectorStatus {
   std::uint32_t series_count;    // series in the last successful answer
   std::uint32_t skipped_series;  // series dropped: no node label, duplicate, not a number
   char last_error[kErrorBytes];  // NUL-terminated; empty after a success
+  // Why the latest answer held no usable series and what to change (NUL-terminated; empty when fine).
+  char diagnosis[kDiagnosisBytes];
+  // The Kubernetes API watcher (WatchState); all zero when watching is off.
+  std::uint32_t watch_state;
+  std::uint32_t watch_nodes;       // nodes known from the API
+  std::uint32_t watch_pods;        // bound pods tracked
+  std::uint32_t watch_placements;  // pods currently counted in a correction
+  std::uint64_t watch_errors_total;
+  std::uint64_t watch_relists_total;
+  std::int64_t watch_synced_wall_ms;      // when the latest full list completed
+  std::int64_t watch_last_event_wall_ms;  // latest event or bookmark
+  std::int64_t watch_last_event_mono_ns;
+  char watch_resource_version[kResourceVersionBytes];  // NUL-terminated
+  char watch_error[kErrorBytes];                       // NUL-terminated; empty while healthy
 };
+
+enum class WatchState : std::uint32_t { off = 0, syncing = 1, synced = 2, failing = 3 };
 
 template <class T>
 inline constexpr std::size_t kWordsOf = sizeof(T) / sizeof(std::uint64_t);
@@ -86,8 +126,9 @@ inline constexpr std::size_t kWordsOf = sizeof(T) / sizeof(std::uint64_t);
 static_assert(std::is_trivially_copyable_v<EntryRecord> && sizeof(EntryRecord) % 8 == 0);
 static_assert(std::is_trivially_copyable_v<SnapshotMeta> && sizeof(SnapshotMeta) % 8 == 0);
 static_assert(std::is_trivially_copyable_v<CollectorStatus> && sizeof(CollectorStatus) % 8 == 0);
-static_assert(sizeof(EntryRecord) == 304);
-static_assert(offsetof(EntryRecord, name) == 48);
+static_assert(sizeof(EntryRecord) == 352);
+// Every number before the name: a lookup's loads stay within the record's first two cache lines.
+static_assert(offsetof(EntryRecord, name) == 96);
 
 struct SegmentHeader {
   Word magic;

@@ -17,6 +17,36 @@ namespace netscore {
 namespace bip = boost::interprocess;
 using shm::TableError;
 
+namespace {
+
+template <class T>
+T field(const shm::Word* entry, std::size_t offset) {
+  return std::bit_cast<T>(entry[offset / 8].load(std::memory_order_acquire));
+}
+
+// The numbers of one entry (everything but hash and name) into `out`.
+void decode_fields(const shm::Word* e, std::uint32_t flags, NodeScore& out) {
+  using R = shm::EntryRecord;
+  const std::uint64_t pods = field<std::uint64_t>(e, offsetof(R, placed_pods));
+  out.found = true;
+  out.flags = flags;
+  out.valid = (flags & shm::kEntryValid) != 0;
+  out.raw = field<double>(e, offsetof(R, raw));
+  out.raw_score = field<std::int64_t>(e, offsetof(R, raw_score));
+  out.node_score = field<std::int64_t>(e, offsetof(R, node_score));
+  out.sample_ms = field<std::int64_t>(e, offsetof(R, sample_ms));
+  out.rate = field<double>(e, offsetof(R, rate));
+  out.expected = field<double>(e, offsetof(R, expected));
+  out.corrected_raw_score = field<std::int64_t>(e, offsetof(R, corrected_raw_score));
+  out.corrected_node_score = field<std::int64_t>(e, offsetof(R, corrected_node_score));
+  out.placed_pods = static_cast<std::uint32_t>(pods & 0xFFFFFFFFU);  // little-endian: placed_pods is the low half
+  out.rule_mask = field<std::uint64_t>(e, offsetof(R, rule_mask));
+}
+
+static_assert(offsetof(shm::EntryRecord, placed_pods) % 8 == 0);
+
+}  // namespace
+
 ScoreTableReader::ScoreTableReader(const Options& options)
     : name_(options.name), max_retries_(std::max(1U, options.max_retries)) {
   const std::string what = "shared memory /dev/shm/" + name_;
@@ -88,12 +118,7 @@ NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std
       same = e[kNameWord + at / 8].load(std::memory_order_acquire) == shm::name_chunk(name, at);
     }
     if (!same) continue;
-    result.found = true;
-    result.valid = ((len_flags >> 32) & shm::kEntryValid) != 0;
-    result.raw = std::bit_cast<double>(e[offsetof(shm::EntryRecord, raw) / 8].load(std::memory_order_acquire));
-    result.raw_score = static_cast<std::int64_t>(e[offsetof(shm::EntryRecord, raw_score) / 8].load(std::memory_order_acquire));
-    result.node_score = static_cast<std::int64_t>(e[offsetof(shm::EntryRecord, node_score) / 8].load(std::memory_order_acquire));
-    result.sample_ms = static_cast<std::int64_t>(e[offsetof(shm::EntryRecord, sample_ms) / 8].load(std::memory_order_acquire));
+    decode_fields(e, static_cast<std::uint32_t>(len_flags >> 32), result);
     return result;
   }
   return result;
@@ -150,11 +175,11 @@ ReadStatus ScoreTableReader::read_all(std::vector<TableRow>& rows, shm::Snapshot
     rows.clear();
     rows.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i) {
-      shm::load_record(words() + layout_.entry_word(copy, i), record);
+      const shm::Word* e = words() + layout_.entry_word(copy, i);
+      shm::load_record(e, record);
       TableRow row;
       row.name.assign(record.name, std::min<std::size_t>(record.name_len, shm::kMaxNameBytes));
-      row.score = {true, (record.flags & shm::kEntryValid) != 0, record.raw, record.raw_score, record.node_score,
-                   record.sample_ms};
+      decode_fields(e, record.flags, row.score);
       rows.push_back(std::move(row));
     }
     if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
@@ -170,6 +195,9 @@ ReadStatus ScoreTableReader::read_status(shm::CollectorStatus& status) const noe
     shm::load_record(words() + layout_.status_offset[before & 1] / 8, status);
     if (seq.load(std::memory_order_acquire) == before) {
       status.last_error[shm::kErrorBytes - 1] = '\0';
+      status.diagnosis[shm::kDiagnosisBytes - 1] = '\0';
+      status.watch_resource_version[shm::kResourceVersionBytes - 1] = '\0';
+      status.watch_error[shm::kErrorBytes - 1] = '\0';
       return ReadStatus::ok;
     }
   }

@@ -15,6 +15,7 @@
 
 namespace netscore {
 
+// One node as read from the table; the fields mirror shm::EntryRecord.
 struct NodeScore {
   bool found = false;
   bool valid = false;
@@ -22,6 +23,13 @@ struct NodeScore {
   std::int64_t raw_score = 0;
   std::int64_t node_score = 0;
   std::int64_t sample_ms = 0;
+  std::uint32_t flags = 0;  // shm::kEntry*
+  double rate = 0;
+  double expected = 0;
+  std::int64_t corrected_raw_score = 0;
+  std::int64_t corrected_node_score = 0;
+  std::uint32_t placed_pods = 0;
+  std::uint64_t rule_mask = 0;
 };
 
 struct TableRow {

@@ -103,6 +103,10 @@ void ScoreTableWriter::create(const std::string& name) {
 }
 
 PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, std::int64_t eval_time_ms) {
+  return publish(entries, SnapshotInfo{.eval_time_ms = eval_time_ms});
+}
+
+PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, const SnapshotInfo& info) {
   auto& seq = header().snapshot_seq;
   const std::uint64_t current = seq.load(std::memory_order_relaxed);
   const std::size_t copy = options_.unsafe_write_active_copy ? (current & 1) : ((current + 1) & 1);
@@ -144,25 +148,35 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, std
     std::memcpy(record.name, entry.name.data(), entry.name.size());
     record.hash = hash;
     record.name_len = static_cast<std::uint32_t>(entry.name.size());
-    record.flags = entry.valid ? shm::kEntryValid : 0;
+    record.flags = (entry.flags & ~shm::kEntryValid) | (entry.valid ? shm::kEntryValid : 0);
     record.raw = entry.raw;
     record.raw_score = entry.raw_score;
     record.node_score = entry.node_score;
     record.sample_ms = entry.sample_ms;
+    record.rate = entry.rate;
+    record.expected = entry.expected;
+    record.corrected_raw_score = entry.corrected_raw_score;
+    record.corrected_node_score = entry.corrected_node_score;
+    record.placed_pods = entry.placed_pods;
+    record.rule_mask = entry.rule_mask;
     shm::store_record(w + layout_.entry_word(copy, counts.stored), record);
     w[index + pos].store(shm::index_slot(hash, counts.stored), std::memory_order_release);
     stored_names.push_back(&entry.name);
     if (entry.valid) {
       ++meta.valid_count;
       meta.max_raw_score = std::max(meta.max_raw_score, entry.raw_score);
+      meta.max_corrected_raw_score = std::max(meta.max_corrected_raw_score, entry.corrected_raw_score);
     }
+    if ((entry.flags & shm::kEntryInCluster) != 0) ++meta.in_cluster_count;
     ++counts.stored;
   }
 
   meta.publish_id = ++publish_id_;
   meta.published_wall_ms = wall_now_ms();
   meta.published_mono_ns = mono_now_ns();
-  meta.eval_time_ms = eval_time_ms;
+  meta.eval_time_ms = info.eval_time_ms;
+  meta.flags = info.flags;
+  meta.rules_hash = info.rules_hash;
   meta.node_count = counts.stored;
   meta.overflow = counts.overflow;
   meta.rejected = counts.rejected;

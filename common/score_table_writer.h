@@ -13,6 +13,7 @@
 
 namespace netscore {
 
+// One node as the collector publishes it; the fields mirror shm::EntryRecord.
 struct TableEntry {
   std::string name;
   double raw = 0;
@@ -20,6 +21,20 @@ struct TableEntry {
   std::int64_t node_score = 0;
   std::int64_t sample_ms = 0;
   bool valid = false;
+  std::uint32_t flags = shm::kEntryHasSeries;  // besides kEntryValid, which `valid` sets
+  double rate = 0;
+  double expected = 0;
+  std::int64_t corrected_raw_score = 0;
+  std::int64_t corrected_node_score = 0;
+  std::uint32_t placed_pods = 0;
+  std::uint64_t rule_mask = 0;
+};
+
+// Snapshot-wide facts published with the entries.
+struct SnapshotInfo {
+  std::int64_t eval_time_ms = 0;
+  std::uint32_t flags = 0;  // shm::kSnapshot*
+  std::uint64_t rules_hash = 0;
 };
 
 struct PublishCounts {
@@ -53,6 +68,7 @@ class ScoreTableWriter {
   // Publishes a complete snapshot: entries beyond the capacity are counted as overflow, names
   // longer than 253 bytes or duplicated as rejected; never writes out of bounds.
   PublishCounts publish(std::span<const TableEntry> entries, std::int64_t eval_time_ms);
+  PublishCounts publish(std::span<const TableEntry> entries, const SnapshotInfo& info);
   void record_status(const shm::CollectorStatus& status);
 
   bool took_over() const { return took_over_; }

@@ -19,11 +19,11 @@ struct PublishedTable {
   TableAttachment attached{{name, false, 64}};
 
   PublishedTable() {
-    const std::vector<TableEntry> entries = {{"node-a", 0.0, 0, 100, 1000, true},
-                                             {"node-b", 1.5e6, 1'500'000, 70, 1000, true},
-                                             {"node-c", 5e9, 5'000'000'000, 0, 1000, true},
-                                             {"node-\xC3\xA9", 42.0, 42, 99, 1000, true},
-                                             {"bad", -1.0, 0, 0, 1000, false}};
+    const std::vector<TableEntry> entries = {{.name = "node-a", .raw = 0.0, .raw_score = 0, .node_score = 100, .sample_ms = 1000, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 100},
+                                             {.name = "node-b", .raw = 1.5e6, .raw_score = 1'500'000, .node_score = 70, .sample_ms = 1000, .valid = true, .corrected_raw_score = 1'500'000, .corrected_node_score = 70},
+                                             {.name = "node-c", .raw = 5e9, .raw_score = 5'000'000'000, .node_score = 0, .sample_ms = 1000, .valid = true, .corrected_raw_score = 5'000'000'000, .corrected_node_score = 0},
+                                             {.name = "node-\xC3\xA9", .raw = 42.0, .raw_score = 42, .node_score = 99, .sample_ms = 1000, .valid = true, .corrected_raw_score = 42, .corrected_node_score = 99},
+                                             {.name = "bad", .raw = -1.0, .raw_score = 0, .node_score = 0, .sample_ms = 1000, .valid = false, .corrected_raw_score = 0, .corrected_node_score = 0}};
     writer.publish(entries, 1000);
     if (!attached.poll()) __builtin_trap();
   }

@@ -23,12 +23,19 @@ inline std::string pattern_name(std::uint32_t i) { return "node-" + std::to_stri
 
 inline TableEntry pattern_entry(std::uint64_t publish_id, std::uint32_t i) {
   const double raw = static_cast<double>(publish_id) * 1e6 + i;
-  return {pattern_name(i),
-          raw,
-          static_cast<std::int64_t>(raw),
-          static_cast<std::int64_t>((publish_id * 31 + i) % 101),
-          static_cast<std::int64_t>(publish_id),
-          (publish_id + i) % 5 != 0};
+  return {.name = pattern_name(i),
+          .raw = raw,
+          .raw_score = static_cast<std::int64_t>(raw),
+          .node_score = static_cast<std::int64_t>((publish_id * 31 + i) % 101),
+          .sample_ms = static_cast<std::int64_t>(publish_id),
+          .valid = (publish_id + i) % 5 != 0,
+          .flags = static_cast<std::uint32_t>((publish_id + i) % 32) & ~shm::kEntryValid,
+          .rate = raw / 300,
+          .expected = static_cast<double>(publish_id * 3 + i),
+          .corrected_raw_score = static_cast<std::int64_t>(raw) + static_cast<std::int64_t>(publish_id * 3 + i),
+          .corrected_node_score = static_cast<std::int64_t>((publish_id * 17 + i) % 101),
+          .placed_pods = static_cast<std::uint32_t>(publish_id + i),
+          .rule_mask = publish_id * 0x9E3779B97F4A7C15ULL + i};
 }
 
 inline std::vector<TableEntry> pattern_snapshot(std::uint64_t publish_id, std::uint32_t base = 32) {
@@ -39,8 +46,12 @@ inline std::vector<TableEntry> pattern_snapshot(std::uint64_t publish_id, std::u
 
 inline bool matches_pattern(std::uint64_t publish_id, std::uint32_t i, const NodeScore& s) {
   const TableEntry want = pattern_entry(publish_id, i);
-  return s.found && s.valid == want.valid && s.raw == want.raw && s.raw_score == want.raw_score &&
-         s.node_score == want.node_score && s.sample_ms == want.sample_ms;
+  const std::uint32_t want_flags = (want.flags & ~shm::kEntryValid) | (want.valid ? shm::kEntryValid : 0);
+  return s.found && s.valid == want.valid && s.flags == want_flags && s.raw == want.raw &&
+         s.raw_score == want.raw_score && s.node_score == want.node_score && s.sample_ms == want.sample_ms &&
+         s.rate == want.rate && s.expected == want.expected && s.corrected_raw_score == want.corrected_raw_score &&
+         s.corrected_node_score == want.corrected_node_score && s.placed_pods == want.placed_pods &&
+         s.rule_mask == want.rule_mask;
 }
 
 // A whole snapshot read with read_all: right count, right names in order, every field derived

@@ -87,8 +87,8 @@ class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
-    const std::vector<TableEntry> entries = {{"a", 0, 0, 100, 1, true}, {"b", 50, 50, 75, 1, true},
-                                             {"c", 200, 200, 0, 1, true}};
+    const std::vector<TableEntry> entries = {{.name = "a", .raw = 0, .raw_score = 0, .node_score = 100, .sample_ms = 1, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 100}, {.name = "b", .raw = 50, .raw_score = 50, .node_score = 75, .sample_ms = 1, .valid = true, .corrected_raw_score = 50, .corrected_node_score = 75},
+                                             {.name = "c", .raw = 200, .raw_score = 200, .node_score = 0, .sample_ms = 1, .valid = true, .corrected_raw_score = 200, .corrected_node_score = 0}};
     writer_->publish(entries, 1);
     config_.shm.name = name_;
     config_.max_age = {std::chrono::seconds(60), "1m"};

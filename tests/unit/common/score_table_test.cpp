@@ -27,7 +27,14 @@ class ScoreTable : public ::testing::Test {
   ScoreTableReader::Options reader_options() const { return {name_, false, 64}; }
 
   static TableEntry entry(std::string name, double raw, bool valid = true) {
-    return {std::move(name), raw, static_cast<std::int64_t>(raw), 100 - static_cast<std::int64_t>(raw), 1234, valid};
+    return {.name = std::move(name),
+            .raw = raw,
+            .raw_score = static_cast<std::int64_t>(raw),
+            .node_score = 100 - static_cast<std::int64_t>(raw),
+            .sample_ms = 1234,
+            .valid = valid,
+            .corrected_raw_score = static_cast<std::int64_t>(raw),
+            .corrected_node_score = 100 - static_cast<std::int64_t>(raw)};
   }
 
   std::string error_of_attach() const {

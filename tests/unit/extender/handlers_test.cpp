@@ -29,10 +29,10 @@ class HandlersTest : public ::testing::Test {
   // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
   void publish() {
     writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
-    const std::vector<TableEntry> entries = {{"a", 0.0, 0, 34, 1000, true},
-                                             {"b", 50.9, 50, 95, 1000, true},
-                                             {"c", 200.0, 200, 4, 1000, true},
-                                             {"bad", 1e9, 0, 0, 1000, false}};
+    const std::vector<TableEntry> entries = {{.name = "a", .raw = 0.0, .raw_score = 0, .node_score = 34, .sample_ms = 1000, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 34},
+                                             {.name = "b", .raw = 50.9, .raw_score = 50, .node_score = 95, .sample_ms = 1000, .valid = true, .corrected_raw_score = 50, .corrected_node_score = 95},
+                                             {.name = "c", .raw = 200.0, .raw_score = 200, .node_score = 4, .sample_ms = 1000, .valid = true, .corrected_raw_score = 200, .corrected_node_score = 4},
+                                             {.name = "bad", .raw = 1e9, .raw_score = 0, .node_score = 0, .sample_ms = 1000, .valid = false, .corrected_raw_score = 0, .corrected_node_score = 0}};
     writer_->publish(entries, 1000);
     attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
     ASSERT_TRUE(attachment_->poll());
