@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   const std::string name = argv[2];
   if (verb == "remove") return netscore::ScoreTableWriter::remove(name) ? EXIT_SUCCESS : EXIT_FAILURE;
   if (verb != "publish") return 2;
-  netscore::ScoreTableWriter writer({name, 64, 0600, false});
+  netscore::ScoreTableWriter writer({.name = name, .capacity = 64});
   const std::vector<netscore::TableEntry> entries = {{"node-hot", 1000.0, 1000, 0, 1, true},
                                                      {"node-mid", 500.0, 500, 50, 1, true},
                                                      {"node-cold", 0.0, 0, 100, 1, true},

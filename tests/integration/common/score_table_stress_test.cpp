@@ -102,7 +102,7 @@ class ScoreTableStress : public ::testing::Test {
   // Readers and the writer in separate processes; the writer stops when the parent closes a pipe.
   std::vector<ReaderReport> run_processes(bool unsafe_writer, int readers, std::uint64_t quota, bool stop_on_torn,
                                           WriterReport& writer_report) {
-    ScoreTableWriter writer({name_, 128, 0600, unsafe_writer});
+    ScoreTableWriter writer({.name = name_, .capacity = 128, .unsafe_write_active_copy = unsafe_writer});
     writer.publish(pattern_snapshot(1), 0);
     int stop_pipe[2];
     EXPECT_EQ(::pipe(stop_pipe), 0);
@@ -170,7 +170,7 @@ TEST_F(ScoreTableStress, BrokenPublishIsCaught) {
 
 TEST_F(ScoreTableStress, ThreadsNeverSeeATornSnapshot) {
   // Same protocol inside one process, where ThreadSanitizer can check the memory orders.
-  ScoreTableWriter writer({name_, 128, 0600, false});
+  ScoreTableWriter writer({.name = name_, .capacity = 128});
   writer.publish(pattern_snapshot(1), 0);
   std::atomic<bool> stop{false};
   WriterReport writer_report;

@@ -86,7 +86,7 @@ constexpr std::string_view kExpected = R"([{"Host":"a","Score":10},{"Host":"b","
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
+    writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
     const std::vector<TableEntry> entries = {{"a", 0, 0, 100, 1, true}, {"b", 50, 50, 75, 1, true},
                                              {"c", 200, 200, 0, 1, true}};
     writer_->publish(entries, 1);
