@@ -42,7 +42,7 @@ class Client {
  public:
   explicit Client(std::uint16_t port) : socket_(ioc_) {
     socket_.connect({net::ip::make_address("127.0.0.1"), port});
-    timeval tv{20, 0};
+    timeval tv{60, 0};
     ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   }
   http::response<http::string_body> send(http::verb method, std::string target, std::string body = {},
@@ -98,9 +98,10 @@ class ServerTest : public ::testing::Test {
     config_.extender.url_prefix = "/netscore";
     config_.extender.threads = 2;
     config_.extender.body_limit = 16 * 1024 * 1024;
-    // Generous: a server thread starved for a while on a loaded machine must not time out a
-    // request that arrived whole. The slow-client test sets its own short one.
-    config_.extender.header_timeout = {std::chrono::seconds(10), "10s"};
+    // Generous: reading the 10 MB bodies below under ThreadSanitizer on a loaded machine takes
+    // seconds, and a starved server thread must not time out a request that arrived whole. The
+    // slow-client test sets its own short one.
+    config_.extender.header_timeout = {std::chrono::seconds(60), "60s"};
     config_.extender.idle_timeout = {std::chrono::seconds(30), "30s"};
     config_.extender.max_connections = 64;
     config_.extender.neutral_score = 5;
