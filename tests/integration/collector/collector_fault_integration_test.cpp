@@ -250,5 +250,46 @@ TEST_F(LoopStopTest, StopAbortsASlowRequestInFlight) {
   EXPECT_EQ(reader.read_status(status), ReadStatus::empty);
 }
 
+TEST(RealPrometheusFaultTest, KilledBetweenRefreshesThenRecovers) {
+  const std::int64_t now_s = std::time(nullptr);
+  PrometheusProcess prometheus(SynthOptions{6, now_s + 3600, 1.5, 15});
+  const Config config = collector_config(prometheus.url());
+  TableFixture table("collector-kill");
+  collector::PrometheusClient client({config.prometheus});
+  collector::Refresher refresher(config, client, table.writer());
+  const std::int64_t eval_ms = now_s * 1000;
+
+  ASSERT_TRUE(refresher.refresh(eval_ms, no_wait()).ok);
+  shm::SnapshotMeta meta{};
+  const auto good = table.rows(meta);
+  ASSERT_EQ(good.size(), 6U);
+
+  prometheus.kill();
+  for (int i = 0; i < 2; ++i) {
+    const auto result = refresher.refresh(eval_ms + 15000, no_wait());
+    EXPECT_FALSE(result.ok);
+    EXPECT_NE(result.error.find("transport error"), std::string::npos) << result.error;
+  }
+  auto status = table.status();
+  EXPECT_EQ(status.consecutive_failures, 2U);
+  EXPECT_EQ(status.failures_total, 2U);
+  const auto kept = table.rows(meta);
+  EXPECT_EQ(meta.publish_id, 1U);
+  ASSERT_EQ(kept.size(), good.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) EXPECT_EQ(kept[i].score.raw, good[i].score.raw);
+
+  prometheus.start();
+  ASSERT_EQ(prometheus.url(), config.prometheus.url) << "restarted on another port";
+  ASSERT_TRUE(refresher.refresh(eval_ms + 30000, no_wait()).ok);
+  status = table.status();
+  EXPECT_EQ(status.consecutive_failures, 0U);
+  EXPECT_EQ(status.failures_total, 2U);
+  EXPECT_EQ(status.refreshes_total, 4U);
+  EXPECT_EQ(status.last_error[0], '\0');
+  table.rows(meta);
+  EXPECT_EQ(meta.publish_id, 2U);
+  EXPECT_EQ(meta.eval_time_ms, eval_ms + 30000);
+}
+
 }  // namespace
 }  // namespace netscore::testing
