@@ -66,7 +66,7 @@ void BM_Collector_Refresh(benchmark::State& state) {
   const netscore::Config config = bench_config(nodes);
   const std::string shm = "netscore-bench-collector-" + std::to_string(getpid());
   {
-    netscore::ScoreTableWriter writer({shm, config.shm.capacity, 0600});
+    netscore::ScoreTableWriter writer({.name = shm, .capacity = config.shm.capacity});
     netscore::collector::PrometheusClient client({config.prometheus});
     netscore::collector::Refresher refresher(config, client, writer);
     const auto no_wait = [](std::chrono::milliseconds) { return true; };

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   netscore::ScoreTableWriter::remove(kShm);
   int status = 0;
   {
-    netscore::ScoreTableWriter writer({kShm, 8192, 0600, false});
+    netscore::ScoreTableWriter writer({.name = kShm, .capacity = 8192});
     netscore::bench::publish_table(writer, 5000);
     g_table.emplace(netscore::ScoreTableReader::Options{kShm, false, 64});
     g_table->poll();

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::warn);
   const std::string shm = "netscore-load-" + std::to_string(::getpid());
   netscore::ScoreTableWriter::remove(shm);
-  netscore::ScoreTableWriter writer({shm, 8192, 0600, false});
+  netscore::ScoreTableWriter writer({.name = shm, .capacity = 8192});
   netscore::bench::publish_table(writer, std::max<std::size_t>(o.nodes, 5000));
 
   netscore::Config config;

@@ -38,7 +38,7 @@ struct Fixture {
   explicit Fixture(std::size_t n)
       : name("netscore-bench-" + std::to_string(::getpid()) + "-" + std::to_string(n)),
         data(entries(n)),
-        writer({name, static_cast<std::uint32_t>(n), 0600, false}) {
+        writer({.name = name, .capacity = static_cast<std::uint32_t>(n)}) {
     writer.publish(data, 0);
     reader.emplace(ScoreTableReader::Options{name, false, 64});
     for (const auto& e : data) names.push_back(e.name);

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
     return EXIT_FAILURE;
   }
   try {
-    netscore::ScoreTableWriter writer({config.shm.name, config.shm.capacity, config.shm.mode});
+    netscore::ScoreTableWriter writer({.name = config.shm.name, .capacity = config.shm.capacity, .mode = config.shm.mode});
     netscore::collector::PrometheusClient client(
         {config.prometheus, 256U << 20, std::string("netscore-collector/") + NETSCORE_VERSION});
     netscore::collector::Refresher refresher(config, client, writer);

@@ -115,6 +115,7 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, con
   const std::uint32_t mask = layout_.index_slots - 1;
 
   for (std::size_t i = 0; i < layout_.index_slots; ++i) w[index + i].store(0, std::memory_order_release);
+  reached(WritePoint::index_cleared, 0);
 
   // Names of the entries stored so far, by slot, to detect duplicates without reading back.
   std::vector<const std::string*> stored_names;
@@ -169,7 +170,9 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, con
     }
     if ((entry.flags & shm::kEntryInCluster) != 0) ++meta.in_cluster_count;
     ++counts.stored;
+    reached(WritePoint::entry_stored, counts.stored);
   }
+  reached(WritePoint::entries_stored, counts.stored);
 
   meta.publish_id = ++publish_id_;
   meta.published_wall_ms = wall_now_ms();
@@ -181,8 +184,10 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, con
   meta.overflow = counts.overflow;
   meta.rejected = counts.rejected;
   shm::store_record(w + layout_.snapshot_offset[copy] / 8, meta);
+  reached(WritePoint::meta_stored, counts.stored);
   // The unsafe mode keeps readers on the copy it just scribbled over.
   seq.store(current + (options_.unsafe_write_active_copy ? 2 : 1), std::memory_order_release);
+  reached(WritePoint::published, counts.stored);
   return counts;
 }
 
@@ -190,6 +195,7 @@ void ScoreTableWriter::record_status(const shm::CollectorStatus& status) {
   auto& seq = header().status_seq;
   const std::uint64_t current = seq.load(std::memory_order_relaxed);
   shm::store_record(words() + layout_.status_offset[(current + 1) & 1] / 8, status);
+  reached(WritePoint::status_stored, 0);
   seq.store(current + 1, std::memory_order_release);
 }
 

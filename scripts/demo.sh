@@ -80,7 +80,7 @@ address=$(wait_for_line "$work/extender.log" '127\.0\.0\.1:[0-9]+' 30)
 base="http://$address"
 
 ready=0
-for _ in $(seq 300); do
+for _ in $(seq 600); do
   if [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz")" = 200 ]; then ready=1; break; fi
   sleep 0.1
 done

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   const std::string name = argv[2];
   if (verb == "remove") return netscore::ScoreTableWriter::remove(name) ? EXIT_SUCCESS : EXIT_FAILURE;
   if (verb != "publish") return 2;
-  netscore::ScoreTableWriter writer({name, 64, 0600, false});
+  netscore::ScoreTableWriter writer({.name = name, .capacity = 64});
   const std::vector<netscore::TableEntry> entries = {{.name = "node-hot", .raw = 1000.0, .raw_score = 1000, .node_score = 0, .sample_ms = 1, .valid = true, .corrected_raw_score = 1000, .corrected_node_score = 0},
                                                      {.name = "node-mid", .raw = 500.0, .raw_score = 500, .node_score = 50, .sample_ms = 1, .valid = true, .corrected_raw_score = 500, .corrected_node_score = 50},
                                                      {.name = "node-cold", .raw = 0.0, .raw_score = 0, .node_score = 100, .sample_ms = 1, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 100},

@@ -12,8 +12,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-START_DEADLINE_S = 10.0
-STOP_DEADLINE_S = 10.0
+START_DEADLINE_S = 30.0
+STOP_DEADLINE_S = 30.0
 NODES = ["node-a", "node-b"]
 
 
@@ -27,7 +27,7 @@ def request(url, body=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(req, timeout=5) as resp:
+        with urllib.request.urlopen(req, timeout=15) as resp:
             return resp.status, resp.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()

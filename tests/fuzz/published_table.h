@@ -15,7 +15,7 @@ namespace netscore::fuzz {
 // one input at a time).
 struct PublishedTable {
   std::string name = unused_name();
-  ScoreTableWriter writer{{name, 64, 0600, false}};
+  ScoreTableWriter writer{{.name = name, .capacity = 64}};
   TableAttachment attached{{name, false, 64}};
 
   PublishedTable() {

@@ -28,8 +28,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 
+	// The table is published once: a max age far beyond any run keeps a slow run (a loaded
+	// machine) from meeting a stale table and neutral scores.
 	cmd, address, err := StartExtender(bin, "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_SHM_NAME="+shm,
-		"NETSCORE_URL_PREFIX=/scheduler", "NETSCORE_THREADS=2")
+		"NETSCORE_URL_PREFIX=/scheduler", "NETSCORE_THREADS=2", "NETSCORE_MAX_AGE=24h")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -49,7 +51,7 @@ func TestMain(m *testing.M) {
 }
 
 func waitReady(t *testing.T) {
-	if err := WaitReady(strings.TrimSuffix(urlPrefix, "/scheduler/"), 15*time.Second); err != nil {
+	if err := WaitReady(strings.TrimSuffix(urlPrefix, "/scheduler/"), 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,7 +74,7 @@ func pod(annotations map[string]string) *Pod {
 }
 
 func extenders() []*HTTPExtender {
-	client := &http.Client{Timeout: 5 * time.Second}
+	client := &http.Client{Timeout: 30 * time.Second}
 	return []*HTTPExtender{{URLPrefix: urlPrefix, NodeCacheCapable: true, Client: client}, {URLPrefix: urlPrefix, NodeCacheCapable: false, Client: client}}
 }
 

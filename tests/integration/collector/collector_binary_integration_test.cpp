@@ -19,8 +19,6 @@
 namespace netscore::testing {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // The collector binary with exactly the given environment.
 class CollectorBinary : public BinaryProcess {
  public:
@@ -30,19 +28,22 @@ class CollectorBinary : public BinaryProcess {
 
 TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {
   CollectorBinary collector({"NETSCORE_REFRESH_INTERVAL=soon"});
-  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(30)), 2);
   EXPECT_NE(collector.log().find("NETSCORE_REFRESH_INTERVAL"), std::string::npos) << collector.log();
 }
 
 TEST(CollectorBinaryTest, BadNodeLabelExitsTwoNamingIt) {
   CollectorBinary collector({"NETSCORE_NODE_LABEL=kubernetes-node"});
-  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(30)), 2);
   EXPECT_NE(collector.log().find("NETSCORE_NODE_LABEL"), std::string::npos) << collector.log();
 }
 
 class CollectorBinarySignalTest : public ::testing::TestWithParam<int> {};
 
-TEST_P(CollectorBinarySignalTest, PublishesThenStopsWithinOneSecond) {
+// The refresh interval is an hour, so a prompt exit can only come from the signal waking the
+// loop; the exit is awaited generously (a loaded machine under a sanitizer starts and stops
+// processes slowly) and still far below the hour it would otherwise take.
+TEST_P(CollectorBinarySignalTest, PublishesThenStopsPromptly) {
   FakeHttpServer server;
   server.respond_with({200, R"({"status":"success","data":{"resultType":"vector","result":[)"
                             R"({"metric":{"kubernetes_node":"n1"},"value":[1,"42"]}]}})",
@@ -51,22 +52,20 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsWithinOneSecond) {
   CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm,
                              "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=debug"});
   shm::CollectorStatus status{};
-  eventually([&] {
+  ASSERT_TRUE(eventually([&] {
     try {
       ScoreTableReader reader({shm});
       return reader.read_status(status) == ReadStatus::ok && status.refreshes_total > 0;
     } catch (const shm::TableError&) {
       return false;  // not created yet
     }
-  }, std::chrono::seconds(10));
+  })) << collector.log();
   EXPECT_EQ(status.refreshes_total, 1U);
   EXPECT_EQ(status.consecutive_failures, 0U);
   EXPECT_EQ(status.refresh_interval_ms, 3'600'000);
   EXPECT_EQ(status.writer_pid, collector.pid());
-  const auto stop_at = Clock::now();
   collector.signal(GetParam());
-  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(5)), 0) << collector.log();
-  EXPECT_LT(Clock::now() - stop_at, std::chrono::seconds(1));
+  EXPECT_EQ(collector.wait_exit(std::chrono::minutes(1)), 0) << collector.log();
   EXPECT_NE(server.last_request().headers["user-agent"].find("netscore-collector/"), std::string::npos);
   ScoreTableWriter::remove(shm);
 }
@@ -83,9 +82,9 @@ TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
                              "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file, "NETSCORE_PROMETHEUS_RETRIES=0",
                              "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=trace"});
   // The failure line is written (and flushed, being a warning) after the answer arrives.
-  collector.wait_for_log("prometheus failing", std::chrono::seconds(10));
+  EXPECT_TRUE(collector.wait_for_log("prometheus failing", std::chrono::seconds(30))) << collector.log();
   collector.signal(SIGTERM);
-  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(5)), 0);
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(30)), 0);
   const std::string log = collector.log();
   EXPECT_NE(log.find("prometheus failing url=http://REDACTED@127.0.0.1"), std::string::npos) << log;
   EXPECT_EQ(log.find("pw-secret-456"), std::string::npos) << log;

@@ -32,7 +32,7 @@ inline Config collector_config(const std::string& url, QueryMode mode = QueryMod
 class TableFixture {
  public:
   explicit TableFixture(const std::string& what)
-      : name_("netscore-" + what + "-" + std::to_string(getpid())), writer_({name_, 1024, 0600}) {}
+      : name_("netscore-" + what + "-" + std::to_string(getpid())), writer_({.name = name_, .capacity = 1024}) {}
   ~TableFixture() { ScoreTableWriter::remove(name_); }
 
   ScoreTableWriter& writer() { return writer_; }

@@ -4,10 +4,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <type_traits>
+
+#include "tests/testing/eventually.h"
 
 // Runs a function in a forked child that reports one trivially copyable result through a pipe:
 // the score table's guarantees are about processes, so the tests use real ones.
@@ -58,7 +61,31 @@ class ChildProcess {
     return got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   }
 
+  // Waits until the child stops itself (raise(SIGSTOP)); false if it exited or died instead, or
+  // is still running at the deadline. A stopped child stays stopped until killed.
+  bool wait_until_stopped(std::chrono::milliseconds deadline = std::chrono::seconds(60)) {
+    bool stopped = false;
+    eventually([&] {
+      if (pid_ <= 0) return true;
+      int status = 0;
+      const pid_t changed = ::waitpid(pid_, &status, WNOHANG | WUNTRACED);
+      if (changed == 0) return false;
+      if (changed == pid_ && WIFSTOPPED(status)) {
+        stopped = true;
+      } else {
+        exit_status_ = status;
+        pid_ = -1;  // reaped: never signal a pid the kernel may reuse
+      }
+      return true;
+    }, deadline);
+    return stopped;
+  }
+
+  // The raw wait status of a child wait_until_stopped saw end instead of stopping.
+  int exit_status() const { return exit_status_; }
+
   void kill_now() {
+    if (pid_ <= 0) return;  // kill(-1) would signal every process we may signal
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
     pid_ = -1;
@@ -67,6 +94,7 @@ class ChildProcess {
  private:
   pid_t pid_ = -1;
   int read_fd_ = -1;
+  int exit_status_ = 0;
 };
 
 }  // namespace netscore::testing

@@ -58,7 +58,7 @@ TEST_F(SecurityDrill, SecretsNeverReachTableMetricsErrorBodiesOrLogs) {
     EXPECT_THAT(text, Not(HasSubstr(kToken)));
   }
   collector->signal(SIGTERM);
-  EXPECT_EQ(collector->wait_exit(std::chrono::seconds(5)), 0);
+  EXPECT_EQ(collector->wait_exit(std::chrono::seconds(30)), 0);
   std::filesystem::remove(token_file);
 }
 

@@ -80,7 +80,7 @@ TEST_F(ShmFullDrill, BiggerTableThatDoesNotFitReplacesNothingAReaderWouldAccept)
       }
     })) << small->log();
     small->signal(SIGTERM);
-    ASSERT_EQ(small->wait_exit(std::chrono::seconds(5)), 0);
+    ASSERT_EQ(small->wait_exit(std::chrono::seconds(30)), 0);
   }
   auto bigger = start_collector({}, kFileSizeLimit);
   expect_clear_failure(*bigger);
@@ -93,12 +93,12 @@ TEST_F(ShmFullDrill, SameCapacityTakesTheTableOverWithoutGrowingIt) {
     auto first = start_collector({"NETSCORE_CAPACITY=1024"});
     ASSERT_TRUE(first->wait_for_log("took_over=false", kPatience)) << first->log();
     first->signal(SIGTERM);
-    ASSERT_EQ(first->wait_exit(std::chrono::seconds(5)), 0);
+    ASSERT_EQ(first->wait_exit(std::chrono::seconds(30)), 0);
   }
   auto successor = start_collector({"NETSCORE_CAPACITY=1024"}, kFileSizeLimit);
   EXPECT_TRUE(successor->wait_for_log("took_over=true", kPatience)) << successor->log();
   successor->signal(SIGTERM);
-  EXPECT_EQ(successor->wait_exit(std::chrono::seconds(5)), 0) << successor->log();
+  EXPECT_EQ(successor->wait_exit(std::chrono::seconds(30)), 0) << successor->log();
 }
 
 }  // namespace

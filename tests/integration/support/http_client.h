@@ -4,7 +4,8 @@
 #include <string>
 
 // A blocking HTTP/1.1 client for tests (libcurl, one connection per call). Thread-safe: each
-// call has its own handle.
+// call has its own handle. The default timeout only ends a call to a hung server: it is far above
+// what a sanitizer build on a loaded machine needs to answer.
 namespace netscore::testing {
 
 struct HttpReply {
@@ -12,9 +13,9 @@ struct HttpReply {
   std::string body;
 };
 
-HttpReply http_get(const std::string& url, std::chrono::milliseconds timeout = std::chrono::seconds(2));
+HttpReply http_get(const std::string& url, std::chrono::milliseconds timeout = std::chrono::seconds(15));
 // POST with Content-Type: application/json.
 HttpReply http_post(const std::string& url, const std::string& body,
-                    std::chrono::milliseconds timeout = std::chrono::seconds(2));
+                    std::chrono::milliseconds timeout = std::chrono::seconds(15));
 
 }  // namespace netscore::testing

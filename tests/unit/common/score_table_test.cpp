@@ -23,7 +23,7 @@ using ::testing::HasSubstr;
 class ScoreTable : public ::testing::Test {
  protected:
 
-  ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const { return {name_, capacity, 0600, false}; }
+  ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const { return {.name = name_, .capacity = capacity}; }
   ScoreTableReader::Options reader_options() const { return {name_, false, 64}; }
 
   static TableEntry entry(std::string name, double raw, bool valid = true) {

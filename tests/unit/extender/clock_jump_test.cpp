@@ -71,7 +71,7 @@ class ClockJumpTest : public ::testing::Test {
   Config config_;
   SharedState shared_{1};
   Handlers handlers_{config_, shared_, 0};
-  ScoreTableWriter writer_{{name_, 64, 0600, false}};
+  ScoreTableWriter writer_{{.name = name_, .capacity = 64}};
   TableAttachment attachment_{{name_, false, 64}};
 };
 

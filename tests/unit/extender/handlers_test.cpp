@@ -28,7 +28,7 @@ class HandlersTest : public ::testing::Test {
 
   // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
   void publish() {
-    writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
+    writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
     const std::vector<TableEntry> entries = {{.name = "a", .raw = 0.0, .raw_score = 0, .node_score = 34, .sample_ms = 1000, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 34},
                                              {.name = "b", .raw = 50.9, .raw_score = 50, .node_score = 95, .sample_ms = 1000, .valid = true, .corrected_raw_score = 50, .corrected_node_score = 95},
                                              {.name = "c", .raw = 200.0, .raw_score = 200, .node_score = 4, .sample_ms = 1000, .valid = true, .corrected_raw_score = 200, .corrected_node_score = 4},
@@ -86,7 +86,7 @@ TEST_F(HandlersTest, StaleEmptyOrDetachedTableGivesEveryNodeTheNeutralScore) {
   config_.extender.neutral_score = 4;
   const std::string all4 = R"([{"Host":"a","Score":4},{"Host":"c","Score":4}])";
   EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // detached
-  writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
+  writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
   attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
   ASSERT_TRUE(attachment_->poll());
   EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // attached, nothing published
