@@ -250,7 +250,7 @@ const std::array kOptions{
              c.extender.explain_decisions = parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
            }},
     Option{"NETSCORE_EXPLAIN_NODES", "32768", kExtender,
-           "per-node records those decisions share, 208 bytes each; the oldest are overwritten first",
+           "per-node records those decisions share, 240 bytes each; the oldest are overwritten first",
            [](Config& c, std::string_view v) {
              c.extender.explain_nodes = parse_number<std::uint32_t>(v, 1, 1U << 24, "a node record count");
            }},

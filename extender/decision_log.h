@@ -52,7 +52,7 @@ struct NodeDecision {
   bool found = false;           // present in the table snapshot
   bool valid = false;           // the collector marked its value usable
   FixedText<64> name;           // Kubernetes allows 253; longer names are shown cut
-  FixedText<96> reason;         // filter failure reason
+  FixedText<128> reason;        // filter failure reason
 };
 
 // What the request was and the table state it was answered from.
