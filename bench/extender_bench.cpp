@@ -1,4 +1,5 @@
-// parse+score+serialize of the extender's handlers next to a parse-only floor over the same bytes.
+// parse+score+serialize of the extender's handlers next to a parse-only floor over the same bytes,
+// and prioritize/filter with the /explain decision log on (default size) against the same with it off.
 #include <unistd.h>
 
 #include <benchmark/benchmark.h>
@@ -39,14 +40,16 @@ void parse_only(benchmark::State& state, bool names) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std::string_view target) {
+void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std::string_view target,
+            bool record = false) {
   const std::string body = body_for(state.range(0), names);
   netscore::Config config;
   config.shm.name = kShm;
   config.max_age = {std::chrono::hours(1), "1h"};
   config.extender.scoring = mode;
   config.extender.neutral_score = 5;
-  netscore::extender::SharedState shared(1);
+  // The defaults of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES, or off.
+  netscore::extender::SharedState shared(1, record ? 4096 : 0, 32768);
   Handlers handlers(config, shared, 0);
   std::string buffer;
   for (auto _ : state) {
@@ -67,6 +70,12 @@ void BM_Extender_Prioritize_NodeNames_Cluster(benchmark::State& s) {
   handle(s, true, netscore::ScoringMode::cluster, "/prioritize");
 }
 void BM_Extender_Filter_NodeNames(benchmark::State& s) { handle(s, true, netscore::ScoringMode::request, "/filter"); }
+void BM_Extender_Prioritize_NodeNames_Request_Recorded(benchmark::State& s) {
+  handle(s, true, netscore::ScoringMode::request, "/prioritize", true);
+}
+void BM_Extender_Filter_NodeNames_Recorded(benchmark::State& s) {
+  handle(s, true, netscore::ScoringMode::request, "/filter", true);
+}
 void BM_Extender_ParseOnly_Nodes(benchmark::State& s) { parse_only(s, false); }
 void BM_Extender_Prioritize_Nodes_Request(benchmark::State& s) {
   handle(s, false, netscore::ScoringMode::request, "/prioritize");
@@ -81,6 +90,8 @@ BENCHMARK(BM_Extender_ParseOnly_NodeNames) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Cluster) NODE_COUNTS;
 BENCHMARK(BM_Extender_Filter_NodeNames) NODE_COUNTS;
+BENCHMARK(BM_Extender_Prioritize_NodeNames_Request_Recorded) NODE_COUNTS;
+BENCHMARK(BM_Extender_Filter_NodeNames_Recorded) NODE_COUNTS;
 BENCHMARK(BM_Extender_ParseOnly_Nodes) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_Nodes_Request) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_Nodes_Cluster) NODE_COUNTS;
