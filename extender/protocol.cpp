@@ -57,9 +57,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         out_.max_receive_bytes.reset();
         out_.pod_namespace = out_.pod_name = out_.pod_uid = {};
         break;
-      case Slot::pod_namespace: out_.pod_namespace = {}; break;
-      case Slot::pod_name: out_.pod_name = {}; break;
-      case Slot::pod_uid: out_.pod_uid = {}; break;
+      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = {}; break;
       case Slot::nodes: nodes_ = false; item_names_.clear(); out_.item_spans.clear(); break;
       case Slot::node_names: node_names_ = false; out_.names.clear(); break;
       case Slot::item_name: return fail("Nodes.items[].metadata.name must be a string");
@@ -84,9 +82,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     switch (slot()) {
       case Slot::item_name: item_name_ = value; return true;
       case Slot::ceiling: out_.max_receive_bytes = value; return true;
-      case Slot::pod_namespace: out_.pod_namespace = value; return true;
-      case Slot::pod_name: out_.pod_name = value; return true;
-      case Slot::pod_uid: out_.pod_uid = value; return true;
+      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = value; return true;
       case Slot::other: return true;
       default: return fail(std::string(describe(slot())) + " must not be a string");
     }
@@ -190,6 +186,9 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
 
  private:
   Ctx top() const { return depth_ == 0 ? Ctx::skip : stack_[depth_ - 1]; }
+  std::string_view* pod_field(Slot s) {
+    return s == Slot::pod_namespace ? &out_.pod_namespace : s == Slot::pod_name ? &out_.pod_name : &out_.pod_uid;
+  }
   Slot slot() const {
     const Ctx t = top();
     if (t == Ctx::items || t == Ctx::node_names || t == Ctx::skip) return Slot::other;
@@ -206,9 +205,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::items: return "Nodes.items";
       case Slot::item_meta: return "Nodes.items[].metadata";
       case Slot::item_name: return "Nodes.items[].metadata.name";
-      case Slot::pod_namespace: return "Pod.metadata.namespace";
-      case Slot::pod_name: return "Pod.metadata.name";
-      case Slot::pod_uid: return "Pod.metadata.uid";
+      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: return "Pod.metadata namespace, name and uid";
       case Slot::other: break;
     }
     return "value";
