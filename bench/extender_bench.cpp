@@ -7,6 +7,7 @@
 
 #include "bench/extender_fixture.h"
 #include "common/clock.h"
+#include "extender/decision_log.h"
 #include "extender/handlers.h"
 
 namespace {
@@ -76,6 +77,26 @@ void BM_Extender_Prioritize_NodeNames_Request_Recorded(benchmark::State& s) {
 void BM_Extender_Filter_NodeNames_Recorded(benchmark::State& s) {
   handle(s, true, netscore::ScoringMode::request, "/filter", true);
 }
+// The recording step alone: one decision of N ~30-byte node names into a default-size log.
+void BM_Extender_DecisionLog_Record(benchmark::State& state) {
+  netscore::extender::DecisionLog log(4096, 32768);
+  std::vector<std::string> names;
+  for (std::int64_t i = 0; i < state.range(0); ++i) {
+    names.push_back("ip-10-0-" + std::to_string(i) + ".eu-west-1.compute.internal");
+  }
+  netscore::extender::DecisionHeader header;
+  header.pod_namespace.set("default");
+  header.pod_name.set("web-7d9f8-x2kqp");
+  for (auto _ : state) {
+    log.record(header, names.size(), [&](std::size_t i, netscore::extender::NodeDecision& n) {
+      n.name.set(names[i]);
+      n.seed_raw = 1e6;
+      n.score = 50;
+      n.extender_score = 5;
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
 void BM_Extender_ParseOnly_Nodes(benchmark::State& s) { parse_only(s, false); }
 void BM_Extender_Prioritize_Nodes_Request(benchmark::State& s) {
   handle(s, false, netscore::ScoringMode::request, "/prioritize");
@@ -92,6 +113,7 @@ BENCHMARK(BM_Extender_Prioritize_NodeNames_Cluster) NODE_COUNTS;
 BENCHMARK(BM_Extender_Filter_NodeNames) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request_Recorded) NODE_COUNTS;
 BENCHMARK(BM_Extender_Filter_NodeNames_Recorded) NODE_COUNTS;
+BENCHMARK(BM_Extender_DecisionLog_Record) NODE_COUNTS;
 BENCHMARK(BM_Extender_ParseOnly_Nodes) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_Nodes_Request) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_Nodes_Cluster) NODE_COUNTS;
