@@ -227,10 +227,10 @@ std::string render_explain_text(const ExplainQuery& query, std::span<const Decis
   std::string out;
   auto it = std::back_inserter(out);
   if (query.uid.empty()) {
-    fmt::format_to(it, "pod {}/{}: {} decision(s), newest first\n", query.pod_namespace, query.pod_name,
-                   decisions.size());
+    fmt::format_to(it, "{} decision(s) for pod {}/{}, newest first\n", decisions.size(), query.pod_namespace,
+                   query.pod_name);
   } else {
-    fmt::format_to(it, "pod uid {}: {} decision(s), newest first\n", query.uid, decisions.size());
+    fmt::format_to(it, "{} decision(s) for pod uid {}, newest first\n", decisions.size(), query.uid);
   }
   for (const Decision& d : decisions) {
     const DecisionHeader& h = d.header;
