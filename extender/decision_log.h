@@ -6,8 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>

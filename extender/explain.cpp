@@ -110,16 +110,16 @@ void record_filter(DecisionLog& log, const ExtenderArgs& args, const Lookup& loo
     });
     return;
   }
-  // Passing nodes first, then failing ones: no lookup from node to verdict needed.
+  // Failing nodes first, then passing ones: a decision cut to its first nodes keeps the failures.
   log.record(h, passed.size() + failed.size(), [&](std::size_t i, NodeDecision& n) {
-    if (i < passed.size()) {
-      describe_node(n, args.names[passed[i]], found[passed[i]]);
-      n.verdict = FilterVerdict::passed;
-    } else {
-      const FailedNode& f = failed[i - passed.size()];
-      describe_node(n, args.names[f.index], found[f.index]);
+    if (i < failed.size()) {
+      describe_node(n, args.names[failed[i].index], found[failed[i].index]);
       n.verdict = FilterVerdict::failed;
-      n.reason.set(f.reason);
+      n.reason.set(failed[i].reason);
+    } else {
+      const std::size_t index = passed[i - failed.size()];
+      describe_node(n, args.names[index], found[index]);
+      n.verdict = FilterVerdict::passed;
     }
   });
 }

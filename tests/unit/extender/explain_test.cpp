@@ -135,6 +135,7 @@ TEST_F(ExplainTest, FilterVerdictsAndReasonsNewestFirst) {
   EXPECT_EQ(verdicts["a"].first, "passed");
   EXPECT_EQ(verdicts["b"].first, "passed");
   EXPECT_EQ(verdicts["c"].first, "failed");
+  EXPECT_STREQ(decisions[0]["nodes"][0]["name"].GetString(), "c");  // failures first
   EXPECT_THAT(verdicts["c"].second, HasSubstr("200"));
   EXPECT_THAT(verdicts["c"].second, HasSubstr("100"));
 }
