@@ -1,4 +1,5 @@
-// parse+score+serialize of the extender's handlers next to a parse-only floor over the same bytes.
+// parse+score+serialize of the extender's handlers next to a parse-only floor over the same bytes,
+// and prioritize/filter with the /explain decision log on (default size) against the same with it off.
 #include <unistd.h>
 
 #include <benchmark/benchmark.h>
@@ -6,6 +7,7 @@
 
 #include "bench/extender_fixture.h"
 #include "common/clock.h"
+#include "extender/decision_log.h"
 #include "extender/handlers.h"
 
 namespace {
@@ -39,14 +41,16 @@ void parse_only(benchmark::State& state, bool names) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std::string_view target) {
+void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std::string_view target,
+            bool record = false) {
   const std::string body = body_for(state.range(0), names);
   netscore::Config config;
   config.shm.name = kShm;
   config.max_age = {std::chrono::hours(1), "1h"};
   config.extender.scoring = mode;
   config.extender.neutral_score = 5;
-  netscore::extender::SharedState shared(1);
+  // The defaults of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES, or off.
+  netscore::extender::SharedState shared(1, record ? 4096 : 0, 32768);
   Handlers handlers(config, shared, 0);
   std::string buffer;
   for (auto _ : state) {
@@ -67,6 +71,32 @@ void BM_Extender_Prioritize_NodeNames_Cluster(benchmark::State& s) {
   handle(s, true, netscore::ScoringMode::cluster, "/prioritize");
 }
 void BM_Extender_Filter_NodeNames(benchmark::State& s) { handle(s, true, netscore::ScoringMode::request, "/filter"); }
+void BM_Extender_Prioritize_NodeNames_Request_Recorded(benchmark::State& s) {
+  handle(s, true, netscore::ScoringMode::request, "/prioritize", true);
+}
+void BM_Extender_Filter_NodeNames_Recorded(benchmark::State& s) {
+  handle(s, true, netscore::ScoringMode::request, "/filter", true);
+}
+// The recording step alone: one decision of N ~30-byte node names into a default-size log.
+void BM_Extender_DecisionLog_Record(benchmark::State& state) {
+  netscore::extender::DecisionLog log(4096, 32768);
+  std::vector<std::string> names;
+  for (std::int64_t i = 0; i < state.range(0); ++i) {
+    names.push_back("ip-10-0-" + std::to_string(i) + ".eu-west-1.compute.internal");
+  }
+  netscore::extender::DecisionHeader header;
+  header.pod_namespace.set("default");
+  header.pod_name.set("web-7d9f8-x2kqp");
+  for (auto _ : state) {
+    log.record(header, names.size(), [&](std::size_t i, netscore::extender::NodeDecision& n) {
+      n.name.set(names[i]);
+      n.seed_raw = 1e6;
+      n.score = 50;
+      n.extender_score = 5;
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
 void BM_Extender_ParseOnly_Nodes(benchmark::State& s) { parse_only(s, false); }
 void BM_Extender_Prioritize_Nodes_Request(benchmark::State& s) {
   handle(s, false, netscore::ScoringMode::request, "/prioritize");
@@ -81,6 +111,9 @@ BENCHMARK(BM_Extender_ParseOnly_NodeNames) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Cluster) NODE_COUNTS;
 BENCHMARK(BM_Extender_Filter_NodeNames) NODE_COUNTS;
+BENCHMARK(BM_Extender_Prioritize_NodeNames_Request_Recorded) NODE_COUNTS;
+BENCHMARK(BM_Extender_Filter_NodeNames_Recorded) NODE_COUNTS;
+BENCHMARK(BM_Extender_DecisionLog_Record) NODE_COUNTS;
 BENCHMARK(BM_Extender_ParseOnly_Nodes) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_Nodes_Request) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_Nodes_Cluster) NODE_COUNTS;

@@ -33,7 +33,7 @@ std::string query_mode_name(netscore::QueryMode mode) {
 
 int main(int argc, char** argv) {
   const netscore::Config config = netscore::load_config_or_exit(netscore::Component::collector, argc, argv);
-  netscore::init_logging("netscore-collector", config.log_level);
+  netscore::init_logging("netscore-collector", config.log_level, config.log_format);
   try {
     netscore::collector::build_batch_query(config.query);
   } catch (const netscore::collector::QueryError& e) {

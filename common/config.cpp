@@ -83,7 +83,12 @@ std::string parse_url(std::string_view text) {
   return url;
 }
 
-void parse_listen(std::string_view text, ExtenderConfig& out) {
+struct HostPort {
+  std::string host;
+  std::uint16_t port = 0;
+};
+
+HostPort parse_host_port(std::string_view text) {
   const BadValue bad{"host:port such as 127.0.0.1:8888 or [::1]:8888"};
   const auto colon = text.rfind(':');
   if (colon == std::string_view::npos || colon == 0) throw bad;
@@ -98,8 +103,7 @@ void parse_listen(std::string_view text, ExtenderConfig& out) {
   std::uint16_t port = 0;
   const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (ec != std::errc{} || end != port_text.data() + port_text.size() || port_text.empty()) throw bad;
-  out.listen_host = std::string(host);
-  out.listen_port = port;
+  return {std::string(host), port};
 }
 
 // The scheduler appends "/<verb>" to its urlPrefix; ours is the path part, normalised to
@@ -150,6 +154,12 @@ const std::array kOptions{
                                              {"trace", LogLevel::trace}, {"debug", LogLevel::debug},
                                              {"info", LogLevel::info}, {"warn", LogLevel::warn},
                                              {"error", LogLevel::error}, {"off", LogLevel::off}}});
+           }},
+    Option{"NETSCORE_LOG_FORMAT", "text", kBoth,
+           "text: timestamp level logger message; json: one JSON object per line (time, level, logger, msg)",
+           [](Config& c, std::string_view v) {
+             c.log_format = parse_enum(v, std::array<std::pair<std::string_view, LogFormat>, 2>{{
+                                              {"text", LogFormat::text}, {"json", LogFormat::json}}});
            }},
     Option{"NETSCORE_SHM_NAME", "netscore", kBoth, "POSIX shared-memory name of the score table (/dev/shm/<name>)",
            [](Config& c, std::string_view v) { c.shm.name = parse_shm_name(v); }},
@@ -218,7 +228,32 @@ const std::array kOptions{
            "one series per node labelled by NETSCORE_NODE_LABEL",
            [](Config& c, std::string_view v) { c.query.custom_template = std::string(v); }},
     Option{"NETSCORE_LISTEN", "127.0.0.1:8888", kExtender, "extender listen address (host:port)",
-           [](Config& c, std::string_view v) { parse_listen(v, c.extender); }},
+           [](Config& c, std::string_view v) {
+             auto [host, port] = parse_host_port(v);
+             c.extender.listen_host = std::move(host);
+             c.extender.listen_port = port;
+           }},
+    Option{"NETSCORE_METRICS_LISTEN", "", kExtender,
+           "optional second address (host:port) serving only /metrics, /healthz, /readyz and /table, for "
+           "Prometheus and probes while NETSCORE_LISTEN stays on loopback (empty: off)",
+           [](Config& c, std::string_view v) {
+             c.extender.metrics_host.clear();
+             c.extender.metrics_port = 0;
+             if (v.empty()) return;
+             auto [host, port] = parse_host_port(v);
+             c.extender.metrics_host = std::move(host);
+             c.extender.metrics_port = port;
+           }},
+    Option{"NETSCORE_EXPLAIN_DECISIONS", "4096", kExtender,
+           "filter/prioritize decisions kept for GET /explain, 576 bytes each (0: /explain off)",
+           [](Config& c, std::string_view v) {
+             c.extender.explain_decisions = parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
+           }},
+    Option{"NETSCORE_EXPLAIN_NODES", "32768", kExtender,
+           "per-node records those decisions share, 240 bytes each; the oldest are overwritten first",
+           [](Config& c, std::string_view v) {
+             c.extender.explain_nodes = parse_number<std::uint32_t>(v, 1, 1U << 24, "a node record count");
+           }},
     Option{"NETSCORE_URL_PREFIX", "", kExtender, "path before /filter and /prioritize, e.g. /netscore",
            [](Config& c, std::string_view v) { c.extender.url_prefix = parse_url_prefix(v); }},
     Option{"NETSCORE_THREADS", "1", kExtender, "server threads (0: one per hardware thread)",

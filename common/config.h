@@ -18,6 +18,7 @@ namespace netscore {
 enum class Component : unsigned { collector = 1U, extender = 2U };
 
 enum class LogLevel { trace, debug, info, warn, error, off };
+enum class LogFormat { text, json };
 enum class QueryMode { label, uname, custom };
 enum class QueryFunction { sum_over_time, rate, increase };
 enum class ScoringMode { request, cluster };
@@ -65,11 +66,18 @@ struct ExtenderConfig {
   ScoringMode scoring = ScoringMode::request;
   int neutral_score = 0;
   StalePolicy stale_policy = StalePolicy::fail_open;
+  // Second, read-only listener (/metrics, /healthz, /readyz, /table); off when metrics_host is empty.
+  std::string metrics_host;
+  std::uint16_t metrics_port = 0;
+  // The /explain decision log: decisions kept, and per-node records shared by them (0: off).
+  std::uint32_t explain_decisions = 0;
+  std::uint32_t explain_nodes = 0;
 };
 
 // Every field is set from its variable's documented default, then the environment, then flags.
 struct Config {
   LogLevel log_level = LogLevel::info;
+  LogFormat log_format = LogFormat::text;
   ShmConfig shm;
   PromDuration max_age;
   PromDuration refresh_interval;

@@ -7,6 +7,7 @@
 #include <boost/beast/http/error.hpp>
 
 #include "extender/protocol.h"
+#include "extender/table_html.h"
 
 namespace netscore::extender {
 namespace net = boost::asio;
@@ -41,8 +42,9 @@ std::optional<Reply> answer_read(beast::error_code ec, RequestParser& parser, Ha
 
   auto& req = parser.get();
   const auto target = req.target();
+  const auto accept = req[http::field::accept];
   Reply reply{handlers.handle(req.method(), std::string_view(target.data(), target.size()), req.body(), table,
-                              now_mono_ns),
+                              now_mono_ns, std::string_view(accept.data(), accept.size())),
               req.version(), req.keep_alive() && !draining};
   if (req.method() == http::verb::head) reply.response.body.clear();
   return reply;
@@ -55,6 +57,10 @@ void build_response(Reply reply, HttpResponse& out) {
   out.version(reply.version);
   out.set(http::field::content_type, beast::string_view(r.content_type.data(), r.content_type.size()));
   if (!r.allow.empty()) out.set(http::field::allow, beast::string_view(r.allow.data(), r.allow.size()));
+  if (r.content_type.starts_with("text/html")) {
+    out.set("Content-Security-Policy", beast::string_view(kHtmlCsp.data(), kHtmlCsp.size()));
+    out.set("X-Content-Type-Options", "nosniff");
+  }
   out.keep_alive(reply.keep_alive);
   out.body() = std::move(r.body);
   out.prepare_payload();

@@ -6,8 +6,10 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
+#include "extender/explain.h"
 #include "extender/protocol.h"
 #include "extender/scoring_policy.h"
+#include "extender/table_html.h"
 #include "extender/table_view.h"
 
 namespace netscore::extender {
@@ -54,13 +56,17 @@ void Handlers::note_missing(std::span<const std::string_view> names, std::span<c
 }
 
 Response Handlers::handle(http::verb method, std::string_view target, std::string& body, const TableAttachment& table,
-                          std::int64_t now_mono_ns) {
+                          std::int64_t now_mono_ns, std::string_view accept) {
   const auto q = target.find('?');
   const std::string_view path = target.substr(0, q);
   const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
   const std::string_view prefix = config_.extender.url_prefix;
   const bool under_prefix = path.size() > prefix.size() && path.substr(0, prefix.size()) == prefix;
   const std::string_view verb = under_prefix ? path.substr(prefix.size()) : std::string_view{};
+  if (read_only_ && path != "/metrics" && path != "/healthz" && path != "/readyz" && path != "/table") {
+    return json_error(404, Verb::other, "this listener (NETSCORE_METRICS_LISTEN) serves only /metrics, /healthz, "
+                                        "/readyz and /table");
+  }
 
   if (verb == "/filter" || verb == "/prioritize") {
     const Verb v = verb == "/filter" ? Verb::filter : Verb::prioritize;
@@ -82,9 +88,12 @@ Response Handlers::handle(http::verb method, std::string_view target, std::strin
   if (path == "/healthz") return get_only(Verb::healthz, [] { return text(200, Verb::healthz, "ok\n"); });
   if (path == "/readyz") return get_only(Verb::readyz, [&] { return readyz(table, now_mono_ns); });
   if (path == "/metrics") return get_only(Verb::metrics, [&] { return metrics(table.reader(), now_mono_ns); });
-  if (path == "/table") return get_only(Verb::table, [&] { return this->table(query, table, now_mono_ns); });
-  return json_error(404, Verb::other, fmt::format("no endpoint {}; try {}/filter, {}/prioritize, /table, /healthz, "
-                                                  "/readyz, /metrics",
+  if (path == "/table") {
+    return get_only(Verb::table, [&] { return this->table(query, accept, table, now_mono_ns); });
+  }
+  if (path == "/explain") return get_only(Verb::explain, [&] { return explain(query); });
+  return json_error(404, Verb::other, fmt::format("no endpoint {}; try {}/filter, {}/prioritize, /table, /explain, "
+                                                  "/healthz, /readyz, /metrics",
                                                   path.substr(0, 200), prefix, prefix));
 }
 
@@ -100,6 +109,7 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table, 
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
   score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup.freshness, found, scores);
+  record_prioritize(shared_.decisions, config_.extender, args, lookup, found, scores);
   Response r{200, "application/json", {}, Verb::prioritize, {}};
   write_host_priority_list(args.names, scores, r.body);
   return r;
@@ -144,6 +154,7 @@ Response Handlers::filter(std::string& body, const ScoreTableReader* table, std:
       }
     }
   }
+  record_filter(shared_.decisions, args, lookup, found, passed, failed, error);
   Response r{200, "application/json", {}, Verb::filter, {}};
   write_filter_result(args, original, passed, failed, error, r.body);
   return r;
@@ -172,18 +183,51 @@ Response Handlers::metrics(const ScoreTableReader* table, std::int64_t now_mono_
   return r;
 }
 
-Response Handlers::table(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const {
+Response Handlers::table(std::string_view query, std::string_view accept, const TableAttachment& table,
+                         std::int64_t now_mono_ns) const {
   const TableView view = read_table_view(table, shared_.missing, config_, now_mono_ns);
   bool as_text = false;
+  bool as_json = false;
+  bool as_html = false;
+  unsigned refresh = 0;
   for (std::size_t at = 0; at <= query.size();) {
     const auto amp = query.find('&', at);
     const auto param = query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at);
     if (param == "format=text") as_text = true;
+    if (param == "format=json") as_json = true;
+    if (param == "format=html") as_html = true;
+    if (param.starts_with("refresh=")) {
+      const auto value = param.substr(8);
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), refresh);
+      if (ec != std::errc{} || end != value.data() + value.size() || refresh == 0 || refresh > 3600) {
+        return json_error(400, Verb::table, "refresh must be a number of seconds from 1 to 3600");
+      }
+    }
     if (amp == std::string_view::npos) break;
     at = amp + 1;
   }
   if (as_text) return text(200, Verb::table, render_table_text(view));
+  if (as_html || (!as_json && prefers_html(accept))) {
+    return {200, "text/html; charset=utf-8", render_table_html(view, refresh), Verb::table, {}};
+  }
   return {200, "application/json", render_table_json(view), Verb::table, {}};
+}
+
+Response Handlers::explain(std::string_view query) const {
+  ExplainQuery q;
+  if (auto error = parse_explain_query(query, q)) return json_error(400, Verb::explain, *error);
+  if (!shared_.decisions.enabled()) {
+    return json_error(404, Verb::explain, "no decisions are kept (NETSCORE_EXPLAIN_DECISIONS=0)");
+  }
+  const auto decisions = shared_.decisions.find(q.pod_namespace, q.pod_name, q.uid, q.limit);
+  if (decisions.empty()) {
+    const std::string who = q.uid.empty() ? q.pod_namespace + "/" + q.pod_name : "uid " + q.uid;
+    return json_error(404, Verb::explain,
+                      fmt::format("no decision recorded for pod {} among the last {} decisions", who.substr(0, 300),
+                                  shared_.decisions.decision_capacity()));
+  }
+  if (q.as_text) return text(200, Verb::explain, render_explain_text(q, decisions));
+  return {200, "application/json", render_explain_json(q, decisions), Verb::explain, {}};
 }
 
 }  // namespace netscore::extender

@@ -9,6 +9,7 @@
 
 #include "common/config.h"
 #include "common/score_table_reader.h"
+#include "extender/decision_log.h"
 #include "extender/metrics.h"
 
 namespace netscore::extender {
@@ -23,8 +24,10 @@ struct Response {
 
 // State every server thread shares; every member is thread-safe.
 struct SharedState {
-  explicit SharedState(unsigned threads) : metrics(threads) {}
+  explicit SharedState(unsigned threads, std::uint32_t explain_decisions = 0, std::uint32_t explain_nodes = 0)
+      : metrics(threads), decisions(explain_decisions, explain_nodes) {}
   ServerMetrics metrics;
+  DecisionLog decisions;
   MissingNodes missing;
   std::atomic<bool> draining{false};
 };
@@ -34,25 +37,30 @@ struct SharedState {
 // it only touches SharedState through its thread-safe members.
 class Handlers {
  public:
-  Handlers(const Config& config, SharedState& shared, unsigned thread)
-      : config_(config), shared_(shared), thread_(thread) {}
+  // read_only: the NETSCORE_METRICS_LISTEN listener, answering only /metrics, /healthz, /readyz
+  // and /table.
+  Handlers(const Config& config, SharedState& shared, unsigned thread, bool read_only = false)
+      : config_(config), shared_(shared), thread_(thread), read_only_(read_only) {}
 
-  // `body` is parsed in place (overwritten).
+  // `body` is parsed in place (overwritten). `accept` is the request's Accept header.
   Response handle(boost::beast::http::verb method, std::string_view target, std::string& body,
-                  const TableAttachment& table, std::int64_t now_mono_ns);
+                  const TableAttachment& table, std::int64_t now_mono_ns, std::string_view accept = {});
 
  private:
   Response filter(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
   Response prioritize(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
   Response readyz(const TableAttachment& table, std::int64_t now_mono_ns) const;
   Response metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const;
-  Response table(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const;
+  Response table(std::string_view query, std::string_view accept, const TableAttachment& table,
+                 std::int64_t now_mono_ns) const;
+  Response explain(std::string_view query) const;
   std::int64_t max_age_ns() const;
   void note_missing(std::span<const std::string_view> names, std::span<const NodeScore> scores);
 
   const Config& config_;
   SharedState& shared_;
   unsigned thread_;
+  bool read_only_;
 };
 
 }  // namespace netscore::extender

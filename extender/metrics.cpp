@@ -9,8 +9,8 @@
 namespace netscore::extender {
 
 std::string_view to_string(Verb v) {
-  static constexpr std::array<std::string_view, kVerbs> kNames = {"filter",  "prioritize", "table", "healthz",
-                                                                  "readyz",  "metrics",    "other"};
+  static constexpr std::array<std::string_view, kVerbs> kNames = {"filter", "prioritize", "table",   "healthz",
+                                                                  "readyz", "metrics",    "explain", "other"};
   return kNames[static_cast<std::size_t>(v)];
 }
 

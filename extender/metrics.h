@@ -12,8 +12,8 @@
 
 namespace netscore::extender {
 
-enum class Verb : std::uint8_t { filter, prioritize, table, healthz, readyz, metrics, other };
-inline constexpr std::size_t kVerbs = 7;
+enum class Verb : std::uint8_t { filter, prioritize, table, healthz, readyz, metrics, explain, other };
+inline constexpr std::size_t kVerbs = 8;
 std::string_view to_string(Verb v);
 
 inline constexpr std::array<double, 16> kLatencyBuckets = {5e-6,   10e-6, 20e-6, 50e-6, 100e-6, 200e-6, 300e-6, 500e-6,

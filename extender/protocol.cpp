@@ -38,7 +38,9 @@ bool go_fold_equal(std::string_view key, std::string_view target) {
 }
 
 // What the next value is, decided by the key before it or by the enclosing array.
-enum class Slot : std::uint8_t { other, pod, nodes, node_names, pod_meta, annotations, ceiling, items, item_meta, item_name };
+enum class Slot : std::uint8_t {
+  other, pod, nodes, node_names, pod_meta, annotations, ceiling, items, item_meta, item_name, pod_namespace, pod_name, pod_uid
+};
 // What the enclosing container is.
 enum class Ctx : std::uint8_t { skip, root, pod, pod_meta, annotations, nodes, items, item, item_meta, node_names };
 
@@ -50,7 +52,12 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
 
   bool Null() {
     switch (slot()) {
-      case Slot::pod: pod_ = false; out_.max_receive_bytes.reset(); break;
+      case Slot::pod:
+        pod_ = false;
+        out_.max_receive_bytes.reset();
+        out_.pod_namespace = out_.pod_name = out_.pod_uid = {};
+        break;
+      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = {}; break;
       case Slot::nodes: nodes_ = false; item_names_.clear(); out_.item_spans.clear(); break;
       case Slot::node_names: node_names_ = false; out_.names.clear(); break;
       case Slot::item_name: return fail("Nodes.items[].metadata.name must be a string");
@@ -75,6 +82,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     switch (slot()) {
       case Slot::item_name: item_name_ = value; return true;
       case Slot::ceiling: out_.max_receive_bytes = value; return true;
+      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = value; return true;
       case Slot::other: return true;
       default: return fail(std::string(describe(slot())) + " must not be a string");
     }
@@ -115,7 +123,12 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         else if (go_fold_equal(key, "nodenames")) key_slot_ = Slot::node_names;
         break;
       case Ctx::pod: if (key == "metadata") key_slot_ = Slot::pod_meta; break;
-      case Ctx::pod_meta: if (key == "annotations") key_slot_ = Slot::annotations; break;
+      case Ctx::pod_meta:
+        if (key == "annotations") key_slot_ = Slot::annotations;
+        else if (key == "namespace") key_slot_ = Slot::pod_namespace;
+        else if (key == "name") key_slot_ = Slot::pod_name;
+        else if (key == "uid") key_slot_ = Slot::pod_uid;
+        break;
       case Ctx::annotations: if (key == kMaxReceiveAnnotation) key_slot_ = Slot::ceiling; break;
       case Ctx::nodes: if (key == "items") key_slot_ = Slot::items; break;
       case Ctx::item: if (key == "metadata") key_slot_ = Slot::item_meta; break;
@@ -173,6 +186,9 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
 
  private:
   Ctx top() const { return depth_ == 0 ? Ctx::skip : stack_[depth_ - 1]; }
+  std::string_view* pod_field(Slot s) {
+    return s == Slot::pod_namespace ? &out_.pod_namespace : s == Slot::pod_name ? &out_.pod_name : &out_.pod_uid;
+  }
   Slot slot() const {
     const Ctx t = top();
     if (t == Ctx::items || t == Ctx::node_names || t == Ctx::skip) return Slot::other;
@@ -189,6 +205,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::items: return "Nodes.items";
       case Slot::item_meta: return "Nodes.items[].metadata";
       case Slot::item_name: return "Nodes.items[].metadata.name";
+      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: return "Pod.metadata namespace, name and uid";
       case Slot::other: break;
     }
     return "value";

@@ -33,6 +33,10 @@ struct ExtenderArgs {
   bool node_cache_capable = true;
   std::vector<ByteSpan> item_spans;
   std::optional<std::string_view> max_receive_bytes;  // the pod annotation, unparsed
+  // Pod.metadata namespace, name and uid (empty when absent), for the /explain decision log.
+  std::string_view pod_namespace;
+  std::string_view pod_name;
+  std::string_view pod_uid;
 };
 
 // Parses `body` in place (RapidJSON in-situ: `body` is overwritten and must stay alive while the

@@ -40,33 +40,28 @@ class Worker {
         shared_(shared),
         connections_(connections),
         acceptor_(ioc_),
+        metrics_acceptor_(ioc_),
         poll_timer_(ioc_),
         attachment_({config.shm.name, config.shm.allow_foreign_owner, 64}),
         handlers_(config, shared, index),
+        metrics_handlers_(config, shared, index, true),
         index_(index) {}
 
-  void listen(const tcp::endpoint& endpoint) {
-    beast::error_code ec;
-    const auto fail = [&](const char* what) {
-      throw std::runtime_error("cannot listen on " + endpoint.address().to_string() + ":" +
-                               std::to_string(endpoint.port()) + ": " + what + ": " + ec.message());
-    };
-    if (acceptor_.open(endpoint.protocol(), ec)) fail("open");
-    if (acceptor_.set_option(net::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
-    if (acceptor_.set_option(ReusePort(true), ec)) fail("SO_REUSEPORT");
-    if (acceptor_.bind(endpoint, ec)) fail("bind");
-    if (acceptor_.listen(net::socket_base::max_listen_connections, ec)) fail("listen");
-  }
+  void listen(const tcp::endpoint& endpoint) { open(acceptor_, endpoint); }
+  void listen_metrics(const tcp::endpoint& endpoint) { open(metrics_acceptor_, endpoint); }
   std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
+  std::uint16_t metrics_port() const { return metrics_acceptor_.local_endpoint().port(); }
 
   void start() {
     poll_table();
-    accept();
+    accept(acceptor_, handlers_);
+    if (metrics_acceptor_.is_open()) accept(metrics_acceptor_, metrics_handlers_);
   }
   void drain() {
     net::post(ioc_, [this] {
       beast::error_code ec;
       acceptor_.close(ec);
+      metrics_acceptor_.close(ec);
       poll_timer_.cancel();
       const std::vector<Session*> open(sessions_.begin(), sessions_.end());
       for (Session* s : open) drain_session(s);
@@ -76,7 +71,6 @@ class Worker {
 
   const Config& config() const { return config_; }
   SharedState& shared() { return shared_; }
-  Handlers& handlers() { return handlers_; }
   const TableAttachment& attachment() const { return attachment_; }
   unsigned index() const { return index_; }
   void add(Session* s) { sessions_.insert(s); }
@@ -86,7 +80,19 @@ class Worker {
   }
 
  private:
-  void accept();
+  static void open(tcp::acceptor& acceptor, const tcp::endpoint& endpoint) {
+    beast::error_code ec;
+    const auto fail = [&](const char* what) {
+      throw std::runtime_error("cannot listen on " + endpoint.address().to_string() + ":" +
+                               std::to_string(endpoint.port()) + ": " + what + ": " + ec.message());
+    };
+    if (acceptor.open(endpoint.protocol(), ec)) fail("open");
+    if (acceptor.set_option(net::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
+    if (acceptor.set_option(ReusePort(true), ec)) fail("SO_REUSEPORT");
+    if (acceptor.bind(endpoint, ec)) fail("bind");
+    if (acceptor.listen(net::socket_base::max_listen_connections, ec)) fail("listen");
+  }
+  void accept(tcp::acceptor& acceptor, Handlers& handlers);
   static void drain_session(Session* s);
   void poll_table() {
     const std::string before = attachment_.last_error();
@@ -107,9 +113,11 @@ class Worker {
   std::atomic<unsigned>& connections_;
   net::io_context ioc_{1};
   tcp::acceptor acceptor_;
+  tcp::acceptor metrics_acceptor_;  // open only with NETSCORE_METRICS_LISTEN
   net::steady_timer poll_timer_;
   TableAttachment attachment_;
   Handlers handlers_;
+  Handlers metrics_handlers_;
   unsigned index_;
   std::unordered_set<Session*> sessions_;
 };
@@ -117,7 +125,10 @@ class Worker {
 // One connection. Pending handlers own it through shared_from_this (Beast advanced_server).
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Worker& worker) : stream_(std::move(socket)), worker_(worker) { worker_.add(this); }
+  Session(tcp::socket socket, Worker& worker, Handlers& handlers)
+      : stream_(std::move(socket)), worker_(worker), handlers_(handlers) {
+    worker_.add(this);
+  }
   ~Session() { worker_.remove(this); }
 
   void start() { wait_for_request(); }
@@ -160,7 +171,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void on_read(beast::error_code ec, std::size_t) {
     started_ns_ = mono_now_ns();
-    auto reply = answer_read(ec, *parser_, worker_.handlers(), worker_.attachment(), started_ns_,
+    auto reply = answer_read(ec, *parser_, handlers_, worker_.attachment(), started_ns_,
                              worker_.shared().draining.load(std::memory_order_relaxed), cfg());
     if (!reply) return close();
     send(std::move(*reply));
@@ -188,6 +199,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   beast::tcp_stream stream_;
   Worker& worker_;
+  Handlers& handlers_;
   beast::flat_buffer buffer_;
   std::optional<RequestParser> parser_;
   HttpResponse res_;
@@ -198,46 +210,66 @@ class Session : public std::enable_shared_from_this<Session> {
 
 void Worker::drain_session(Session* s) { s->drain(); }
 
-void Worker::accept() {
-  acceptor_.async_accept([this](beast::error_code ec, tcp::socket socket) {
+void Worker::accept(tcp::acceptor& acceptor, Handlers& handlers) {
+  acceptor.async_accept([this, &acceptor, &handlers](beast::error_code ec, tcp::socket socket) {
     if (ec) {
-      if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+      if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
       spdlog::warn("accept failed thread={} error=\"{}\"", index_, ec.message());
-      return accept();
+      return accept(acceptor, handlers);
     }
     if (connections_.fetch_add(1, std::memory_order_relaxed) >= config_.extender.max_connections) {
       connections_.fetch_sub(1, std::memory_order_relaxed);
       SPDLOG_DEBUG("connection refused: NETSCORE_MAX_CONNECTIONS reached");
       socket.close(ec);
-      return accept();
+      return accept(acceptor, handlers);
     }
     socket.set_option(tcp::no_delay(true), ec);
-    std::make_shared<Session>(std::move(socket), *this)->start();
-    accept();
+    std::make_shared<Session>(std::move(socket), *this, handlers)->start();
+    accept(acceptor, handlers);
   });
 }
 
-Server::Server(const Config& config) : config_(config), shared_(config.extender.threads) {
+namespace {
+
+tcp::endpoint resolve(const std::string& host, std::uint16_t port, std::string_view variable) {
   beast::error_code ec;
   net::io_context resolve_ctx;
   tcp::resolver r(resolve_ctx);
-  const auto results = r.resolve(config_.extender.listen_host, std::to_string(config_.extender.listen_port),
-                                 tcp::resolver::numeric_service, ec);
+  const auto results = r.resolve(host, std::to_string(port), tcp::resolver::numeric_service, ec);
   if (ec || results.empty()) {
-    throw std::runtime_error("cannot resolve listen host " + config_.extender.listen_host + ": " + ec.message());
+    throw std::runtime_error("cannot resolve " + std::string(variable) + " host " + host + ": " + ec.message());
   }
-  tcp::endpoint endpoint = results.begin()->endpoint();
+  return results.begin()->endpoint();
+}
+
+}  // namespace
+
+Server::Server(const Config& config)
+    : config_(config),
+      shared_(config.extender.threads, config.extender.explain_decisions, config.extender.explain_nodes) {
+  tcp::endpoint endpoint = resolve(config_.extender.listen_host, config_.extender.listen_port, "NETSCORE_LISTEN");
   if (!endpoint.address().is_loopback()) {
     spdlog::warn("listening on non-loopback address={} — kube-scheduler normally reaches the extender on 127.0.0.1; "
-                 "anyone who can reach this port can read /table and steer scoring requests",
+                 "anyone who can reach this port can read /table and /explain and steer scoring requests",
                  endpoint.address().to_string());
+  }
+  const bool metrics = !config_.extender.metrics_host.empty();
+  tcp::endpoint metrics_endpoint;
+  if (metrics) {
+    metrics_endpoint =
+        resolve(config_.extender.metrics_host, config_.extender.metrics_port, "NETSCORE_METRICS_LISTEN");
   }
   for (unsigned i = 0; i < std::max(1U, config_.extender.threads); ++i) {
     auto worker = std::make_unique<Worker>(config_, shared_, connections_, i);
     worker->listen(endpoint);
+    if (metrics) worker->listen_metrics(metrics_endpoint);
     if (i == 0) {
       port_ = worker->port();
       endpoint.port(port_);  // port 0: every thread joins the port the first one got
+      if (metrics) {
+        metrics_port_ = worker->metrics_port();
+        metrics_endpoint.port(metrics_port_);
+      }
     }
     workers_.push_back(std::move(worker));
   }

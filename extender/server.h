@@ -26,6 +26,8 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   std::uint16_t port() const noexcept { return port_; }
+  // The NETSCORE_METRICS_LISTEN port; 0 when that listener is off.
+  std::uint16_t metrics_port() const noexcept { return metrics_port_; }
   void start();
   // SIGTERM path: /readyz turns 503, acceptors close, idle keep-alive connections close, in-flight
   // exchanges finish with Connection: close; wait() then returns.
@@ -43,6 +45,7 @@ class Server {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::thread> threads_;
   std::uint16_t port_ = 0;
+  std::uint16_t metrics_port_ = 0;
 };
 
 }  // namespace netscore::extender

@@ -100,12 +100,17 @@ echo
 echo "== POST $base/prioritize  NodeNames=$names"
 curl -s -H 'Content-Type: application/json' -d "$body" "$base/prioritize"
 echo
+echo
+echo "== $base/explain?pod=default/demo&format=text"
+curl -s "$base/explain?pod=default/demo&format=text"
 
 if [ "$once" = 1 ]; then exit 0; fi
 cat <<EOT
 
 netscore is running. Try:
   curl -s '$base/table?format=text'
+  $base/table                (in a browser: the HTML view)
+  curl -s '$base/explain?pod=default/demo&format=text'
   curl -s  $base/metrics
   curl -s  $base/readyz
   curl -s -H 'Content-Type: application/json' -d '$body' $base/prioritize

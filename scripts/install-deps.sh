@@ -13,7 +13,7 @@ build_packages=(
 test_packages=(
   git ca-certificates curl procps
   libgtest-dev libgmock-dev libbenchmark-dev
-  prometheus golang-go python3 python3-yaml
+  prometheus golang-go python3 python3-yaml chromium
 )
 packages=("${build_packages[@]}" "${test_packages[@]}")
 

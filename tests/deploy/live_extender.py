@@ -64,12 +64,29 @@ def call_verbs(url_prefix, stanza):
     return errors
 
 
+def check_metrics_listener(base, path_prefix, stanza):
+    """The probes' and Prometheus's listener answers them, and never the scheduler's verbs."""
+    errors = []
+    for path in ("/healthz", "/readyz", "/metrics"):
+        status, _ = request(base + path)
+        if status not in (200, 503) or (path != "/readyz" and status != 200):
+            errors.append(f"metrics listener GET {path} answered {status}")
+    status, _ = request(f"{base}{path_prefix}/{stanza['prioritizeVerb']}", {"Pod": {}, "NodeNames": NODES})
+    if status != 404:
+        errors.append(f"metrics listener answered the prioritize verb with {status}, expected 404")
+    return errors
+
+
 def check(binary, stanza, manifest_env, variables):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("NETSCORE_")}
     env.update({k: v for k, v in manifest_env.items() if k in variables})
     env["NETSCORE_LISTEN"] = f"127.0.0.1:{port}"
     env["NETSCORE_SHM_NAME"] = f"netscore-deploytest-{os.getpid()}"
+    metrics_port = None
+    if env.get("NETSCORE_METRICS_LISTEN"):
+        metrics_port = free_port()
+        env["NETSCORE_METRICS_LISTEN"] = f"127.0.0.1:{metrics_port}"
     prefix = urllib.parse.urlsplit(stanza["urlPrefix"].rstrip("/"))
     url_prefix = urllib.parse.urlunsplit((prefix.scheme, f"127.0.0.1:{port}", prefix.path, "", ""))
 
@@ -80,6 +97,8 @@ def check(binary, stanza, manifest_env, variables):
                 errors = [f"extender did not answer /healthz within {START_DEADLINE_S}s"]
             else:
                 errors = call_verbs(url_prefix, stanza)
+                if metrics_port is not None:
+                    errors += check_metrics_listener(f"http://127.0.0.1:{metrics_port}", prefix.path, stanza)
         finally:
             process.terminate()
             try:

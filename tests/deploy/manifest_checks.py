@@ -116,7 +116,9 @@ def check_probes(workload, variables):
     if extender is None:
         return ["no extender container"]
     errors = []
-    port = int(effective(extender, variables, "NETSCORE_LISTEN").rsplit(":", 1)[1])
+    # The read-only metrics listener serves /healthz and /readyz too; probes use it when it is on.
+    listen = effective(extender, variables, "NETSCORE_METRICS_LISTEN") or effective(extender, variables, "NETSCORE_LISTEN")
+    port = int(listen.rsplit(":", 1)[1])
     for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
         get = extender.get(probe, {}).get("httpGet", {})
         if get.get("path") != path or get.get("port") != port:

@@ -55,6 +55,10 @@ def main():
         set_env(w, "extender", "NETSCORE_LISTEN", "127.0.0.1:9999")
         return w
 
+    def other_metrics_port(w):
+        set_env(w, "extender", "NETSCORE_METRICS_LISTEN", "0.0.0.0:9999")
+        return w
+
     cases = {
         "the real files pass": (workload_errors(pod) + config_errors(config), None),
         "renamed variable": (broken_pod(lambda w: set_env(w, "collector", "NETSCORE_REFRESH", "15s")), "NETSCORE_REFRESH"),
@@ -65,7 +69,7 @@ def main():
         "writable root": (broken_pod(lambda w: container(w, "collector")["securityContext"].update(
             readOnlyRootFilesystem=False)), "readOnlyRootFilesystem"),
         "different UIDs": (broken_pod(lambda w: container(w, "collector")["securityContext"].update(runAsUser=1000)), "UID"),
-        "probe on the wrong port": (broken_pod(other_port), "livenessProbe"),
+        "probe on the wrong port": (broken_pod(other_metrics_port), "livenessProbe"),
         "KEP casing enableHttps": (broken_config(lambda c: c["extenders"][0].update(enableHttps=False)), "enableHttps"),
         "url prefix the extender does not serve": (
             broken_config(lambda c: c["extenders"][0].update(urlPrefix="http://127.0.0.1:8888/netscore")), "urlPrefix"),

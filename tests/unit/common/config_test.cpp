@@ -165,5 +165,28 @@ TEST(Config, HelpListsEveryVariableWithItsDefault) {
   EXPECT_THAT(help_text(Component::extender, "p"), HasSubstr("NETSCORE_LISTEN"));
 }
 
+TEST(Config, ObservabilityVariables) {
+  const Config d = load(Component::extender, {});
+  EXPECT_EQ(d.log_format, LogFormat::text);
+  EXPECT_TRUE(d.extender.metrics_host.empty());
+  EXPECT_EQ(d.extender.explain_decisions, 4096U);
+  EXPECT_EQ(d.extender.explain_nodes, 32768U);
+  const Config e = load(Component::extender, {{"NETSCORE_LOG_FORMAT", "json"},
+                                              {"NETSCORE_METRICS_LISTEN", "0.0.0.0:9888"},
+                                              {"NETSCORE_EXPLAIN_DECISIONS", "0"},
+                                              {"NETSCORE_EXPLAIN_NODES", "100"}});
+  EXPECT_EQ(e.log_format, LogFormat::json);
+  EXPECT_EQ(e.extender.metrics_host, "0.0.0.0");
+  EXPECT_EQ(e.extender.metrics_port, 9888);
+  EXPECT_EQ(e.extender.explain_decisions, 0U);
+  EXPECT_EQ(e.extender.explain_nodes, 100U);
+  EXPECT_EQ(load(Component::collector, {{"NETSCORE_LOG_FORMAT", "json"}}).log_format, LogFormat::json);
+  EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_LOG_FORMAT", "logfmt"}}),
+              HasSubstr("NETSCORE_LOG_FORMAT=\"logfmt\": expected one of text json"));
+  EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_METRICS_LISTEN", "9888"}}),
+              HasSubstr("invalid NETSCORE_METRICS_LISTEN=\"9888\": expected host:port"));
+  EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_EXPLAIN_NODES", "0"}}), HasSubstr("NETSCORE_EXPLAIN_NODES"));
+}
+
 }  // namespace
 }  // namespace netscore
