@@ -38,9 +38,8 @@ void validate(const QueryConfig& config) {
   }
 }
 
-// <function>(<metric>{device="<iface>"}[<range>]); extra_matcher is appended inside the braces.
-std::string windowed(const QueryConfig& config, std::string_view extra_matcher) {
-  std::string q(function_name(config.function));
+std::string windowed(const QueryConfig& config, QueryFunction function, std::string_view extra_matcher) {
+  std::string q(function_name(function));
   q += '(';
   q += config.metric;
   q += "{device";
@@ -53,11 +52,35 @@ std::string windowed(const QueryConfig& config, std::string_view extra_matcher) 
   return q;
 }
 
+// <function>(<metric>{device="<iface>"}[<range>]); extra_matcher is appended inside the braces.
+std::string windowed(const QueryConfig& config, std::string_view extra_matcher) {
+  return windowed(config, config.function, extra_matcher);
+}
+
 std::string uname_join(std::string_view matcher) {
   std::string q = " * on(instance) group_left(nodename) (";
   q += kUnameMetric;
   q += matcher;
   q += ')';
+  return q;
+}
+
+// The expression of `function` per node in label or uname mode (custom mode's rate uses label mode).
+std::string per_node_sum(const QueryConfig& config, QueryFunction function) {
+  if (config.mode == QueryMode::uname) {
+    return "sum by (" + std::string(kUnameNodeLabel) + ") (" + windowed(config, function, "") + uname_join("") + ")";
+  }
+  return "sum by (" + config.node_label + ") (" + windowed(config, function, "") + ")";
+}
+
+std::string tagged(std::string_view expr, std::string_view kind) {
+  std::string q = "label_replace(";
+  q += expr;
+  q += ", \"";
+  q += kKindLabel;
+  q += "\", \"";
+  q += kind;
+  q += "\", \"\", \"\")";
   return q;
 }
 
@@ -99,25 +122,26 @@ bool is_valid_metric_name(std::string_view name) { return is_name(name, true); }
 
 BuiltQuery build_batch_query(const QueryConfig& config) {
   validate(config);
-  switch (config.mode) {
-    case QueryMode::label:
-      return {"sum by (" + config.node_label + ") (" + windowed(config, "") + ")", config.node_label};
-    case QueryMode::uname:
-      // The per-node query multiplies by node_uname_info (value 1) to attach nodename; summing the
-      // join by nodename gives each node the value its own query returned.
-      return {"sum by (nodename) (" + windowed(config, "") + uname_join("") + ")", std::string(kUnameNodeLabel)};
-    case QueryMode::custom: {
-      if (config.custom_template.empty()) throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
-      // {interface} is meant to sit inside a quoted matcher: substitute the escaped body only.
-      const std::string quoted = quote_promql_string(config.interface);
-      std::string q = config.custom_template;
-      replace_all(q, "{interface}", std::string_view(quoted).substr(1, quoted.size() - 2));
-      replace_all(q, "{range}", config.time_range.text);
-      replace_all(q, "{node_label}", config.node_label);
-      return {std::move(q), config.node_label};
-    }
+  std::string score;
+  std::string node_label = config.mode == QueryMode::uname ? std::string(kUnameNodeLabel) : config.node_label;
+  if (config.mode == QueryMode::custom) {
+    if (config.custom_template.empty()) throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
+    // {interface} is meant to sit inside a quoted matcher: substitute the escaped body only.
+    const std::string quoted = quote_promql_string(config.interface);
+    score = config.custom_template;
+    replace_all(score, "{interface}", std::string_view(quoted).substr(1, quoted.size() - 2));
+    replace_all(score, "{range}", config.time_range.text);
+    replace_all(score, "{node_label}", config.node_label);
+  } else {
+    score = per_node_sum(config, config.function);
+    if (config.function == QueryFunction::rate) return {std::move(score), std::move(node_label), "", true};
   }
-  throw QueryError("unknown query mode");
+  // One request answers both: label_replace only adds the kind label, so every score series
+  // keeps exactly the value its own query gives, and the two halves never share a label set.
+  std::string q = tagged(score, kKindScore);
+  q += " or ";
+  q += tagged(per_node_sum(config, QueryFunction::rate), kKindRate);
+  return {std::move(q), std::move(node_label), std::string(kKindLabel), false};
 }
 
 std::string build_per_node_query(const QueryConfig& config, std::string_view node) {

@@ -59,7 +59,7 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
   if (!http.ok()) {
     result.error = describe_http_failure(http);
   } else {
-    const ParsedVector parsed = parse_vector_response(http.body, query_.node_label);
+    const ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
     result.series = parsed.series;
     result.skipped = parsed.skipped();
     for (const auto& w : parsed.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
@@ -91,6 +91,8 @@ void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
                        .raw_score = score.value_or(0),
                        .sample_ms = eval_time_ms,
                        .valid = score.has_value(),
+                       .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U),
+                       .rate = s.rate_valid ? s.rate : 0,
                        .corrected_raw_score = score.value_or(0)});
   }
   std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
