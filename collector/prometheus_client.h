@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/config.h"
 
@@ -65,6 +67,7 @@ class PrometheusClient {
   void configure();
   // Empty on success, else why the token could not be used.
   std::string update_auth_header();
+  void install_headers(const std::string& authorization);
 
   Options options_;
   std::string query_url_;
@@ -78,7 +81,12 @@ class PrometheusClient {
   // tokens are rotated in place).
   std::int64_t token_mtime_ns_ = -1;
   bool have_token_ = false;
+  std::vector<std::string> extra_headers_;  // "Name: value" from the configuration and the headers file
 };
+
+// The "Name: value" lines of a headers file (blank lines and lines starting with '#' ignored).
+// Throws std::runtime_error naming the file and the line, never its value.
+std::vector<std::pair<std::string, std::string>> read_headers_file(const std::string& path);
 
 // Redacts the userinfo of a URL ("http://user:pw@host" → "http://REDACTED@host").
 std::string redact_url(const std::string& url);

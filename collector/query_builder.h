@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/config.h"
 
@@ -21,6 +22,8 @@ class QueryError : public std::invalid_argument {
 inline constexpr std::string_view kKindLabel = "netscore_kind";
 inline constexpr std::string_view kKindScore = "score";
 inline constexpr std::string_view kKindRate = "rate";
+// Label mode with several candidate node labels: the label the answer carries the node name in.
+inline constexpr std::string_view kCandidateNodeLabel = "netscore_node";
 
 struct BuiltQuery {
   std::string promql;
@@ -45,8 +48,9 @@ bool is_valid_metric_name(std::string_view name);
 // Throws QueryError naming the offending setting.
 BuiltQuery build_batch_query(const QueryConfig& config);
 
-// What the original Go plugin asked per node (label and uname modes), used to prove that the
-// batch query gives every node the same value, and by the benchmark.
+// What the original Go plugin asked per node (label and uname modes; label mode matches
+// config.node_label), used to prove that the batch query gives every node the same value, and by
+// the benchmark.
 std::string build_per_node_query(const QueryConfig& config, std::string_view node);
 
 }  // namespace netscore::collector

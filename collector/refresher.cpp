@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "collector/diagnosis.h"
 #include "collector/response_parser.h"
 #include "common/clock.h"
 #include "common/scoring.h"
@@ -30,7 +31,9 @@ std::string describe_http_failure(const HttpResult& result) {
 }
 
 Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer)
-    : client_(client), writer_(writer), query_(build_batch_query(config.query)), retries_(config.prometheus.retries) {
+    : client_(client), writer_(writer), query_(build_batch_query(config.query)),
+      query_config_(config.query),
+      retries_(config.prometheus.retries) {
   status_.writer_pid = getpid();
   status_.refresh_interval_ms = config.refresh_interval.value.count();
 }
@@ -56,12 +59,15 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     result.error = "stopped";
     return result;
   }
+  std::string rejected_names;
   if (!http.ok()) {
     result.error = describe_http_failure(http);
   } else {
-    const ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
+    ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
+    const NameFilter names = remove_non_node_names(parsed.samples);
+    rejected_names = describe_rejected_names(names, query_.node_label);
     result.series = parsed.series;
-    result.skipped = parsed.skipped();
+    result.skipped = parsed.skipped() + names.rejected;
     for (const auto& w : parsed.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
     if (parsed.skipped() > 0) {
       spdlog::warn("skipped series total={} missing_label={} duplicate_node={} not_a_number={}", parsed.skipped(),
@@ -76,6 +82,7 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     }
   }
   result.ok = result.error.empty();
+  update_diagnosis(result, rejected_names, eval_time_ms);
   result.duration_us = (mono_now_ns() - started_ns) / 1000;
   record(result, started_wall_ms);
   return result;
@@ -115,6 +122,29 @@ void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
   }
+}
+
+void Refresher::update_diagnosis(const RefreshResult& result, const std::string& rejected_names,
+                                 std::int64_t eval_time_ms) {
+  if (rejected_names != logged_rejected_) {
+    if (!rejected_names.empty()) spdlog::warn("{}", rejected_names);
+    logged_rejected_ = rejected_names;
+  }
+  // Only an answer without usable series is diagnosed: Prometheus unreachable says nothing about
+  // the layout, and the extra queries would fail the same way.
+  const bool unusable = !result.ok && result.published == 0 && result.error.ends_with("series in the answer");
+  if (result.ok) {
+    diagnosed_ = false;
+    diagnosis_ = rejected_names;
+  } else if (unusable && !diagnosed_ && !client_.aborted()) {
+    diagnosed_ = true;
+    const Diagnosis d = diagnose(client_, query_config_, eval_time_ms);
+    diagnosis_ = d.summary();
+    if (!rejected_names.empty()) diagnosis_ = rejected_names + " " + diagnosis_;
+    spdlog::warn("no usable series diagnosis=\"{}\"", diagnosis_);
+  }
+  std::memset(status_.diagnosis, 0, sizeof status_.diagnosis);
+  std::memcpy(status_.diagnosis, diagnosis_.data(), std::min(diagnosis_.size(), sizeof status_.diagnosis - 1));
 }
 
 void Refresher::record(const RefreshResult& result, std::int64_t started_wall_ms) {

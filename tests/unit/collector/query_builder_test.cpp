@@ -72,6 +72,20 @@ TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
   EXPECT_EQ(q.node_label, "nodename");
 }
 
+TEST(BatchQueryTest, CandidateNodeLabelsTakeTheFirstPresentPerSeries) {
+  QueryConfig c = base_config();
+  c.node_labels = {"kubernetes_node", "instance"};
+  c.function = QueryFunction::rate;
+  const BuiltQuery q = build_batch_query(c);
+  // The last candidate is applied first, so the first one present wins.
+  EXPECT_EQ(q.promql,
+            R"x(sum by (netscore_node) (label_replace(label_replace(rate(node_network_receive_bytes_total{device="eth0"}[5m]),)x"
+            R"x( "netscore_node", "$1", "instance", "(.+)"), "netscore_node", "$1", "kubernetes_node", "(.+)")))x");
+  EXPECT_EQ(q.node_label, "netscore_node");
+  c.node_labels = {"kubernetes-node"};
+  EXPECT_THROW(build_batch_query(c), QueryError);
+}
+
 TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   QueryConfig c = base_config();
   c.interface = R"(eth\d+|ens.*)";
