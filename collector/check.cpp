@@ -36,7 +36,7 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
     out << fmt::format("{:<40} {:>24} {:>18}\n", s.node, fmt::format("{:.17g}", s.value),
                        s.rate_valid ? fmt::format("{:.6g}", s.rate) : std::string("-"));
   }
-  if (const std::string rejected = describe_rejected_names(names, query.node_label); !rejected.empty()) {
+  if (const std::string rejected = describe_rejected_names(names, config.query); !rejected.empty()) {
     out << rejected << "\n";
   }
   const bool partial = parsed.skipped() + names.rejected > 0;

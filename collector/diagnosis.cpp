@@ -111,10 +111,12 @@ NameFilter remove_non_node_names(std::vector<NodeSample>& samples) {
   return filter;
 }
 
-std::string describe_rejected_names(const NameFilter& filter, std::string_view node_label) {
+std::string describe_rejected_names(const NameFilter& filter, const QueryConfig& config) {
   if (filter.rejected == 0) return {};
-  return std::to_string(filter.rejected) + " series name their node \"" + filter.example + "\" (label " +
-         std::string(node_label) +
+  const std::string source = config.mode == QueryMode::uname ? "nodename"
+                             : config.node_labels.size() > 1 ? "first of " + join(config.node_labels, ",", 8)
+                                                             : config.node_label;
+  return std::to_string(filter.rejected) + " series name their node \"" + filter.example + "\" (label " + source +
          "), which can never be a Kubernetes node name: not scored. Scrape addresses are not node names: relabel "
          "node-exporter's targets or pick another NETSCORE_NODE_LABEL (see netscore-collector --check).";
 }

@@ -27,7 +27,7 @@ struct NameFilter {
 NameFilter remove_non_node_names(std::vector<NodeSample>& samples);
 
 // One line for logs and the table status about rejected names; empty when none.
-std::string describe_rejected_names(const NameFilter& filter, std::string_view node_label);
+std::string describe_rejected_names(const NameFilter& filter, const QueryConfig& config);
 
 struct LabelFinding {
   std::string label;

@@ -65,7 +65,7 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
   } else {
     ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
     const NameFilter names = remove_non_node_names(parsed.samples);
-    rejected_names = describe_rejected_names(names, query_.node_label);
+    rejected_names = describe_rejected_names(names, query_config_);
     result.series = parsed.series;
     result.skipped = parsed.skipped() + names.rejected;
     for (const auto& w : parsed.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
@@ -140,7 +140,7 @@ void Refresher::update_diagnosis(const RefreshResult& result, const std::string&
     diagnosed_ = true;
     const Diagnosis d = diagnose(client_, query_config_, eval_time_ms);
     diagnosis_ = d.summary();
-    if (!rejected_names.empty()) diagnosis_ = rejected_names + " " + diagnosis_;
+    if (!rejected_names.empty()) diagnosis_ += " " + rejected_names;
     spdlog::warn("no usable series diagnosis=\"{}\"", diagnosis_);
   }
   std::memset(status_.diagnosis, 0, sizeof status_.diagnosis);

@@ -12,7 +12,8 @@
 #include <boost/asio/ip/tcp.hpp>
 
 // A blocking HTTP/1.1 server on 127.0.0.1 answering every request with a canned response, for
-// faults a real Prometheus cannot produce (500s, truncated or huge bodies, slow answers). One
+// faults a real Prometheus cannot produce (500s, truncated or huge bodies, slow answers), or
+// forwarding it to a real server while recording what was sent. One
 // request per connection (Connection: close). Thread-safe: respond_with() and the accessors may
 // be called while the server thread serves.
 namespace netscore::testing {
@@ -21,6 +22,9 @@ struct CannedResponse {
   unsigned status = 200;
   std::string body;
   std::chrono::milliseconds delay{0};  // before answering; cut short by the destructor
+  // Non-empty: a reverse proxy instead. The request's target and form body go to this base URL
+  // and its status and body are the answer, so a test sees what a real server was sent.
+  std::string forward_to;
 };
 
 struct SeenRequest {

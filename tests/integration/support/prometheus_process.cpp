@@ -78,9 +78,13 @@ std::uint16_t free_local_port() {
   return ntohs(addr.sin_port);
 }
 
-long http_get_status(const std::string& url, std::chrono::milliseconds timeout) {
+long http_get_status(const std::string& url, std::chrono::milliseconds timeout, const ClientAuth& auth) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return 0;
+  if (!auth.ca_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_CAINFO, auth.ca_file.c_str());
+  if (!auth.cert_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLCERT, auth.cert_file.c_str());
+  if (!auth.key_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLKEY, auth.key_file.c_str());
+  if (!auth.user_password.empty()) curl_easy_setopt(curl.get(), CURLOPT_USERPWD, auth.user_password.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
@@ -96,7 +100,8 @@ PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file) : dir_
   backfill_and_start(openmetrics_file, nullptr);
 }
 
-PrometheusProcess::PrometheusProcess(const SynthOptions& traffic) : dir_(make_temp_dir()) {
+PrometheusProcess::PrometheusProcess(const SynthOptions& traffic, ServeOptions serve)
+    : dir_(make_temp_dir()), serve_(std::move(serve)) {
   backfill_and_start(dir_ + "/traffic.om", &traffic);
 }
 
@@ -107,6 +112,7 @@ void PrometheusProcess::backfill_and_start(const std::string& openmetrics_file, 
       write_openmetrics(*traffic, out);
     }
     std::ofstream(dir_ + "/prometheus.yml") << "global:\n  scrape_interval: 1h\n";
+    if (!serve_.web_config.empty()) std::ofstream(dir_ + "/web.yml") << serve_.web_config;
     const pid_t promtool = spawn({"promtool", "tsdb", "create-blocks-from", "openmetrics", openmetrics_file,
                                   dir_ + "/data"}, dir_ + "/promtool.log");
     int status = 0;
@@ -138,10 +144,12 @@ void PrometheusProcess::start() {
 }
 
 bool PrometheusProcess::try_start(std::uint16_t port, std::chrono::seconds ready_deadline) {
-  pid_ = spawn({"prometheus", "--config.file=" + dir_ + "/prometheus.yml", "--storage.tsdb.path=" + dir_ + "/data",
-                "--storage.tsdb.retention.time=100y", "--web.listen-address=127.0.0.1:" + std::to_string(port),
-                "--log.level=warn"},
-               dir_ + "/prometheus.log");
+  std::vector<std::string> args{"prometheus", "--config.file=" + dir_ + "/prometheus.yml",
+                                "--storage.tsdb.path=" + dir_ + "/data", "--storage.tsdb.retention.time=100y",
+                                "--web.listen-address=127.0.0.1:" + std::to_string(port), "--log.level=warn"};
+  if (!serve_.route_prefix.empty()) args.push_back("--web.route-prefix=" + serve_.route_prefix);
+  if (!serve_.web_config.empty()) args.push_back("--web.config.file=" + dir_ + "/web.yml");
+  pid_ = spawn(args, dir_ + "/prometheus.log");
   port_ = port;
   const auto deadline = Clock::now() + ready_deadline;
   while (Clock::now() < deadline) {
@@ -150,7 +158,7 @@ bool PrometheusProcess::try_start(std::uint16_t port, std::chrono::seconds ready
       pid_ = -1;
       return false;
     }
-    if (http_get_status(url() + "/-/ready", std::chrono::milliseconds(500)) == 200) return true;
+    if (http_get_status(url() + "/-/ready", std::chrono::milliseconds(500), serve_.probe) == 200) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   kill();

@@ -33,11 +33,14 @@ TEST(NodeNameTest, RemovesAndCountsNonNodeNames) {
   EXPECT_EQ(samples[0].node, "node-a");
   EXPECT_EQ(filter.rejected, 2U);
   EXPECT_EQ(filter.example, "10.0.0.2:9100");
-  const std::string text = describe_rejected_names(filter, "instance");
+  QueryConfig config;
+  config.node_label = "instance";
+  config.node_labels = {"instance"};
+  const std::string text = describe_rejected_names(filter, config);
   EXPECT_NE(text.find("2 series"), std::string::npos);
   EXPECT_NE(text.find("10.0.0.2:9100"), std::string::npos);
   EXPECT_NE(text.find("instance"), std::string::npos);
-  EXPECT_EQ(describe_rejected_names({}, "instance"), "");
+  EXPECT_EQ(describe_rejected_names({}, config), "");
 }
 
 TEST(HeadersFileTest, ReadsNameValueLinesAndNamesABadLineWithoutItsValue) {
