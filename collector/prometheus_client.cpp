@@ -22,6 +22,36 @@ void check(CURLcode code, const char* what) {
   if (code != CURLE_OK) throw std::runtime_error(std::string("libcurl ") + what + ": " + curl_easy_strerror(code));
 }
 
+// libcurl's code and detail, and which setting to look at for the TLS failures an operator can fix.
+std::string describe_transport_error(CURLcode code, const char* detail, bool tls) {
+  std::string text = curl_easy_strerror(code);
+  if (detail[0] != '\0') text += std::string(" (") + detail + ")";
+  switch (code) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+      return "TLS: Prometheus' certificate is not trusted, check NETSCORE_PROMETHEUS_CA_FILE: " + text;
+    case CURLE_SSL_CACERT_BADFILE:
+      return "TLS: cannot use NETSCORE_PROMETHEUS_CA_FILE: " + text;
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+      return "TLS: cannot use the client certificate, check NETSCORE_PROMETHEUS_CERT_FILE and "
+             "NETSCORE_PROMETHEUS_KEY_FILE: " + text;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_GOT_NOTHING:
+      // A server that rejects the client certificate ends the connection with an alert or a
+      // reset, depending on timing: both read the same to the operator.
+      if (tls) {
+        return "TLS: Prometheus ended the connection; if it requires a client certificate, check "
+               "NETSCORE_PROMETHEUS_CERT_FILE and NETSCORE_PROMETHEUS_KEY_FILE: " + text;
+      }
+      return text;
+    default:
+      return text;
+  }
+}
+
 std::string format_eval_time(std::int64_t eval_time_ms) {
   char text[32];
   std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(eval_time_ms / 1000),
@@ -116,6 +146,7 @@ void PrometheusClient::configure() {
   check(curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &PrometheusClient::on_progress), "progress function");
   check(curl_easy_setopt(c, CURLOPT_XFERINFODATA, this), "progress data");
   check(curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L), "noprogress");
+  check(curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_buffer_), "error buffer");
   if (!p.ca_file.empty()) check(curl_easy_setopt(c, CURLOPT_CAINFO, p.ca_file.c_str()), "CA file");
   if (!p.cert_file.empty()) check(curl_easy_setopt(c, CURLOPT_SSLCERT, p.cert_file.c_str()), "client certificate");
   if (!p.key_file.empty()) check(curl_easy_setopt(c, CURLOPT_SSLKEY, p.key_file.c_str()), "client key");
@@ -176,13 +207,14 @@ HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_ti
   check(curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(form.size())), "post size");
   check(curl_easy_setopt(c, CURLOPT_COPYPOSTFIELDS, form.c_str()), "post fields");
   response_.clear();
+  error_buffer_[0] = '\0';
   body_too_large_ = false;
   const CURLcode code = curl_easy_perform(c);
   if (code != CURLE_OK) {
     if (body_too_large_) {
       result.transport_error = "response body exceeds " + std::to_string(options_.max_body_bytes) + " bytes";
     } else {
-      result.transport_error = curl_easy_strerror(code);
+      result.transport_error = describe_transport_error(code, error_buffer_, query_url_.starts_with("https://"));
     }
     return result;
   }

@@ -75,6 +75,7 @@ class PrometheusClient {
   std::unique_ptr<CURL, HandleDeleter> curl_;
   std::unique_ptr<curl_slist, ListDeleter> headers_;
   std::string response_;
+  char error_buffer_[CURL_ERROR_SIZE] = {};
   bool body_too_large_ = false;
   std::atomic<bool> aborted_{false};
   // The token file is re-read when its modification time changes (projected service-account

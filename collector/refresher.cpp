@@ -25,6 +25,12 @@ bool retryable(const HttpResult& r) {
 std::string describe_http_failure(const HttpResult& result) {
   if (!result.answered()) return "transport error: " + result.transport_error;
   std::string text = "http status " + std::to_string(result.http_status);
+  if (result.http_status == 401 || result.http_status == 403) {
+    text += ": Prometheus refused the credentials (user:password in NETSCORE_PROMETHEUS_URL, "
+            "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE or an Authorization header)";
+  } else if (result.http_status == 404) {
+    text += ": no query API at this URL (a path prefix such as --web.route-prefix belongs in NETSCORE_PROMETHEUS_URL)";
+  }
   const ParsedVector parsed = parse_vector_response(result.body, "");
   if (!parsed.ok() && parsed.error.starts_with("prometheus error")) text += ": " + parsed.error;
   return text;
