@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tests/integration/support/synth.h"
 
@@ -69,6 +70,13 @@ class PrometheusProcess {
   pid_t pid_ = -1;
   std::uint16_t port_ = 0;
 };
+
+// Starts a program (looked up in PATH) with stdout and stderr appended to log_file.
+pid_t spawn_logged(const std::vector<std::string>& args, const std::string& log_file);
+// The last 2000 bytes of a log file.
+std::string log_tail(const std::string& file);
+// A new directory under the temporary directory, named prefix-XXXXXX.
+std::string make_temp_dir(const std::string& prefix);
 
 // A port nobody listens on right now (bind to 127.0.0.1:0); racy by nature, callers retry.
 std::uint16_t free_local_port();
