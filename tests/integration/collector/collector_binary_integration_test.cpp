@@ -24,8 +24,8 @@ using Clock = std::chrono::steady_clock;
 // The collector binary with exactly the given environment.
 class CollectorBinary : public BinaryProcess {
  public:
-  explicit CollectorBinary(std::vector<std::string> env)
-      : BinaryProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}, {}}) {}
+  explicit CollectorBinary(std::vector<std::string> env, std::vector<std::string> args = {})
+      : BinaryProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}, {}, std::move(args)}) {}
 };
 
 TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {
@@ -40,6 +40,20 @@ TEST(CollectorBinaryTest, BadNodeLabelExitsTwoNamingIt) {
   EXPECT_NE(collector.log().find("NETSCORE_NODE_LABEL"), std::string::npos) << collector.log();
 }
 
+TEST(CollectorBinaryTest, UnreadableHeadersFileExitsTwoNamingIt) {
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_HEADERS_FILE=/nonexistent/netscore-headers"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
+  EXPECT_NE(collector.log().find("NETSCORE_PROMETHEUS_HEADERS_FILE"), std::string::npos) << collector.log();
+}
+
+TEST(CollectorBinaryTest, CheckFailsWhenPrometheusIsUnreachable) {
+  FakeHttpServer server;
+  server.respond_with({503, "unavailable", {}});
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_PROMETHEUS_RETRIES=0"}, {"--check"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 1);
+  EXPECT_NE(collector.log().find("FAIL: the query failed: http status 503"), std::string::npos) << collector.log();
+}
+
 class CollectorBinarySignalTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(CollectorBinarySignalTest, PublishesThenStopsWithinOneSecond) {
@@ -49,7 +63,8 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsWithinOneSecond) {
                        {}});
   const std::string shm = "netscore-collector-bin-" + std::to_string(getpid());
   CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm,
-                             "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=debug"});
+                             "NETSCORE_NODE_LABEL=kubernetes_node", "NETSCORE_REFRESH_INTERVAL=1h",
+                             "NETSCORE_LOG_LEVEL=debug"});
   shm::CollectorStatus status{};
   eventually([&] {
     try {

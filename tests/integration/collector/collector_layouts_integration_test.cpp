@@ -16,6 +16,7 @@
 #include "collector/query_builder.h"
 #include "collector/response_parser.h"
 #include "tests/integration/collector/collector_test_helpers.h"
+#include "tests/integration/support/binary_process.h"
 #include "tests/integration/support/fake_http_server.h"
 #include "tests/integration/support/prometheus_process.h"
 #include "tests/integration/support/synth.h"
@@ -137,8 +138,7 @@ TEST_F(CollectorLayoutsTest, HeadersAndTokenReachTheServerThroughTheRoutePrefix)
   std::ofstream(headers_file) << "# from a secret\nX-Api-Key: key-from-file\n";
   std::ofstream(token_file) << "token-123\n";
   FakeHttpServer proxy;
-  proxy.respond_with({.status = 200, .body = {}, .delay = {},
-                      .forward_to = "http://127.0.0.1:" + std::to_string(kube_prometheus_->port())});
+  proxy.forward_to("http://127.0.0.1:" + std::to_string(kube_prometheus_->port()));
   const Config config = load_config(Component::collector, {},
                                     {{"NETSCORE_PROMETHEUS_URL", proxy.url() + "/prom/"},
                                      {"NETSCORE_INTERFACE", "eth0"},
@@ -176,6 +176,14 @@ TEST_F(CollectorLayoutsTest, CheckWithOnlyTheUrlNamesTheInterfaceAndTheLabel) {
   EXPECT_THAT(out, HasSubstr("NETSCORE_INTERFACE=eth0\n"));
   EXPECT_THAT(out, HasSubstr("NETSCORE_NODE_LABEL=instance\n"));
   EXPECT_THAT(out, HasSubstr("FAIL: no node would be scored"));
+}
+
+// As an operator runs it: the binary, only the URL in its environment.
+TEST_F(CollectorLayoutsTest, CheckBinaryWithOnlyTheUrlExitsOneNamingInstanceAndEth0) {
+  BinaryProcess check({NETSCORE_COLLECTOR_BINARY, {"NETSCORE_PROMETHEUS_URL=" + kube_prometheus_->url()}, {}, {}, {"--check"}});
+  EXPECT_EQ(check.wait_exit(std::chrono::seconds(30)), 1) << check.log();
+  EXPECT_THAT(check.log(), HasSubstr("NETSCORE_INTERFACE=eth0\n"));
+  EXPECT_THAT(check.log(), HasSubstr("NETSCORE_NODE_LABEL=instance\n"));
 }
 
 TEST_F(CollectorLayoutsTest, ScrapeAddressesAreReportedNotScoredAndDiagnosed) {

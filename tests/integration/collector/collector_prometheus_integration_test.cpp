@@ -28,7 +28,7 @@ class CollectorPrometheusTest : public ::testing::TestWithParam<QueryMode> {
  protected:
   static void SetUpTestSuite() {
     now_s_ = std::time(nullptr);
-    prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, now_s_ + 3600, 2, 15});
+    prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, now_s_ + 3600, 2, 15, SynthLayout::kubernetes_node, {}});
   }
   static void TearDownTestSuite() { prometheus_.reset(); }
 

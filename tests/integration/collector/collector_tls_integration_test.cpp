@@ -193,16 +193,17 @@ TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
                                         "NETSCORE_LOG_LEVEL=trace"};
   std::vector<std::string> bad = common;
   bad.push_back("NETSCORE_PROMETHEUS_URL=" + basic_url("wrong-pw-5d1e"));
-  BinaryProcess refused({NETSCORE_COLLECTOR_BINARY, bad, {}, {}});
+  BinaryProcess refused({NETSCORE_COLLECTOR_BINARY, bad, {}, {}, {}});
   EXPECT_TRUE(refused.wait_for_log("prometheus failing", std::chrono::seconds(20))) << refused.log();
   refused.stop(std::chrono::seconds(5));
   EXPECT_THAT(refused.log(), HasSubstr("401: Prometheus refused the credentials"));
 
   std::vector<std::string> good = common;
   good.push_back("NETSCORE_PROMETHEUS_URL=" + basic_url(kPassword));
-  BinaryProcess collector({NETSCORE_COLLECTOR_BINARY, good, {}, {}});
+  BinaryProcess collector({NETSCORE_COLLECTOR_BINARY, good, {}, {}, {}});
   BinaryProcess extender({NETSCORE_EXTENDER_BINARY,
                           {"NETSCORE_SHM_NAME=" + shm, "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_LOG_LEVEL=trace"},
+                          {},
                           {},
                           {}});
   std::string base;

@@ -65,6 +65,11 @@ void FakeHttpServer::respond_with(CannedResponse response) {
   response_ = std::move(response);
 }
 
+void FakeHttpServer::forward_to(std::string base_url) {
+  std::lock_guard lock(mutex_);
+  forward_to_ = std::move(base_url);
+}
+
 std::uint64_t FakeHttpServer::requests() const {
   std::lock_guard lock(mutex_);
   return requests_;
@@ -81,10 +86,12 @@ void FakeHttpServer::serve() {
     boost::system::error_code ec;
     acceptor_.accept(socket, ec);
     CannedResponse response;
+    std::string upstream;
     {
       std::lock_guard lock(mutex_);
       if (stopping_) return;
       response = response_;
+      upstream = forward_to_;
     }
     if (ec) continue;
     boost::beast::flat_buffer buffer;
@@ -104,7 +111,7 @@ void FakeHttpServer::serve() {
       }
       if (stopped_cv_.wait_for(lock, response.delay, [this] { return stopping_; })) return;
     }
-    if (!response.forward_to.empty()) forward(response.forward_to, request, response);
+    if (!upstream.empty()) forward(upstream, request, response);
     http::response<http::string_body> answer{static_cast<http::status>(response.status), 11};
     answer.set(http::field::content_type, "application/json");
     answer.keep_alive(false);

@@ -22,9 +22,6 @@ struct CannedResponse {
   unsigned status = 200;
   std::string body;
   std::chrono::milliseconds delay{0};  // before answering; cut short by the destructor
-  // Non-empty: a reverse proxy instead. The request's target and form body go to this base URL
-  // and its status and body are the answer, so a test sees what a real server was sent.
-  std::string forward_to;
 };
 
 struct SeenRequest {
@@ -41,6 +38,9 @@ class FakeHttpServer {
   ~FakeHttpServer();
 
   void respond_with(CannedResponse response);
+  // A reverse proxy instead: each request's target and body go to this base URL and its status
+  // and body are the answer, so a test sees what a real server was sent.
+  void forward_to(std::string base_url);
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   std::uint64_t requests() const;
   SeenRequest last_request() const;
@@ -55,6 +55,7 @@ class FakeHttpServer {
   std::condition_variable stopped_cv_;
   bool stopping_ = false;
   CannedResponse response_;
+  std::string forward_to_;
   std::uint64_t requests_ = 0;
   SeenRequest last_;
   std::thread thread_;
