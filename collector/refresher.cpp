@@ -66,12 +66,14 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     return result;
   }
   std::string rejected_names;
+  bool answered = false;  // Prometheus gave a well-formed answer
   if (!http.ok()) {
     result.error = describe_http_failure(http);
   } else {
     ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
     const NameFilter names = remove_non_node_names(parsed.samples);
     rejected_names = describe_rejected_names(names, query_config_);
+    answered = parsed.ok();
     result.series = parsed.series;
     result.skipped = parsed.skipped() + names.rejected;
     for (const auto& w : parsed.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
@@ -88,7 +90,7 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     }
   }
   result.ok = result.error.empty();
-  update_diagnosis(result, rejected_names, eval_time_ms);
+  if (answered) update_diagnosis(result, rejected_names, eval_time_ms);
   result.duration_us = (mono_now_ns() - started_ns) / 1000;
   record(result, started_wall_ms);
   return result;
@@ -136,13 +138,13 @@ void Refresher::update_diagnosis(const RefreshResult& result, const std::string&
     if (!rejected_names.empty()) spdlog::warn("{}", rejected_names);
     logged_rejected_ = rejected_names;
   }
-  // Only an answer without usable series is diagnosed: Prometheus unreachable says nothing about
-  // the layout, and the extra queries would fail the same way.
-  const bool unusable = !result.ok && result.published == 0 && result.error.ends_with("series in the answer");
+  // Only called for a well-formed answer: Prometheus unreachable says nothing about the layout,
+  // and the diagnosis' queries would fail the same way. Such an answer fails only when it has
+  // no usable series.
   if (result.ok) {
     diagnosed_ = false;
     diagnosis_ = rejected_names;
-  } else if (unusable && !diagnosed_ && !client_.aborted()) {
+  } else if (!diagnosed_ && !client_.aborted()) {
     diagnosed_ = true;
     const Diagnosis d = diagnose(client_, query_config_, eval_time_ms);
     diagnosis_ = d.summary();
