@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::err);
   for (const unsigned nodes : {100U, 1000U, 5000U}) {
     g_prometheus[nodes] =
-        std::make_unique<PrometheusProcess>(netscore::testing::SynthOptions{nodes, g_now_s + 120, 0.1, 15});
+        std::make_unique<PrometheusProcess>(netscore::testing::SynthOptions{nodes, g_now_s + 120, 0.1, 15, netscore::testing::SynthLayout::kubernetes_node, {}});
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

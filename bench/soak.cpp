@@ -116,7 +116,8 @@ std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& 
         (o.bin_dir / "extender/netscore-extender").string(),
         {"NETSCORE_LISTEN=127.0.0.1:" + std::to_string(port), "NETSCORE_SHM_NAME=" + shm},
         {},
-        (dir / "extender.log").string()});
+        (dir / "extender.log").string(),
+        {}});
     const std::string readyz = "http://127.0.0.1:" + std::to_string(port) + "/readyz";
     for (int i = 0; i < 600 && extender->alive() && !g_interrupted.load(); ++i) {
       if (netscore::testing::http_get_status(readyz, std::chrono::seconds(1)) == 200) return extender;
@@ -151,7 +152,8 @@ int soak(const Options& o, const fs::path& dir) {
        std::string("NETSCORE_INTERFACE=") + netscore::testing::kSynthInterface, "NETSCORE_REFRESH_INTERVAL=1s",
        "NETSCORE_SHM_NAME=" + shm.name},
       {},
-      (dir / "collector.log").string()});
+      (dir / "collector.log").string(),
+      {}});
   std::uint16_t port = 0;
   const auto extender = start_extender(o, dir, shm.name, port);
   std::printf("prometheus=%s collector_pid=%d extender=127.0.0.1:%u extender_pid=%d\n", prometheus.url().c_str(),

@@ -5,14 +5,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iostream>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
+#include "collector/check.h"
 #include "collector/prometheus_client.h"
 #include "collector/query_builder.h"
 #include "collector/refresh_loop.h"
 #include "collector/refresher.h"
+#include "common/clock.h"
 #include "common/config.h"
 #include "common/logging.h"
 #include "common/score_table_writer.h"
@@ -32,11 +37,23 @@ std::string query_mode_name(netscore::QueryMode mode) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const netscore::Config config = netscore::load_config_or_exit(netscore::Component::collector, argc, argv);
+  // --check is a mode, not a setting: taken out before the configuration sees the flags.
+  std::vector<char*> args;
+  bool check = false;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0 && std::string_view(argv[i]) == "--check") {
+      check = true;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  const netscore::Config config =
+      netscore::load_config_or_exit(netscore::Component::collector, static_cast<int>(args.size()), args.data());
   netscore::init_logging("netscore-collector", config.log_level, config.log_format);
   try {
     netscore::collector::build_batch_query(config.query);
-  } catch (const netscore::collector::QueryError& e) {
+    if (!config.prometheus.headers_file.empty()) netscore::collector::read_headers_file(config.prometheus.headers_file);
+  } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
@@ -46,6 +63,16 @@ int main(int argc, char** argv) {
   if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
     spdlog::critical("fatal error=\"curl_global_init failed\"");
     return EXIT_FAILURE;
+  }
+  if (check) {
+    int status = EXIT_FAILURE;
+    try {
+      status = netscore::collector::run_check(config, netscore::wall_now_ms(), std::cout);
+    } catch (const std::exception& e) {
+      std::cout << "FAIL: " << e.what() << "\n";
+    }
+    curl_global_cleanup();
+    return status;
   }
   try {
     netscore::ScoreTableWriter writer({.name = config.shm.name, .capacity = config.shm.capacity, .mode = config.shm.mode});

@@ -22,6 +22,36 @@ void check(CURLcode code, const char* what) {
   if (code != CURLE_OK) throw std::runtime_error(std::string("libcurl ") + what + ": " + curl_easy_strerror(code));
 }
 
+// libcurl's code and detail, and which setting to look at for the TLS failures an operator can fix.
+std::string describe_transport_error(CURLcode code, const char* detail, bool tls) {
+  std::string text = curl_easy_strerror(code);
+  if (detail[0] != '\0') text += std::string(" (") + detail + ")";
+  switch (code) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+      return "TLS: Prometheus' certificate is not trusted, check NETSCORE_PROMETHEUS_CA_FILE: " + text;
+    case CURLE_SSL_CACERT_BADFILE:
+      return "TLS: cannot use NETSCORE_PROMETHEUS_CA_FILE: " + text;
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+      return "TLS: cannot use the client certificate, check NETSCORE_PROMETHEUS_CERT_FILE and "
+             "NETSCORE_PROMETHEUS_KEY_FILE: " + text;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_GOT_NOTHING:
+      // A server that rejects the client certificate ends the connection with an alert or a
+      // reset, depending on timing: both read the same to the operator.
+      if (tls) {
+        return "TLS: Prometheus ended the connection; if it requires a client certificate, check "
+               "NETSCORE_PROMETHEUS_CERT_FILE and NETSCORE_PROMETHEUS_KEY_FILE: " + text;
+      }
+      return text;
+    default:
+      return text;
+  }
+}
+
 std::string format_eval_time(std::int64_t eval_time_ms) {
   char text[32];
   std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(eval_time_ms / 1000),
@@ -29,7 +59,42 @@ std::string format_eval_time(std::int64_t eval_time_ms) {
   return text;
 }
 
+bool is_token(std::string_view name) {
+  static constexpr std::string_view kSpecials = "!#$%&'*+-.^_`|~";
+  if (name.empty()) return false;
+  for (const char c : name) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum && kSpecials.find(c) == std::string_view::npos) return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+  return text;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> read_headers_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("invalid NETSCORE_PROMETHEUS_HEADERS_FILE=\"" + path + "\": cannot read the file");
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string line;
+  for (unsigned number = 1; std::getline(in, line); ++number) {
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    const auto colon = text.find(':');
+    const std::string_view name = colon == std::string_view::npos ? text : trim(text.substr(0, colon));
+    if (colon == std::string_view::npos || !is_token(name)) {
+      throw std::runtime_error("invalid NETSCORE_PROMETHEUS_HEADERS_FILE=\"" + path + "\": line " +
+                               std::to_string(number) + " is not \"Name: value\"");
+    }
+    headers.emplace_back(std::string(name), std::string(trim(text.substr(colon + 1))));
+  }
+  return headers;
+}
 
 std::string redact_url(const std::string& url) {
   std::unique_ptr<CURLU, UrlDeleter> parsed(curl_url());
@@ -53,7 +118,14 @@ PrometheusClient::PrometheusClient(Options options) : options_(std::move(options
   while (base.ends_with('/')) base.pop_back();
   query_url_ = base + "/api/v1/query";
   redacted_url_ = redact_url(base);
+  for (const auto& [name, value] : options_.prometheus.headers) extra_headers_.push_back(name + ": " + value);
+  if (!options_.prometheus.headers_file.empty()) {
+    for (const auto& [name, value] : read_headers_file(options_.prometheus.headers_file)) {
+      extra_headers_.push_back(name + ": " + value);
+    }
+  }
   configure();
+  install_headers({});
 }
 
 PrometheusClient::~PrometheusClient() = default;
@@ -74,6 +146,7 @@ void PrometheusClient::configure() {
   check(curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &PrometheusClient::on_progress), "progress function");
   check(curl_easy_setopt(c, CURLOPT_XFERINFODATA, this), "progress data");
   check(curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L), "noprogress");
+  check(curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_buffer_), "error buffer");
   if (!p.ca_file.empty()) check(curl_easy_setopt(c, CURLOPT_CAINFO, p.ca_file.c_str()), "CA file");
   if (!p.cert_file.empty()) check(curl_easy_setopt(c, CURLOPT_SSLCERT, p.cert_file.c_str()), "client certificate");
   if (!p.key_file.empty()) check(curl_easy_setopt(c, CURLOPT_SSLKEY, p.key_file.c_str()), "client key");
@@ -97,13 +170,24 @@ std::string PrometheusClient::update_auth_header() {
   std::string token = text.str();
   while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
   if (token.empty()) return "bearer token file " + file + " is empty";
-  const std::string header = "Authorization: Bearer " + token;
-  headers_.reset(curl_slist_append(nullptr, header.c_str()));
-  if (!headers_) return "cannot build the authorization header";
-  check(curl_easy_setopt(curl_.get(), CURLOPT_HTTPHEADER, headers_.get()), "headers");
+  install_headers("Authorization: Bearer " + token);
   token_mtime_ns_ = mtime_ns;
   have_token_ = true;
   return {};
+}
+
+void PrometheusClient::install_headers(const std::string& authorization) {
+  std::unique_ptr<curl_slist, ListDeleter> list;
+  const auto append = [&list](const std::string& header) {
+    curl_slist* grown = curl_slist_append(list.get(), header.c_str());
+    if (!grown) throw std::runtime_error("libcurl: cannot build the request headers");
+    (void)list.release();
+    list.reset(grown);
+  };
+  for (const auto& header : extra_headers_) append(header);
+  if (!authorization.empty()) append(authorization);
+  check(curl_easy_setopt(curl_.get(), CURLOPT_HTTPHEADER, list.get()), "headers");
+  headers_ = std::move(list);
 }
 
 HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_time_ms) {
@@ -123,13 +207,14 @@ HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_ti
   check(curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(form.size())), "post size");
   check(curl_easy_setopt(c, CURLOPT_COPYPOSTFIELDS, form.c_str()), "post fields");
   response_.clear();
+  error_buffer_[0] = '\0';
   body_too_large_ = false;
   const CURLcode code = curl_easy_perform(c);
   if (code != CURLE_OK) {
     if (body_too_large_) {
       result.transport_error = "response body exceeds " + std::to_string(options_.max_body_bytes) + " bytes";
     } else {
-      result.transport_error = curl_easy_strerror(code);
+      result.transport_error = describe_transport_error(code, error_buffer_, query_url_.starts_with("https://"));
     }
     return result;
   }

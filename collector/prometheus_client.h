@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/config.h"
 
@@ -65,6 +67,7 @@ class PrometheusClient {
   void configure();
   // Empty on success, else why the token could not be used.
   std::string update_auth_header();
+  void install_headers(const std::string& authorization);
 
   Options options_;
   std::string query_url_;
@@ -72,13 +75,19 @@ class PrometheusClient {
   std::unique_ptr<CURL, HandleDeleter> curl_;
   std::unique_ptr<curl_slist, ListDeleter> headers_;
   std::string response_;
+  char error_buffer_[CURL_ERROR_SIZE] = {};
   bool body_too_large_ = false;
   std::atomic<bool> aborted_{false};
   // The token file is re-read when its modification time changes (projected service-account
   // tokens are rotated in place).
   std::int64_t token_mtime_ns_ = -1;
   bool have_token_ = false;
+  std::vector<std::string> extra_headers_;  // "Name: value" from the configuration and the headers file
 };
+
+// The "Name: value" lines of a headers file (blank lines and lines starting with '#' ignored).
+// Throws std::runtime_error naming the file and the line, never its value.
+std::vector<std::pair<std::string, std::string>> read_headers_file(const std::string& path);
 
 // Redacts the userinfo of a URL ("http://user:pw@host" → "http://REDACTED@host").
 std::string redact_url(const std::string& url);

@@ -28,19 +28,24 @@ std::string_view function_name(QueryFunction f) {
   return "sum_over_time";
 }
 
+// The labels tried for the node name; a QueryConfig built by hand may only set node_label.
+std::vector<std::string> candidates(const QueryConfig& config) {
+  return config.node_labels.empty() ? std::vector<std::string>{config.node_label} : config.node_labels;
+}
+
 void validate(const QueryConfig& config) {
   if (!is_valid_metric_name(config.metric)) {
     throw QueryError("invalid NETSCORE_METRIC=\"" + config.metric + "\": expected a metric name [a-zA-Z_:][a-zA-Z0-9_:]*");
   }
-  if (!is_valid_label_name(config.node_label)) {
-    throw QueryError("invalid NETSCORE_NODE_LABEL=\"" + config.node_label +
-                     "\": expected a label name [a-zA-Z_][a-zA-Z0-9_]*");
+  for (const auto& label : candidates(config)) {
+    if (!is_valid_label_name(label)) {
+      throw QueryError("invalid NETSCORE_NODE_LABEL=\"" + label + "\": expected a label name [a-zA-Z_][a-zA-Z0-9_]*");
+    }
   }
 }
 
-// <function>(<metric>{device="<iface>"}[<range>]); extra_matcher is appended inside the braces.
-std::string windowed(const QueryConfig& config, std::string_view extra_matcher) {
-  std::string q(function_name(config.function));
+std::string windowed(const QueryConfig& config, QueryFunction function, std::string_view extra_matcher) {
+  std::string q(function_name(function));
   q += '(';
   q += config.metric;
   q += "{device";
@@ -53,11 +58,52 @@ std::string windowed(const QueryConfig& config, std::string_view extra_matcher) 
   return q;
 }
 
+// <function>(<metric>{device="<iface>"}[<range>]); extra_matcher is appended inside the braces.
+std::string windowed(const QueryConfig& config, std::string_view extra_matcher) {
+  return windowed(config, config.function, extra_matcher);
+}
+
 std::string uname_join(std::string_view matcher) {
   std::string q = " * on(instance) group_left(nodename) (";
   q += kUnameMetric;
   q += matcher;
   q += ')';
+  return q;
+}
+
+// Copies the first non-empty candidate label of each series into kCandidateNodeLabel: applied
+// from the last candidate to the first, so a higher-priority label overwrites a lower one, and a
+// series without any candidate keeps none ("(.+)" does not match an absent label).
+std::string first_candidate(std::string expr, const std::vector<std::string>& labels) {
+  for (auto it = labels.rbegin(); it != labels.rend(); ++it) {
+    expr = "label_replace(" + expr + ", \"" + std::string(kCandidateNodeLabel) + "\", \"$1\", \"" + *it + "\", \"(.+)\")";
+  }
+  return expr;
+}
+
+std::string label_mode_node_label(const QueryConfig& config) {
+  const auto labels = candidates(config);
+  return labels.size() == 1 ? labels.front() : std::string(kCandidateNodeLabel);
+}
+
+// The expression of `function` per node in label or uname mode (custom mode's rate uses label mode).
+std::string per_node_sum(const QueryConfig& config, QueryFunction function) {
+  if (config.mode == QueryMode::uname) {
+    return "sum by (" + std::string(kUnameNodeLabel) + ") (" + windowed(config, function, "") + uname_join("") + ")";
+  }
+  const auto labels = candidates(config);
+  if (labels.size() == 1) return "sum by (" + labels.front() + ") (" + windowed(config, function, "") + ")";
+  return "sum by (" + std::string(kCandidateNodeLabel) + ") (" + first_candidate(windowed(config, function, ""), labels) + ")";
+}
+
+std::string tagged(std::string_view expr, std::string_view kind) {
+  std::string q = "label_replace(";
+  q += expr;
+  q += ", \"";
+  q += kKindLabel;
+  q += "\", \"";
+  q += kind;
+  q += "\", \"\", \"\")";
   return q;
 }
 
@@ -99,25 +145,36 @@ bool is_valid_metric_name(std::string_view name) { return is_name(name, true); }
 
 BuiltQuery build_batch_query(const QueryConfig& config) {
   validate(config);
+  std::string score;
+  std::string node_label;
+  // The rate half carries the node under the label the score half uses.
+  QueryConfig rate_config = config;
   switch (config.mode) {
-    case QueryMode::label:
-      return {"sum by (" + config.node_label + ") (" + windowed(config, "") + ")", config.node_label};
-    case QueryMode::uname:
-      // The per-node query multiplies by node_uname_info (value 1) to attach nodename; summing the
-      // join by nodename gives each node the value its own query returned.
-      return {"sum by (nodename) (" + windowed(config, "") + uname_join("") + ")", std::string(kUnameNodeLabel)};
+    case QueryMode::label: node_label = label_mode_node_label(config); break;
+    case QueryMode::uname: node_label = kUnameNodeLabel; break;
     case QueryMode::custom: {
       if (config.custom_template.empty()) throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
+      node_label = config.node_label;
+      rate_config.node_labels = {config.node_label};
       // {interface} is meant to sit inside a quoted matcher: substitute the escaped body only.
       const std::string quoted = quote_promql_string(config.interface);
-      std::string q = config.custom_template;
-      replace_all(q, "{interface}", std::string_view(quoted).substr(1, quoted.size() - 2));
-      replace_all(q, "{range}", config.time_range.text);
-      replace_all(q, "{node_label}", config.node_label);
-      return {std::move(q), config.node_label};
+      score = config.custom_template;
+      replace_all(score, "{interface}", std::string_view(quoted).substr(1, quoted.size() - 2));
+      replace_all(score, "{range}", config.time_range.text);
+      replace_all(score, "{node_label}", config.node_label);
+      break;
     }
   }
-  throw QueryError("unknown query mode");
+  if (config.mode != QueryMode::custom) {
+    score = per_node_sum(config, config.function);
+    if (config.function == QueryFunction::rate) return {std::move(score), std::move(node_label), "", true};
+  }
+  // One request answers both: label_replace only adds the kind label, so every score series
+  // keeps exactly the value its own query gives, and the two halves never share a label set.
+  std::string q = tagged(score, kKindScore);
+  q += " or ";
+  q += tagged(per_node_sum(rate_config, QueryFunction::rate), kKindRate);
+  return {std::move(q), std::move(node_label), std::string(kKindLabel), false};
 }
 
 std::string build_per_node_query(const QueryConfig& config, std::string_view node) {

@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "collector/diagnosis.h"
 #include "collector/response_parser.h"
 #include "common/clock.h"
 #include "common/scoring.h"
@@ -24,13 +25,21 @@ bool retryable(const HttpResult& r) {
 std::string describe_http_failure(const HttpResult& result) {
   if (!result.answered()) return "transport error: " + result.transport_error;
   std::string text = "http status " + std::to_string(result.http_status);
+  if (result.http_status == 401 || result.http_status == 403) {
+    text += ": Prometheus refused the credentials (user:password in NETSCORE_PROMETHEUS_URL, "
+            "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE or an Authorization header)";
+  } else if (result.http_status == 404) {
+    text += ": no query API at this URL (a path prefix such as --web.route-prefix belongs in NETSCORE_PROMETHEUS_URL)";
+  }
   const ParsedVector parsed = parse_vector_response(result.body, "");
   if (!parsed.ok() && parsed.error.starts_with("prometheus error")) text += ": " + parsed.error;
   return text;
 }
 
 Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer)
-    : client_(client), writer_(writer), query_(build_batch_query(config.query)), retries_(config.prometheus.retries) {
+    : client_(client), writer_(writer), query_(build_batch_query(config.query)),
+      query_config_(config.query),
+      retries_(config.prometheus.retries) {
   status_.writer_pid = getpid();
   status_.refresh_interval_ms = config.refresh_interval.value.count();
 }
@@ -56,12 +65,17 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     result.error = "stopped";
     return result;
   }
+  std::string rejected_names;
+  bool answered = false;  // Prometheus gave a well-formed answer
   if (!http.ok()) {
     result.error = describe_http_failure(http);
   } else {
-    const ParsedVector parsed = parse_vector_response(http.body, query_.node_label);
+    ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
+    const NameFilter names = remove_non_node_names(parsed.samples);
+    rejected_names = describe_rejected_names(names, query_config_);
+    answered = parsed.ok();
     result.series = parsed.series;
-    result.skipped = parsed.skipped();
+    result.skipped = parsed.skipped() + names.rejected;
     for (const auto& w : parsed.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
     if (parsed.skipped() > 0) {
       spdlog::warn("skipped series total={} missing_label={} duplicate_node={} not_a_number={}", parsed.skipped(),
@@ -76,6 +90,7 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     }
   }
   result.ok = result.error.empty();
+  if (answered) update_diagnosis(result, rejected_names, eval_time_ms);
   result.duration_us = (mono_now_ns() - started_ns) / 1000;
   record(result, started_wall_ms);
   return result;
@@ -91,6 +106,8 @@ void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
                        .raw_score = score.value_or(0),
                        .sample_ms = eval_time_ms,
                        .valid = score.has_value(),
+                       .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U),
+                       .rate = s.rate_valid ? s.rate : 0,
                        .corrected_raw_score = score.value_or(0)});
   }
   std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
@@ -113,6 +130,29 @@ void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
   }
+}
+
+void Refresher::update_diagnosis(const RefreshResult& result, const std::string& rejected_names,
+                                 std::int64_t eval_time_ms) {
+  if (rejected_names != logged_rejected_) {
+    if (!rejected_names.empty()) spdlog::warn("{}", rejected_names);
+    logged_rejected_ = rejected_names;
+  }
+  // Only called for a well-formed answer: Prometheus unreachable says nothing about the layout,
+  // and the diagnosis' queries would fail the same way. Such an answer fails only when it has
+  // no usable series.
+  if (result.ok) {
+    diagnosed_ = false;
+    diagnosis_ = rejected_names;
+  } else if (!diagnosed_ && !client_.aborted()) {
+    diagnosed_ = true;
+    const Diagnosis d = diagnose(client_, query_config_, eval_time_ms);
+    diagnosis_ = d.summary();
+    if (!rejected_names.empty()) diagnosis_ += " " + rejected_names;
+    spdlog::warn("no usable series diagnosis=\"{}\"", diagnosis_);
+  }
+  std::memset(status_.diagnosis, 0, sizeof status_.diagnosis);
+  std::memcpy(status_.diagnosis, diagnosis_.data(), std::min(diagnosis_.size(), sizeof status_.diagnosis - 1));
 }
 
 void Refresher::record(const RefreshResult& result, std::int64_t started_wall_ms) {

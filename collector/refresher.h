@@ -43,10 +43,17 @@ class Refresher {
   HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait, unsigned& attempts);
   void publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms, RefreshResult& result);
   void record(const RefreshResult& result, std::int64_t started_wall_ms);
+  // For a well-formed answer: the status diagnosis says why nothing was usable (worked out once
+  // per failing streak) or which series were not node names; otherwise the last one stays.
+  void update_diagnosis(const RefreshResult& result, const std::string& rejected_names, std::int64_t eval_time_ms);
 
   PrometheusClient& client_;
   ScoreTableWriter& writer_;
   BuiltQuery query_;
+  QueryConfig query_config_;
+  std::string diagnosis_;
+  bool diagnosed_ = false;
+  std::string logged_rejected_;
   unsigned retries_;
   std::chrono::milliseconds backoff_base_{200};
   shm::CollectorStatus status_{};

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <rapidjson/document.h>
@@ -31,7 +32,8 @@ std::optional<double> parse_sample_value(std::string_view text) {
   return value;
 }
 
-ParsedVector parse_vector_response(std::string_view body, std::string_view node_label) {
+ParsedVector parse_vector_response(std::string_view body, std::string_view node_label, std::string_view kind_label,
+                                   bool score_is_rate) {
   ParsedVector out;
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
@@ -75,29 +77,36 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
     return out;
   }
   const auto& series = result->value.GetArray();
-  out.series = series.Size();
   out.samples.reserve(series.Size());
   const std::string label(node_label);
+  const std::string kind(kind_label);
   std::unordered_set<std::string_view> seen;
+  std::unordered_map<std::string_view, double> rates;
   seen.reserve(series.Size());
   for (const auto& s : series) {
     if (!s.IsObject()) {
+      ++out.series;
       ++out.not_a_number;
       continue;
     }
     const auto metric = s.FindMember("metric");
-    const std::string_view node =
-        metric != s.MemberEnd() && metric->value.IsObject()
-            ? string_member(metric->value, label.c_str())
-            : std::string_view{};
-    if (node.empty()) {
-      ++out.missing_label;
-      continue;
-    }
+    const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
+    const bool is_rate = !kind.empty() && has_metric && string_member(metric->value, kind.c_str()) == "rate";
+    ++(is_rate ? out.rate_series : out.series);
+    const std::string_view node = has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
     const auto value = s.FindMember("value");
     std::optional<double> number;
     if (value != s.MemberEnd() && value->value.IsArray() && value->value.Size() == 2 && value->value[1].IsString()) {
       number = parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
+    }
+    if (is_rate) {
+      // A rate only annotates a score series; problems with it are the score's to report.
+      if (!node.empty() && number) rates.emplace(node, *number);
+      continue;
+    }
+    if (node.empty()) {
+      ++out.missing_label;
+      continue;
     }
     if (!number) {
       ++out.not_a_number;
@@ -107,7 +116,16 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
       ++out.duplicate_node;
       continue;
     }
-    out.samples.push_back({std::string(node), *number});
+    out.samples.push_back({.node = std::string(node), .value = *number, .rate = score_is_rate ? *number : 0,
+                           .rate_valid = score_is_rate && std::isfinite(*number)});
+  }
+  if (!rates.empty()) {
+    for (auto& sample : out.samples) {
+      if (const auto it = rates.find(sample.node); it != rates.end()) {
+        sample.rate = it->second;
+        sample.rate_valid = std::isfinite(it->second);
+      }
+    }
   }
   return out;
 }

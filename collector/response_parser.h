@@ -23,7 +23,8 @@ struct ParsedVector {
   std::string error;  // non-empty: the whole answer is unusable (bad JSON, status:error, not a vector)
   std::vector<NodeSample> samples;
   std::vector<std::string> warnings;
-  std::uint32_t series = 0;  // series in the answer, usable or not
+  std::uint32_t series = 0;  // score series in the answer, usable or not
+  std::uint32_t rate_series = 0;  // rate series in the answer, usable or not
   std::uint32_t missing_label = 0;
   std::uint32_t duplicate_node = 0;  // later series for a node already seen; the first one is kept
   std::uint32_t not_a_number = 0;    // value missing or not a Prometheus float string
@@ -33,7 +34,11 @@ struct ParsedVector {
 };
 
 // Series problems are counted and skipped; only a malformed or failed answer sets `error`.
-ParsedVector parse_vector_response(std::string_view body, std::string_view node_label);
+// With a kind_label (BuiltQuery::kind_label), series whose kind is "rate" give the rate of the
+// node's sample and every other series is a score series; a rate without a score series is dropped.
+// score_is_rate: every score value is also the node's rate.
+ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
+                                   std::string_view kind_label = {}, bool score_is_rate = false);
 
 // Prometheus' sample value text: a decimal/exponent float, "NaN", "+Inf", "-Inf" (Go's ParseFloat).
 std::optional<double> parse_sample_value(std::string_view text);

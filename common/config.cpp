@@ -71,6 +71,63 @@ std::string parse_label_name(std::string_view text) {
   return std::string(text);
 }
 
+std::string parse_metric_name(std::string_view text) {
+  const auto head_ok = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; };
+  const auto tail_ok = [&](char c) { return head_ok(c) || (c >= '0' && c <= '9'); };
+  if (text.empty() || !head_ok(text.front()) || !std::all_of(text.begin() + 1, text.end(), tail_ok)) {
+    throw BadValue{"a metric name matching [a-zA-Z_:][a-zA-Z0-9_:]* (recording rules use ':')"};
+  }
+  return std::string(text);
+}
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const auto end = text.find(separator, start);
+    parts.emplace_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
+void parse_node_labels(std::string_view text, QueryConfig& out) {
+  if (text == "auto") {
+    out.node_labels = auto_node_labels();
+  } else {
+    out.node_labels.clear();
+    for (const auto& label : split(text, ',')) {
+      try {
+        out.node_labels.push_back(parse_label_name(label));
+      } catch (const BadValue&) {
+        throw BadValue{"auto, a label name [a-zA-Z_][a-zA-Z0-9_]* or a comma-separated list of them"};
+      }
+    }
+  }
+  out.node_label = out.node_labels.front();
+}
+
+// HTTP field names are RFC 9110 tokens; values must not end the header line.
+bool is_header_token(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  });
+}
+
+std::vector<std::pair<std::string, std::string>> parse_headers(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> headers;
+  if (text.empty()) return headers;
+  for (const auto& item : split(text, ',')) {
+    const auto eq = item.find('=');
+    const std::string name = item.substr(0, eq);
+    if (eq == std::string::npos || !is_header_token(name) ||
+        item.find_first_of("\r\n", eq) != std::string::npos) {
+      throw BadValue{"Name=value pairs separated by commas, such as X-Scope-OrgID=tenant1"};
+    }
+    headers.emplace_back(name, item.substr(eq + 1));
+  }
+  return headers;
+}
+
 std::string parse_url(std::string_view text) {
   const bool scheme_ok = text.starts_with("http://") || text.starts_with("https://");
   const auto host_start = text.find("://") + 3;
@@ -197,6 +254,13 @@ const std::array kOptions{
            [](Config& c, std::string_view v) { c.prometheus.key_file = std::string(v); }},
     Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, "skip TLS certificate verification",
            [](Config& c, std::string_view v) { c.prometheus.insecure = parse_bool(v); }},
+    Option{"NETSCORE_PROMETHEUS_HEADERS", "", kCollector,
+           "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); values are never logged",
+           [](Config& c, std::string_view v) { c.prometheus.headers = parse_headers(v); }},
+    Option{"NETSCORE_PROMETHEUS_HEADERS_FILE", "", kCollector,
+           "file of extra request headers, one \"Name: value\" per line, read at start (keeps secrets out of the "
+           "environment; empty: none)",
+           [](Config& c, std::string_view v) { c.prometheus.headers_file = std::string(v); }},
     Option{"NETSCORE_QUERY_MODE", "label", kCollector,
            "label: node name from NETSCORE_NODE_LABEL; uname: joined via node_uname_info{nodename}; "
            "custom: NETSCORE_QUERY_TEMPLATE",
@@ -213,16 +277,18 @@ const std::array kOptions{
                                                   {"rate", QueryFunction::rate},
                                                   {"increase", QueryFunction::increase}}});
            }},
-    Option{"NETSCORE_METRIC", "node_network_receive_bytes_total", kCollector, "counter metric to score by",
-           [](Config& c, std::string_view v) { c.query.metric = parse_label_name(v); }},
+    Option{"NETSCORE_METRIC", "node_network_receive_bytes_total", kCollector, "counter metric to score by (a recording rule's name with ':' works)",
+           [](Config& c, std::string_view v) { c.query.metric = parse_metric_name(v); }},
     Option{"NETSCORE_INTERFACE", "ens192", kCollector, "network device label value (the original plugin's default)",
            [](Config& c, std::string_view v) { c.query.interface = parse_nonempty(v); }},
     Option{"NETSCORE_INTERFACE_REGEX", "false", kCollector, "treat NETSCORE_INTERFACE as a regex (device=~)",
            [](Config& c, std::string_view v) { c.query.interface_regex = parse_bool(v); }},
     Option{"NETSCORE_TIME_RANGE", "5m", kCollector, "range of the sum_over_time/rate window",
            [](Config& c, std::string_view v) { c.query.time_range = parse_duration(v); }},
-    Option{"NETSCORE_NODE_LABEL", "kubernetes_node", kCollector, "series label holding the node name (label mode)",
-           [](Config& c, std::string_view v) { c.query.node_label = parse_label_name(v); }},
+    Option{"NETSCORE_NODE_LABEL", "auto", kCollector,
+           "series label holding the node name (label mode); a comma-separated list is tried in order per series; "
+           "auto: kubernetes_node,node,nodename,instance",
+           [](Config& c, std::string_view v) { parse_node_labels(v, c.query); }},
     Option{"NETSCORE_QUERY_TEMPLATE", "", kCollector,
            "custom mode: PromQL with {interface} {range} {node_label} placeholders, "
            "one series per node labelled by NETSCORE_NODE_LABEL",

@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/duration.h"
@@ -41,7 +42,18 @@ struct PrometheusConfig {
   std::string cert_file;
   std::string key_file;
   bool insecure = false;
+  // Sent with every request (tenant headers such as X-Scope-OrgID); values are never logged.
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string headers_file;  // "Name: value" lines, read at start (empty: none)
 };
+
+// NETSCORE_NODE_LABEL=auto: labels that carry the node name on common layouts, in the order
+// they are tried per series (the original plugin's, kube-prometheus/OpenShift's relabelled
+// `node`/`instance`).
+inline const std::vector<std::string>& auto_node_labels() {
+  static const std::vector<std::string> labels{"kubernetes_node", "node", "nodename", "instance"};
+  return labels;
+}
 
 struct QueryConfig {
   QueryMode mode = QueryMode::label;
@@ -50,7 +62,8 @@ struct QueryConfig {
   std::string interface;
   bool interface_regex = false;
   PromDuration time_range;
-  std::string node_label;
+  std::string node_label;                // the first of node_labels: custom mode's {node_label}
+  std::vector<std::string> node_labels;  // tried in order per series (label mode)
   std::string custom_template;
 };
 

@@ -76,6 +76,8 @@ std::string render_table_json(const TableView& v) {
   w.StartObject();
   w.Key("status"); str(collector_state(v));
   w.Key("last_error"); str(v.status.last_error);
+  w.Key("diagnosis"); str(v.status.diagnosis);
+  w.Key("skipped_series"); w.Uint(v.status.skipped_series);
   w.Key("consecutive_failures"); w.Uint64(v.status.consecutive_failures);
   w.Key("refreshes_total"); w.Uint64(v.status.refreshes_total);
   w.Key("failures_total"); w.Uint64(v.status.failures_total);
@@ -118,6 +120,7 @@ std::string render_table_text(const TableView& v) {
   fmt::format_to(it, "collector: {} consecutive_failures={} query_duration={:.3f}s last_error=\"{}\"\n",
                  collector_state(v), v.status.consecutive_failures,
                  static_cast<double>(v.status.query_duration_us) * 1e-6, v.status.last_error);
+  if (v.status.diagnosis[0] != '\0') fmt::format_to(it, "diagnosis: {}\n", v.status.diagnosis);
   fmt::format_to(it, "missing nodes ({}{}):", v.missing.size(), v.missing_dropped ? "+" : "");
   for (const auto& name : v.missing) fmt::format_to(it, " {}", name);
   out += "\n\n";

@@ -37,7 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
   check_sample_value(body.substr(0, 64));
 
-  const auto parsed = netscore::collector::parse_vector_response(body, label);
+  // Higher bits of the first byte: answers split into score and rate series by a kind label.
+  const bool kinds = (data[0] / std::size(kLabels)) % 2 == 1;
+  const auto parsed = netscore::collector::parse_vector_response(body, label, kinds ? "netscore_kind" : "");
   if (!parsed.ok()) {
     check(parsed.samples.empty() && parsed.series == 0);
     return 0;
@@ -48,6 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::int64_t> raw;
   for (const auto& sample : parsed.samples) {
     check(!sample.node.empty());
+    check(!sample.rate_valid || (kinds && std::isfinite(sample.rate)));
     check(names.insert(sample.node).second);
     if (const auto score = netscore::plugin_score(sample.value)) {
       check(*score >= 0 && std::isfinite(sample.value) && sample.value >= 0);

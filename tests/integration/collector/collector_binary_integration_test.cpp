@@ -22,8 +22,8 @@ namespace {
 // The collector binary with exactly the given environment.
 class CollectorBinary : public BinaryProcess {
  public:
-  explicit CollectorBinary(std::vector<std::string> env)
-      : BinaryProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}, {}}) {}
+  explicit CollectorBinary(std::vector<std::string> env, std::vector<std::string> args = {})
+      : BinaryProcess({NETSCORE_COLLECTOR_BINARY, std::move(env), {}, {}, std::move(args)}) {}
 };
 
 TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {
@@ -38,6 +38,20 @@ TEST(CollectorBinaryTest, BadNodeLabelExitsTwoNamingIt) {
   EXPECT_NE(collector.log().find("NETSCORE_NODE_LABEL"), std::string::npos) << collector.log();
 }
 
+TEST(CollectorBinaryTest, UnreadableHeadersFileExitsTwoNamingIt) {
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_HEADERS_FILE=/nonexistent/netscore-headers"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
+  EXPECT_NE(collector.log().find("NETSCORE_PROMETHEUS_HEADERS_FILE"), std::string::npos) << collector.log();
+}
+
+TEST(CollectorBinaryTest, CheckFailsWhenPrometheusIsUnreachable) {
+  FakeHttpServer server;
+  server.respond_with({503, "unavailable", {}});
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_PROMETHEUS_RETRIES=0"}, {"--check"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 1);
+  EXPECT_NE(collector.log().find("FAIL: the query failed: http status 503"), std::string::npos) << collector.log();
+}
+
 class CollectorBinarySignalTest : public ::testing::TestWithParam<int> {};
 
 // The refresh interval is an hour, so a prompt exit can only come from the signal waking the
@@ -50,7 +64,8 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsPromptly) {
                        {}});
   const std::string shm = "netscore-collector-bin-" + std::to_string(getpid());
   CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm,
-                             "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=debug"});
+                             "NETSCORE_NODE_LABEL=kubernetes_node", "NETSCORE_REFRESH_INTERVAL=1h",
+                             "NETSCORE_LOG_LEVEL=debug"});
   shm::CollectorStatus status{};
   ASSERT_TRUE(eventually([&] {
     try {

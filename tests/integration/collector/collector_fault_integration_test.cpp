@@ -37,7 +37,11 @@ const std::string kGoodBody = vector_of({{"a", "100"}, {"b", "50"}, {"c", "0"}})
 
 class FakePrometheusTest : public ::testing::Test {
  protected:
-  FakePrometheusTest() : config_(collector_config(server_.url())), table_("collector-fault") {}
+  // The canned answers name nodes in kubernetes_node, as the original plugin's layout does.
+  FakePrometheusTest() : config_(collector_config(server_.url())), table_("collector-fault") {
+    config_.query.node_label = "kubernetes_node";
+    config_.query.node_labels = {"kubernetes_node"};
+  }
 
   // A good snapshot first, so every fault below has something to keep.
   collector::Refresher& refresher_with_good_snapshot() {
@@ -91,8 +95,12 @@ TEST_F(FakePrometheusTest, SendsFormEncodedQueryAndTimeWithUserAgent) {
   EXPECT_EQ(seen.target, "/api/v1/query");
   EXPECT_EQ(seen.headers.at("content-type"), "application/x-www-form-urlencoded");
   EXPECT_EQ(seen.body,
-            "query=sum%20by%20%28kubernetes_node%29%20%28sum_over_time%28node_network_receive_bytes_total%7B"
-            "device%3D%22eth0%22%7D%5B5m%5D%29%29&time=1700000000.000");
+            "query=label_replace%28sum%20by%20%28kubernetes_node%29%20%28sum_over_time%28node_network_receive_bytes"
+            "_total%7Bdevice%3D%22eth0%22%7D%5B5m%5D%29%29%2C%20%22netscore_kind%22%2C%20%22score%22%2C%20%22"
+            "%22%2C%20%22%22%29%20or%20label_replace%28sum%20by%20%28kubernetes_node%29%20%28rate%28node_netw"
+            "ork_receive_bytes_total%7Bdevice%3D%22eth0%22%7D%5B5m%5D%29%29%2C%20%22netscore_kind%22%2C%20%22"
+            "rate%22%2C%20%22%22%2C%20%22%22%29"
+            "&time=1700000000.000");
   EXPECT_TRUE(seen.headers.at("user-agent").starts_with("netscore-collector"));
   EXPECT_EQ(seen.headers.count("authorization"), 0U);
 }
@@ -252,7 +260,7 @@ TEST_F(LoopStopTest, StopAbortsASlowRequestInFlight) {
 
 TEST(RealPrometheusFaultTest, KilledBetweenRefreshesThenRecovers) {
   const std::int64_t now_s = std::time(nullptr);
-  PrometheusProcess prometheus(SynthOptions{6, now_s + 3600, 1.5, 15});
+  PrometheusProcess prometheus(SynthOptions{6, now_s + 3600, 1.5, 15, SynthLayout::kubernetes_node, {}});
   const Config config = collector_config(prometheus.url());
   TableFixture table("collector-kill");
   collector::PrometheusClient client({config.prometheus});

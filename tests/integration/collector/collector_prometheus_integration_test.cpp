@@ -28,7 +28,7 @@ class CollectorPrometheusTest : public ::testing::TestWithParam<QueryMode> {
  protected:
   static void SetUpTestSuite() {
     now_s_ = std::time(nullptr);
-    prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, now_s_ + 3600, 2, 15});
+    prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, now_s_ + 3600, 2, 15, SynthLayout::kubernetes_node, {}});
   }
   static void TearDownTestSuite() { prometheus_.reset(); }
 
@@ -79,6 +79,11 @@ TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
     EXPECT_EQ(row.score.raw_score, static_cast<std::int64_t>(expected));
     EXPECT_EQ(row.score.node_score, kMaxNodeScore - row.score.raw_score * kMaxNodeScore / max_raw);
     EXPECT_EQ(row.score.sample_ms, eval_time_ms());
+    // The same answer carries the node's receive rate, equal to its own rate() query.
+    Config rate_config = config;
+    rate_config.query.function = QueryFunction::rate;
+    EXPECT_NE(row.score.flags & shm::kEntryRateValid, 0U);
+    EXPECT_EQ(row.score.rate, per_node_value(client, rate_config, nodes[i].name));
   }
   // The idle node scores best. The counter-reset node's post-reset samples are near zero, so its
   // sum is about half what its load alone gives (without the reset it would be 2/3 of node 2's).
@@ -146,6 +151,25 @@ TEST_F(CollectorQueryVariantsTest, RegexInterfaceAndCustomTemplateMatchLabelMode
       EXPECT_EQ(rows[i].score.raw, label_rows[i].score.raw);
     }
   }
+}
+
+TEST_F(CollectorQueryVariantsTest, RateFunctionScoresAndPublishesTheSameRate) {
+  Config config = collector_config(prometheus_->url());
+  config.query.function = QueryFunction::rate;
+  collector::RefreshResult result;
+  const auto rows = refresh_rows(config, result);
+  ASSERT_TRUE(result.ok) << result.error;
+  ASSERT_EQ(rows.size(), kNodes);
+  collector::PrometheusClient client({config.prometheus});
+  const auto nodes = synth_nodes(kNodes);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    SCOPED_TRACE(rows[i].name);
+    EXPECT_NE(rows[i].score.flags & shm::kEntryRateValid, 0U);
+    EXPECT_EQ(rows[i].score.rate, rows[i].score.raw);
+    EXPECT_EQ(rows[i].score.rate, per_node_value(client, config, rows[i].name));
+  }
+  // Away from the reset the synthetic counters grow at exactly the node's rate.
+  EXPECT_DOUBLE_EQ(rows[5].score.rate, nodes[5].bytes_per_s);
 }
 
 TEST_F(CollectorQueryVariantsTest, ClientReusesItsConnection) {

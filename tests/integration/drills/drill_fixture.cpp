@@ -38,7 +38,7 @@ HttpReply Extender::filter(const std::string& max_receive_bytes) const {
 }
 
 void DrillTest::SetUpTestSuite() {
-  prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, std::time(nullptr) + 3600, 2, 15});
+  prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, std::time(nullptr) + 3600, 2, 15, SynthLayout::kubernetes_node, {}});
 }
 
 void DrillTest::TearDownTestSuite() { prometheus_.reset(); }
@@ -53,7 +53,7 @@ std::unique_ptr<BinaryProcess> DrillTest::start_collector(std::vector<std::strin
     env.push_back(std::move(e));
   }
   return std::make_unique<BinaryProcess>(
-      BinaryProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit, {}});
+      BinaryProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit, {}, {}});
 }
 
 Extender DrillTest::start_extender(std::vector<std::string> extra) const {
@@ -63,7 +63,7 @@ Extender DrillTest::start_extender(std::vector<std::string> extra) const {
     env.push_back(std::move(e));
   }
   Extender extender{
-      std::make_unique<BinaryProcess>(BinaryProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}, {}}), {}};
+      std::make_unique<BinaryProcess>(BinaryProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}, {}, {}}), {}};
   std::string port;
   const bool found = eventually([&] { return !(port = logged_port(extender.process->log())).empty(); });
   EXPECT_TRUE(found) << "extender did not log its port:\n" << extender.process->log();

@@ -49,7 +49,9 @@ BinaryProcess::BinaryProcess(Options options)
   std::vector<char*> envp;
   for (auto& e : options.env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  char* argv[] = {options.path.data(), nullptr};
+  std::vector<char*> argv{options.path.data()};
+  for (auto& a : options.args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   rlimit limit{};
   if (options.file_size_limit) limit.rlim_cur = limit.rlim_max = *options.file_size_limit;
 
@@ -62,7 +64,7 @@ BinaryProcess::BinaryProcess(Options options)
       ::signal(SIGXFSZ, SIG_IGN);
       if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
     }
-    ::execve(argv[0], argv, envp.data());
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
 }

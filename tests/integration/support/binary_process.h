@@ -26,6 +26,7 @@ class BinaryProcess {
     std::optional<std::uint64_t> file_size_limit;
     // Where the log goes (appended, kept afterwards); empty: a unique temporary file, removed.
     std::string log_path;
+    std::vector<std::string> args;  // after the program name
   };
 
   // VmRSS (kB) and open descriptors read from /proc; -1 when unreadable.

@@ -12,7 +12,8 @@
 #include <boost/asio/ip/tcp.hpp>
 
 // A blocking HTTP/1.1 server on 127.0.0.1 answering every request with a canned response, for
-// faults a real Prometheus cannot produce (500s, truncated or huge bodies, slow answers). One
+// faults a real Prometheus cannot produce (500s, truncated or huge bodies, slow answers), or
+// forwarding it to a real server while recording what was sent. One
 // request per connection (Connection: close). Thread-safe: respond_with() and the accessors may
 // be called while the server thread serves.
 namespace netscore::testing {
@@ -37,6 +38,9 @@ class FakeHttpServer {
   ~FakeHttpServer();
 
   void respond_with(CannedResponse response);
+  // A reverse proxy instead: each request's target and body go to this base URL and its status
+  // and body are the answer, so a test sees what a real server was sent.
+  void forward_to(std::string base_url);
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   std::uint64_t requests() const;
   SeenRequest last_request() const;
@@ -51,6 +55,7 @@ class FakeHttpServer {
   std::condition_variable stopped_cv_;
   bool stopping_ = false;
   CannedResponse response_;
+  std::string forward_to_;
   std::uint64_t requests_ = 0;
   SeenRequest last_;
   std::thread thread_;

@@ -31,7 +31,9 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& log_file) {
+}  // namespace
+
+pid_t spawn_logged(const std::vector<std::string>& args, const std::string& log_file) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
@@ -46,7 +48,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::string& log_file) {
   return pid;
 }
 
-std::string tail(const std::string& file) {
+std::string log_tail(const std::string& file) {
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();
@@ -54,13 +56,11 @@ std::string tail(const std::string& file) {
   return s.size() > 2000 ? s.substr(s.size() - 2000) : s;
 }
 
-std::string make_temp_dir() {
-  std::string pattern = (fs::temp_directory_path() / "netscore-prometheus-XXXXXX").string();
+std::string make_temp_dir(const std::string& prefix) {
+  std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
   if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   return pattern;
 }
-
-}  // namespace
 
 std::uint16_t free_local_port() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -78,9 +78,13 @@ std::uint16_t free_local_port() {
   return ntohs(addr.sin_port);
 }
 
-long http_get_status(const std::string& url, std::chrono::milliseconds timeout) {
+long http_get_status(const std::string& url, std::chrono::milliseconds timeout, const ClientAuth& auth) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return 0;
+  if (!auth.ca_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_CAINFO, auth.ca_file.c_str());
+  if (!auth.cert_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLCERT, auth.cert_file.c_str());
+  if (!auth.key_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLKEY, auth.key_file.c_str());
+  if (!auth.user_password.empty()) curl_easy_setopt(curl.get(), CURLOPT_USERPWD, auth.user_password.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
@@ -92,11 +96,12 @@ long http_get_status(const std::string& url, std::chrono::milliseconds timeout) 
   return status;
 }
 
-PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file) : dir_(make_temp_dir()) {
+PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file) : dir_(make_temp_dir("netscore-prometheus")) {
   backfill_and_start(openmetrics_file, nullptr);
 }
 
-PrometheusProcess::PrometheusProcess(const SynthOptions& traffic) : dir_(make_temp_dir()) {
+PrometheusProcess::PrometheusProcess(const SynthOptions& traffic, ServeOptions serve)
+    : dir_(make_temp_dir("netscore-prometheus")), serve_(std::move(serve)) {
   backfill_and_start(dir_ + "/traffic.om", &traffic);
 }
 
@@ -107,12 +112,13 @@ void PrometheusProcess::backfill_and_start(const std::string& openmetrics_file, 
       write_openmetrics(*traffic, out);
     }
     std::ofstream(dir_ + "/prometheus.yml") << "global:\n  scrape_interval: 1h\n";
-    const pid_t promtool = spawn({"promtool", "tsdb", "create-blocks-from", "openmetrics", openmetrics_file,
+    if (!serve_.web_config.empty()) std::ofstream(dir_ + "/web.yml") << serve_.web_config;
+    const pid_t promtool = spawn_logged({"promtool", "tsdb", "create-blocks-from", "openmetrics", openmetrics_file,
                                   dir_ + "/data"}, dir_ + "/promtool.log");
     int status = 0;
     waitpid(promtool, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      throw std::runtime_error("promtool backfill failed: " + tail(dir_ + "/promtool.log"));
+      throw std::runtime_error("promtool backfill failed: " + log_tail(dir_ + "/promtool.log"));
     }
     start();
   } catch (...) {
@@ -134,14 +140,16 @@ void PrometheusProcess::start() {
     const std::uint16_t port = attempt == 0 && port_ != 0 ? port_ : free_local_port();
     if (try_start(port, std::chrono::seconds(60))) return;
   }
-  throw std::runtime_error("prometheus did not start: " + tail(dir_ + "/prometheus.log"));
+  throw std::runtime_error("prometheus did not start: " + log_tail(dir_ + "/prometheus.log"));
 }
 
 bool PrometheusProcess::try_start(std::uint16_t port, std::chrono::seconds ready_deadline) {
-  pid_ = spawn({"prometheus", "--config.file=" + dir_ + "/prometheus.yml", "--storage.tsdb.path=" + dir_ + "/data",
-                "--storage.tsdb.retention.time=100y", "--web.listen-address=127.0.0.1:" + std::to_string(port),
-                "--log.level=warn"},
-               dir_ + "/prometheus.log");
+  std::vector<std::string> args{"prometheus", "--config.file=" + dir_ + "/prometheus.yml",
+                                "--storage.tsdb.path=" + dir_ + "/data", "--storage.tsdb.retention.time=100y",
+                                "--web.listen-address=127.0.0.1:" + std::to_string(port), "--log.level=warn"};
+  if (!serve_.route_prefix.empty()) args.push_back("--web.route-prefix=" + serve_.route_prefix);
+  if (!serve_.web_config.empty()) args.push_back("--web.config.file=" + dir_ + "/web.yml");
+  pid_ = spawn_logged(args, dir_ + "/prometheus.log");
   port_ = port;
   const auto deadline = Clock::now() + ready_deadline;
   while (Clock::now() < deadline) {
@@ -150,7 +158,7 @@ bool PrometheusProcess::try_start(std::uint16_t port, std::chrono::seconds ready
       pid_ = -1;
       return false;
     }
-    if (http_get_status(url() + "/-/ready", std::chrono::milliseconds(500)) == 200) return true;
+    if (http_get_status(url() + "/-/ready", std::chrono::milliseconds(500), serve_.probe) == 200) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   kill();

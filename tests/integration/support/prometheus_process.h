@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tests/integration/support/synth.h"
 
@@ -16,12 +17,28 @@
 // Not thread-safe: one owner starts and stops it.
 namespace netscore::testing {
 
+// How the test reaches a server: TLS trust, client certificate, basic auth.
+struct ClientAuth {
+  std::string ca_file;
+  std::string cert_file;
+  std::string key_file;
+  std::string user_password;  // "user:password"; empty: none
+};
+
+// How Prometheus serves: --web.route-prefix, and --web.config.file (TLS, basic auth) with the
+// credentials the readiness probe needs.
+struct ServeOptions {
+  std::string route_prefix;  // "/prom"; empty: none
+  std::string web_config;    // contents of the web config file; empty: plain http
+  ClientAuth probe;          // used to ask /-/ready
+};
+
 class PrometheusProcess {
  public:
   // Backfills and starts; throws std::runtime_error with Prometheus' log tail on failure.
   explicit PrometheusProcess(const std::string& openmetrics_file);
   // The same with synthetic traffic (synth.h), written into Prometheus' own temporary directory.
-  explicit PrometheusProcess(const SynthOptions& traffic);
+  explicit PrometheusProcess(const SynthOptions& traffic, ServeOptions serve = {});
   PrometheusProcess(const PrometheusProcess&) = delete;
   PrometheusProcess& operator=(const PrometheusProcess&) = delete;
   // Stops Prometheus and removes the temporary directory.
@@ -36,7 +53,11 @@ class PrometheusProcess {
 
   bool running() const { return pid_ > 0; }
   std::uint16_t port() const { return port_; }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // Base URL including the route prefix; https when a web config is given.
+  std::string url() const {
+    return (serve_.web_config.empty() ? "http://" : "https://") + std::string("127.0.0.1:") + std::to_string(port_) +
+           serve_.route_prefix;
+  }
   const std::string& directory() const { return dir_; }
 
  private:
@@ -45,14 +66,22 @@ class PrometheusProcess {
   void reap(std::chrono::milliseconds deadline);
 
   std::string dir_;
+  ServeOptions serve_;
   pid_t pid_ = -1;
   std::uint16_t port_ = 0;
 };
+
+// Starts a program (looked up in PATH) with stdout and stderr appended to log_file.
+pid_t spawn_logged(const std::vector<std::string>& args, const std::string& log_file);
+// The last 2000 bytes of a log file.
+std::string log_tail(const std::string& file);
+// A new directory under the temporary directory, named prefix-XXXXXX.
+std::string make_temp_dir(const std::string& prefix);
 
 // A port nobody listens on right now (bind to 127.0.0.1:0); racy by nature, callers retry.
 std::uint16_t free_local_port();
 
 // GET url; returns the HTTP status, or 0 when nothing answered.
-long http_get_status(const std::string& url, std::chrono::milliseconds timeout);
+long http_get_status(const std::string& url, std::chrono::milliseconds timeout, const ClientAuth& auth = {});
 
 }  // namespace netscore::testing

@@ -14,11 +14,25 @@ namespace netscore::testing {
 inline constexpr const char* kSynthInterface = "eth0";       // the one tests configure
 inline constexpr const char* kSynthOtherInterface = "eth1";  // must never count
 
+// How node-exporter's series name their node.
+enum class SynthLayout {
+  // The original plugin's: kubernetes_node = node name, instance = host:port.
+  kubernetes_node,
+  // kube-prometheus, OpenShift, KubeSphere: instance relabelled to the node name, no
+  // kubernetes_node, plus the ServiceMonitor's job/namespace/pod/service/endpoint labels.
+  kube_prometheus,
+  // Neither: instance = host:port and nothing else names the node (node_uname_info still does).
+  neither,
+};
+
 struct SynthOptions {
   unsigned nodes = 20;
   std::int64_t end_s = 0;  // last sample time (Unix seconds)
   double hours = 2;        // window length ending at end_s
   unsigned step_s = 15;
+  SynthLayout layout = SynthLayout::kubernetes_node;
+  // Non-empty: the receive counters are also written under this name (a recording rule's, with ':').
+  std::string extra_metric;
 };
 
 struct SynthNode {
@@ -33,5 +47,9 @@ struct SynthNode {
 std::vector<SynthNode> synth_nodes(unsigned count);
 
 void write_openmetrics(const SynthOptions& options, std::ostream& out);
+
+// The same samples in the Prometheus text format with millisecond timestamps, as
+// VictoriaMetrics' /api/v1/import/prometheus takes them.
+void write_prometheus_text(const SynthOptions& options, std::ostream& out);
 
 }  // namespace netscore::testing

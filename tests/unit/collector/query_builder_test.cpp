@@ -42,40 +42,71 @@ TEST(NameTest, ValidatesLabelAndMetricNames) {
   EXPECT_FALSE(is_valid_metric_name("a{b}"));
 }
 
-TEST(BatchQueryTest, LabelModeSumsByNodeLabel) {
+constexpr const char* kLabelScore =
+    R"(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m])))";
+constexpr const char* kLabelRate =
+    R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device="eth0"}[5m])))";
+
+std::string tagged(const std::string& expr, const std::string& kind) {
+  return "label_replace(" + expr + R"(, "netscore_kind", ")" + kind + R"(", "", ""))";
+}
+
+TEST(BatchQueryTest, LabelModeSumsByNodeLabelAndAddsTheRate) {
   const BuiltQuery q = build_batch_query(base_config());
-  EXPECT_EQ(q.promql,
-            R"(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m])))");
+  EXPECT_EQ(q.promql, tagged(kLabelScore, "score") + " or " + tagged(kLabelRate, "rate"));
   EXPECT_EQ(q.node_label, "kubernetes_node");
+  EXPECT_EQ(q.kind_label, "netscore_kind");
+  EXPECT_FALSE(q.score_is_rate);
 }
 
 TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
   QueryConfig c = base_config();
   c.mode = QueryMode::uname;
   const BuiltQuery q = build_batch_query(c);
+  const std::string join = R"( * on(instance) group_left(nodename) (node_uname_info)))";
   EXPECT_EQ(q.promql,
-            R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))"
-            R"( * on(instance) group_left(nodename) (node_uname_info)))");
+            tagged(R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))" + join,
+                   "score") +
+                " or " +
+                tagged(R"(sum by (nodename) (rate(node_network_receive_bytes_total{device="eth0"}[5m]))" + join, "rate"));
   EXPECT_EQ(q.node_label, "nodename");
 }
 
-TEST(BatchQueryTest, RegexInterfaceAndRateFunction) {
+TEST(BatchQueryTest, CandidateNodeLabelsTakeTheFirstPresentPerSeries) {
+  QueryConfig c = base_config();
+  c.node_labels = {"kubernetes_node", "instance"};
+  c.function = QueryFunction::rate;
+  const BuiltQuery q = build_batch_query(c);
+  // The last candidate is applied first, so the first one present wins.
+  EXPECT_EQ(q.promql,
+            R"x(sum by (netscore_node) (label_replace(label_replace(rate(node_network_receive_bytes_total{device="eth0"}[5m]),)x"
+            R"x( "netscore_node", "$1", "instance", "(.+)"), "netscore_node", "$1", "kubernetes_node", "(.+)")))x");
+  EXPECT_EQ(q.node_label, "netscore_node");
+  c.node_labels = {"kubernetes-node"};
+  EXPECT_THROW(build_batch_query(c), QueryError);
+}
+
+TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   QueryConfig c = base_config();
   c.interface = R"(eth\d+|ens.*)";
   c.interface_regex = true;
   c.function = QueryFunction::rate;
   c.time_range = *parse_prom_duration("1m30s");
-  EXPECT_EQ(build_batch_query(c).promql,
+  const BuiltQuery q = build_batch_query(c);
+  EXPECT_EQ(q.promql,
             R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
+  EXPECT_TRUE(q.score_is_rate);
+  EXPECT_EQ(q.kind_label, "");
   c.function = QueryFunction::increase;
-  EXPECT_NE(build_batch_query(c).promql.find("increase("), std::string::npos);
+  EXPECT_NE(build_batch_query(c).promql.find("label_replace(sum by (kubernetes_node) (increase("), std::string::npos);
 }
 
 TEST(BatchQueryTest, InterfaceWithQuoteAndNewlineIsEscaped) {
   QueryConfig c = base_config();
   c.interface = "e\"t\\h\n0";
-  EXPECT_EQ(build_batch_query(c).promql,
-            R"(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="e\"t\\h\n0"}[5m])))");
+  const std::string score =
+      R"(label_replace(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="e\"t\\h\n0"}[5m])))";
+  EXPECT_EQ(build_batch_query(c).promql.substr(0, score.size()), score);
 }
 
 TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
@@ -85,7 +116,9 @@ TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
   c.node_label = "node";
   c.custom_template = R"(max by ({node_label}) (rate(m{device="{interface}"}[{range}])) + {range_x})";
   const BuiltQuery q = build_batch_query(c);
-  EXPECT_EQ(q.promql, R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x})");
+  // The rate half is label mode's with NETSCORE_METRIC: the template's own metric is unknown.
+  EXPECT_EQ(q.promql, tagged(R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x})", "score") + " or " +
+                          tagged(R"(sum by (node) (rate(node_network_receive_bytes_total{device="a\"b"}[5m])))", "rate"));
   EXPECT_EQ(q.node_label, "node");
 }
 

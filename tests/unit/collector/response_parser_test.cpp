@@ -41,6 +41,44 @@ TEST(ResponseParserTest, ReadsEverySeries) {
   EXPECT_EQ(r.skipped(), 0U);
 }
 
+std::string kind_series(const std::string& node, const std::string& kind, const std::string& value) {
+  return R"({"metric":{"kubernetes_node":")" + node + R"(","netscore_kind":")" + kind +
+         R"("},"value":[1700000000.5,")" + value + R"("]})";
+}
+
+TEST(ResponseParserTest, RateSeriesAnnotateTheirNodesScore) {
+  const std::string body =
+      vector_body(kind_series("b", "rate", "7.5") + "," + kind_series("a", "score", "10") + "," +
+                  kind_series("b", "score", "20") + "," + kind_series("c", "score", "30") + "," +
+                  kind_series("d", "rate", "1") + "," + kind_series("c", "rate", "NaN") + "," + kind_series("a", "rate", "0"));
+  const auto r = parse_vector_response(body, "kubernetes_node", "netscore_kind");
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.samples.size(), 3U);
+  EXPECT_EQ(r.series, 3U);
+  EXPECT_EQ(r.rate_series, 4U);
+  EXPECT_EQ(r.skipped(), 0U);
+  EXPECT_EQ(r.samples[0].node, "a");
+  EXPECT_EQ(r.samples[0].value, 10.0);
+  EXPECT_TRUE(r.samples[0].rate_valid);
+  EXPECT_EQ(r.samples[0].rate, 0.0);
+  EXPECT_EQ(r.samples[1].node, "b");
+  EXPECT_EQ(r.samples[1].value, 20.0);
+  EXPECT_TRUE(r.samples[1].rate_valid);
+  EXPECT_EQ(r.samples[1].rate, 7.5);
+  EXPECT_EQ(r.samples[2].node, "c");
+  EXPECT_FALSE(r.samples[2].rate_valid) << "NaN is no rate";
+}
+
+TEST(ResponseParserTest, ScoreIsRateCopiesTheValue) {
+  const auto r = parse_vector_response(vector_body(series("a", "12.5")), "kubernetes_node", "", true);
+  ASSERT_EQ(r.samples.size(), 1U);
+  EXPECT_TRUE(r.samples[0].rate_valid);
+  EXPECT_EQ(r.samples[0].rate, 12.5);
+  const auto without = parse_vector_response(vector_body(series("a", "12.5")), "kubernetes_node");
+  ASSERT_EQ(without.samples.size(), 1U);
+  EXPECT_FALSE(without.samples[0].rate_valid);
+}
+
 TEST(ResponseParserTest, KeepsNaNAndInfinitySamples) {
   const auto r = parse_vector_response(
       vector_body(series("a", "NaN") + "," + series("b", "+Inf") + "," + series("c", "-Inf")), "kubernetes_node");

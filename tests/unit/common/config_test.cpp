@@ -29,6 +29,8 @@ TEST(Config, DefaultsMatchTheDocumentedValues) {
   EXPECT_EQ(c.refresh_interval.value, std::chrono::seconds(15));
   EXPECT_EQ(c.query.mode, QueryMode::label);
   EXPECT_EQ(c.query.node_label, "kubernetes_node");
+  EXPECT_EQ(c.query.node_labels, (std::vector<std::string>{"kubernetes_node", "node", "nodename", "instance"}));
+  EXPECT_TRUE(c.prometheus.headers.empty());
   EXPECT_EQ(c.query.metric, "node_network_receive_bytes_total");
   EXPECT_EQ(c.shm.name, "netscore");
   EXPECT_EQ(c.shm.mode, 0600U);
@@ -104,7 +106,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_QUERY_MODE", "labels", "one of label uname custom"},
         BadCase{Component::collector, "NETSCORE_QUERY_FUNCTION", "avg", "sum_over_time"},
         BadCase{Component::collector, "NETSCORE_NODE_LABEL", "kubernetes-node", "[a-zA-Z_]"},
-        BadCase{Component::collector, "NETSCORE_METRIC", "1bytes", "[a-zA-Z_]"},
+        BadCase{Component::collector, "NETSCORE_METRIC", "1bytes", "[a-zA-Z_:]"},
+        BadCase{Component::collector, "NETSCORE_NODE_LABEL", "node,", "comma-separated"},
+        BadCase{Component::collector, "NETSCORE_PROMETHEUS_HEADERS", "X-Scope-OrgID", "Name=value"},
+        BadCase{Component::collector, "NETSCORE_PROMETHEUS_HEADERS", "Bad Name=x", "Name=value"},
         BadCase{Component::collector, "NETSCORE_SHM_NAME", "a/b", "no '/'"},
         BadCase{Component::collector, "NETSCORE_CAPACITY", "0", "from 1"},
         BadCase{Component::collector, "NETSCORE_CAPACITY", "12k", "from 1"},
@@ -122,6 +127,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::extender, "NETSCORE_STALE_POLICY", "lenient", "open closed"},
         BadCase{Component::extender, "NETSCORE_BODY_LIMIT", "10", "byte count"},
         BadCase{Component::extender, "NETSCORE_THREADS", "-1", "thread count"}));
+
+TEST(Config, RecordingRuleMetricsNodeLabelListsAndHeaders) {
+  const Config c = load(Component::collector, {{"NETSCORE_METRIC", "instance:node_network_receive_bytes:rate5m"},
+                                               {"NETSCORE_NODE_LABEL", "node,instance"},
+                                               {"NETSCORE_PROMETHEUS_HEADERS", "X-Scope-OrgID=tenant1,X-Extra=a=b"}});
+  EXPECT_EQ(c.query.metric, "instance:node_network_receive_bytes:rate5m");
+  EXPECT_EQ(c.query.node_labels, (std::vector<std::string>{"node", "instance"}));
+  EXPECT_EQ(c.query.node_label, "node");
+  ASSERT_EQ(c.prometheus.headers.size(), 2U);
+  EXPECT_EQ(c.prometheus.headers[0], (std::pair<std::string, std::string>{"X-Scope-OrgID", "tenant1"}));
+  EXPECT_EQ(c.prometheus.headers[1], (std::pair<std::string, std::string>{"X-Extra", "a=b"}));
+  const Config single = load(Component::collector, {{"NETSCORE_NODE_LABEL", "instance"}});
+  EXPECT_EQ(single.query.node_labels, std::vector<std::string>{"instance"});
+}
 
 TEST(Config, CustomModeNeedsATemplate) {
   EXPECT_THAT(error_of(Component::collector, {{"NETSCORE_QUERY_MODE", "custom"}}), HasSubstr("NETSCORE_QUERY_TEMPLATE"));

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+
+#include "common/config.h"
+
+// `netscore-collector --check`: the one-shot doctor an operator runs before deploying. Same
+// configuration and query as the collector; prints the nodes found with their values and, when
+// none or only some series are usable, why and what to set instead.
+namespace netscore::collector {
+
+// Returns the process exit status: 0 only when the table would be non-empty, 1 otherwise.
+// curl_global_init must have run.
+int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out);
+
+}  // namespace netscore::collector
