@@ -1,6 +1,5 @@
 #include "extender/handlers.h"
 
-#include <charconv>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
@@ -20,21 +19,6 @@ Response json_error(unsigned status, Verb verb, std::string_view message) {
 
 Response text(unsigned status, Verb verb, std::string body) {
   return {status, "text/plain; charset=utf-8", std::move(body), verb, {}};
-}
-
-// The scheduler passes a filter Error to fmt.Errorf as the format string.
-std::string without_percent(std::string s) {
-  for (char& c : s) {
-    if (c == '%') c = '?';
-  }
-  return s;
-}
-
-std::optional<std::uint64_t> parse_byte_count(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -113,39 +97,11 @@ Response Handlers::filter(std::string& body, const ScoreTableReader* table, std:
     spdlog::warn("filter rejected error=\"{}\"", *error);
     return json_error(400, Verb::filter, *error);
   }
-  std::vector<std::size_t> passed;
-  std::vector<FailedNode> failed;
-  std::string error;
-  std::vector<NodeScore> found(args.names.size());
-  const Lookup lookup = lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns());
-  if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
-
-  std::optional<std::uint64_t> ceiling;
-  if (args.max_receive_bytes) {
-    ceiling = parse_byte_count(*args.max_receive_bytes);
-    if (!ceiling) {
-      error = without_percent(fmt::format("netscore: annotation {}=\"{}\" is not a whole number of bytes",
-                                          kMaxReceiveAnnotation, args.max_receive_bytes->substr(0, 64)));
-    } else if (lookup.freshness != Freshness::fresh && config_.extender.stale_policy == StalePolicy::fail_closed) {
-      error = fmt::format("netscore: score table is {}, cannot check {} (NETSCORE_STALE_POLICY=closed)",
-                          to_string(lookup.freshness), kMaxReceiveAnnotation);
-    }
-  }
-  if (error.empty()) {
-    const bool check = ceiling && lookup.freshness == Freshness::fresh;
-    for (std::size_t i = 0; i < args.names.size(); ++i) {
-      const NodeScore& n = found[i];
-      if (check && n.found && n.valid && n.raw > static_cast<double>(*ceiling)) {
-        failed.push_back({i, fmt::format("netscore: node received {:.0f} bytes over the window, above the pod's {} "
-                                         "of {}",
-                                         n.raw, kMaxReceiveAnnotation, *ceiling)});
-      } else {
-        passed.push_back(i);
-      }
-    }
-  }
+  FilterOutcome outcome;
+  filter_.run(args, table, now_mono_ns, outcome);
+  if (outcome.looked_up && outcome.freshness == Freshness::fresh) note_missing(args.names, outcome.found);
   Response r{200, "application/json", {}, Verb::filter, {}};
-  write_filter_result(args, original, passed, failed, error, r.body);
+  write_filter_result(args, original, outcome.passed, outcome.failed, {}, r.body);
   return r;
 }
 

@@ -9,6 +9,7 @@
 
 #include "common/config.h"
 #include "common/score_table_reader.h"
+#include "extender/filter.h"
 #include "extender/metrics.h"
 
 namespace netscore::extender {
@@ -35,7 +36,7 @@ struct SharedState {
 class Handlers {
  public:
   Handlers(const Config& config, SharedState& shared, unsigned thread)
-      : config_(config), shared_(shared), thread_(thread) {}
+      : config_(config), shared_(shared), thread_(thread), filter_(config) {}
 
   // `body` is parsed in place (overwritten).
   Response handle(boost::beast::http::verb method, std::string_view target, std::string& body,
@@ -53,6 +54,7 @@ class Handlers {
   const Config& config_;
   SharedState& shared_;
   unsigned thread_;
+  Filter filter_;
 };
 
 }  // namespace netscore::extender

@@ -1,6 +1,10 @@
 #include "extender/server.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -23,7 +27,6 @@ using tcp = net::ip::tcp;
 
 namespace {
 
-using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
 constexpr std::size_t kFirstRead = 8 * 1024;
 
 std::chrono::milliseconds ms(const PromDuration& d) { return d.value; }
@@ -52,10 +55,24 @@ class Worker {
                                std::to_string(endpoint.port()) + ": " + what + ": " + ec.message());
     };
     if (acceptor_.open(endpoint.protocol(), ec)) fail("open");
+    // SO_REUSEADDR only lets a restart bind past TIME_WAIT connections. No SO_REUSEPORT: with it a
+    // second extender on the same address would bind too and the kernel would split the
+    // scheduler's connections between two tables; without it that bind fails (EADDRINUSE).
     if (acceptor_.set_option(net::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
-    if (acceptor_.set_option(ReusePort(true), ec)) fail("SO_REUSEPORT");
     if (acceptor_.bind(endpoint, ec)) fail("bind");
     if (acceptor_.listen(net::socket_base::max_listen_connections, ec)) fail("listen");
+  }
+  // The other threads accept from the same listening socket through their own descriptor, so
+  // they share the one address nobody else can join; each io_context waits on it and whichever
+  // is free takes the next connection.
+  void share(Worker& first) {
+    const int fd = ::dup(first.acceptor_.native_handle());
+    beast::error_code ec;
+    if (fd < 0 || acceptor_.assign(first.acceptor_.local_endpoint().protocol(), fd, ec)) {
+      if (fd >= 0) ::close(fd);
+      throw std::runtime_error("cannot share the listening socket with thread " + std::to_string(index_) + ": " +
+                               (fd < 0 ? std::string(std::strerror(errno)) : ec.message()));
+    }
   }
   std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
 
@@ -234,10 +251,11 @@ Server::Server(const Config& config) : config_(config), shared_(config.extender.
   }
   for (unsigned i = 0; i < std::max(1U, config_.extender.threads); ++i) {
     auto worker = std::make_unique<Worker>(config_, shared_, connections_, i);
-    worker->listen(endpoint);
     if (i == 0) {
+      worker->listen(endpoint);
       port_ = worker->port();
-      endpoint.port(port_);  // port 0: every thread joins the port the first one got
+    } else {
+      worker->share(*workers_.front());
     }
     workers_.push_back(std::move(worker));
   }

@@ -1,5 +1,5 @@
 // Publishes (or removes) the score table the Go conformance test runs netscore-extender against.
-//   table_helper publish <shm-name>   node-hot raw 1000, node-mid 500, node-cold 0, node-bad invalid
+//   table_helper publish <shm-name>   node-hot raw and rate 1000, node-mid 500, node-cold 0, node-bad invalid
 //   table_helper remove <shm-name>
 #include <cstdlib>
 #include <iostream>
@@ -18,10 +18,10 @@ int main(int argc, char** argv) {
   if (verb == "remove") return netscore::ScoreTableWriter::remove(name) ? EXIT_SUCCESS : EXIT_FAILURE;
   if (verb != "publish") return 2;
   netscore::ScoreTableWriter writer({name, 64, 0600, false});
-  const std::vector<netscore::TableEntry> entries = {{.name = "node-hot", .raw = 1000.0, .raw_score = 1000, .node_score = 0, .sample_ms = 1, .valid = true, .corrected_raw_score = 1000, .corrected_node_score = 0},
-                                                     {.name = "node-mid", .raw = 500.0, .raw_score = 500, .node_score = 50, .sample_ms = 1, .valid = true, .corrected_raw_score = 500, .corrected_node_score = 50},
-                                                     {.name = "node-cold", .raw = 0.0, .raw_score = 0, .node_score = 100, .sample_ms = 1, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 100},
-                                                     {.name = "node-bad", .raw = 0.0, .raw_score = 0, .node_score = 0, .sample_ms = 1, .valid = false, .corrected_raw_score = 0, .corrected_node_score = 0}};
+  const std::vector<netscore::TableEntry> entries = {{.name = "node-hot", .raw = 1000.0, .raw_score = 1000, .node_score = 0, .sample_ms = 1, .valid = true, .flags = netscore::shm::kEntryHasSeries | netscore::shm::kEntryRateValid, .rate = 1000.0, .corrected_raw_score = 1000, .corrected_node_score = 0},
+                                                     {.name = "node-mid", .raw = 500.0, .raw_score = 500, .node_score = 50, .sample_ms = 1, .valid = true, .flags = netscore::shm::kEntryHasSeries | netscore::shm::kEntryRateValid, .rate = 500.0, .corrected_raw_score = 500, .corrected_node_score = 50},
+                                                     {.name = "node-cold", .raw = 0.0, .raw_score = 0, .node_score = 100, .sample_ms = 1, .valid = true, .flags = netscore::shm::kEntryHasSeries | netscore::shm::kEntryRateValid, .rate = 0.0, .corrected_raw_score = 0, .corrected_node_score = 100},
+                                                     {.name = "node-bad", .raw = 0.0, .raw_score = 0, .node_score = 0, .sample_ms = 1, .valid = false, .flags = netscore::shm::kEntryHasSeries | netscore::shm::kEntryRateValid, .rate = 0.0, .corrected_raw_score = 0, .corrected_node_score = 0}};
   writer.publish(entries, 1);
   return EXIT_SUCCESS;
 }

@@ -114,7 +114,7 @@ func TestFilterPassesAllWithoutAnnotation(t *testing.T) {
 func TestFilterRejectsNodesAboveTheCeiling(t *testing.T) {
 	waitReady(t)
 	for _, h := range extenders() {
-		passed, failed, err := h.Filter(pod(map[string]string{"netscore.io/max-receive-bytes": "600"}),
+		passed, failed, err := h.Filter(pod(map[string]string{"netscore.io/max-receive-rate": "600"}),
 			nodes("node-hot", "node-mid", "node-cold"))
 		if err != nil {
 			t.Fatalf("nodeCacheCapable=%v: %v", h.NodeCacheCapable, err)
@@ -123,7 +123,8 @@ func TestFilterRejectsNodesAboveTheCeiling(t *testing.T) {
 		if fmt.Sprint(passed) != "[node-cold node-mid]" {
 			t.Errorf("nodeCacheCapable=%v: passed %v", h.NodeCacheCapable, passed)
 		}
-		if reason := failed["node-hot"]; !strings.Contains(reason, "1000") || !strings.Contains(reason, "600") || len(failed) != 1 {
+		want := "unresolvable: netscore: node receive rate above the pod's netscore.io/max-receive-rate of 600"
+		if reason := failed["node-hot"]; reason != want || len(failed) != 1 {
 			t.Errorf("nodeCacheCapable=%v: failed %v", h.NodeCacheCapable, failed)
 		}
 	}
@@ -145,7 +146,7 @@ func TestFullNodesComeBackIntact(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("node changed on the way back:\n got %s\nwant %s", got, want)
 	}
-	if result.NodeNames != nil || result.FailedAndUnresolvableNodes != nil || result.Error != "" {
+	if result.NodeNames != nil || len(result.FailedAndUnresolvableNodes) != 0 || result.Error != "" {
 		t.Errorf("unexpected fields %+v", result)
 	}
 }
@@ -159,5 +160,32 @@ func TestSchedulerSeesErrorsForBadRequests(t *testing.T) {
 	}
 	if err := h.Send("nosuchverb", h.Args(pod(nil), nodes("a")), &list); err == nil || !strings.Contains(err.Error(), "code 404") {
 		t.Errorf("unknown verb: got %v", err)
+	}
+}
+
+// A second extender on an address the first one holds must not share it (the scheduler's
+// connections would be split between two tables): it exits 1 naming the address.
+func TestSecondExtenderOnATakenAddressExits(t *testing.T) {
+	waitReady(t)
+	address := strings.TrimSuffix(strings.TrimPrefix(urlPrefix, "http://"), "/scheduler/")
+	cmd := exec.Command(os.Getenv("NETSCORE_EXTENDER_BIN"))
+	cmd.Env = append(os.Environ(), "NETSCORE_LISTEN="+address, "NETSCORE_THREADS=2",
+		fmt.Sprintf("NETSCORE_SHM_NAME=netscore-conformance-second-%d", os.Getpid()))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(out.String(), "cannot listen on "+address) {
+			t.Errorf("exit %d, output %q", code, out.String())
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("second extender still running on %s: %s", address, out.String())
 	}
 }

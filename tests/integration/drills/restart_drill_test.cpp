@@ -30,8 +30,9 @@ TEST_F(RestartDrill, CollectorKilledThenRestartedWhileTheExtenderServes) {
   ASSERT_TRUE(eventually([&] { return ready(extender) && real_scores(extender.prioritize()); }))
       << extender.prioritize().body << "\n" << collector->log();
 
-  // Fresh: only the idle node is under a 1-byte ceiling.
-  EXPECT_THAT(extender.filter("1").body, HasSubstr(R"("NodeNames":["node-00000"],)"));
+  // Fresh: a malformed ceiling fails every node with the reason, whatever the table holds.
+  EXPECT_THAT(extender.filter("fast").body,
+              HasSubstr(R"("NodeNames":[],"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-00000":"netscore: annotation)"));
 
   collector->signal(SIGKILL);
   ASSERT_EQ(collector->wait_exit(std::chrono::seconds(5)), 128 + SIGKILL);

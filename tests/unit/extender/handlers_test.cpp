@@ -47,12 +47,6 @@ class HandlersTest : public ::testing::Test {
                                                               std::string(names_json) + "}",
                 now);
   }
-  Response filter(std::string_view ceiling, std::string_view names_json, std::int64_t now = mono_now_ns()) {
-    return call(http::verb::post, "/netscore/filter",
-                R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":")" + std::string(ceiling) +
-                    R"("}}},"NodeNames":)" + std::string(names_json) + "}",
-                now);
-  }
   std::int64_t stale_now() const { return mono_now_ns() + 61'000'000'000; }
 
   netscore::testing::TableName name_{"handlers"};
@@ -112,16 +106,7 @@ TEST_F(HandlersTest, FilterPassesEverythingWithoutTheAnnotation) {
   publish();
   const Response r = call(http::verb::post, "/netscore/filter", R"({"Pod":{},"NodeNames":["a","c","zz"]})");
   EXPECT_EQ(r.body,
-            R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":null,"Error":""})");
-}
-
-TEST_F(HandlersTest, FilterFailsNodesAboveTheCeilingNamingTheValue) {
-  publish();
-  const Response r = filter("100", R"(["a","b","c","bad","zz"])");
-  EXPECT_EQ(r.status, 200U);
-  EXPECT_THAT(r.body, HasSubstr(R"("NodeNames":["a","b","bad","zz"])"));
-  EXPECT_THAT(r.body, HasSubstr(R"("FailedNodes":{"c":"netscore: node received 200 bytes over the window, above the pod's netscore.io/max-receive-bytes of 100"})"));
-  EXPECT_THAT(r.body, HasSubstr(R"("Error":"")"));
+            R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
 }
 
 TEST_F(HandlersTest, FilterEchoesFullNodesWhenNotNodeCacheCapable) {
@@ -129,25 +114,10 @@ TEST_F(HandlersTest, FilterEchoesFullNodesWhenNotNodeCacheCapable) {
   const std::string a = R"({"metadata":{"name":"a","labels":{"x":"\u003c"}}})";
   const std::string c = R"({"metadata":{"name":"c"}})";
   const Response r = call(http::verb::post, "/netscore/filter",
-                          R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":"100"}}},"Nodes":{"items":[)" +
+                          R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":"100"}}},"Nodes":{"items":[)" +
                               a + "," + c + R"(]},"NodeNames":null})");
-  EXPECT_EQ(r.body, R"({"Nodes":{"metadata":{},"items":[)" + a +
-                        R"(]},"NodeNames":null,"FailedNodes":{"c":"netscore: node received 200 bytes over the window, above the pod's netscore.io/max-receive-bytes of 100"},"FailedAndUnresolvableNodes":null,"Error":""})");
-}
-
-TEST_F(HandlersTest, StaleFilterFollowsThePolicy) {
-  publish();
-  EXPECT_THAT(filter("100", R"(["a","c"])", stale_now()).body, HasSubstr(R"("NodeNames":["a","c"],"FailedNodes":{})"));
-  config_.extender.stale_policy = StalePolicy::fail_closed;
-  const Response closed = filter("100", R"(["a","c"])", stale_now());
-  EXPECT_THAT(closed.body, HasSubstr(R"("Error":"netscore: score table is stale)"));
-  EXPECT_THAT(closed.body, HasSubstr(R"("NodeNames":[])"));
-}
-
-TEST_F(HandlersTest, FilterReportsAnUnparsableCeilingWithoutPercent) {
-  publish();
-  const Response r = filter("10%", R"(["a"])");
-  EXPECT_THAT(r.body, HasSubstr(R"(\"10?\" is not a whole number of bytes)"));
+  EXPECT_EQ(r.body, R"({"Nodes":{"metadata":{},"items":[)" + a + "," + c +
+                        R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
 }
 
 TEST_F(HandlersTest, BadRequestsGet4xxWithJsonError) {
