@@ -7,6 +7,7 @@
 
 #include "extender/protocol.h"
 #include "extender/scoring_policy.h"
+#include "extender/table_state.h"
 #include "extender/table_view.h"
 
 namespace netscore::extender {
@@ -19,6 +20,16 @@ Response json_error(unsigned status, Verb verb, std::string_view message) {
 
 Response text(unsigned status, Verb verb, std::string body) {
   return {status, "text/plain; charset=utf-8", std::move(body), verb, {}};
+}
+
+bool has_param(std::string_view query, std::string_view param) {
+  for (std::size_t at = 0; at <= query.size();) {
+    const auto amp = query.find('&', at);
+    if (query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at) == param) return true;
+    if (amp == std::string_view::npos) break;
+    at = amp + 1;
+  }
+  return false;
 }
 
 }  // namespace
@@ -64,7 +75,7 @@ Response Handlers::handle(http::verb method, std::string_view target, std::strin
     return answer();
   };
   if (path == "/healthz") return get_only(Verb::healthz, [] { return text(200, Verb::healthz, "ok\n"); });
-  if (path == "/readyz") return get_only(Verb::readyz, [&] { return readyz(table, now_mono_ns); });
+  if (path == "/readyz") return get_only(Verb::readyz, [&] { return readyz(query, table, now_mono_ns); });
   if (path == "/metrics") return get_only(Verb::metrics, [&] { return metrics(table.reader(), now_mono_ns); });
   if (path == "/table") return get_only(Verb::table, [&] { return this->table(query, table, now_mono_ns); });
   return json_error(404, Verb::other, fmt::format("no endpoint {}; try {}/filter, {}/prioritize, /table, /healthz, "
@@ -105,20 +116,15 @@ Response Handlers::filter(std::string& body, const ScoreTableReader* table, std:
   return r;
 }
 
-Response Handlers::readyz(const TableAttachment& table, std::int64_t now_mono_ns) const {
+Response Handlers::readyz(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const {
   if (shared_.draining.load(std::memory_order_relaxed)) return text(503, Verb::readyz, "draining\n");
-  if (table.reader() == nullptr) {
-    return text(503, Verb::readyz, fmt::format("score table not attached: {}\n", table.last_error()));
-  }
-  const Lookup lookup = lookup_nodes(table.reader(), {}, {}, {}, now_mono_ns, max_age_ns());
-  switch (lookup.freshness) {
-    case Freshness::fresh: return text(200, Verb::readyz, "ok\n");
-    case Freshness::stale:
-      return text(503, Verb::readyz, fmt::format("score table stale: no successful refresh for {:.1f}s, over NETSCORE_MAX_AGE {}\n",
-                                                 static_cast<double>(lookup.age_ns) * 1e-9, config_.max_age.text));
-    case Freshness::empty: return text(503, Verb::readyz, "score table empty: the collector has not published yet\n");
-    default: return text(503, Verb::readyz, fmt::format("score table {}\n", to_string(lookup.freshness)));
-  }
+  const TableHealth health = table_health(table, config_, now_mono_ns);
+  if (health.problem.empty()) return text(200, Verb::readyz, "ok\n");
+  // kube-apiserver's convention: ?exclude=<check> leaves one check out. The pod's probe excludes
+  // the table, so a Prometheus outage does not stall a rollout of an extender that serves
+  // (neutral scores); staleness stays visible here, in /table and in /metrics.
+  if (has_param(query, "exclude=table")) return text(200, Verb::readyz, "ok (excluded: " + health.problem + ")\n");
+  return text(503, Verb::readyz, health.problem + "\n");
 }
 
 Response Handlers::metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const {
@@ -130,15 +136,7 @@ Response Handlers::metrics(const ScoreTableReader* table, std::int64_t now_mono_
 
 Response Handlers::table(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const {
   const TableView view = read_table_view(table, shared_.missing, config_, now_mono_ns);
-  bool as_text = false;
-  for (std::size_t at = 0; at <= query.size();) {
-    const auto amp = query.find('&', at);
-    const auto param = query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at);
-    if (param == "format=text") as_text = true;
-    if (amp == std::string_view::npos) break;
-    at = amp + 1;
-  }
-  if (as_text) return text(200, Verb::table, render_table_text(view));
+  if (has_param(query, "format=text")) return text(200, Verb::table, render_table_text(view));
   return {200, "application/json", render_table_json(view), Verb::table, {}};
 }
 

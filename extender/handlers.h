@@ -11,6 +11,7 @@
 #include "common/score_table_reader.h"
 #include "extender/filter.h"
 #include "extender/metrics.h"
+#include "extender/table_state.h"
 
 namespace netscore::extender {
 
@@ -27,6 +28,7 @@ struct SharedState {
   explicit SharedState(unsigned threads) : metrics(threads) {}
   ServerMetrics metrics;
   MissingNodes missing;
+  TableStateLog table_state;
   std::atomic<bool> draining{false};
 };
 
@@ -45,7 +47,7 @@ class Handlers {
  private:
   Response filter(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
   Response prioritize(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
-  Response readyz(const TableAttachment& table, std::int64_t now_mono_ns) const;
+  Response readyz(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const;
   Response metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const;
   Response table(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const;
   std::int64_t max_age_ns() const;

@@ -112,6 +112,7 @@ class Worker {
       spdlog::warn("table attach failed shm={} thread={} error=\"{}\"", config_.shm.name, index_,
                    attachment_.last_error());
     }
+    if (index_ == 0) shared_.table_state.observe(table_health(attachment_, config_, mono_now_ns()));
     if (shared_.draining.load(std::memory_order_relaxed)) return;
     poll_timer_.expires_after(std::chrono::seconds(1));
     poll_timer_.async_wait([this](beast::error_code ec) {

@@ -145,6 +145,40 @@ TEST_F(HandlersTest, ReadyzExplainsWhyNotReady) {
   EXPECT_THAT(call(http::verb::get, "/readyz").body, HasSubstr("draining"));
 }
 
+// The pod's probe: a stale or missing table must not make a serving extender unready.
+TEST_F(HandlersTest, ReadyzExcludingTheTableIsReadyWhileServingButNotWhileDraining) {
+  Response r = call(http::verb::get, "/readyz?exclude=table");
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_EQ(r.body.rfind("ok (excluded: score table not attached: ", 0), 0U) << r.body;
+  publish();
+  r = call(http::verb::get, "/readyz?exclude=table", {}, stale_now());
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_THAT(r.body, HasSubstr("(excluded: score table stale: no successful refresh for"));
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=table").body, "ok\n");
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=other", {}, stale_now()).status, 503U);
+  shared_.draining = true;
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=table").status, 503U);
+}
+
+// A dead or hung collector stops ending refresh attempts: after three refresh intervals /table
+// and /metrics say so, even though its last attempt succeeded.
+TEST_F(HandlersTest, CollectorNotHeardFromForThreeIntervalsIsSilentNotOk) {
+  publish();
+  const std::int64_t now = mono_now_ns();
+  shm::CollectorStatus status{};
+  status.refresh_interval_ms = 15'000;
+  status.heartbeat_mono_ns = now - 44'000'000'000;
+  writer_->record_status(status);
+  EXPECT_THAT(call(http::verb::get, "/table", {}, now).body, HasSubstr(R"("collector":{"status":"ok","last_heard_seconds":44)"));
+  EXPECT_THAT(call(http::verb::get, "/metrics", {}, now).body, HasSubstr("\nnetscore_extender_collector_silent 0\n"));
+  const std::int64_t later = now + 2'000'000'000;
+  EXPECT_THAT(call(http::verb::get, "/table", {}, later).body, HasSubstr(R"("collector":{"status":"silent","last_heard_seconds":46)"));
+  EXPECT_THAT(call(http::verb::get, "/table?format=text", {}, later).body, HasSubstr("collector: silent (not heard from for 46s)"));
+  const std::string metrics = call(http::verb::get, "/metrics", {}, later).body;
+  EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_silent 1\n"));
+  EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_last_heard_seconds 46\n"));
+}
+
 TEST_F(HandlersTest, TableListsNodesHeaderAndMissingNodes) {
   publish();
   prioritize(R"(["a","ghost"])");
