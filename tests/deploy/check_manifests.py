@@ -66,6 +66,10 @@ def control_plane(repo, docs, variables, by_component):
     with open(os.path.join(repo, "deploy/overlays/control-plane/kube-scheduler-config.yaml"), encoding="utf-8") as f:
         config = yaml.safe_load(f)
     errors += mc.check_scheduler_config(config, extender, variables, "default-scheduler")
+    variant = "deploy/overlays/control-plane/kube-scheduler-config-prioritize-only.yaml"
+    with open(os.path.join(repo, variant), encoding="utf-8") as f:
+        errors += [f"{variant}: {e}" for e in mc.check_scheduler_config(yaml.safe_load(f), extender, variables,
+                                                                          "default-scheduler", filter_verb=False)]
     return errors, config, extender
 
 
