@@ -16,6 +16,9 @@ import (
 
 var urlPrefix string
 
+// The same rules table_helper publishes masks for: only node-cold is labelled edge there.
+const labelRules = "type=space:kubernetes.io/role=edge"
+
 func TestMain(m *testing.M) {
 	bin, helper := os.Getenv("NETSCORE_EXTENDER_BIN"), os.Getenv("NETSCORE_TABLE_HELPER")
 	if bin == "" || helper == "" {
@@ -29,7 +32,7 @@ func TestMain(m *testing.M) {
 	}
 
 	cmd, address, err := StartExtender(bin, "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_SHM_NAME="+shm,
-		"NETSCORE_URL_PREFIX=/scheduler", "NETSCORE_THREADS=2")
+		"NETSCORE_URL_PREFIX=/scheduler", "NETSCORE_THREADS=2", "NETSCORE_LABEL_RULES="+labelRules)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -187,5 +190,26 @@ func TestSecondExtenderOnATakenAddressExits(t *testing.T) {
 		cmd.Process.Kill()
 		<-done
 		t.Fatalf("second extender still running on %s: %s", address, out.String())
+	}
+}
+
+// NETSCORE_LABEL_RULES in both modes: from the collector's table when only names are sent, from
+// the request's Node labels otherwise. Either way the scheduler gets one reason for every node.
+func TestLabelRulesInBothModes(t *testing.T) {
+	waitReady(t)
+	const reason = "unresolvable: netscore: pods annotated type=space need nodes labelled kubernetes.io/role=edge"
+	for _, h := range extenders() {
+		in := nodes("node-hot", "node-mid", "node-cold")
+		if !h.NodeCacheCapable {
+			in[2].Labels["kubernetes.io/role"] = "edge" // the table's masks are not read in this mode
+			in[0].Labels["kubernetes.io/role"] = "core"
+		}
+		passed, failed, err := h.Filter(pod(map[string]string{"type": "space"}), in)
+		if err != nil {
+			t.Fatalf("nodeCacheCapable=%v: %v", h.NodeCacheCapable, err)
+		}
+		if fmt.Sprint(passed) != "[node-cold]" || len(failed) != 2 || failed["node-hot"] != reason || failed["node-mid"] != reason {
+			t.Errorf("nodeCacheCapable=%v: passed %v failed %v", h.NodeCacheCapable, passed, failed)
+		}
 	}
 }
