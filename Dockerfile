@@ -10,6 +10,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ cmake ninja-build pkg-config \
       libboost-dev libcurl4-openssl-dev rapidjson-dev libspdlog-dev \
+ && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -31,6 +32,7 @@ RUN apt-get update \
       libnghttp2-14 libp11-kit0 libpsl5 librtmp1 libsasl2-2 libssh2-1 libssl3 libtasn1-6 \
       libunistring2 libzstd1 zlib1g \
       ca-certificates \
+ && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=builder /out/ /usr/local/bin/
 LABEL org.opencontainers.image.title="netscore" \

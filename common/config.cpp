@@ -230,7 +230,8 @@ const std::array kOptions{
            "attach to a table owned by another UID (off: such a table is refused)",
            [](Config& c, std::string_view v) { c.shm.allow_foreign_owner = parse_bool(v); }},
     Option{"NETSCORE_MAX_AGE", "1m", kExtender,
-           "table older than this (or collector failing that long) is stale: neutral scores, /readyz 503",
+           "table older than this (or collector failing that long) is stale: neutral scores, /readyz 503 "
+           "(not /readyz?exclude=table)",
            [](Config& c, std::string_view v) { c.max_age = parse_duration(v); }},
     Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector, "how often the collector queries Prometheus",
            [](Config& c, std::string_view v) { c.refresh_interval = parse_duration(v); }},
@@ -361,7 +362,8 @@ const std::array kOptions{
              }
            }},
     Option{"NETSCORE_STALE_POLICY", "open", kExtender,
-           "open: stale table passes every node in /filter; closed: /filter returns an Error",
+           "what /filter does when it cannot check a pod (stale table, node labels unknown): open passes the "
+           "nodes; closed fails them with the reason",
            [](Config& c, std::string_view v) {
              c.extender.stale_policy = parse_enum(v, std::array<std::pair<std::string_view, StalePolicy>, 2>{{
                                                         {"open", StalePolicy::fail_open},

@@ -9,7 +9,6 @@ std::string_view to_string(FilterVerdict v) {
     case FilterVerdict::none: return "none";
     case FilterVerdict::passed: return "passed";
     case FilterVerdict::failed: return "failed";
-    case FilterVerdict::errored: return "error";
   }
   return "none";
 }

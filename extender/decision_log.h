@@ -35,7 +35,6 @@ enum class FilterVerdict : std::uint8_t {
   none,     // a prioritize decision
   passed,
   failed,   // NodeDecision::reason says why
-  errored,  // the whole filter call returned an Error (DecisionHeader::error)
 };
 std::string_view to_string(FilterVerdict v);
 
@@ -45,6 +44,7 @@ struct NodeDecision {
   std::uint64_t ticket = 0;     // the decision it belongs to; set by DecisionLog
   double seed_raw = 0;          // the table's raw value (bytes over the window)
   double correction = 0;        // placement correction added to seed_raw (0: none)
+  double rate = -1;             // average receive rate over the window in bytes/s; -1: unknown
   std::int16_t score = -1;      // 0..100 used for this answer; -1: none (unknown node or table not fresh)
   std::int8_t extender_score = -1;  // 0..10 returned by prioritize; -1 for filter
   FilterVerdict verdict = FilterVerdict::none;
@@ -83,7 +83,6 @@ struct DecisionHeader {
   FixedText<64> pod_namespace;  // Kubernetes limits: 63, 253, 36
   FixedText<256> pod_name;
   FixedText<40> pod_uid;
-  FixedText<128> error;  // a filter call's Error
 };
 
 struct Decision {

@@ -34,6 +34,8 @@ void describe_node(NodeDecision& n, std::string_view name, const NodeScore& scor
   n.found = score.found;
   n.valid = score.valid;
   n.seed_raw = score.raw;
+  n.correction = score.expected;
+  n.rate = (score.flags & shm::kEntryRateValid) != 0 ? score.rate : -1;
 }
 
 std::optional<std::string> percent_decode(std::string_view in) {
@@ -98,27 +100,23 @@ void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const Ext
 }
 
 void record_filter(DecisionLog& log, const ExtenderArgs& args, const Lookup& lookup, std::span<const NodeScore> found,
-                   std::span<const std::size_t> passed, std::span<const FailedNode> failed,
-                   std::string_view error) noexcept {
+                   std::span<const std::size_t> passed, std::span<const FailedNode> failed) noexcept {
   if (!log.enabled()) return;
-  DecisionHeader h = header_for(Verb::filter, args, lookup);
-  h.error.set(error);
-  if (!error.empty()) {
-    log.record(h, args.names.size(), [&](std::size_t i, NodeDecision& n) {
-      describe_node(n, args.names[i], found[i]);
-      n.verdict = FilterVerdict::errored;
-    });
-    return;
-  }
+  const DecisionHeader h = header_for(Verb::filter, args, lookup);
+  // A filter that needed no table (the pod asks for nothing netscore checks) looked nothing up.
+  static const NodeScore not_looked_up{};
+  const auto score_of = [&](std::size_t index) -> const NodeScore& {
+    return index < found.size() ? found[index] : not_looked_up;
+  };
   // Failing nodes first, then passing ones: a decision cut to its first nodes keeps the failures.
   log.record(h, passed.size() + failed.size(), [&](std::size_t i, NodeDecision& n) {
     if (i < failed.size()) {
-      describe_node(n, args.names[failed[i].index], found[failed[i].index]);
+      describe_node(n, args.names[failed[i].index], score_of(failed[i].index));
       n.verdict = FilterVerdict::failed;
       n.reason.set(failed[i].reason);
     } else {
       const std::size_t index = passed[i - failed.size()];
-      describe_node(n, args.names[index], found[index]);
+      describe_node(n, args.names[index], score_of(index));
       n.verdict = FilterVerdict::passed;
     }
   });
@@ -193,7 +191,6 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
     w.Key("publish_id"); w.Uint64(h.publish_id);
     w.EndObject();
     w.Key("scoring"); str(h.verb == Verb::prioritize ? scoring_name(h.scoring) : "");
-    w.Key("error"); str(shown(h.error));
     w.Key("nodes_asked"); w.Uint(h.nodes_asked);
     w.Key("nodes_recorded"); w.Uint(h.nodes_recorded);
     w.Key("nodes_overwritten"); w.Uint(d.nodes_overwritten);
@@ -206,6 +203,8 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
       w.Key("valid"); w.Bool(n.valid);
       w.Key("seed_raw"); w.Double(n.seed_raw);
       w.Key("correction"); w.Double(n.correction);
+      w.Key("rate");
+      if (n.rate >= 0) w.Double(n.rate); else w.Null();
       w.Key("score");
       if (n.score >= 0) w.Int(n.score); else w.Null();
       w.Key("extender_score");
@@ -242,14 +241,14 @@ std::string render_explain_text(const ExplainQuery& query, std::span<const Decis
     if (h.nodes_recorded < h.nodes_asked) fmt::format_to(it, " (first {} kept)", h.nodes_recorded);
     if (d.nodes_overwritten != 0) fmt::format_to(it, " ({} node records overwritten since)", d.nodes_overwritten);
     out += '\n';
-    if (!h.error.view().empty()) fmt::format_to(it, "  error: {}\n", shown(h.error));
     std::size_t width = 4;
     for (const auto& n : d.nodes) width = std::max(width, shown(n.name).size());
-    fmt::format_to(it, "  {:<{}}  {:>5}  {:>22}  {:>10}  {:>5}  {:>3}  {:<7}  {}\n", "NODE", width, "FOUND", "SEED_RAW",
-                   "CORRECTION", "SCORE", "EXT", "FILTER", "REASON");
+    fmt::format_to(it, "  {:<{}}  {:>5}  {:>22}  {:>10}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n", "NODE", width, "FOUND",
+                   "SEED_RAW", "CORRECTION", "RATE_B/S", "SCORE", "EXT", "FILTER", "REASON");
     for (const auto& n : d.nodes) {
-      fmt::format_to(it, "  {:<{}}  {:>5}  {:>22.0f}  {:>10.0f}  {:>5}  {:>3}  {:<7}  {}\n", shown(n.name), width,
+      fmt::format_to(it, "  {:<{}}  {:>5}  {:>22.0f}  {:>10.0f}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n", shown(n.name), width,
                      n.found ? (n.valid ? "yes" : "inval") : "no", n.seed_raw, n.correction,
+                     n.rate >= 0 ? fmt::format("{:.0f}", n.rate) : "-",
                      n.score >= 0 ? std::to_string(n.score) : "-",
                      n.extender_score >= 0 ? std::to_string(n.extender_score) : "-",
                      n.verdict == FilterVerdict::none ? "-" : to_string(n.verdict), shown(n.reason));

@@ -21,8 +21,7 @@ void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const Ext
                        std::span<const NodeScore> found, std::span<const std::int64_t> scores) noexcept;
 
 void record_filter(DecisionLog& log, const ExtenderArgs& args, const Lookup& lookup, std::span<const NodeScore> found,
-                   std::span<const std::size_t> passed, std::span<const FailedNode> failed,
-                   std::string_view error) noexcept;
+                   std::span<const std::size_t> passed, std::span<const FailedNode> failed) noexcept;
 
 struct ExplainQuery {
   std::string pod_namespace;

@@ -10,6 +10,7 @@
 #include "extender/protocol.h"
 #include "extender/scoring_policy.h"
 #include "extender/table_html.h"
+#include "extender/table_state.h"
 #include "extender/table_view.h"
 
 namespace netscore::extender {
@@ -24,19 +25,14 @@ Response text(unsigned status, Verb verb, std::string body) {
   return {status, "text/plain; charset=utf-8", std::move(body), verb, {}};
 }
 
-// The scheduler passes a filter Error to fmt.Errorf as the format string.
-std::string without_percent(std::string s) {
-  for (char& c : s) {
-    if (c == '%') c = '?';
+bool has_param(std::string_view query, std::string_view param) {
+  for (std::size_t at = 0; at <= query.size();) {
+    const auto amp = query.find('&', at);
+    if (query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at) == param) return true;
+    if (amp == std::string_view::npos) break;
+    at = amp + 1;
   }
-  return s;
-}
-
-std::optional<std::uint64_t> parse_byte_count(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
+  return false;
 }
 
 }  // namespace
@@ -86,7 +82,7 @@ Response Handlers::handle(http::verb method, std::string_view target, std::strin
     return answer();
   };
   if (path == "/healthz") return get_only(Verb::healthz, [] { return text(200, Verb::healthz, "ok\n"); });
-  if (path == "/readyz") return get_only(Verb::readyz, [&] { return readyz(table, now_mono_ns); });
+  if (path == "/readyz") return get_only(Verb::readyz, [&] { return readyz(query, table, now_mono_ns); });
   if (path == "/metrics") return get_only(Verb::metrics, [&] { return metrics(table.reader(), now_mono_ns); });
   if (path == "/table") {
     return get_only(Verb::table, [&] { return this->table(query, accept, table, now_mono_ns); });
@@ -123,57 +119,24 @@ Response Handlers::filter(std::string& body, const ScoreTableReader* table, std:
     spdlog::warn("filter rejected error=\"{}\"", *error);
     return json_error(400, Verb::filter, *error);
   }
-  std::vector<std::size_t> passed;
-  std::vector<FailedNode> failed;
-  std::string error;
-  std::vector<NodeScore> found(args.names.size());
-  const Lookup lookup = lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns());
-  if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
-
-  std::optional<std::uint64_t> ceiling;
-  if (args.max_receive_bytes) {
-    ceiling = parse_byte_count(*args.max_receive_bytes);
-    if (!ceiling) {
-      error = without_percent(fmt::format("netscore: annotation {}=\"{}\" is not a whole number of bytes",
-                                          kMaxReceiveAnnotation, args.max_receive_bytes->substr(0, 64)));
-    } else if (lookup.freshness != Freshness::fresh && config_.extender.stale_policy == StalePolicy::fail_closed) {
-      error = fmt::format("netscore: score table is {}, cannot check {} (NETSCORE_STALE_POLICY=closed)",
-                          to_string(lookup.freshness), kMaxReceiveAnnotation);
-    }
-  }
-  if (error.empty()) {
-    const bool check = ceiling && lookup.freshness == Freshness::fresh;
-    for (std::size_t i = 0; i < args.names.size(); ++i) {
-      const NodeScore& n = found[i];
-      if (check && n.found && n.valid && n.raw > static_cast<double>(*ceiling)) {
-        failed.push_back({i, fmt::format("netscore: node received {:.0f} bytes over the window, above the pod's {} "
-                                         "of {}",
-                                         n.raw, kMaxReceiveAnnotation, *ceiling)});
-      } else {
-        passed.push_back(i);
-      }
-    }
-  }
-  record_filter(shared_.decisions, args, lookup, found, passed, failed, error);
+  FilterOutcome outcome;
+  filter_.run(args, table, now_mono_ns, outcome);
+  if (outcome.looked_up && outcome.freshness == Freshness::fresh) note_missing(args.names, outcome.found);
+  record_filter(shared_.decisions, args, outcome.lookup, outcome.found, outcome.passed, outcome.failed);
   Response r{200, "application/json", {}, Verb::filter, {}};
-  write_filter_result(args, original, passed, failed, error, r.body);
+  write_filter_result(args, original, outcome.passed, outcome.failed, {}, r.body);
   return r;
 }
 
-Response Handlers::readyz(const TableAttachment& table, std::int64_t now_mono_ns) const {
+Response Handlers::readyz(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const {
   if (shared_.draining.load(std::memory_order_relaxed)) return text(503, Verb::readyz, "draining\n");
-  if (table.reader() == nullptr) {
-    return text(503, Verb::readyz, fmt::format("score table not attached: {}\n", table.last_error()));
-  }
-  const Lookup lookup = lookup_nodes(table.reader(), {}, {}, {}, now_mono_ns, max_age_ns());
-  switch (lookup.freshness) {
-    case Freshness::fresh: return text(200, Verb::readyz, "ok\n");
-    case Freshness::stale:
-      return text(503, Verb::readyz, fmt::format("score table stale: no successful refresh for {:.1f}s, over NETSCORE_MAX_AGE {}\n",
-                                                 static_cast<double>(lookup.age_ns) * 1e-9, config_.max_age.text));
-    case Freshness::empty: return text(503, Verb::readyz, "score table empty: the collector has not published yet\n");
-    default: return text(503, Verb::readyz, fmt::format("score table {}\n", to_string(lookup.freshness)));
-  }
+  const TableHealth health = table_health(table, config_, now_mono_ns);
+  if (health.problem.empty()) return text(200, Verb::readyz, "ok\n");
+  // kube-apiserver's convention: ?exclude=<check> leaves one check out. The pod's probe excludes
+  // the table, so a Prometheus outage does not stall a rollout of an extender that serves
+  // (neutral scores); staleness stays visible here, in /table and in /metrics.
+  if (has_param(query, "exclude=table")) return text(200, Verb::readyz, "ok (excluded: " + health.problem + ")\n");
+  return text(503, Verb::readyz, health.problem + "\n");
 }
 
 Response Handlers::metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const {

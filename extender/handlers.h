@@ -10,7 +10,9 @@
 #include "common/config.h"
 #include "common/score_table_reader.h"
 #include "extender/decision_log.h"
+#include "extender/filter.h"
 #include "extender/metrics.h"
+#include "extender/table_state.h"
 
 namespace netscore::extender {
 
@@ -29,6 +31,7 @@ struct SharedState {
   ServerMetrics metrics;
   DecisionLog decisions;
   MissingNodes missing;
+  TableStateLog table_state;
   std::atomic<bool> draining{false};
 };
 
@@ -40,7 +43,7 @@ class Handlers {
   // read_only: the NETSCORE_METRICS_LISTEN listener, answering only /metrics, /healthz, /readyz
   // and /table.
   Handlers(const Config& config, SharedState& shared, unsigned thread, bool read_only = false)
-      : config_(config), shared_(shared), thread_(thread), read_only_(read_only) {}
+      : config_(config), shared_(shared), thread_(thread), read_only_(read_only), filter_(config) {}
 
   // `body` is parsed in place (overwritten). `accept` is the request's Accept header.
   Response handle(boost::beast::http::verb method, std::string_view target, std::string& body,
@@ -49,7 +52,7 @@ class Handlers {
  private:
   Response filter(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
   Response prioritize(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
-  Response readyz(const TableAttachment& table, std::int64_t now_mono_ns) const;
+  Response readyz(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const;
   Response metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const;
   Response table(std::string_view query, std::string_view accept, const TableAttachment& table,
                  std::int64_t now_mono_ns) const;
@@ -61,6 +64,7 @@ class Handlers {
   SharedState& shared_;
   unsigned thread_;
   bool read_only_;
+  Filter filter_;
 };
 
 }  // namespace netscore::extender

@@ -39,10 +39,11 @@ bool go_fold_equal(std::string_view key, std::string_view target) {
 
 // What the next value is, decided by the key before it or by the enclosing array.
 enum class Slot : std::uint8_t {
-  other, pod, nodes, node_names, pod_meta, annotations, ceiling, items, item_meta, item_name, pod_namespace, pod_name, pod_uid
+  other, pod, nodes, node_names, pod_meta, annotations, annotation, items, item_meta, item_name, item_labels, item_label,
+  pod_namespace, pod_name, pod_uid
 };
 // What the enclosing container is.
-enum class Ctx : std::uint8_t { skip, root, pod, pod_meta, annotations, nodes, items, item, item_meta, node_names };
+enum class Ctx : std::uint8_t { skip, root, pod, pod_meta, annotations, nodes, items, item, item_meta, item_labels, node_names };
 
 constexpr std::size_t kMaxDepth = 128;
 
@@ -54,14 +55,15 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     switch (slot()) {
       case Slot::pod:
         pod_ = false;
-        out_.max_receive_bytes.reset();
+        out_.pod_annotations.clear();
         out_.pod_namespace = out_.pod_name = out_.pod_uid = {};
         break;
       case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = {}; break;
-      case Slot::nodes: nodes_ = false; item_names_.clear(); out_.item_spans.clear(); break;
+      case Slot::nodes: nodes_ = false; clear_items(); break;
       case Slot::node_names: node_names_ = false; out_.names.clear(); break;
       case Slot::item_name: return fail("Nodes.items[].metadata.name must be a string");
-      case Slot::ceiling: out_.max_receive_bytes.reset(); break;
+      case Slot::annotation: erase(out_.pod_annotations, 0, pending_key_); break;
+      case Slot::item_label: erase(out_.node_labels, item_label_begin_, pending_key_); break;
       default:
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
         break;
@@ -81,7 +83,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     if (top() == Ctx::node_names) return add_name(out_.names, value, "NodeNames");
     switch (slot()) {
       case Slot::item_name: item_name_ = value; return true;
-      case Slot::ceiling: out_.max_receive_bytes = value; return true;
+      case Slot::annotation: upsert(out_.pod_annotations, 0, value); return true;
+      case Slot::item_label: upsert(out_.node_labels, item_label_begin_, value); return true;
       case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = value; return true;
       case Slot::other: return true;
       default: return fail(std::string(describe(slot())) + " must not be a string");
@@ -96,15 +99,16 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::annotations: return push(Ctx::annotations);
       case Slot::nodes:
         nodes_ = true;
-        item_names_.clear();
-        out_.item_spans.clear();
+        clear_items();
         return push(Ctx::nodes);
       case Slot::item_meta: return push(Ctx::item_meta);
+      case Slot::item_labels: return push(Ctx::item_labels);
       case Slot::other:
         if (top() == Ctx::items) {
           // The iterative parser reports a token before consuming it: Tell() is at '{' here, at '}' in EndObject.
           item_begin_ = stream_.Tell();
           item_name_.reset();
+          item_label_begin_ = out_.node_labels.size();
           return push(Ctx::item);
         }
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
@@ -129,10 +133,14 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         else if (key == "name") key_slot_ = Slot::pod_name;
         else if (key == "uid") key_slot_ = Slot::pod_uid;
         break;
-      case Ctx::annotations: if (key == kMaxReceiveAnnotation) key_slot_ = Slot::ceiling; break;
+      case Ctx::annotations: key_slot_ = Slot::annotation; pending_key_ = key; break;
       case Ctx::nodes: if (key == "items") key_slot_ = Slot::items; break;
       case Ctx::item: if (key == "metadata") key_slot_ = Slot::item_meta; break;
-      case Ctx::item_meta: if (key == "name") key_slot_ = Slot::item_name; break;
+      case Ctx::item_meta:
+        if (key == "name") key_slot_ = Slot::item_name;
+        else if (key == "labels") key_slot_ = Slot::item_labels;
+        break;
+      case Ctx::item_labels: key_slot_ = Slot::item_label; pending_key_ = key; break;
       default: break;
     }
     return true;
@@ -143,6 +151,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       if (!item_name_) return fail("Nodes.items[" + std::to_string(item_names_.size()) + "] has no metadata.name");
       if (!add_name(item_names_, *item_name_, "Nodes.items")) return false;
       out_.item_spans.push_back({item_begin_, stream_.Tell() + 1});
+      out_.label_ranges.push_back({item_label_begin_, out_.node_labels.size()});
     }
     return pop();
   }
@@ -155,8 +164,7 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         out_.names.clear();
         return push(Ctx::node_names);
       case Slot::items:
-        item_names_.clear();
-        out_.item_spans.clear();
+        clear_items();
         return push(Ctx::items);
       case Slot::other:
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
@@ -173,6 +181,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     if (node_names_) {
       out_.node_cache_capable = true;
       out_.item_spans.clear();
+      out_.node_labels.clear();
+      out_.label_ranges.clear();
     } else if (nodes_) {
       out_.node_cache_capable = false;
       out_.names = std::move(item_names_);
@@ -201,11 +211,13 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::node_names: return "NodeNames";
       case Slot::pod_meta: return "Pod.metadata";
       case Slot::annotations: return "Pod.metadata.annotations";
-      case Slot::ceiling: return "the netscore.io/max-receive-bytes annotation";
+      case Slot::annotation: return "a Pod.metadata.annotations value";
       case Slot::items: return "Nodes.items";
       case Slot::item_meta: return "Nodes.items[].metadata";
       case Slot::item_name: return "Nodes.items[].metadata.name";
       case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: return "Pod.metadata namespace, name and uid";
+      case Slot::item_labels: return "Nodes.items[].metadata.labels";
+      case Slot::item_label: return "a Nodes.items[].metadata.labels value";
       case Slot::other: break;
     }
     return "value";
@@ -216,6 +228,26 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     const Slot s = slot();
     if (s == Slot::other) return true;
     return fail(std::string(describe(s)) + " must not be " + what);
+  }
+  void clear_items() {
+    item_names_.clear();
+    out_.item_spans.clear();
+    out_.node_labels.clear();
+    out_.label_ranges.clear();
+  }
+  // Go decodes a repeated map key by overwriting: the pairs from `from` on hold each key once.
+  void upsert(std::vector<KeyValue>& pairs, std::size_t from, std::string_view value) {
+    for (std::size_t i = from; i < pairs.size(); ++i) {
+      if (pairs[i].first == pending_key_) {
+        pairs[i].second = value;
+        return;
+      }
+    }
+    pairs.emplace_back(pending_key_, value);
+  }
+  static void erase(std::vector<KeyValue>& pairs, std::size_t from, std::string_view key) {
+    const auto begin = pairs.begin() + static_cast<std::ptrdiff_t>(from);
+    pairs.erase(std::remove_if(begin, pairs.end(), [&](const KeyValue& kv) { return kv.first == key; }), pairs.end());
   }
   bool push(Ctx c) {
     if (depth_ == kMaxDepth) return fail("JSON nested deeper than " + std::to_string(kMaxDepth));
@@ -272,6 +304,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
   std::vector<std::string_view> item_names_;
   std::optional<std::string_view> item_name_;
   std::size_t item_begin_ = 0;
+  std::size_t item_label_begin_ = 0;
+  std::string_view pending_key_;
   std::string error_;
 };
 
@@ -288,6 +322,13 @@ bool needs_escape(std::string_view s) {
 void write_string(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
 }  // namespace
+
+std::optional<std::string_view> find_value(std::span<const KeyValue> pairs, std::string_view key) {
+  for (const auto& [k, v] : pairs) {
+    if (k == key) return v;
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& out) {
   out = ExtenderArgs{};
@@ -388,13 +429,14 @@ void write_filter_result(const ExtenderArgs& args, std::string_view original_bod
   }
   w.Key("FailedNodes");
   w.StartObject();
+  w.EndObject();
+  w.Key("FailedAndUnresolvableNodes");
+  w.StartObject();
   for (const auto& f : failed) {
     write_string(w, args.names[f.index]);
     write_string(w, f.reason);
   }
   w.EndObject();
-  w.Key("FailedAndUnresolvableNodes");
-  w.Null();
   w.Key("Error");
   write_string(w, error);
   w.EndObject();

@@ -8,12 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "common/label_rules.h"
+
 // The kube-scheduler extender v1 wire format (k8s.io/kube-scheduler/extender/v1, no json tags:
-// PascalCase keys, nothing omitted, integer scores). See shared/extender-protocol.md.
+// PascalCase keys, nothing omitted, integer scores), as kube-scheduler's HTTPExtender sends and reads it.
 // Pure functions, no shared state: safe to call from any thread.
 namespace netscore::extender {
 
-inline constexpr std::string_view kMaxReceiveAnnotation = "netscore.io/max-receive-bytes";
 // Kubernetes supports 5000 nodes; anything far beyond is an attack or a bug, refused before scoring.
 inline constexpr std::size_t kMaxRequestNodes = 65536;
 
@@ -32,12 +33,19 @@ struct ExtenderArgs {
   // original body, echoed back by the filter (the scheduler reads Nodes.items in that mode).
   bool node_cache_capable = true;
   std::vector<ByteSpan> item_spans;
-  std::optional<std::string_view> max_receive_bytes;  // the pod annotation, unparsed
   // Pod.metadata namespace, name and uid (empty when absent), for the /explain decision log.
   std::string_view pod_namespace;
   std::string_view pod_name;
   std::string_view pod_uid;
+  // Pod.metadata.annotations with string values, one entry per key (the last duplicate wins).
+  std::vector<KeyValue> pod_annotations;
+  // Nodes mode only: node i's metadata.labels are node_labels[label_ranges[i].begin, .end).
+  std::vector<KeyValue> node_labels;
+  std::vector<ByteSpan> label_ranges;
 };
+
+// The value of `key` in `pairs`, if present.
+std::optional<std::string_view> find_value(std::span<const KeyValue> pairs, std::string_view key);
 
 // Parses `body` in place (RapidJSON in-situ: `body` is overwritten and must stay alive while the
 // result is used). Follows Go encoding/json where it matters: top-level keys match
@@ -52,13 +60,13 @@ void write_host_priority_list(std::span<const std::string_view> names, std::span
 
 struct FailedNode {
   std::size_t index = 0;  // into ExtenderArgs::names
-  std::string reason;
+  std::string_view reason;
 };
 
 // ExtenderFilterResult. `passed` are indices into args.names. With node_cache_capable the passing
 // names go to NodeNames; otherwise the passing node objects are copied from `original_body` into
-// Nodes.items. A non-empty `error` fails the filter call (the scheduler formats it with
-// fmt.Errorf, so it must contain no '%').
+// Nodes.items. `failed` go to FailedAndUnresolvableNodes (FailedNodes stays empty). A non-empty
+// `error` fails the filter call (the scheduler formats it with fmt.Errorf, so it must contain no '%').
 void write_filter_result(const ExtenderArgs& args, std::string_view original_body, std::span<const std::size_t> passed,
                          std::span<const FailedNode> failed, std::string_view error, std::string& out);
 

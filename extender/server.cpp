@@ -1,6 +1,10 @@
 #include "extender/server.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -23,7 +27,6 @@ using tcp = net::ip::tcp;
 
 namespace {
 
-using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
 constexpr std::size_t kFirstRead = 8 * 1024;
 
 std::chrono::milliseconds ms(const PromDuration& d) { return d.value; }
@@ -49,6 +52,13 @@ class Worker {
 
   void listen(const tcp::endpoint& endpoint) { open(acceptor_, endpoint); }
   void listen_metrics(const tcp::endpoint& endpoint) { open(metrics_acceptor_, endpoint); }
+  // The other threads accept from the same listening sockets through their own descriptors, so
+  // they share the one address nobody else can join; each io_context waits on it and whichever
+  // is free takes the next connection.
+  void share(Worker& first) {
+    share_socket(acceptor_, first.acceptor_);
+    if (first.metrics_acceptor_.is_open()) share_socket(metrics_acceptor_, first.metrics_acceptor_);
+  }
   std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
   std::uint16_t metrics_port() const { return metrics_acceptor_.local_endpoint().port(); }
 
@@ -87,10 +97,21 @@ class Worker {
                                std::to_string(endpoint.port()) + ": " + what + ": " + ec.message());
     };
     if (acceptor.open(endpoint.protocol(), ec)) fail("open");
+    // SO_REUSEADDR only lets a restart bind past TIME_WAIT connections. No SO_REUSEPORT: with it a
+    // second extender on the same address would bind too and the kernel would split the
+    // scheduler's connections between two tables; without it that bind fails (EADDRINUSE).
     if (acceptor.set_option(net::socket_base::reuse_address(true), ec)) fail("SO_REUSEADDR");
-    if (acceptor.set_option(ReusePort(true), ec)) fail("SO_REUSEPORT");
     if (acceptor.bind(endpoint, ec)) fail("bind");
     if (acceptor.listen(net::socket_base::max_listen_connections, ec)) fail("listen");
+  }
+  void share_socket(tcp::acceptor& mine, tcp::acceptor& first) {
+    const int fd = ::dup(first.native_handle());
+    beast::error_code ec;
+    if (fd < 0 || mine.assign(first.local_endpoint().protocol(), fd, ec)) {
+      if (fd >= 0) ::close(fd);
+      throw std::runtime_error("cannot share a listening socket with thread " + std::to_string(index_) + ": " +
+                               (fd < 0 ? std::string(std::strerror(errno)) : ec.message()));
+    }
   }
   void accept(tcp::acceptor& acceptor, Handlers& handlers);
   static void drain_session(Session* s);
@@ -101,6 +122,7 @@ class Worker {
       spdlog::warn("table attach failed shm={} thread={} error=\"{}\"", config_.shm.name, index_,
                    attachment_.last_error());
     }
+    if (index_ == 0) shared_.table_state.observe(table_health(attachment_, config_, mono_now_ns()));
     if (shared_.draining.load(std::memory_order_relaxed)) return;
     poll_timer_.expires_after(std::chrono::seconds(1));
     poll_timer_.async_wait([this](beast::error_code ec) {
@@ -261,15 +283,13 @@ Server::Server(const Config& config)
   }
   for (unsigned i = 0; i < std::max(1U, config_.extender.threads); ++i) {
     auto worker = std::make_unique<Worker>(config_, shared_, connections_, i);
-    worker->listen(endpoint);
-    if (metrics) worker->listen_metrics(metrics_endpoint);
     if (i == 0) {
+      worker->listen(endpoint);
+      if (metrics) worker->listen_metrics(metrics_endpoint);
       port_ = worker->port();
-      endpoint.port(port_);  // port 0: every thread joins the port the first one got
-      if (metrics) {
-        metrics_port_ = worker->metrics_port();
-        metrics_endpoint.port(metrics_port_);
-      }
+      if (metrics) metrics_port_ = worker->metrics_port();
+    } else {
+      worker->share(*workers_.front());
     }
     workers_.push_back(std::move(worker));
   }

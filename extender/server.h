@@ -13,13 +13,16 @@ namespace netscore::extender {
 
 class Worker;
 
-// The HTTP/1.1 server: one io_context{1} per thread, each with its own SO_REUSEPORT acceptor,
-// its own TableAttachment polled by a 1 s timer and its own Handlers, so no request takes a lock.
+// The HTTP/1.1 server: one io_context{1} per thread, each with its own acceptor on the one
+// listening socket (a dup of thread 0's; no SO_REUSEPORT, so no other process can share the
+// address), its own TableAttachment polled by a 1 s timer and its own Handlers, so no request
+// takes a lock.
 // start()/drain()/wait() may be called from any thread; drain() is also safe from a signal
 // handler posted onto an io_context.
 class Server {
  public:
-  // Binds every acceptor; throws std::runtime_error naming the address and the reason on failure.
+  // Binds the listening socket; throws std::runtime_error naming the address and the reason on
+  // failure (an address already in use included, whatever options its holder set).
   explicit Server(const Config& config);
   ~Server();
   Server(const Server&) = delete;

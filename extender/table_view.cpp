@@ -14,14 +14,23 @@
 namespace netscore::extender {
 namespace {
 
-std::string_view collector_state(const TableView& v) {
-  if (!v.has_status) return "unknown";
-  return v.status.consecutive_failures == 0 ? "ok" : "failing";
+std::string_view view_collector_state(const TableView& v) {
+  return collector_state(v.has_status ? &v.status : nullptr, v.heard_ns);
 }
 
 double seconds(std::int64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
+std::int64_t heard_ns(const shm::CollectorStatus& status, std::int64_t now_mono_ns) {
+  return status.heartbeat_mono_ns > 0 ? now_mono_ns - status.heartbeat_mono_ns : -1;
+}
+
 }  // namespace
+
+std::string_view collector_state(const shm::CollectorStatus* status, std::int64_t heard_ns) {
+  if (status == nullptr) return "unknown";
+  if (status->refresh_interval_ms > 0 && heard_ns > 3 * status->refresh_interval_ms * 1'000'000) return "silent";
+  return status->consecutive_failures == 0 ? "ok" : "failing";
+}
 
 TableView read_table_view(const TableAttachment& table, const MissingNodes& missing, const Config& config,
                           std::int64_t now_mono_ns) {
@@ -36,6 +45,7 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   if (reader == nullptr) return v;
   v.capacity = reader->layout().capacity;
   v.has_status = reader->read_status(v.status) == ReadStatus::ok;
+  if (v.has_status) v.heard_ns = heard_ns(v.status, now_mono_ns);
   const auto max_age_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(config.max_age.value).count();
   // The same freshness decision the scoring path makes, then the rows of the latest snapshot.
   const Lookup lookup = lookup_nodes(reader, {}, {}, {}, now_mono_ns, max_age_ns);
@@ -74,7 +84,8 @@ std::string render_table_json(const TableView& v) {
   w.EndObject();
   w.Key("collector");
   w.StartObject();
-  w.Key("status"); str(collector_state(v));
+  w.Key("status"); str(view_collector_state(v));
+  w.Key("last_heard_seconds"); w.Double(v.heard_ns < 0 ? -1.0 : seconds(v.heard_ns));
   w.Key("last_error"); str(v.status.last_error);
   w.Key("diagnosis"); str(v.status.diagnosis);
   w.Key("skipped_series"); w.Uint(v.status.skipped_series);
@@ -117,8 +128,10 @@ std::string render_table_text(const TableView& v) {
                  to_string(v.freshness), v.attached, seconds(v.age_ns), v.max_age, v.meta.node_count,
                  v.meta.valid_count, v.capacity, v.meta.overflow, v.meta.rejected);
   if (!v.attach_error.empty()) fmt::format_to(it, "attach error: {}\n", v.attach_error);
-  fmt::format_to(it, "collector: {} consecutive_failures={} query_duration={:.3f}s last_error=\"{}\"\n",
-                 collector_state(v), v.status.consecutive_failures,
+  fmt::format_to(it, "collector: {}{} consecutive_failures={} query_duration={:.3f}s last_error=\"{}\"\n",
+                 view_collector_state(v),
+                 view_collector_state(v) == "silent" ? fmt::format(" (not heard from for {:.0f}s)", seconds(v.heard_ns)) : "",
+                 v.status.consecutive_failures,
                  static_cast<double>(v.status.query_duration_us) * 1e-6, v.status.last_error);
   if (v.status.diagnosis[0] != '\0') fmt::format_to(it, "diagnosis: {}\n", v.status.diagnosis);
   fmt::format_to(it, "missing nodes ({}{}):", v.missing.size(), v.missing_dropped ? "+" : "");
@@ -171,6 +184,14 @@ void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_n
           "counter", static_cast<double>(status.failures_total));
     gauge("netscore_extender_collector_refresh_duration_seconds", "Duration of the collector's last query.", "gauge",
           static_cast<double>(status.query_duration_us) * 1e-6);
+    if (status.heartbeat_mono_ns > 0) {
+      gauge("netscore_extender_collector_last_heard_seconds",
+            "Seconds since the collector's latest refresh attempt ended (success or failure).", "gauge",
+            seconds(heard_ns(status, now_mono_ns)));
+    }
+    gauge("netscore_extender_collector_silent",
+          "1 when no collector refresh attempt ended for more than three refresh intervals.", "gauge",
+          collector_state(&status, heard_ns(status, now_mono_ns)) == "silent" ? 1 : 0);
   }
   gauge("netscore_extender_missing_node_lookups_total", "Requested nodes the fresh table did not contain.", "counter",
         static_cast<double>(missing_lookups));

@@ -23,6 +23,7 @@ struct TableView {
   std::uint32_t capacity = 0;
   bool has_status = false;
   shm::CollectorStatus status{};
+  std::int64_t heard_ns = -1;  // since the collector's latest refresh attempt ended; -1: never
   std::vector<TableRow> rows;
   std::vector<std::string> missing;  // asked about, absent from the current snapshot
   std::uint64_t missing_dropped = 0;
@@ -34,6 +35,10 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
                           std::int64_t now_mono_ns);
 std::string render_table_json(const TableView& view);
 std::string render_table_text(const TableView& view);
+
+// "ok", "failing", "silent" (no refresh attempt ended for more than three refresh intervals: the
+// collector is dead or hung, whatever its last result was) or "unknown" (no status yet).
+std::string_view collector_state(const shm::CollectorStatus* status, std::int64_t heard_ns);
 
 // Appends table age, node count, collector refresh failures/duration and missing nodes.
 void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns, std::uint64_t missing_lookups,

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Renders deploy/overlays/* with `kubectl kustomize` and checks the result against the code:
+"""Renders deploy/overlays/* (kustomize_lite; also `kubectl kustomize` when a kubectl is given, and
+the two renderings must agree) and checks the result against the code:
 the variables and defaults come from netscore-env-doc (the config loader itself), and the
 scheduler configuration's urlPrefix and verbs are also exercised against a running
 netscore-extender started with the manifest's settings.
 
-    check_manifests.py --repo . --kubectl kubectl --env-doc BIN --extender BIN
+    check_manifests.py --repo . [--kubectl kubectl] --env-doc BIN --extender BIN
 """
 import argparse
 import glob
@@ -15,17 +16,34 @@ import sys
 
 import yaml
 
+import kustomize_lite
 import live_extender
 import manifest_checks as mc
 
 SECOND_SCHEDULER = "netscore-scheduler"
 
 
-def render(kubectl, overlay):
+def render_with_kubectl(kubectl, overlay):
+    """kubectl's rendering, or None when its kustomize cannot render Components (kubectl < 1.21,
+    e.g. Debian bookworm's kubernetes-client 1.20)."""
     result = subprocess.run([kubectl, "kustomize", overlay], capture_output=True, text=True, timeout=60)
     if result.returncode != 0:
-        raise SystemExit(f"check_manifests: kubectl kustomize {overlay} failed:\n{result.stderr}")
-    docs = [d for d in yaml.safe_load_all(result.stdout) if d is not None]
+        print(f"check_manifests: {kubectl} kustomize {overlay} failed, not compared:\n{result.stderr}")
+        return None
+    return [d for d in yaml.safe_load_all(result.stdout) if d is not None]
+
+
+def compare(ours, theirs):
+    ours, theirs = kustomize_lite.normalized(ours), kustomize_lite.normalized(theirs)
+    return [f"kustomize_lite and kubectl render {key} differently" for key in sorted(ours.keys() | theirs.keys())
+            if ours.get(key) != theirs.get(key)]
+
+
+def render(overlay):
+    try:
+        docs = kustomize_lite.build(overlay)
+    except (OSError, ValueError, KeyError) as e:
+        raise SystemExit(f"check_manifests: rendering {overlay} failed: {e}")
     for doc in docs:
         if not (isinstance(doc, dict) and doc.get("apiVersion") and doc.get("kind") and doc.get("metadata", {}).get("name")):
             raise SystemExit(f"check_manifests: {overlay} rendered an object without apiVersion/kind/name: {doc}")
@@ -66,6 +84,10 @@ def control_plane(repo, docs, variables, by_component):
     with open(os.path.join(repo, "deploy/overlays/control-plane/kube-scheduler-config.yaml"), encoding="utf-8") as f:
         config = yaml.safe_load(f)
     errors += mc.check_scheduler_config(config, extender, variables, "default-scheduler")
+    variant = "deploy/overlays/control-plane/kube-scheduler-config-prioritize-only.yaml"
+    with open(os.path.join(repo, variant), encoding="utf-8") as f:
+        errors += [f"{variant}: {e}" for e in mc.check_scheduler_config(yaml.safe_load(f), extender, variables,
+                                                                          "default-scheduler", filter_verb=False)]
     return errors, config, extender
 
 
@@ -123,7 +145,7 @@ def undocumented_names(repo, variables):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repo", required=True)
-    parser.add_argument("--kubectl", required=True)
+    parser.add_argument("--kubectl", help="also render with this kubectl and compare")
     parser.add_argument("--env-doc", required=True)
     parser.add_argument("--extender", required=True)
     args = parser.parse_args()
@@ -134,7 +156,11 @@ def main():
     stanzas = []
     for overlay, check in (("control-plane", lambda d: control_plane(args.repo, d, variables, by_component)),
                            ("second-scheduler", lambda d: second_scheduler(d, variables, by_component))):
-        rendered = render(args.kubectl, os.path.join(args.repo, "deploy", "overlays", overlay))
+        path = os.path.join(args.repo, "deploy", "overlays", overlay)
+        rendered = render(path)
+        by_kubectl = render_with_kubectl(args.kubectl, path) if args.kubectl else None
+        if by_kubectl is not None:
+            errors += [f"{overlay}: {e}" for e in compare(rendered, by_kubectl)]
         found, config, extender = check(rendered)
         errors += [f"{overlay}: {e}" for e in found]
         if config is not None:

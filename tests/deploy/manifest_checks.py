@@ -119,14 +119,23 @@ def check_probes(workload, variables):
     # The read-only metrics listener serves /healthz and /readyz too; probes use it when it is on.
     listen = effective(extender, variables, "NETSCORE_METRICS_LISTEN") or effective(extender, variables, "NETSCORE_LISTEN")
     port = int(listen.rsplit(":", 1)[1])
-    for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
+    for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz?exclude=table")):
         get = extender.get(probe, {}).get("httpGet", {})
         if get.get("path") != path or get.get("port") != port:
             errors.append(f"extender {probe} is {get}, expected GET {path} on port {port}")
     return errors
 
 
-def check_scheduler_config(config, extender, variables, scheduler_name):
+def go_duration_seconds(text):
+    units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600}
+    return sum(float(n) * units[u] for n, _, u in re.findall(r"([0-9]+(\.[0-9]+)?)(ns|us|µs|ms|s|m|h)", text))
+
+
+# A hung extender costs each pod one httpTimeout per verb; two verbs must stay under a second.
+MAX_HTTP_TIMEOUT_SECONDS = 0.5
+
+
+def check_scheduler_config(config, extender, variables, scheduler_name, filter_verb=True):
     """The extender stanza must reach the extender as its env (or defaults) configures it."""
     errors = []
     if config.get("apiVersion") != "kubescheduler.config.k8s.io/v1" or config.get("kind") != "KubeSchedulerConfiguration":
@@ -147,9 +156,10 @@ def check_scheduler_config(config, extender, variables, scheduler_name):
     wanted = f"http://127.0.0.1:{port}" + effective(extender, variables, "NETSCORE_URL_PREFIX")
     if stanza.get("urlPrefix", "").rstrip("/") != wanted:
         errors.append(f"urlPrefix {stanza.get('urlPrefix')!r}, but the extender serves {wanted!r}")
-    if stanza.get("filterVerb") != FILTER_VERB or stanza.get("prioritizeVerb") != PRIORITIZE_VERB:
+    wanted_filter = FILTER_VERB if filter_verb else None
+    if stanza.get("filterVerb") != wanted_filter or stanza.get("prioritizeVerb") != PRIORITIZE_VERB:
         errors.append(f"verbs {stanza.get('filterVerb')!r}/{stanza.get('prioritizeVerb')!r}, "
-                      f"expected {FILTER_VERB!r}/{PRIORITIZE_VERB!r}")
+                      f"expected {wanted_filter!r}/{PRIORITIZE_VERB!r}")
     if not isinstance(stanza.get("weight"), int) or stanza["weight"] <= 0:
         errors.append(f"weight {stanza.get('weight')!r} must be a positive integer with prioritizeVerb set")
     for key in ("nodeCacheCapable", "ignorable"):
@@ -159,4 +169,7 @@ def check_scheduler_config(config, extender, variables, scheduler_name):
         errors.append("enableHTTPS is set, but the extender serves plain HTTP")
     if not GO_DURATION.match(str(stanza.get("httpTimeout", ""))):
         errors.append(f"httpTimeout {stanza.get('httpTimeout')!r} is not a Go duration")
+    elif go_duration_seconds(stanza["httpTimeout"]) > MAX_HTTP_TIMEOUT_SECONDS:
+        errors.append(f"httpTimeout {stanza['httpTimeout']} is over {MAX_HTTP_TIMEOUT_SECONDS}s: a hung extender "
+                      "would cost each pod over a second")
     return errors

@@ -78,6 +78,7 @@ def main():
         "zero weight": (broken_config(lambda c: c["extenders"][0].update(weight=0)), "weight"),
         "not ignorable": (broken_config(lambda c: c["extenders"][0].update(ignorable=False)), "ignorable"),
         "bad timeout": (broken_config(lambda c: c["extenders"][0].update(httpTimeout="2 seconds")), "httpTimeout"),
+        "timeout over half a second": (broken_config(lambda c: c["extenders"][0].update(httpTimeout="2s")), "over 0.5s"),
     }
     failures = 0
     for name, (errors, expected) in cases.items():

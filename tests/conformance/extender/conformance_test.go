@@ -16,6 +16,9 @@ import (
 
 var urlPrefix string
 
+// The same rules table_helper publishes masks for: only node-cold is labelled edge there.
+const labelRules = "type=space:kubernetes.io/role=edge"
+
 func TestMain(m *testing.M) {
 	bin, helper := os.Getenv("NETSCORE_EXTENDER_BIN"), os.Getenv("NETSCORE_TABLE_HELPER")
 	if bin == "" || helper == "" {
@@ -31,7 +34,7 @@ func TestMain(m *testing.M) {
 	// The table is published once: a max age far beyond any run keeps a slow run (a loaded
 	// machine) from meeting a stale table and neutral scores.
 	cmd, address, err := StartExtender(bin, "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_SHM_NAME="+shm,
-		"NETSCORE_URL_PREFIX=/scheduler", "NETSCORE_THREADS=2", "NETSCORE_MAX_AGE=24h")
+		"NETSCORE_URL_PREFIX=/scheduler", "NETSCORE_THREADS=2", "NETSCORE_MAX_AGE=24h", "NETSCORE_LABEL_RULES="+labelRules)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -116,7 +119,7 @@ func TestFilterPassesAllWithoutAnnotation(t *testing.T) {
 func TestFilterRejectsNodesAboveTheCeiling(t *testing.T) {
 	waitReady(t)
 	for _, h := range extenders() {
-		passed, failed, err := h.Filter(pod(map[string]string{"netscore.io/max-receive-bytes": "600"}),
+		passed, failed, err := h.Filter(pod(map[string]string{"netscore.io/max-receive-rate": "600"}),
 			nodes("node-hot", "node-mid", "node-cold"))
 		if err != nil {
 			t.Fatalf("nodeCacheCapable=%v: %v", h.NodeCacheCapable, err)
@@ -125,7 +128,8 @@ func TestFilterRejectsNodesAboveTheCeiling(t *testing.T) {
 		if fmt.Sprint(passed) != "[node-cold node-mid]" {
 			t.Errorf("nodeCacheCapable=%v: passed %v", h.NodeCacheCapable, passed)
 		}
-		if reason := failed["node-hot"]; !strings.Contains(reason, "1000") || !strings.Contains(reason, "600") || len(failed) != 1 {
+		want := "unresolvable: netscore: node receive rate above the pod's netscore.io/max-receive-rate of 600"
+		if reason := failed["node-hot"]; reason != want || len(failed) != 1 {
 			t.Errorf("nodeCacheCapable=%v: failed %v", h.NodeCacheCapable, failed)
 		}
 	}
@@ -147,7 +151,7 @@ func TestFullNodesComeBackIntact(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("node changed on the way back:\n got %s\nwant %s", got, want)
 	}
-	if result.NodeNames != nil || result.FailedAndUnresolvableNodes != nil || result.Error != "" {
+	if result.NodeNames != nil || len(result.FailedAndUnresolvableNodes) != 0 || result.Error != "" {
 		t.Errorf("unexpected fields %+v", result)
 	}
 }
@@ -161,5 +165,53 @@ func TestSchedulerSeesErrorsForBadRequests(t *testing.T) {
 	}
 	if err := h.Send("nosuchverb", h.Args(pod(nil), nodes("a")), &list); err == nil || !strings.Contains(err.Error(), "code 404") {
 		t.Errorf("unknown verb: got %v", err)
+	}
+}
+
+// A second extender on an address the first one holds must not share it (the scheduler's
+// connections would be split between two tables): it exits 1 naming the address.
+func TestSecondExtenderOnATakenAddressExits(t *testing.T) {
+	waitReady(t)
+	address := strings.TrimSuffix(strings.TrimPrefix(urlPrefix, "http://"), "/scheduler/")
+	cmd := exec.Command(os.Getenv("NETSCORE_EXTENDER_BIN"))
+	cmd.Env = append(os.Environ(), "NETSCORE_LISTEN="+address, "NETSCORE_THREADS=2",
+		fmt.Sprintf("NETSCORE_SHM_NAME=netscore-conformance-second-%d", os.Getpid()))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(out.String(), "cannot listen on "+address) {
+			t.Errorf("exit %d, output %q", code, out.String())
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("second extender still running on %s: %s", address, out.String())
+	}
+}
+
+// NETSCORE_LABEL_RULES in both modes: from the collector's table when only names are sent, from
+// the request's Node labels otherwise. Either way the scheduler gets one reason for every node.
+func TestLabelRulesInBothModes(t *testing.T) {
+	waitReady(t)
+	const reason = "unresolvable: netscore: pods annotated type=space need nodes labelled kubernetes.io/role=edge"
+	for _, h := range extenders() {
+		in := nodes("node-hot", "node-mid", "node-cold")
+		if !h.NodeCacheCapable {
+			in[2].Labels["kubernetes.io/role"] = "edge" // the table's masks are not read in this mode
+			in[0].Labels["kubernetes.io/role"] = "core"
+		}
+		passed, failed, err := h.Filter(pod(map[string]string{"type": "space"}), in)
+		if err != nil {
+			t.Fatalf("nodeCacheCapable=%v: %v", h.NodeCacheCapable, err)
+		}
+		if fmt.Sprint(passed) != "[node-cold]" || len(failed) != 2 || failed["node-hot"] != reason || failed["node-mid"] != reason {
+			t.Errorf("nodeCacheCapable=%v: passed %v failed %v", h.NodeCacheCapable, passed, failed)
+		}
 	}
 }

@@ -63,7 +63,8 @@ func (h *HTTPExtender) Args(pod *Pod, nodes []*Node) *ExtenderArgs {
 	return args
 }
 
-// Filter follows HTTPExtender.Filter's choice of node list, including its subset check.
+// Filter follows HTTPExtender.Filter's choice of node list, including its subset check. Reasons from
+// FailedAndUnresolvableNodes come back prefixed "unresolvable: ".
 func (h *HTTPExtender) Filter(pod *Pod, nodes []*Node) ([]string, FailedNodesMap, error) {
 	var result ExtenderFilterResult
 	if err := h.Send("filter", h.Args(pod, nodes), &result); err != nil {
@@ -89,7 +90,15 @@ func (h *HTTPExtender) Filter(pod *Pod, nodes []*Node) ([]string, FailedNodesMap
 			passed = append(passed, n.Name)
 		}
 	}
-	return passed, result.FailedNodes, nil
+	// findNodesThatPassExtenders: an unresolvable entry wins over a plain failed one for the same node.
+	failed := FailedNodesMap{}
+	for name, reason := range result.FailedNodes {
+		failed[name] = reason
+	}
+	for name, reason := range result.FailedAndUnresolvableNodes {
+		failed[name] = "unresolvable: " + reason
+	}
+	return passed, failed, nil
 }
 
 // Prioritize returns the HostPriorityList as the scheduler decodes it.

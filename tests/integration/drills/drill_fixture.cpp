@@ -32,9 +32,9 @@ HttpReply Extender::prioritize() const {
   return http_post(base + "/prioritize", std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") + kProbeNames + "}");
 }
 
-HttpReply Extender::filter(const std::string& max_receive_bytes) const {
-  return http_post(base + "/filter", R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":")" +
-                                         max_receive_bytes + R"("}}},"NodeNames":)" + kProbeNames + "}");
+HttpReply Extender::filter(const std::string& max_receive_rate) const {
+  return http_post(base + "/filter", R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":")" +
+                                         max_receive_rate + R"("}}},"NodeNames":)" + kProbeNames + "}");
 }
 
 void DrillTest::SetUpTestSuite() {

@@ -40,8 +40,8 @@ struct Extender {
   HttpReply get(const std::string& path) const { return http_get(base + path); }
   // /prioritize for the probe nodes.
   HttpReply prioritize() const;
-  // /filter for the probe nodes with a pod asking for at most `max_receive_bytes`.
-  HttpReply filter(const std::string& max_receive_bytes) const;
+  // /filter for the probe nodes with a pod asking for at most `max_receive_rate` bytes/s.
+  HttpReply filter(const std::string& max_receive_rate) const;
 };
 
 class DrillTest : public ::testing::Test {

@@ -262,5 +262,35 @@ TEST(ServerBind, PortInUseThrowsWithTheReason) {
   }
 }
 
+// One listener per address: a second extender (or anything) already there makes the bind fail,
+// even a listener that set SO_REUSEPORT, which earlier releases set and so joined silently.
+TEST(ServerBind, SecondListenerOnTheSameAddressIsRefused) {
+  Config config;
+  config.extender.listen_host = "127.0.0.1";
+  config.extender.listen_port = 0;
+  config.extender.threads = 2;
+  Server first(config);
+  config.extender.listen_port = first.port();
+  const std::string address = "127.0.0.1:" + std::to_string(first.port());
+  EXPECT_THROW(
+      {
+        try {
+          Server second(config);
+        } catch (const std::runtime_error& e) {
+          EXPECT_THAT(e.what(), HasSubstr("cannot listen on " + address + ": bind"));
+          throw;
+        }
+      },
+      std::runtime_error);
+
+  net::io_context ioc;
+  tcp::acceptor reuse_port(ioc, tcp::v4());
+  reuse_port.set_option(net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>(true));
+  reuse_port.bind({net::ip::make_address("127.0.0.1"), 0});
+  reuse_port.listen();
+  config.extender.listen_port = reuse_port.local_endpoint().port();
+  EXPECT_THROW(Server{config}, std::runtime_error);
+}
+
 }  // namespace
 }  // namespace netscore::extender

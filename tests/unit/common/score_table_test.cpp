@@ -187,13 +187,15 @@ TEST_F(ScoreTable, TakeOverRestoresTheConfiguredMode) {
   EXPECT_EQ(st.st_mode & 0777, 0600U);
 }
 
-// Another UID's segment could have been planted to steer scheduling. The tests run as root
-// (the build container), which may hand the segment to any UID.
+// Another UID's segment could have been planted to steer scheduling. Needs root (CAP_CHOWN) to
+// hand the segment to another UID, as in the build container and scripts/test.sh (which runs as
+// root or through sudo); as another user it fails saying so.
 TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegmentUnlessAllowed) {
   ScoreTableWriter writer(writer_options());
   constexpr uid_t kOther = 4242;
   ASSERT_NE(::geteuid(), kOther);
-  ASSERT_EQ(::chown(("/dev/shm/" + name_.str()).c_str(), kOther, kOther), 0) << std::strerror(errno);
+  ASSERT_EQ(::chown(("/dev/shm/" + name_.str()).c_str(), kOther, kOther), 0)
+      << "this test needs root (CAP_CHOWN) to give the segment to uid 4242: " << std::strerror(errno);
   EXPECT_THAT(error_of_attach(), HasSubstr("owned by uid 4242"));
   EXPECT_THAT(error_of_attach(), HasSubstr("NETSCORE_SHM_ALLOW_FOREIGN_OWNER"));
   EXPECT_NO_THROW(ScoreTableReader({name_, true, 64}));

@@ -28,12 +28,16 @@ class ExplainTest : public ::testing::Test {
     config_.shm.name = name_;
     config_.max_age = {std::chrono::seconds(60), "1m"};
     config_.extender.neutral_score = 5;
-    writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
-    // raw a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" invalid.
-    const std::vector<TableEntry> entries = {{"a", 0.0, 0, 34, 1000, true},
-                                             {"b", 50.0, 50, 95, 1000, true},
-                                             {"c", 200.0, 200, 4, 1000, true},
-                                             {"bad", 1e9, 0, 0, 1000, false}};
+    writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
+    // raw a=0, b=50, c=200 (and as many bytes/s); cluster node_score a=34, b=95, c=4; "bad" invalid.
+    const auto entry = [](std::string name, double raw, std::int64_t node_score, bool valid) {
+      const auto score = valid ? static_cast<std::int64_t>(raw) : 0;
+      return TableEntry{.name = std::move(name), .raw = raw, .raw_score = score, .node_score = node_score,
+                        .sample_ms = 1000, .valid = valid, .flags = shm::kEntryHasSeries | shm::kEntryRateValid,
+                        .rate = raw, .corrected_raw_score = score, .corrected_node_score = node_score};
+    };
+    const std::vector<TableEntry> entries = {entry("a", 0.0, 34, true), entry("b", 50.0, 95, true),
+                                             entry("c", 200.0, 4, true), entry("bad", 1e9, 0, false)};
     writer_->publish(entries, 1000);
     attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
     ASSERT_TRUE(attachment_->poll());
@@ -121,7 +125,7 @@ TEST_F(ExplainTest, ClusterModeRecordsTheClusterScore) {
 
 TEST_F(ExplainTest, FilterVerdictsAndReasonsNewestFirst) {
   post("/prioritize", kP1, R"(["a","c"])");
-  post("/filter", kP1, R"(["a","b","c"])", R"({"netscore.io/max-receive-bytes":"100"})");
+  post("/filter", kP1, R"(["a","b","c"])", R"({"netscore.io/max-receive-rate":"100"})");
   const auto doc = parse(get("/explain?uid=uid-1").body);
   const auto& decisions = doc["decisions"];
   ASSERT_EQ(decisions.Size(), 2U);
@@ -135,17 +139,23 @@ TEST_F(ExplainTest, FilterVerdictsAndReasonsNewestFirst) {
   EXPECT_EQ(verdicts["a"].first, "passed");
   EXPECT_EQ(verdicts["b"].first, "passed");
   EXPECT_EQ(verdicts["c"].first, "failed");
-  EXPECT_STREQ(decisions[0]["nodes"][0]["name"].GetString(), "c");  // failures first
-  EXPECT_THAT(verdicts["c"].second, HasSubstr("200"));
+  const auto& failed = decisions[0]["nodes"][0];
+  EXPECT_STREQ(failed["name"].GetString(), "c");  // failures first
+  // The reason is the same for every node (the scheduler groups it); the node's own figure is here.
+  EXPECT_EQ(failed["rate"].GetDouble(), 200.0);
   EXPECT_THAT(verdicts["c"].second, HasSubstr("100"));
+  EXPECT_THAT(verdicts["c"].second, Not(HasSubstr("200")));
 }
 
-TEST_F(ExplainTest, FilterErrorMarksEveryNode) {
-  post("/filter", kP1, R"(["a","b"])", R"({"netscore.io/max-receive-bytes":"lots"})");
+TEST_F(ExplainTest, MalformedAnnotationFailsEveryNodeWithTheReason) {
+  post("/filter", kP1, R"(["a","b"])", R"({"netscore.io/max-receive-rate":"lots"})");
   const auto doc = parse(get("/explain?pod=ns1/p1").body);
   const auto& d = doc["decisions"][0];
-  EXPECT_THAT(d["error"].GetString(), HasSubstr("not a whole number"));
-  for (const auto& n : d["nodes"].GetArray()) EXPECT_STREQ(n["filter"].GetString(), "error");
+  ASSERT_EQ(d["nodes"].Size(), 2U);
+  for (const auto& n : d["nodes"].GetArray()) {
+    EXPECT_STREQ(n["filter"].GetString(), "failed");
+    EXPECT_THAT(n["reason"].GetString(), HasSubstr("is not bytes per second"));
+  }
 }
 
 TEST_F(ExplainTest, TextFormatAndQueryErrors) {

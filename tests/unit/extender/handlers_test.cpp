@@ -47,12 +47,6 @@ class HandlersTest : public ::testing::Test {
                                                               std::string(names_json) + "}",
                 now);
   }
-  Response filter(std::string_view ceiling, std::string_view names_json, std::int64_t now = mono_now_ns()) {
-    return call(http::verb::post, "/netscore/filter",
-                R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":")" + std::string(ceiling) +
-                    R"("}}},"NodeNames":)" + std::string(names_json) + "}",
-                now);
-  }
   std::int64_t stale_now() const { return mono_now_ns() + 61'000'000'000; }
 
   netscore::testing::TableName name_{"handlers"};
@@ -112,16 +106,7 @@ TEST_F(HandlersTest, FilterPassesEverythingWithoutTheAnnotation) {
   publish();
   const Response r = call(http::verb::post, "/netscore/filter", R"({"Pod":{},"NodeNames":["a","c","zz"]})");
   EXPECT_EQ(r.body,
-            R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":null,"Error":""})");
-}
-
-TEST_F(HandlersTest, FilterFailsNodesAboveTheCeilingNamingTheValue) {
-  publish();
-  const Response r = filter("100", R"(["a","b","c","bad","zz"])");
-  EXPECT_EQ(r.status, 200U);
-  EXPECT_THAT(r.body, HasSubstr(R"("NodeNames":["a","b","bad","zz"])"));
-  EXPECT_THAT(r.body, HasSubstr(R"("FailedNodes":{"c":"netscore: node received 200 bytes over the window, above the pod's netscore.io/max-receive-bytes of 100"})"));
-  EXPECT_THAT(r.body, HasSubstr(R"("Error":"")"));
+            R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
 }
 
 TEST_F(HandlersTest, FilterEchoesFullNodesWhenNotNodeCacheCapable) {
@@ -129,25 +114,10 @@ TEST_F(HandlersTest, FilterEchoesFullNodesWhenNotNodeCacheCapable) {
   const std::string a = R"({"metadata":{"name":"a","labels":{"x":"\u003c"}}})";
   const std::string c = R"({"metadata":{"name":"c"}})";
   const Response r = call(http::verb::post, "/netscore/filter",
-                          R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":"100"}}},"Nodes":{"items":[)" +
+                          R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":"100"}}},"Nodes":{"items":[)" +
                               a + "," + c + R"(]},"NodeNames":null})");
-  EXPECT_EQ(r.body, R"({"Nodes":{"metadata":{},"items":[)" + a +
-                        R"(]},"NodeNames":null,"FailedNodes":{"c":"netscore: node received 200 bytes over the window, above the pod's netscore.io/max-receive-bytes of 100"},"FailedAndUnresolvableNodes":null,"Error":""})");
-}
-
-TEST_F(HandlersTest, StaleFilterFollowsThePolicy) {
-  publish();
-  EXPECT_THAT(filter("100", R"(["a","c"])", stale_now()).body, HasSubstr(R"("NodeNames":["a","c"],"FailedNodes":{})"));
-  config_.extender.stale_policy = StalePolicy::fail_closed;
-  const Response closed = filter("100", R"(["a","c"])", stale_now());
-  EXPECT_THAT(closed.body, HasSubstr(R"("Error":"netscore: score table is stale)"));
-  EXPECT_THAT(closed.body, HasSubstr(R"("NodeNames":[])"));
-}
-
-TEST_F(HandlersTest, FilterReportsAnUnparsableCeilingWithoutPercent) {
-  publish();
-  const Response r = filter("10%", R"(["a"])");
-  EXPECT_THAT(r.body, HasSubstr(R"(\"10?\" is not a whole number of bytes)"));
+  EXPECT_EQ(r.body, R"({"Nodes":{"metadata":{},"items":[)" + a + "," + c +
+                        R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
 }
 
 TEST_F(HandlersTest, BadRequestsGet4xxWithJsonError) {
@@ -173,6 +143,40 @@ TEST_F(HandlersTest, ReadyzExplainsWhyNotReady) {
   EXPECT_THAT(r.body, HasSubstr("stale"));
   shared_.draining = true;
   EXPECT_THAT(call(http::verb::get, "/readyz").body, HasSubstr("draining"));
+}
+
+// The pod's probe: a stale or missing table must not make a serving extender unready.
+TEST_F(HandlersTest, ReadyzExcludingTheTableIsReadyWhileServingButNotWhileDraining) {
+  Response r = call(http::verb::get, "/readyz?exclude=table");
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_EQ(r.body.rfind("ok (excluded: score table not attached: ", 0), 0U) << r.body;
+  publish();
+  r = call(http::verb::get, "/readyz?exclude=table", {}, stale_now());
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_THAT(r.body, HasSubstr("(excluded: score table stale: no successful refresh for"));
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=table").body, "ok\n");
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=other", {}, stale_now()).status, 503U);
+  shared_.draining = true;
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=table").status, 503U);
+}
+
+// A dead or hung collector stops ending refresh attempts: after three refresh intervals /table
+// and /metrics say so, even though its last attempt succeeded.
+TEST_F(HandlersTest, CollectorNotHeardFromForThreeIntervalsIsSilentNotOk) {
+  publish();
+  const std::int64_t now = mono_now_ns();
+  shm::CollectorStatus status{};
+  status.refresh_interval_ms = 15'000;
+  status.heartbeat_mono_ns = now - 44'000'000'000;
+  writer_->record_status(status);
+  EXPECT_THAT(call(http::verb::get, "/table", {}, now).body, HasSubstr(R"("collector":{"status":"ok","last_heard_seconds":44)"));
+  EXPECT_THAT(call(http::verb::get, "/metrics", {}, now).body, HasSubstr("\nnetscore_extender_collector_silent 0\n"));
+  const std::int64_t later = now + 2'000'000'000;
+  EXPECT_THAT(call(http::verb::get, "/table", {}, later).body, HasSubstr(R"("collector":{"status":"silent","last_heard_seconds":46)"));
+  EXPECT_THAT(call(http::verb::get, "/table?format=text", {}, later).body, HasSubstr("collector: silent (not heard from for 46s)"));
+  const std::string metrics = call(http::verb::get, "/metrics", {}, later).body;
+  EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_silent 1\n"));
+  EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_last_heard_seconds 46\n"));
 }
 
 TEST_F(HandlersTest, TableListsNodesHeaderAndMissingNodes) {

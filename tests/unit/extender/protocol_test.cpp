@@ -12,12 +12,12 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// shared/extender-protocol.md §6.1 (filter request, nodeCacheCapable: true), with the ceiling
-// annotation added next to the document's illustrative one.
+// The extender protocol notes' filter request example (nodeCacheCapable: true), with the ceiling
+// annotation and a repeated annotation key added.
 const std::string kFilterNames = R"({
   "Pod": {"metadata": {"name": "web-7d9f8-x2kqp", "generateName": "web-7d9f8-", "namespace": "default",
     "uid": "6b1f1c52-2c1e-4c8e-9a57-0d3a4f1e9b11", "resourceVersion": "123456", "creationTimestamp": "2026-07-01T10:00:00Z",
-    "labels": {"app": "web"}, "annotations": {"example.com/egress-mbps": "200", "netscore.io/max-receive-bytes": "1000"}},
+    "labels": {"app": "web"}, "annotations": {"example.com/egress-mbps": "200", "netscore.io/max-receive-rate": "1000", "example.com/egress-mbps": "300"}},
     "spec": {"containers": [{"name": "web", "image": "nginx:1.27", "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}},
       "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File", "imagePullPolicy": "IfNotPresent"}],
       "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst", "serviceAccountName": "default",
@@ -57,8 +57,12 @@ TEST(Protocol, ParsesNodeNamesRequestAndAnnotation) {
   ASSERT_EQ(parse(kFilterNames, args, buffer), std::nullopt);
   EXPECT_TRUE(args.node_cache_capable);
   EXPECT_THAT(args.names, ElementsAre("node-a", "node-b", "node-c"));
-  ASSERT_TRUE(args.max_receive_bytes.has_value());
-  EXPECT_EQ(*args.max_receive_bytes, "1000");
+  // Every string annotation once; a repeated key keeps its last value, as Go's decoder does.
+  EXPECT_THAT(args.pod_annotations, ElementsAre(KeyValue{"example.com/egress-mbps", "300"},
+                                                KeyValue{"netscore.io/max-receive-rate", "1000"}));
+  EXPECT_THAT(find_value(args.pod_annotations, "netscore.io/max-receive-rate"), ::testing::Optional(std::string_view("1000")));
+  EXPECT_EQ(find_value(args.pod_annotations, "absent"), std::nullopt);
+  EXPECT_TRUE(args.node_labels.empty());
 }
 
 TEST(Protocol, ParsesFullNodesRequestWithSpans) {
@@ -70,7 +74,14 @@ TEST(Protocol, ParsesFullNodesRequestWithSpans) {
   ASSERT_EQ(args.item_spans.size(), 2U);
   const auto span = args.item_spans[1];
   EXPECT_EQ(kPrioritizeNodes.substr(span.begin, span.end - span.begin), kNodeC);
-  EXPECT_FALSE(args.max_receive_bytes.has_value());
+  EXPECT_TRUE(args.pod_annotations.empty());
+  ASSERT_EQ(args.label_ranges.size(), 2U);
+  const auto labels = [&](std::size_t i) {
+    return std::vector<KeyValue>(args.node_labels.begin() + static_cast<std::ptrdiff_t>(args.label_ranges[i].begin),
+                                 args.node_labels.begin() + static_cast<std::ptrdiff_t>(args.label_ranges[i].end));
+  };
+  EXPECT_THAT(labels(0), ElementsAre(KeyValue{"kubernetes.io/hostname", "node-a"}));
+  EXPECT_THAT(labels(1), ElementsAre(KeyValue{"kubernetes.io/hostname", "node-c"}));
 }
 
 TEST(Protocol, TopLevelKeysMatchCaseInsensitivelyAndLastDuplicateWins) {
@@ -111,8 +122,10 @@ TEST(Protocol, RejectsBadInputWithAClearMessage) {
   EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":["a","b","a"]})"), HasSubstr("duplicate node name \"a\""));
   EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":[""]})"), HasSubstr("empty node name"));
   EXPECT_THAT(parse_error(R"({"Pod":{},"Nodes":{"items":[{"metadata":{}}]}})"), HasSubstr("has no metadata.name"));
-  EXPECT_THAT(parse_error(R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-bytes":5}}},"NodeNames":["a"]})"),
-              HasSubstr("annotation must not be a number"));
+  EXPECT_THAT(parse_error(R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":5}}},"NodeNames":["a"]})"),
+              HasSubstr("annotations value must not be a number"));
+  EXPECT_THAT(parse_error(R"({"Pod":{},"Nodes":{"items":[{"metadata":{"name":"a","labels":{"x":[]}}}]}})"),
+              HasSubstr("labels value must not be an array"));
   EXPECT_THAT(parse_error("{\"Pod\":{},\"NodeNames\":[\"\xff\"]}"), HasSubstr("malformed JSON"));
   EXPECT_THAT(parse_error(std::string(100000, '[')), HasSubstr("JSON object"));
   EXPECT_THAT(parse_error("{\"Pod\":{\"x\":" + std::string(100000, '[')), HasSubstr("nested deeper"));
@@ -172,7 +185,7 @@ TEST(Protocol, WritesFilterResultWithNodeNames) {
   const std::vector<FailedNode> failed = {{1, "egress 9.4/10 Gbit/s, above 90% threshold"}};
   std::string out;
   write_filter_result(args, kFilterNames, passed, failed, "", out);
-  EXPECT_EQ(out, R"({"Nodes":null,"NodeNames":["node-a","node-c"],"FailedNodes":{"node-b":"egress 9.4/10 Gbit/s, above 90% threshold"},"FailedAndUnresolvableNodes":null,"Error":""})");  // §6.2
+  EXPECT_EQ(out, R"({"Nodes":null,"NodeNames":["node-a","node-c"],"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-b":"egress 9.4/10 Gbit/s, above 90% threshold"},"Error":""})");
 }
 
 TEST(Protocol, WritesFilterResultWithNodesCopiedFromTheRequest) {
@@ -184,7 +197,7 @@ TEST(Protocol, WritesFilterResultWithNodesCopiedFromTheRequest) {
   std::string out;
   write_filter_result(args, kPrioritizeNodes, passed, failed, "", out);
   EXPECT_EQ(out, R"({"Nodes":{"metadata":{},"items":[)" + kNodeC +
-                     R"(]},"NodeNames":null,"FailedNodes":{"node-a":"too busy"},"FailedAndUnresolvableNodes":null,"Error":""})");
+                     R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-a":"too busy"},"Error":""})");
 }
 
 TEST(Protocol, ErrorBodyIsEscapedJson) {
