@@ -41,7 +41,11 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   const Lookup lookup = lookup_nodes(reader, {}, {}, {}, now_mono_ns, max_age_ns);
   v.freshness = lookup.freshness;
   v.age_ns = lookup.age_ns;
-  if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) v.rows.clear();
+  if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) {
+    // A read that kept meeting publishes leaves a torn meta: show nothing rather than mixed flags.
+    v.rows.clear();
+    v.meta = {};
+  }
   v.corrected = corrected(v.meta);
   v.cluster = cluster_mismatch(v.rows, v.meta);
   if (v.has_status) v.watch_event_age_ns = watch_event_age_ns(v.status, now_mono_ns);
@@ -243,11 +247,14 @@ void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_n
     gauge("netscore_extender_collector_refresh_duration_seconds", "Duration of the collector's last query.", "gauge",
           static_cast<double>(status.query_duration_us) * 1e-6);
   }
+  // The mismatch counts need every row; read only when the snapshot can have a mismatch, and
+  // count from the rows' own (possibly newer) snapshot.
   std::vector<TableRow> rows;
+  shm::SnapshotMeta rows_meta{};
   const bool has_rows = has_snapshot && (meta.flags & shm::kSnapshotClusterSynced) != 0 &&
-                        table->read_all(rows, meta) == ReadStatus::ok;
-  render_cluster_metrics(has_status ? &status : nullptr, has_snapshot ? &meta : nullptr, has_rows ? &rows : nullptr,
-                         now_mono_ns, out);
+                        table->read_all(rows, rows_meta) == ReadStatus::ok;
+  render_cluster_metrics(has_status ? &status : nullptr, has_rows ? &rows_meta : has_snapshot ? &meta : nullptr,
+                         has_rows ? &rows : nullptr, now_mono_ns, out);
   gauge("netscore_extender_missing_node_lookups_total", "Requested nodes the fresh table did not contain.", "counter",
         static_cast<double>(missing_lookups));
   gauge("netscore_extender_missing_nodes", "Distinct requested nodes the table lacked (bounded set).", "gauge",
