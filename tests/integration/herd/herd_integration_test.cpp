@@ -178,7 +178,11 @@ class HerdTest : public ::testing::Test {
                  .wait_visible = [](const std::string&, unsigned) { return true; }};
     if (correction) {
       a.wait_visible = [this](const std::string& node, unsigned placed) {
-        return eventually([&] { return placed_pods(read_table(base_), node) == static_cast<long>(placed); }, kVisible);
+        if (eventually([&] { return placed_pods(read_table(base_), node) == static_cast<long>(placed); }, kVisible)) {
+          return true;
+        }
+        ADD_FAILURE() << http_get(base_ + "/table?format=text").body << "\ncollector log:\n" << collector_->log();
+        return false;
       };
     }
     return a;
@@ -204,6 +208,19 @@ class HerdTest : public ::testing::Test {
   std::string base_;
 };
 
+TEST_F(HerdTest, CorrectedBurstLandsCloseToWaterFilling) {
+  start(true);
+  const BurstResult r = schedule_burst(base_, cluster_, api(true), kBurst);
+  ASSERT_EQ(r.error, "") << describe(r);
+  std::cout << describe(r) << "\n";
+  const auto wf = water_filling(cluster_.initial_pods, kBurst);
+  // node-08 runs 1 pod, every other node at least 2.
+  EXPECT_EQ(cluster_.names[r.order.front()], "node-08") << describe(r);
+  EXPECT_LE(pods_away(r.placed, wf), 10U) << describe(r);
+  EXPECT_GE(nodes_used(r.placed), nodes_used(wf)) << describe(r);
+  EXPECT_EQ(api_.pods_per_node().at("node-08"), cluster_.initial_pods[8] + r.placed[8]);
+}
+
 TEST_F(HerdTest, WithoutCorrectionTheSameHarnessShowsTheHerd) {
   start(false);
   const BurstResult r = schedule_burst(base_, cluster_, api(false), kBurst);
@@ -215,6 +232,36 @@ TEST_F(HerdTest, WithoutCorrectionTheSameHarnessShowsTheHerd) {
   EXPECT_EQ(cluster_.names[r.order.front()], "node-08") << describe(r);
   EXPECT_GT(pods_away(r.placed, wf), 15U) << describe(r);
   EXPECT_LT(nodes_used(r.placed), nodes_used(wf) / 2) << describe(r);
+}
+
+TEST_F(HerdTest, TableListsNodesWithoutSeriesAndSeriesWithoutNode) {
+  start(true);
+  // A node Prometheus has never heard of, and a series whose node leaves the cluster.
+  api_.put_node("node-new");
+  api_.delete_node("node-19");
+  const auto names = [](const rapidjson::Value& list) {
+    std::vector<std::string> out;
+    for (const auto& v : list.GetArray()) out.emplace_back(v.GetString());
+    return out;
+  };
+  std::vector<std::string> without_series, without_node;
+  EXPECT_TRUE(eventually(
+      [&] {
+        const TableState t = read_table(base_);
+        if (!t.ok || !t.cluster_synced) return false;
+        without_series = names(t.doc["cluster"]["nodes_without_series"]);
+        without_node = names(t.doc["cluster"]["series_without_node"]);
+        return without_series == std::vector<std::string>{"node-new"} &&
+               without_node == std::vector<std::string>{"node-19"};
+      },
+      kStartup))
+      << http_get(base_ + "/table?format=text").body;
+  const std::string metrics = http_get(base_ + "/metrics").body;
+  EXPECT_NE(metrics.find("\nnetscore_extender_nodes_without_series 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\nnetscore_extender_series_without_node 1\n"), std::string::npos) << metrics;
+  const std::string text = http_get(base_ + "/table?format=text").body;
+  EXPECT_NE(text.find("nodes without series (1): node-new\nseries without node (1): node-19\n"), std::string::npos)
+      << text;
 }
 
 }  // namespace
