@@ -31,7 +31,9 @@
 // Determinism: after each binding the loop waits (bounded, on a condition) until the extender's
 // /table shows it, so every pod is scored with every earlier binding counted, whatever the
 // machine's load. How fast a binding shows (50 ms p99) is a timing goal, measured in bench/, not
-// here.
+// here. What is left to timing is the collector's model letting a placed pod's expected traffic
+// fade as the window would absorb it: on a slow run the burst can end a pod or so away from a fast
+// one (measured: 0 or 1 away from water-filling), well inside the 10 the test allows.
 namespace netscore::testing::herd {
 namespace {
 
@@ -126,14 +128,18 @@ class HerdTest : public ::testing::Test {
     }
   }
 
-  // Starts both binaries. Without correction the collector does not watch the API at all: the
-  // scores are exactly those of a netscore without the watcher.
-  void start(bool correction) {
+  // watch_off: the collector does not watch the API: exactly a netscore without the watcher.
+  // correction_off: it watches (NETSCORE_CORRECTION=false): the table knows the cluster, the scores
+  // stay the seed's. correction_on: the default once watching.
+  enum class Mode { watch_off, correction_off, correction_on };
+
+  void start(Mode mode) {
     std::vector<std::string> env = {"NETSCORE_PROMETHEUS_URL=" + prometheus_->url(),
                                     std::string("NETSCORE_INTERFACE=") + kSynthInterface,
                                     "NETSCORE_SHM_NAME=" + shm_.str(), "NETSCORE_REFRESH_INTERVAL=1s",
                                     "NETSCORE_LOG_LEVEL=debug"};
-    if (correction) env.push_back("NETSCORE_KUBE_API_URL=" + api_.url());
+    if (mode != Mode::watch_off) env.push_back("NETSCORE_KUBE_API_URL=" + api_.url());
+    if (mode == Mode::correction_off) env.push_back("NETSCORE_CORRECTION=false");
     collector_ = std::make_unique<BinaryProcess>(
         BinaryProcess::Options{.path = NETSCORE_COLLECTOR_BINARY, .env = env, .file_size_limit = {}, .log_path = {}});
     extender_ = std::make_unique<BinaryProcess>(BinaryProcess::Options{
@@ -146,12 +152,14 @@ class HerdTest : public ::testing::Test {
     ASSERT_TRUE(eventually([&] { return !(port = logged_port(extender_->log())).empty(); }, kStartup))
         << extender_->log();
     base_ = "http://127.0.0.1:" + port;
-    // Every node scored from Prometheus and, with correction, the watch synced and applied.
+    const bool watching = mode != Mode::watch_off;
+    // Every node scored from Prometheus; when watching, the watch synced; the correction as asked.
     ASSERT_TRUE(eventually(
         [&] {
           const TableState t = read_table(base_);
-          return t.ok && t.state == "fresh" && t.valid == cluster_.names.size() && t.corrected == correction &&
-                 t.cluster_synced == correction && t.watcher == (correction ? "synced" : "off");
+          return t.ok && t.state == "fresh" && t.valid == cluster_.names.size() &&
+                 t.corrected == (mode == Mode::correction_on) && t.cluster_synced == watching &&
+                 t.watcher == (watching ? "synced" : "off");
         },
         kStartup))
         << "table never ready:\n"
@@ -159,7 +167,7 @@ class HerdTest : public ::testing::Test {
         << collector_->log();
   }
 
-  ClusterApi api(bool correction) {
+  ClusterApi api(Mode mode) {
     ClusterApi a{.create =
                      [this](const std::string& pod) {
                        kube::Pod p;
@@ -170,22 +178,39 @@ class HerdTest : public ::testing::Test {
                      },
                  .bind =
                      [this](const std::string& pod, const std::string& node) {
-                       return http_post(api_.url() + "/api/v1/namespaces/default/pods/" + pod + "/binding",
-                                        binding_json(pod, node))
-                                  .status == 201;
+                       const bool ok = http_post(api_.url() + "/api/v1/namespaces/default/pods/" + pod + "/binding",
+                                                 binding_json(pod, node))
+                                           .status == 201;
+                       bound_ += ok ? 1 : 0;
+                       return ok;
                      },
                  // Without the watcher nothing the extender serves depends on a binding.
                  .wait_visible = [](const std::string&, unsigned) { return true; }};
-    if (correction) {
-      a.wait_visible = [this](const std::string& node, unsigned placed) {
-        if (eventually([&] { return placed_pods(read_table(base_), node) == static_cast<long>(placed); }, kVisible)) {
-          return true;
-        }
-        ADD_FAILURE() << http_get(base_ + "/table?format=text").body << "\ncollector log:\n" << collector_->log();
-        return false;
+    const auto visible = [this](auto&& shown) {
+      if (eventually([&] { return shown(read_table(base_)); }, kVisible)) return true;
+      ADD_FAILURE() << http_get(base_ + "/table?format=text").body << "\ncollector log:\n" << collector_->log();
+      return false;
+    };
+    if (mode == Mode::correction_on) {
+      a.wait_visible = [visible](const std::string& node, unsigned placed) {
+        return visible([&](const TableState& t) { return placed_pods(t, node) == static_cast<long>(placed); });
+      };
+    } else if (mode == Mode::correction_off) {
+      // Nothing in the scores depends on the binding; waiting for the watcher to count it keeps
+      // the run on the same steps as with correction.
+      a.wait_visible = [this, visible](const std::string&, unsigned) {
+        return visible([&](const TableState& t) {
+          return t.ok && t.doc["watcher"]["pods"].GetUint() == initial_total() + bound_;
+        });
       };
     }
     return a;
+  }
+
+  unsigned initial_total() const {
+    unsigned total = 0;
+    for (const unsigned p : cluster_.initial_pods) total += p;
+    return total;
   }
 
   std::string describe(const BurstResult& r) const {
@@ -206,11 +231,12 @@ class HerdTest : public ::testing::Test {
   std::unique_ptr<BinaryProcess> collector_;
   std::unique_ptr<BinaryProcess> extender_;
   std::string base_;
+  unsigned bound_ = 0;  // test pods bound so far
 };
 
 TEST_F(HerdTest, CorrectedBurstLandsCloseToWaterFilling) {
-  start(true);
-  const BurstResult r = schedule_burst(base_, cluster_, api(true), kBurst);
+  start(Mode::correction_on);
+  const BurstResult r = schedule_burst(base_, cluster_, api(Mode::correction_on), kBurst);
   ASSERT_EQ(r.error, "") << describe(r);
   std::cout << describe(r) << "\n";
   const auto wf = water_filling(cluster_.initial_pods, kBurst);
@@ -221,21 +247,33 @@ TEST_F(HerdTest, CorrectedBurstLandsCloseToWaterFilling) {
   EXPECT_EQ(api_.pods_per_node().at("node-08"), cluster_.initial_pods[8] + r.placed[8]);
 }
 
-TEST_F(HerdTest, WithoutCorrectionTheSameHarnessShowsTheHerd) {
-  start(false);
-  const BurstResult r = schedule_burst(base_, cluster_, api(false), kBurst);
+// What the burst does when every pod sees the same ranking: the quietest node still comes first,
+// then the static ranking piles pods onto a few nodes until LeastAllocated alone pushes them on.
+void expect_herd(const Cluster& cluster, const BurstResult& r, const std::string& description) {
+  const auto wf = water_filling(cluster.initial_pods, kBurst);
+  EXPECT_EQ(cluster.names[r.order.front()], "node-08") << description;
+  EXPECT_GT(pods_away(r.placed, wf), 15U) << description;
+  EXPECT_LT(nodes_used(r.placed), nodes_used(wf) / 2) << description;
+}
+
+TEST_F(HerdTest, WithoutTheWatcherTheSameHarnessShowsTheHerd) {
+  start(Mode::watch_off);
+  const BurstResult r = schedule_burst(base_, cluster_, api(Mode::watch_off), kBurst);
   ASSERT_EQ(r.error, "") << describe(r);
   std::cout << describe(r) << "\n";
-  const auto wf = water_filling(cluster_.initial_pods, kBurst);
-  // The quietest node still comes first, then the static ranking piles pods onto a few nodes
-  // until LeastAllocated alone pushes them on.
-  EXPECT_EQ(cluster_.names[r.order.front()], "node-08") << describe(r);
-  EXPECT_GT(pods_away(r.placed, wf), 15U) << describe(r);
-  EXPECT_LT(nodes_used(r.placed), nodes_used(wf) / 2) << describe(r);
+  expect_herd(cluster_, r, describe(r));
+}
+
+TEST_F(HerdTest, WithCorrectionSwitchedOffTheSameHarnessShowsTheHerd) {
+  start(Mode::correction_off);
+  const BurstResult r = schedule_burst(base_, cluster_, api(Mode::correction_off), kBurst);
+  ASSERT_EQ(r.error, "") << describe(r);
+  std::cout << describe(r) << "\n";
+  expect_herd(cluster_, r, describe(r));
 }
 
 TEST_F(HerdTest, TableListsNodesWithoutSeriesAndSeriesWithoutNode) {
-  start(true);
+  start(Mode::correction_on);
   // A node Prometheus has never heard of, and a series whose node leaves the cluster.
   api_.put_node("node-new");
   api_.delete_node("node-19");
