@@ -93,8 +93,8 @@ void FakeKubeApiServer::delete_node(const std::string& name) {
 std::string FakeKubeApiServer::create_pod(kube::Pod pod) {
   std::lock_guard lock(mutex_);
   pod.uid = "pod-uid-" + std::to_string(++uid_counter_);
-  pod.created_s = now_s();
-  if (!pod.node.empty()) pod.scheduled_s = pod.created_s;
+  if (pod.created_s == 0) pod.created_s = now_s();
+  if (!pod.node.empty() && !pod.scheduled_s) pod.scheduled_s = pod.created_s;
   const std::string key = pod.ns + "/" + pod.name;
   record(pod_event("ADDED", std::nullopt, pod));
   pods_[key] = *history_.back().new_pod;
