@@ -68,7 +68,7 @@ class ProjectedToken {
 
 bool synced(const ClusterWatcher& w) { return w.status().state == shm::WatchState::synced; }
 
-std::uint32_t pods_on(const ClusterState& state, const std::string& node) {
+std::uint32_t pods_on(ClusterState& state, const std::string& node) {
   for (const auto& load : state.loads({.now_ms = 0, .lag_ms = 0, .window_ms = 1})) {
     if (load.name == node) return load.pods;
   }

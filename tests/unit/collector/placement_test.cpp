@@ -165,6 +165,29 @@ TEST(ClusterState, RelistKeepsPlacementTimesAndDropsVanishedPods) {
   EXPECT_EQ(state.pod_count(), 0U);
 }
 
+TEST(ClusterState, FinishedPlacementsAreForgottenButTheirPodsStillCount) {
+  ClusterState state(315000);
+  state.upsert_pod({.uid = "old", .node = "n1"}, 0);
+  state.upsert_pod({.uid = "new", .node = "n1"}, 400000);
+  state.replace_pods({{.uid = "listed-long-ago", .node = "n2", .scheduled_ms = 1}}, 400000);
+  EXPECT_EQ(state.pod_count(), 1U) << "the relist replaced the watched pods";
+  EXPECT_EQ(state.recent_count(), 0U) << "placed before the horizon: never pending";
+  state.upsert_pod({.uid = "a", .node = "n1"}, 400000);
+  state.upsert_pod({.uid = "b", .node = "n1"}, 500000);
+  // At 715000, "a" is 315000 old (lag 15000 + window 300000: settled), "b" 215000 (pending 1/3).
+  const auto loads = state.loads({.now_ms = 715000, .lag_ms = 15000, .window_ms = 300000});
+  ASSERT_EQ(loads.size(), 2U);
+  EXPECT_EQ(loads[0].name, "n1");
+  EXPECT_EQ(loads[0].pods, 2U);
+  EXPECT_EQ(loads[0].placed, 1U);
+  EXPECT_DOUBLE_EQ(loads[0].pending_plain, 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(loads[0].settled, 2.0 - 1.0 / 3.0);
+  EXPECT_EQ(loads[1].pods, 1U);
+  EXPECT_EQ(state.recent_count(), 1U) << "a's placement is forgotten";
+  state.remove_pod("b");
+  EXPECT_EQ(state.recent_count(), 0U);
+}
+
 TEST(KubeObjects, ParsesTimestampsAndTheRateAnnotation) {
   EXPECT_EQ(parse_rfc3339_ms("1970-01-01T00:00:01Z"), 1000);
   EXPECT_EQ(parse_rfc3339_ms("2023-03-01T10:00:00.250Z"), 1677664800250);
