@@ -63,8 +63,13 @@ struct LoadWindow {
 // linearly to 0 over the window.
 double pending_fraction(std::int64_t age_ms, const LoadWindow& window);
 
+// Memory is one small record per bound pod plus one per node; loads() costs O(nodes + pods placed
+// within `recent_horizon_ms`), not O(pods): older pods are only counted, per node.
 class ClusterState {
  public:
+  // Pods placed longer ago than this are never pending: set it to lag + window or more.
+  explicit ClusterState(std::int64_t recent_horizon_ms = 3600000) : recent_horizon_ms_(recent_horizon_ms) {}
+
   // A relist: pods missing from `pods` are gone. A pod already known keeps its placement time.
   void replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms);
   // A watch event. A pod first seen bound by the watch counts from `now_ms`: the event is the
@@ -76,9 +81,11 @@ class ClusterState {
   void remove_node(const std::string& name);
 
   // One NodeLoad per node that is watched or has pods, sorted by name.
-  std::vector<NodeLoad> loads(const LoadWindow& window) const;
+  // Also forgets pods whose traffic is wholly in the window by now.
+  std::vector<NodeLoad> loads(const LoadWindow& window);
   std::size_t pod_count() const;
   std::size_t node_count() const;
+  std::size_t recent_count() const;  // pods that may still be pending
 
  private:
   struct PodRecord {
@@ -87,11 +94,15 @@ class ClusterState {
     std::int64_t placed_ms = 0;
   };
   std::uint32_t intern(const std::string& node);
-  void insert_locked(const PodFacts& pod, std::int64_t placed_ms);
+  void insert_locked(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms);
+  void erase_locked(std::unordered_map<std::string, PodRecord>::iterator it);
 
   mutable std::mutex mutex_;
+  std::int64_t recent_horizon_ms_;
   std::unordered_map<std::string, PodRecord> pods_;  // by uid
-  std::vector<std::string> node_names_{};
+  std::unordered_map<std::string, std::int64_t> recent_;  // uid -> placement, pods maybe pending
+  std::vector<std::string> node_names_;
+  std::vector<std::uint32_t> node_pods_;  // bound pods per node id
   std::unordered_map<std::string, std::uint32_t> node_ids_;
   std::unordered_map<std::string, std::uint64_t> nodes_;  // watched nodes -> rule mask
 };

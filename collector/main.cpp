@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     // thread publishes as it always did.
     namespace nc = netscore::collector;
     const bool watching = !config.kube.url.empty();
-    nc::ClusterState cluster;
+    nc::ClusterState cluster(config.refresh_interval.value.count() + config.query.time_range.value.count());
     nc::Publisher* publisher_ptr = nullptr;
     nc::ClusterWatcher watcher({.kube = config.kube,
                                 .rules = config.label_rules,

@@ -37,7 +37,7 @@ struct PrometheusConfig {
   PromDuration timeout;
   unsigned retries = 0;
   std::string bearer_token_file;
-  std::string ca_file;
+  std::string ca_file{};
   std::string cert_file;
   std::string key_file;
   bool insecure = false;
@@ -72,8 +72,8 @@ struct ExtenderConfig {
 struct KubeConfig {
   KubeWatch watch = KubeWatch::automatic;
   std::string url;  // NETSCORE_KUBE_API_URL, else https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT
-  std::string token_file;
-  std::string ca_file;
+  std::string token_file{};
+  std::string ca_file{};
   bool insecure = false;
   bool correction = true;
   double pod_receive_rate = 0;  // bytes/s expected of a placed pod when nothing better is known

@@ -76,8 +76,8 @@ class FakeKubeApiServer {
   // Objects (each write bumps the resourceVersion and produces watch events).
   void put_node(const std::string& name, kube::StringMap labels = {});
   void delete_node(const std::string& name);
-  // Returns the uid. `pod.node` set: created bound (PodScheduled at creation). A non-zero
-  // created_s / scheduled_s is kept (pods placed before the test started), else it is now.
+  // Returns the uid. `pod.node` set: created bound (PodScheduled at creation). `created_s` 0:
+  // now; set it to make pods that were placed long ago.
   std::string create_pod(kube::Pod pod);
   // Same as POST .../binding; returns the HTTP status it would answer (201, 404, 409).
   unsigned bind_pod(const std::string& ns, const std::string& name, const std::string& node);

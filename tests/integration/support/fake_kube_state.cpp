@@ -93,7 +93,6 @@ void FakeKubeApiServer::delete_node(const std::string& name) {
 std::string FakeKubeApiServer::create_pod(kube::Pod pod) {
   std::lock_guard lock(mutex_);
   pod.uid = "pod-uid-" + std::to_string(++uid_counter_);
-  // A time given by the caller is kept: a test can start from pods placed long before it.
   if (pod.created_s == 0) pod.created_s = now_s();
   if (!pod.node.empty() && !pod.scheduled_s) pod.scheduled_s = pod.created_s;
   const std::string key = pod.ns + "/" + pod.name;
