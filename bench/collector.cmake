@@ -5,3 +5,10 @@ if(TARGET netscore::test_support)
   target_link_libraries(collector_bench PRIVATE netscore::collector netscore::test_support benchmark::benchmark
     netscore::warnings)
 endif()
+
+# Kubernetes watcher at cluster scale, against the in-process fake API server.
+if(TARGET netscore::test_support)
+  add_executable(watcher_bench ${CMAKE_CURRENT_LIST_DIR}/watcher_bench.cpp)
+  target_link_libraries(watcher_bench PRIVATE netscore::collector netscore::test_support netscore::rapidjson
+    benchmark::benchmark netscore::warnings)
+endif()

@@ -13,7 +13,10 @@
 #include <spdlog/spdlog.h>
 
 #include "collector/check.h"
+#include "collector/cluster_state.h"
+#include "collector/cluster_watcher.h"
 #include "collector/prometheus_client.h"
+#include "collector/publisher.h"
 #include "collector/query_builder.h"
 #include "collector/refresh_loop.h"
 #include "collector/refresher.h"
@@ -78,8 +81,35 @@ int main(int argc, char** argv) {
     netscore::ScoreTableWriter writer({.name = config.shm.name, .capacity = config.shm.capacity, .mode = config.shm.mode});
     netscore::collector::PrometheusClient client(
         {config.prometheus, 256U << 20, std::string("netscore-collector/") + NETSCORE_VERSION});
-    netscore::collector::Refresher refresher(config, client, writer);
-    netscore::collector::RefreshLoop loop({config.refresh_interval.value, {}}, refresher, client);
+    // With the watcher, the publisher thread owns the table's snapshots; without it the refresh
+    // thread publishes as it always did.
+    namespace nc = netscore::collector;
+    const bool watching = !config.kube.url.empty();
+    nc::ClusterState cluster(config.refresh_interval.value.count() + config.query.time_range.value.count());
+    nc::Publisher* publisher_ptr = nullptr;
+    nc::ClusterWatcher watcher({.kube = config.kube,
+                                .rules = config.label_rules,
+                                .on_change = [&publisher_ptr] { publisher_ptr->cluster_changed(); }},
+                               cluster);
+    nc::Publisher publisher({.correction = {.enabled = config.kube.correction,
+                                            .function = config.query.function,
+                                            .window_ms = config.query.time_range.value.count(),
+                                            .default_rate = config.kube.pod_receive_rate},
+                             .lag_ms = config.refresh_interval.value.count(),
+                             .rules_hash = config.label_rules.hash},
+                            writer, cluster, watcher);
+    publisher_ptr = &publisher;
+    nc::Refresher::Sink sink;
+    if (watching) {
+      sink.measurement = [&publisher](std::vector<nc::NodeSample> samples, std::int64_t eval_time_ms) {
+        publisher.submit_measurement(std::move(samples), eval_time_ms);
+      };
+      sink.status = [&publisher](const netscore::shm::CollectorStatus& status) { publisher.submit_status(status); };
+      publisher.start();
+      watcher.start();
+    }
+    nc::Refresher refresher(config, client, writer, sink);
+    nc::RefreshLoop loop({config.refresh_interval.value, {}}, refresher, client);
     spdlog::info("started url={} mode={} query=\"{}\" interval={} shm={} took_over={}", client.redacted_url(),
                  query_mode_name(config.query.mode), refresher.query().promql, config.refresh_interval.text,
                  config.shm.name, writer.took_over());
@@ -89,6 +119,8 @@ int main(int argc, char** argv) {
     spdlog::info("stopping signal={}", signal);
     loop.stop();
     runner.join();
+    watcher.stop();
+    publisher.stop();
     spdlog::info("stopped refreshes={}", loop.refreshes());
   } catch (const std::exception& e) {
     spdlog::error("fatal error=\"{}\"", e.what());

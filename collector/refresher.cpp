@@ -8,9 +8,9 @@
 #include <spdlog/spdlog.h>
 
 #include "collector/diagnosis.h"
+#include "collector/placement.h"
 #include "collector/response_parser.h"
 #include "common/clock.h"
-#include "common/scoring.h"
 
 namespace netscore::collector {
 namespace {
@@ -37,9 +37,15 @@ std::string describe_http_failure(const HttpResult& result) {
 }
 
 Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer)
-    : client_(client), writer_(writer), query_(build_batch_query(config.query)),
+    : Refresher(config, client, writer, Sink{}) {}
+
+Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer, Sink sink)
+    : client_(client),
+      writer_(writer),
+      query_(build_batch_query(config.query)),
       query_config_(config.query),
-      retries_(config.prometheus.retries) {
+      retries_(config.prometheus.retries),
+      sink_(std::move(sink)) {
   status_.writer_pid = getpid();
   status_.refresh_interval_ms = config.refresh_interval.value.count();
 }
@@ -86,7 +92,7 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     } else if (parsed.samples.empty()) {
       result.error = parsed.series == 0 ? "zero series in the answer" : "no usable series in the answer";
     } else {
-      publish(parsed.samples, eval_time_ms, result);
+      publish(std::move(parsed.samples), eval_time_ms, result);
     }
   }
   result.ok = result.error.empty();
@@ -96,36 +102,14 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
   return result;
 }
 
-void Refresher::publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms, RefreshResult& result) {
-  std::vector<TableEntry> entries;
-  entries.reserve(samples.size());
-  for (const auto& s : samples) {
-    const auto score = plugin_score(s.value);
-    entries.push_back({.name = s.node,
-                       .raw = s.value,
-                       .raw_score = score.value_or(0),
-                       .sample_ms = eval_time_ms,
-                       .valid = score.has_value(),
-                       .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U),
-                       .rate = s.rate_valid ? s.rate : 0,
-                       .corrected_raw_score = score.value_or(0)});
+void Refresher::publish(std::vector<NodeSample> samples, std::int64_t eval_time_ms, RefreshResult& result) {
+  if (sink_.measurement) {
+    result.published = static_cast<std::uint32_t>(samples.size());
+    sink_.measurement(std::move(samples), eval_time_ms);
+    return;
   }
-  std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
-  std::vector<std::int64_t> raw;
-  std::vector<std::size_t> valid_at;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (entries[i].valid) {
-      raw.push_back(entries[i].raw_score);
-      valid_at.push_back(i);
-    }
-  }
-  std::vector<std::int64_t> normalized(raw.size());
-  normalize_scores(raw, normalized);
-  for (std::size_t i = 0; i < valid_at.size(); ++i) {
-    entries[valid_at[i]].node_score = normalized[i];
-    entries[valid_at[i]].corrected_node_score = normalized[i];
-  }
-  const PublishCounts counts = writer_.publish(entries, eval_time_ms);
+  const BuiltSnapshot snapshot = build_snapshot(samples, eval_time_ms, nullptr, {}, 0);
+  const PublishCounts counts = writer_.publish(snapshot.entries, eval_time_ms);
   result.published = counts.stored;
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
@@ -174,7 +158,11 @@ void Refresher::record(const RefreshResult& result, std::int64_t started_wall_ms
     ++status_.failures_total;
     std::memcpy(status_.last_error, result.error.data(), std::min(result.error.size(), sizeof status_.last_error - 1));
   }
-  writer_.record_status(status_);
+  if (sink_.status) {
+    sink_.status(status_);
+  } else {
+    writer_.record_status(status_);
+  }
   if (result.ok && was_failing) {
     spdlog::info("prometheus recovered nodes={} took_ms={}", result.published, result.duration_us / 1000);
   } else if (!result.ok && !was_failing) {

@@ -31,7 +31,15 @@ class Refresher {
   // Waits up to the given time between attempts; returns false when the collector is stopping.
   using BackoffWait = std::function<bool(std::chrono::milliseconds)>;
 
+  // With a publisher, a successful refresh hands its samples over (the publisher owns the table's
+  // snapshots and merges the cluster's placements) and every attempt's status goes there too.
+  struct Sink {
+    std::function<void(std::vector<NodeSample> samples, std::int64_t eval_time_ms)> measurement{};
+    std::function<void(const shm::CollectorStatus& status)> status{};
+  };
+
   Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer);
+  Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer, Sink sink);
 
   // After PrometheusClient::abort() nothing is recorded and the result's error is "stopped".
   RefreshResult refresh(std::int64_t eval_time_ms, const BackoffWait& wait);
@@ -41,7 +49,7 @@ class Refresher {
 
  private:
   HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait, unsigned& attempts);
-  void publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms, RefreshResult& result);
+  void publish(std::vector<NodeSample> samples, std::int64_t eval_time_ms, RefreshResult& result);
   void record(const RefreshResult& result, std::int64_t started_wall_ms);
   // For a well-formed answer: the status diagnosis says why nothing was usable (worked out once
   // per failing streak) or which series were not node names; otherwise the last one stays.
@@ -57,6 +65,7 @@ class Refresher {
   unsigned retries_;
   std::chrono::milliseconds backoff_base_{200};
   shm::CollectorStatus status_{};
+  Sink sink_;
 };
 
 // An HTTP answer's error text: Prometheus' own error message when the body carries one.

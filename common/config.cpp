@@ -361,6 +361,34 @@ const std::array kOptions{
                throw BadValue{std::string("rules podAnnotation=value:nodeLabel=value;...: ") + e.what()};
              }
            }},
+    Option{"NETSCORE_KUBE_WATCH", "auto", kCollector,
+           "watch pods and nodes in the Kubernetes API: auto (on in a pod or when NETSCORE_KUBE_API_URL is set), "
+           "true or false",
+           [](Config& c, std::string_view v) {
+             c.kube.watch = parse_enum(v, std::array<std::pair<std::string_view, KubeWatch>, 3>{{
+                                              {"auto", KubeWatch::automatic}, {"true", KubeWatch::on},
+                                              {"false", KubeWatch::off}}});
+           }},
+    Option{"NETSCORE_KUBE_API_URL", "", kCollector,
+           "Kubernetes API server URL (empty: in-cluster https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT)",
+           [](Config& c, std::string_view v) { c.kube.url = v.empty() ? std::string() : parse_url(v); }},
+    Option{"NETSCORE_KUBE_TOKEN_FILE", "", kCollector,
+           "bearer token file, re-read for every request (empty: the service-account token in a pod, none outside)",
+           [](Config& c, std::string_view v) { c.kube.token_file = std::string(v); }},
+    Option{"NETSCORE_KUBE_CA_FILE", "", kCollector,
+           "CA bundle of the API server (empty: the service-account ca.crt in a pod, system CAs outside)",
+           [](Config& c, std::string_view v) { c.kube.ca_file = std::string(v); }},
+    Option{"NETSCORE_KUBE_INSECURE", "false", kCollector, "skip TLS verification of the Kubernetes API server",
+           [](Config& c, std::string_view v) { c.kube.insecure = parse_bool(v); }},
+    Option{"NETSCORE_CORRECTION", "true", kCollector,
+           "count traffic that just-placed pods will add until Prometheus' window shows it (needs the watcher)",
+           [](Config& c, std::string_view v) { c.kube.correction = parse_bool(v); }},
+    Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
+           "bytes/s a placed pod is expected to receive when neither its netscore.io/expected-receive-rate "
+           "annotation nor the measured traffic per pod says",
+           [](Config& c, std::string_view v) {
+             c.kube.pod_receive_rate = static_cast<double>(parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
+           }},
     Option{"NETSCORE_STALE_POLICY", "open", kExtender,
            "what /filter does when it cannot check a pod (stale table, node labels unknown): open passes the "
            "nodes; closed fails them with the reason",
@@ -388,6 +416,34 @@ void apply(const Option& option, Config& config, std::string_view value, std::st
     option.apply(config, value);
   } catch (const BadValue& bad) {
     throw ConfigError("invalid " + std::string(source) + "=\"" + std::string(value) + "\": expected " + bad.expected);
+  }
+}
+
+constexpr std::string_view kServiceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount/";
+
+// In-cluster discovery as client-go's InClusterConfig does it; an explicit URL wins.
+void resolve_kube(Config& config, const Environment& env) {
+  KubeConfig& kube = config.kube;
+  const auto get = [&](const char* name) {
+    const auto it = env.find(name);
+    return it == env.end() ? std::string() : it->second;
+  };
+  const std::string host = get("KUBERNETES_SERVICE_HOST");
+  const std::string port = get("KUBERNETES_SERVICE_PORT");
+  const bool in_cluster = !host.empty() && !port.empty();
+  if (kube.watch == KubeWatch::off || (kube.watch == KubeWatch::automatic && kube.url.empty() && !in_cluster)) {
+    kube.url.clear();
+    return;
+  }
+  if (kube.url.empty()) {
+    if (!in_cluster) {
+      throw ConfigError("invalid NETSCORE_KUBE_WATCH=\"true\": expected NETSCORE_KUBE_API_URL or "
+                        "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT to be set");
+    }
+    const bool ipv6 = host.find(':') != std::string::npos;
+    kube.url = "https://" + (ipv6 ? "[" + host + "]" : host) + ":" + port;
+    if (kube.token_file.empty()) kube.token_file = std::string(kServiceAccountDir) + "token";
+    if (kube.ca_file.empty()) kube.ca_file = std::string(kServiceAccountDir) + "ca.crt";
   }
 }
 
@@ -437,6 +493,7 @@ Config load_config(Component component, const std::vector<std::string>& args, co
       config.query.custom_template.empty()) {
     throw ConfigError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template when NETSCORE_QUERY_MODE=custom");
   }
+  if (component == Component::collector) resolve_kube(config, env);
   return config;
 }
 

@@ -24,6 +24,7 @@ enum class QueryMode { label, uname, custom };
 enum class QueryFunction { sum_over_time, rate, increase };
 enum class ScoringMode { request, cluster };
 enum class StalePolicy { fail_open, fail_closed };
+enum class KubeWatch { automatic, on, off };
 
 struct ShmConfig {
   std::string name = "netscore";
@@ -38,7 +39,7 @@ struct PrometheusConfig {
   PromDuration timeout;
   unsigned retries = 0;
   std::string bearer_token_file;
-  std::string ca_file;
+  std::string ca_file{};
   std::string cert_file;
   std::string key_file;
   bool insecure = false;
@@ -87,6 +88,17 @@ struct ExtenderConfig {
   std::uint32_t explain_nodes = 0;
 };
 
+// The Kubernetes API watcher (collector). `url` empty after loading: watching is off.
+struct KubeConfig {
+  KubeWatch watch = KubeWatch::automatic;
+  std::string url;  // NETSCORE_KUBE_API_URL, else https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT
+  std::string token_file{};
+  std::string ca_file{};
+  bool insecure = false;
+  bool correction = true;
+  double pod_receive_rate = 0;  // bytes/s expected of a placed pod when nothing better is known
+};
+
 // Every field is set from its variable's documented default, then the environment, then flags.
 struct Config {
   LogLevel log_level = LogLevel::info;
@@ -98,6 +110,7 @@ struct Config {
   QueryConfig query;
   ExtenderConfig extender;
   LabelRules label_rules;
+  KubeConfig kube;
 };
 
 // One bad variable or flag: `what()` is the single line printed before exiting with status 2.

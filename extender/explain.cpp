@@ -80,11 +80,14 @@ std::string shown(const FixedText<N>& t) {
 void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const ExtenderArgs& args, const Lookup& lookup,
                        std::span<const NodeScore> found, std::span<const std::int64_t> scores) noexcept {
   if (!log.enabled()) return;
-  // The 0..100 behind each 0..10 answer, decided exactly as score_nodes decides it.
-  const auto usable = [](const NodeScore& n) { return n.found && n.valid && n.raw_score >= 0; };
+  // The 0..100 behind each 0..10 answer, decided exactly as score_nodes decides it: on the
+  // corrected fields when the snapshot is corrected.
+  const bool use_corrected = corrected(lookup.meta);
+  const auto raw_of = [&](const NodeScore& n) { return use_corrected ? n.corrected_raw_score : n.raw_score; };
+  const auto usable = [&](const NodeScore& n) { return n.found && n.valid && raw_of(n) >= 0; };
   std::int64_t max = 0;
   for (const auto& n : found) {
-    if (usable(n)) max = std::max(max, n.raw_score);
+    if (usable(n)) max = std::max(max, raw_of(n));
   }
   DecisionHeader h = header_for(Verb::prioritize, args, lookup);
   h.scoring = config.scoring;
@@ -93,8 +96,9 @@ void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const Ext
     n.extender_score = static_cast<std::int8_t>(scores[i]);
     if (lookup.freshness == Freshness::fresh && usable(found[i])) {
       n.score = static_cast<std::int16_t>(config.scoring == ScoringMode::request
-                                              ? normalize_score(found[i].raw_score, max)
-                                              : found[i].node_score);
+                                              ? normalize_score(raw_of(found[i]), max)
+                                              : (use_corrected ? found[i].corrected_node_score
+                                                               : found[i].node_score));
     }
   });
 }

@@ -104,7 +104,7 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table, 
   const Lookup lookup = lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns());
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
-  score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup.freshness, found, scores);
+  score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores);
   record_prioritize(shared_.decisions, config_.extender, args, lookup, found, scores);
   Response r{200, "application/json", {}, Verb::prioritize, {}};
   write_host_priority_list(args.names, scores, r.body);

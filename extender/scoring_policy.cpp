@@ -46,21 +46,25 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
   return result;
 }
 
-void score_nodes(ScoringMode mode, int neutral, Freshness freshness, std::span<const NodeScore> nodes,
+bool corrected(const shm::SnapshotMeta& meta) noexcept { return (meta.flags & shm::kSnapshotCorrected) != 0; }
+
+void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup, std::span<const NodeScore> nodes,
                  std::span<std::int64_t> out) noexcept {
-  const auto usable = [](const NodeScore& n) { return n.found && n.valid && n.raw_score >= 0; };
+  const bool use_corrected = corrected(lookup.meta);
+  const auto raw_score = [&](const NodeScore& n) { return use_corrected ? n.corrected_raw_score : n.raw_score; };
+  const auto usable = [&](const NodeScore& n) { return n.found && n.valid && raw_score(n) >= 0; };
   std::int64_t max = 0;
   for (const auto& n : nodes) {
-    if (usable(n)) max = std::max(max, n.raw_score);
+    if (usable(n)) max = std::max(max, raw_score(n));
   }
   for (std::size_t i = 0; i < nodes.size() && i < out.size(); ++i) {
     const NodeScore& n = nodes[i];
-    if (freshness != Freshness::fresh || !usable(n)) {
+    if (lookup.freshness != Freshness::fresh || !usable(n)) {
       out[i] = neutral;
     } else if (mode == ScoringMode::request) {
-      out[i] = to_extender_score(normalize_score(n.raw_score, max));
+      out[i] = to_extender_score(normalize_score(raw_score(n), max));
     } else {
-      out[i] = to_extender_score(n.node_score);
+      out[i] = to_extender_score(use_corrected ? n.corrected_node_score : n.node_score);
     }
   }
 }

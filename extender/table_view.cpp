@@ -51,7 +51,14 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   const Lookup lookup = lookup_nodes(reader, {}, {}, {}, now_mono_ns, max_age_ns);
   v.freshness = lookup.freshness;
   v.age_ns = lookup.age_ns;
-  if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) v.rows.clear();
+  if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) {
+    // A read that kept meeting publishes leaves a torn meta: show nothing rather than mixed flags.
+    v.rows.clear();
+    v.meta = {};
+  }
+  v.corrected = corrected(v.meta);
+  v.cluster = cluster_mismatch(v.rows, v.meta);
+  if (v.has_status) v.watch_event_age_ns = watch_event_age_ns(v.status, now_mono_ns);
   std::unordered_set<std::string_view> present;
   for (const auto& row : v.rows) present.insert(row.name);
   for (auto& name : missing.names()) {
@@ -81,6 +88,7 @@ std::string render_table_json(const TableView& v) {
   w.Key("capacity"); w.Uint(v.capacity);
   w.Key("overflow"); w.Uint(v.meta.overflow);
   w.Key("rejected"); w.Uint(v.meta.rejected);
+  w.Key("corrected"); w.Bool(v.corrected);
   w.EndObject();
   w.Key("collector");
   w.StartObject();
@@ -95,6 +103,38 @@ std::string render_table_json(const TableView& v) {
   w.Key("query_duration_seconds"); w.Double(static_cast<double>(v.status.query_duration_us) * 1e-6);
   w.Key("last_success_wall_ms"); w.Int64(v.status.last_success_wall_ms);
   w.Key("writer_pid"); w.Int64(v.status.writer_pid);
+  w.EndObject();
+  w.Key("watcher");
+  w.StartObject();
+  w.Key("state"); str(watch_state_name(v.status.watch_state));
+  w.Key("synced_wall_ms"); w.Int64(v.status.watch_synced_wall_ms);
+  w.Key("resource_version"); str(v.status.watch_resource_version);
+  w.Key("last_event_wall_ms"); w.Int64(v.status.watch_last_event_wall_ms);
+  w.Key("last_event_age_seconds");
+  if (v.watch_event_age_ns < 0) {
+    w.Null();
+  } else {
+    w.Double(seconds(v.watch_event_age_ns));
+  }
+  w.Key("errors_total"); w.Uint64(v.status.watch_errors_total);
+  w.Key("relists_total"); w.Uint64(v.status.watch_relists_total);
+  w.Key("nodes"); w.Uint(v.status.watch_nodes);
+  w.Key("pods"); w.Uint(v.status.watch_pods);
+  w.Key("placements"); w.Uint(v.status.watch_placements);
+  w.Key("error"); str(v.status.watch_error);
+  w.EndObject();
+  w.Key("cluster");
+  w.StartObject();
+  w.Key("synced"); w.Bool(v.cluster.known);
+  w.Key("in_cluster_count"); w.Uint(v.meta.in_cluster_count);
+  w.Key("nodes_without_series");
+  w.StartArray();
+  for (const auto& name : v.cluster.nodes_without_series) str(name);
+  w.EndArray();
+  w.Key("series_without_node");
+  w.StartArray();
+  for (const auto& name : v.cluster.series_without_node) str(name);
+  w.EndArray();
   w.EndObject();
   w.Key("missing_nodes");
   w.StartArray();
@@ -113,6 +153,24 @@ std::string render_table_json(const TableView& v) {
     w.Key("sample_time_ms"); w.Int64(row.score.sample_ms);
     w.Key("sample_age_seconds"); w.Double(static_cast<double>(v.now_wall_ms - row.score.sample_ms) * 1e-3);
     w.Key("valid"); w.Bool(row.score.valid);
+    const std::uint32_t flags = row.score.flags;
+    w.Key("has_series"); w.Bool((flags & shm::kEntryHasSeries) != 0);
+    w.Key("in_cluster"); w.Bool((flags & shm::kEntryInCluster) != 0);
+    w.Key("rate");
+    if ((flags & shm::kEntryRateValid) != 0) {
+      w.Double(row.score.rate);
+    } else {
+      w.Null();
+    }
+    w.Key("expected"); w.Double(row.score.expected);
+    w.Key("placed_pods"); w.Uint(row.score.placed_pods);
+    w.Key("corrected_raw_score"); w.Int64(row.score.corrected_raw_score);
+    w.Key("corrected_score"); w.Int64(row.score.corrected_node_score);
+    const std::int64_t effective = effective_node_score(row.score, v.meta);
+    w.Key("effective_score"); w.Int64(effective);
+    w.Key("effective_extender_score"); w.Int64(to_extender_score(effective));
+    w.Key("labels_known"); w.Bool((flags & shm::kEntryLabelsKnown) != 0);
+    w.Key("rule_mask"); w.Uint64(row.score.rule_mask);
     w.EndObject();
   }
   w.EndArray();
@@ -136,6 +194,21 @@ std::string render_table_text(const TableView& v) {
   if (v.status.diagnosis[0] != '\0') fmt::format_to(it, "diagnosis: {}\n", v.status.diagnosis);
   fmt::format_to(it, "missing nodes ({}{}):", v.missing.size(), v.missing_dropped ? "+" : "");
   for (const auto& name : v.missing) fmt::format_to(it, " {}", name);
+  fmt::format_to(it, "\nwatcher: {} resource_version=\"{}\" last_event_age={} errors={} relists={} nodes={} pods={} "
+                     "placements={} error=\"{}\"\n",
+                 watch_state_name(v.status.watch_state), v.status.watch_resource_version,
+                 v.watch_event_age_ns < 0 ? std::string("none") : fmt::format("{:.1f}s", seconds(v.watch_event_age_ns)),
+                 v.status.watch_errors_total, v.status.watch_relists_total, v.status.watch_nodes, v.status.watch_pods,
+                 v.status.watch_placements, v.status.watch_error);
+  fmt::format_to(it, "correction: {}\n", v.corrected ? "on (EFF = measured + expected traffic)" : "off (EFF = SCORE)");
+  if (v.cluster.known) {
+    fmt::format_to(it, "nodes without series ({}):", v.cluster.nodes_without_series.size());
+    for (const auto& name : v.cluster.nodes_without_series) fmt::format_to(it, " {}", name);
+    fmt::format_to(it, "\nseries without node ({}):", v.cluster.series_without_node.size());
+    for (const auto& name : v.cluster.series_without_node) fmt::format_to(it, " {}", name);
+  } else {
+    out += "cluster: not synced (nodes without series unknown)";
+  }
   out += "\n\n";
   std::vector<const TableRow*> sorted;
   std::size_t width = 4;
@@ -143,17 +216,22 @@ std::string render_table_text(const TableView& v) {
     sorted.push_back(&row);
     width = std::max(width, row.name.size());
   }
-  // Best (highest score) first; invalid rows last.
-  std::stable_sort(sorted.begin(), sorted.end(), [](const TableRow* a, const TableRow* b) {
+  // Best (highest effective score: what prioritize answers) first; invalid rows last.
+  std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
     if (a->score.valid != b->score.valid) return a->score.valid;
-    return a->score.node_score > b->score.node_score;
+    return effective_node_score(a->score, v.meta) > effective_node_score(b->score, v.meta);
   });
-  fmt::format_to(it, "{:<{}}  {:>5}  {:>3}  {:>22}  {:>9}  {}\n", "NODE", width, "SCORE", "EXT", "RAW", "AGE_S",
-                 "VALID");
+  const auto yes_no = [](bool b) { return b ? "yes" : "no"; };
+  fmt::format_to(it, "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22}  {:>14}  {:>4}  {:>9}  {:<5}  {:<6}  {}\n", "NODE", width,
+                 "SCORE", "EFF", "EXT", "RAW", "EXPECTED", "PODS", "AGE_S", "VALID", "SERIES", "CLUSTER");
   for (const TableRow* row : sorted) {
-    fmt::format_to(it, "{:<{}}  {:>5}  {:>3}  {:>22.0f}  {:>9.1f}  {}\n", row->name, width, row->score.node_score,
-                   to_extender_score(row->score.node_score), row->score.raw,
-                   static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3, row->score.valid ? "yes" : "no");
+    const std::int64_t effective = effective_node_score(row->score, v.meta);
+    fmt::format_to(it, "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {}\n",
+                   row->name, width, row->score.node_score, effective, to_extender_score(effective), row->score.raw,
+                   row->score.expected, row->score.placed_pods,
+                   static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3, yes_no(row->score.valid),
+                   yes_no((row->score.flags & shm::kEntryHasSeries) != 0),
+                   yes_no((row->score.flags & shm::kEntryInCluster) != 0));
   }
   return out;
 }
@@ -193,6 +271,14 @@ void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_n
           "1 when no collector refresh attempt ended for more than three refresh intervals.", "gauge",
           collector_state(&status, heard_ns(status, now_mono_ns)) == "silent" ? 1 : 0);
   }
+  // The mismatch counts need every row; read only when the snapshot can have a mismatch, and
+  // count from the rows' own (possibly newer) snapshot.
+  std::vector<TableRow> rows;
+  shm::SnapshotMeta rows_meta{};
+  const bool has_rows = has_snapshot && (meta.flags & shm::kSnapshotClusterSynced) != 0 &&
+                        table->read_all(rows, rows_meta) == ReadStatus::ok;
+  render_cluster_metrics(has_status ? &status : nullptr, has_rows ? &rows_meta : has_snapshot ? &meta : nullptr,
+                         has_rows ? &rows : nullptr, now_mono_ns, out);
   gauge("netscore_extender_missing_node_lookups_total", "Requested nodes the fresh table did not contain.", "counter",
         static_cast<double>(missing_lookups));
   gauge("netscore_extender_missing_nodes", "Distinct requested nodes the table lacked (bounded set).", "gauge",

@@ -6,6 +6,7 @@
 
 #include "common/config.h"
 #include "common/score_table_reader.h"
+#include "extender/cluster_view.h"
 #include "extender/metrics.h"
 #include "extender/scoring_policy.h"
 
@@ -29,6 +30,9 @@ struct TableView {
   std::uint64_t missing_dropped = 0;
   std::string max_age;
   ScoringMode scoring = ScoringMode::request;
+  bool corrected = false;  // meta carries shm::kSnapshotCorrected: prioritize uses the corrected fields
+  ClusterMismatch cluster;
+  std::int64_t watch_event_age_ns = -1;  // see watch_event_age_ns()
 };
 
 TableView read_table_view(const TableAttachment& table, const MissingNodes& missing, const Config& config,

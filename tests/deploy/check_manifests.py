@@ -77,6 +77,7 @@ def control_plane(repo, docs, variables, by_component):
         errors.append("control-plane: no control-plane nodeSelector")
     if not any(t.get("key") == "node-role.kubernetes.io/control-plane" for t in spec.get("tolerations", [])):
         errors.append("control-plane: no toleration for the control-plane taint")
+    errors += mc.check_api_access(docs, ds, {"collector"})
     extender = mc.containers_by_name(ds)["extender"]
     for probe in ("livenessProbe", "readinessProbe"):
         if extender[probe]["httpGet"].get("host") != "127.0.0.1":
@@ -101,6 +102,7 @@ def second_scheduler(docs, variables, by_component):
         return errors + ["second-scheduler: expected a Deployment with a kube-scheduler container"], None, None
     if spec.get("hostNetwork"):
         errors.append("second-scheduler: must not use the host network")
+    errors += mc.check_api_access(docs, deploy, {"collector", "kube-scheduler"})
 
     sa = spec.get("serviceAccountName")
     if not find(docs, "ServiceAccount", sa):

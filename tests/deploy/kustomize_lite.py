@@ -152,9 +152,12 @@ def build(directory):
     for path in kustomization.get("components", []):
         component_dir = os.path.join(directory, path)
         component_kustomization = load_yaml_docs(os.path.join(component_dir, "kustomization.yaml"))[0]
-        unknown = component_kustomization.keys() - {"apiVersion", "kind", "patches"}
+        unknown = component_kustomization.keys() - {"apiVersion", "kind", "resources", "patches"}
         if component_kustomization.get("kind") != "Component" or unknown:
-            raise ValueError(f"{component_dir}: expected a Component with patches only")
+            raise ValueError(f"{component_dir}: expected a Component with resources and patches only")
+        # As kustomize does: a component's resources join the overlay's, then its patches apply to all.
+        for resource in component_kustomization.get("resources", []):
+            objects += copy.deepcopy(load_yaml_docs(os.path.join(component_dir, resource)))
         apply_patches(objects, component_dir, component_kustomization.get("patches", []))
     generated, renames = generate_config_maps(directory, kustomization.get("configMapGenerator", []))
     objects += generated

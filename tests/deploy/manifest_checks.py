@@ -173,3 +173,59 @@ def check_scheduler_config(config, extender, variables, scheduler_name, filter_v
         errors.append(f"httpTimeout {stanza['httpTimeout']} is over {MAX_HTTP_TIMEOUT_SECONDS}s: a hung extender "
                       "would cost each pod over a second")
     return errors
+
+
+TOKEN_PATH = "/var/run/secrets/kubernetes.io/serviceaccount"
+# What the collector's watcher needs, and all it may have: read pods and nodes everywhere.
+WATCH_RESOURCES = ("pods", "nodes")
+READ_VERBS = {"get", "list", "watch"}
+
+
+def _token_mounted(spec, container):
+    """True when the container gets a service-account token: its own mount of a projected token at
+    the standard path, or the pod's automount (on unless switched off)."""
+    volumes = {v["name"]: v for v in spec.get("volumes", [])}
+    for m in container.get("volumeMounts", []):
+        if m["mountPath"].rstrip("/") == TOKEN_PATH:
+            sources = volumes.get(m["name"], {}).get("projected", {}).get("sources", [])
+            return any("serviceAccountToken" in s for s in sources)
+    return spec.get("automountServiceAccountToken", True) is not False
+
+
+def check_api_access(docs, workload, token_containers):
+    """The pod's ServiceAccount is bound cluster-wide to a read-only role covering get/list/watch of
+    pods and nodes; exactly `token_containers` hold an API token (never the extender)."""
+    errors = []
+    spec = pod_spec(workload)
+    sa = spec.get("serviceAccountName")
+    if not sa or not any(d["kind"] == "ServiceAccount" and d["metadata"]["name"] == sa for d in docs):
+        errors.append(f"ServiceAccount {sa!r} of the pod is not rendered")
+    roles = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ClusterRole"}
+    granted = {}
+    for b in docs:
+        if b["kind"] != "ClusterRoleBinding" or b["roleRef"].get("kind") != "ClusterRole":
+            continue
+        if not any(s.get("kind") == "ServiceAccount" and s.get("name") == sa and s.get("namespace") == "kube-system"
+                   for s in b.get("subjects", [])):
+            continue
+        role = roles.get(b["roleRef"]["name"])
+        if role is None:
+            continue  # a built-in role (system:kube-scheduler): not what the collector relies on
+        for rule in role.get("rules", []):
+            verbs = set(rule.get("verbs", []))
+            if not verbs <= READ_VERBS:
+                errors.append(f"ClusterRole {role['metadata']['name']} grants {sorted(verbs - READ_VERBS)}: "
+                              "the collector only reads")
+            if "" in rule.get("apiGroups", []):
+                for resource in rule.get("resources", []):
+                    granted.setdefault(resource, set()).update(verbs)
+    for resource in WATCH_RESOURCES:
+        if not READ_VERBS <= granted.get(resource, set()):
+            errors.append(f"{sa} is not bound to a netscore ClusterRole with get, list, watch on {resource}")
+    for name, container in containers_by_name(workload).items():
+        has = _token_mounted(spec, container)
+        if name in token_containers and not has:
+            errors.append(f"{name}: no service-account token mounted at {TOKEN_PATH}")
+        if name not in token_containers and has:
+            errors.append(f"{name}: holds a service-account token it does not need")
+    return errors

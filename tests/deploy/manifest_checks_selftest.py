@@ -25,6 +25,11 @@ def set_env(workload, name, var, value):
     env[:] = [e for e in env if e["name"] != var] + [{"name": var, "value": value}]
 
 
+def load_all(repo, path):
+    with open(os.path.join(repo, path), encoding="utf-8") as f:
+        return [d for d in yaml.safe_load_all(f) if d is not None]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repo", required=True)
@@ -50,6 +55,21 @@ def main():
         c = copy.deepcopy(config)
         edit(c)
         return config_errors(c, w)
+
+    # The control-plane overlay's API access, assembled from the real files without kustomize.
+    rbac = load_all(args.repo, "deploy/base/rbac.yaml") + load_all(args.repo, "deploy/overlays/control-plane/rbac.yaml")
+    daemonset = load(args.repo, "deploy/overlays/control-plane/daemonset.yaml")
+    with_sa = copy.deepcopy(pod)
+    mc.pod_spec(with_sa)["serviceAccountName"] = mc.pod_spec(daemonset)["serviceAccountName"]
+
+    def access_errors(edit_docs=lambda d: None, edit_pod=lambda w: None):
+        docs, w = copy.deepcopy(rbac), copy.deepcopy(with_sa)
+        edit_docs(docs)
+        edit_pod(w)
+        return mc.check_api_access(docs, w, {"collector"})
+
+    def role(docs):
+        return next(d for d in docs if d["kind"] == "ClusterRole")
 
     def other_port(w):
         set_env(w, "extender", "NETSCORE_LISTEN", "127.0.0.1:9999")
@@ -77,6 +97,18 @@ def main():
         "verb typo": (broken_config(lambda c: c["extenders"][0].update(prioritizeVerb="priorities")), "verbs"),
         "zero weight": (broken_config(lambda c: c["extenders"][0].update(weight=0)), "weight"),
         "not ignorable": (broken_config(lambda c: c["extenders"][0].update(ignorable=False)), "ignorable"),
+        "the real RBAC passes": (access_errors(), None),
+        "no watch on pods": (access_errors(lambda d: role(d)["rules"][0].update(verbs=["get", "list"])), "pods"),
+        "nodes not granted": (access_errors(lambda d: role(d)["rules"][0].update(resources=["pods"])), "nodes"),
+        "role can write": (access_errors(lambda d: role(d)["rules"][0]["verbs"].append("delete")), "delete"),
+        "role not bound": (access_errors(lambda d: d.remove(next(x for x in d if x["kind"] == "ClusterRoleBinding"))),
+                           "not bound"),
+        "ServiceAccount missing": (access_errors(lambda d: d.remove(next(x for x in d if x["kind"] == "ServiceAccount"))),
+                                   "ServiceAccount"),
+        "token automounted into the extender": (
+            access_errors(edit_pod=lambda w: mc.pod_spec(w).pop("automountServiceAccountToken")), "extender"),
+        "collector without a token": (
+            access_errors(edit_pod=lambda w: container(w, "collector")["volumeMounts"].pop()), "collector"),
         "bad timeout": (broken_config(lambda c: c["extenders"][0].update(httpTimeout="2 seconds")), "httpTimeout"),
         "timeout over half a second": (broken_config(lambda c: c["extenders"][0].update(httpTimeout="2s")), "over 0.5s"),
     }

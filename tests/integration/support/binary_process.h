@@ -19,14 +19,14 @@ namespace netscore::testing {
 class BinaryProcess {
  public:
   struct Options {
-    std::string path;
-    std::vector<std::string> env;  // NAME=value
+    std::string path{};
+    std::vector<std::string> env{};  // NAME=value
     // RLIMIT_FSIZE in the child, with SIGXFSZ ignored: growing a file past it fails with EFBIG
     // instead of killing the child, as a full filesystem fails with ENOSPC.
-    std::optional<std::uint64_t> file_size_limit;
+    std::optional<std::uint64_t> file_size_limit{};
     // Where the log goes (appended, kept afterwards); empty: a unique temporary file, removed.
-    std::string log_path;
-    std::vector<std::string> args;  // after the program name
+    std::string log_path{};
+    std::vector<std::string> args{};  // after the program name
   };
 
   // VmRSS (kB) and open descriptors read from /proc; -1 when unreadable.

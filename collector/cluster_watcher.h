@@ -1,0 +1,85 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "collector/cluster_state.h"
+#include "collector/kube_client.h"
+#include "common/score_table_layout.h"
+
+namespace netscore::collector {
+
+struct WatcherStatus {
+  shm::WatchState state = shm::WatchState::off;
+  std::uint64_t errors_total = 0;
+  std::uint64_t relists_total = 0;
+  std::uint64_t malformed_total = 0;  // events that could not be parsed, skipped
+  std::int64_t synced_wall_ms = 0;
+  std::int64_t last_event_wall_ms = 0;
+  std::int64_t last_event_mono_ns = 0;
+  std::string resource_version{};  // of the pods watch
+  std::string error{};             // latest failure; empty while healthy
+};
+
+// List + watch of bound pods and of nodes into a ClusterState, one thread per resource, the
+// way client-go's Reflector does it: paginated list (limit/continue), replace the state (so
+// pods deleted while disconnected vanish), watch from the list's resourceVersion with
+// allowWatchBookmarks and a randomised timeoutSeconds, resume after a clean end from the last
+// RV seen, relist at once on 410 (HTTP or ERROR event), and after any other failure (401/403,
+// 5xx, transport, a watch ending within a second without events) back off exponentially with
+// jitter and relist. Malformed events are counted and skipped. Thread-safe: start/stop and
+// status() from any thread; `on_change` runs on a watcher thread after each change.
+class ClusterWatcher {
+ public:
+  struct Options {
+    KubeConfig kube{};
+    LabelRules rules{};
+    std::chrono::milliseconds watch_timeout_min{std::chrono::minutes(5)};
+    std::chrono::milliseconds watch_timeout_max{std::chrono::minutes(10)};
+    // The client gives a watch this long beyond timeoutSeconds before calling it stalled.
+    std::chrono::milliseconds watch_grace{std::chrono::seconds(30)};
+    std::chrono::milliseconds backoff_initial{800};
+    std::chrono::milliseconds backoff_max{std::chrono::seconds(30)};
+    unsigned page_limit = 500;
+    std::function<void()> on_change{};
+  };
+
+  ClusterWatcher(Options options, ClusterState& state);
+  ClusterWatcher(const ClusterWatcher&) = delete;
+  ClusterWatcher& operator=(const ClusterWatcher&) = delete;
+  ~ClusterWatcher();
+
+  void start();
+  void stop();
+  WatcherStatus status() const;
+
+ private:
+  enum class Kind { pods, nodes };
+  struct Loop;
+  void run(Kind kind);
+  // False when stopping.
+  bool list(Loop& loop);
+  bool wait(std::chrono::milliseconds delay);
+  void set_synced(Kind kind, bool synced, const std::string& error);
+  void changed();
+
+  Options options_;
+  ClusterState& state_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  bool synced_[2] = {false, false};
+  bool failing_[2] = {false, false};
+  WatcherStatus status_;
+  std::unique_ptr<Loop> loops_[2];
+  std::thread threads_[2];
+};
+
+}  // namespace netscore::collector

@@ -1,0 +1,124 @@
+#include "collector/kube_objects.h"
+
+#include <charconv>
+#include <ctime>
+
+namespace netscore::collector {
+namespace {
+
+const rapidjson::Value& member(const rapidjson::Value& object, const char* key) {
+  static const rapidjson::Value null_value;
+  if (!object.IsObject()) return null_value;
+  const auto it = object.FindMember(key);
+  return it == object.MemberEnd() ? null_value : it->value;
+}
+
+std::string_view string_of(const rapidjson::Value& value) {
+  return value.IsString() ? std::string_view(value.GetString(), value.GetStringLength()) : std::string_view();
+}
+
+int digits(std::string_view text, std::size_t at, std::size_t n, bool& ok) {
+  int value = 0;
+  if (at + n > text.size()) {
+    ok = false;
+    return 0;
+  }
+  const auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + n, value);
+  if (ec != std::errc{} || end != text.data() + at + n) ok = false;
+  return value;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text) {
+  // YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)
+  bool ok = text.size() >= 20 && text[4] == '-' && text[7] == '-' && (text[10] == 'T' || text[10] == 't') &&
+            text[13] == ':' && text[16] == ':';
+  std::tm tm{};
+  tm.tm_year = digits(text, 0, 4, ok) - 1900;
+  tm.tm_mon = digits(text, 5, 2, ok) - 1;
+  tm.tm_mday = digits(text, 8, 2, ok);
+  tm.tm_hour = digits(text, 11, 2, ok);
+  tm.tm_min = digits(text, 14, 2, ok);
+  tm.tm_sec = digits(text, 17, 2, ok);
+  if (!ok) return std::nullopt;
+  std::size_t at = 19;
+  std::int64_t ms = 0;
+  if (at < text.size() && text[at] == '.') {
+    std::int64_t scale = 100;
+    for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, scale /= 10) ms += (text[at] - '0') * scale;
+  }
+  std::int64_t offset_s = 0;
+  if (at < text.size() && (text[at] == 'Z' || text[at] == 'z') && at + 1 == text.size()) {
+    // UTC
+  } else if (at + 6 == text.size() && (text[at] == '+' || text[at] == '-') && text[at + 3] == ':') {
+    offset_s = (digits(text, at + 1, 2, ok) * 3600 + digits(text, at + 4, 2, ok) * 60) * (text[at] == '+' ? 1 : -1);
+    if (!ok) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  const std::time_t t = timegm(&tm);
+  return (static_cast<std::int64_t>(t) - offset_s) * 1000 + ms;
+}
+
+std::string resource_version_of(const rapidjson::Value& object) {
+  return std::string(string_of(member(member(object, "metadata"), "resourceVersion")));
+}
+
+std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
+  const auto& meta = member(object, "metadata");
+  PodFacts pod;
+  pod.uid = std::string(string_of(member(meta, "uid")));
+  if (pod.uid.empty()) return std::nullopt;
+  pod.resource_version = std::string(string_of(member(meta, "resourceVersion")));
+  pod.node = std::string(string_of(member(member(object, "spec"), "nodeName")));
+  const auto& status = member(object, "status");
+  const std::string_view phase = string_of(member(status, "phase"));
+  pod.terminal = phase == "Succeeded" || phase == "Failed";
+  if (const auto created = parse_rfc3339_ms(string_of(member(meta, "creationTimestamp")))) pod.scheduled_ms = *created;
+  const auto& conditions = member(status, "conditions");
+  if (conditions.IsArray()) {
+    for (const auto& c : conditions.GetArray()) {
+      if (string_of(member(c, "type")) != "PodScheduled" || string_of(member(c, "status")) != "True") continue;
+      if (const auto at = parse_rfc3339_ms(string_of(member(c, "lastTransitionTime")))) pod.scheduled_ms = *at;
+    }
+  }
+  const std::string_view rate = string_of(member(member(meta, "annotations"), kExpectedRateAnnotation.data()));
+  double value = 0;
+  const auto [end, ec] = std::from_chars(rate.data(), rate.data() + rate.size(), value);
+  if (!rate.empty() && ec == std::errc{} && end == rate.data() + rate.size() && value >= 0 && value < 1e15) {
+    pod.annotated_rate = value;
+  }
+  return pod;
+}
+
+std::optional<NodeFacts> parse_node(const rapidjson::Value& object, const LabelRules& rules) {
+  const auto& meta = member(object, "metadata");
+  NodeFacts node;
+  node.name = std::string(string_of(member(meta, "name")));
+  if (node.name.empty()) return std::nullopt;
+  node.resource_version = std::string(string_of(member(meta, "resourceVersion")));
+  std::vector<KeyValue> labels;
+  const auto& map = member(meta, "labels");
+  if (map.IsObject()) {
+    for (const auto& m : map.GetObject()) labels.emplace_back(string_of(m.name), string_of(m.value));
+  }
+  node.rule_mask = node_rule_mask(rules, labels);
+  return node;
+}
+
+std::optional<PodFacts> parse_pod(std::string_view json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError()) return std::nullopt;
+  return parse_pod(static_cast<const rapidjson::Value&>(doc));
+}
+
+std::optional<NodeFacts> parse_node(std::string_view json, const LabelRules& rules) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError()) return std::nullopt;
+  return parse_node(static_cast<const rapidjson::Value&>(doc), rules);
+}
+
+}  // namespace netscore::collector

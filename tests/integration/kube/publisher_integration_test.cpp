@@ -1,0 +1,133 @@
+// The publisher thread: a binding reaches the shared-memory table through the watch, the
+// correction can be switched off, and refreshes keep flowing while the cluster changes.
+#include "collector/publisher.h"
+
+#include <curl/curl.h>
+#include <gtest/gtest.h>
+
+#include <ctime>
+
+#include "common/score_table_reader.h"
+#include "tests/integration/support/fake_kube_apiserver.h"
+#include "tests/testing/eventually.h"
+#include "tests/testing/table_name.h"
+
+namespace netscore::collector {
+namespace {
+
+using testing::FakeKubeApiServer;
+using testing::eventually;
+namespace kube = testing::kube;
+
+class CurlEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
+  void TearDown() override { curl_global_cleanup(); }
+};
+const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
+
+// Two nodes with one pod each, placed an hour ago (wholly in the window), and 1000 B/s each.
+struct Cluster {
+  explicit Cluster(bool correction)
+      : table_name("publisher"),
+        writer({.name = table_name, .capacity = 64}),
+        watcher({.kube = {.url = server.url()},
+                 .backoff_initial = std::chrono::milliseconds(20),
+                 .backoff_max = std::chrono::milliseconds(100),
+                 .on_change = [this] { publisher.cluster_changed(); }},
+                state),
+        publisher({.correction = {.enabled = correction, .function = QueryFunction::rate, .window_ms = 300000},
+                   .lag_ms = 15000},
+                  writer, state, watcher) {
+    const std::int64_t hour_ago = static_cast<std::int64_t>(std::time(nullptr)) - 3600;
+    for (const char* node : {"n1", "n2"}) {
+      server.put_node(node);
+      server.create_pod(
+          kube::Pod{.ns = "shop", .name = std::string("old-") + node, .node = node, .created_s = hour_ago});
+    }
+    server.create_pod(kube::Pod{.ns = "shop", .name = "new"});
+    publisher.start();
+    watcher.start();
+    publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 5);
+  }
+  ~Cluster() {
+    watcher.stop();
+    publisher.stop();
+  }
+
+  NodeScore score(const std::string& node, shm::SnapshotMeta& meta) const {
+    ScoreTableReader reader({.name = table_name});
+    const std::string_view names[] = {node};
+    NodeScore out[1];
+    if (reader.lookup(names, out, meta) != ReadStatus::ok) return {};
+    return out[0];
+  }
+
+  FakeKubeApiServer server;
+  testing::TableName table_name;
+  ScoreTableWriter writer;
+  ClusterState state;
+  ClusterWatcher watcher;
+  Publisher publisher;
+};
+
+TEST(Publisher, ABindingShowsInTheTableAfterItsWatchEvent) {
+  Cluster c(true);
+  shm::SnapshotMeta meta{};
+  ASSERT_TRUE(eventually([&] {
+    return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0) && c.state.pod_count() == 2;
+  }));
+  EXPECT_EQ(c.score("n1", meta).placed_pods, 0U);
+  EXPECT_EQ(c.score("n1", meta).corrected_node_score, 0);  // both at 1000: equal
+  ASSERT_EQ(c.server.bind_pod("shop", "new", "n1"), 201U);
+  // Per pod (1000 + 1000) / 2 settled pods = 1000 B/s, wholly missing right after the binding.
+  ASSERT_TRUE(eventually([&] { return c.score("n1", meta).placed_pods == 1; }));
+  const NodeScore n1 = c.score("n1", meta);
+  EXPECT_DOUBLE_EQ(n1.expected, 1000);
+  EXPECT_EQ(n1.raw_score, 1000);
+  EXPECT_EQ(n1.corrected_raw_score, 2000);
+  EXPECT_EQ(n1.corrected_node_score, 0);
+  EXPECT_EQ(n1.node_score, 0);
+  EXPECT_EQ(n1.flags & shm::kEntryInCluster, shm::kEntryInCluster);
+  EXPECT_EQ(c.score("n2", meta).corrected_node_score, 50);  // 100 - 1000*100/2000
+  EXPECT_EQ(c.score("n2", meta).node_score, 0);
+  EXPECT_EQ(meta.flags, shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
+}
+
+TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
+  Cluster c(false);
+  shm::SnapshotMeta meta{};
+  ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), meta.flags == shm::kSnapshotClusterSynced); }));
+  ASSERT_EQ(c.server.bind_pod("shop", "new", "n1"), 201U);
+  ASSERT_TRUE(eventually([&] { return c.state.pod_count() == 3; }));
+  const std::uint64_t before = c.publisher.publishes();
+  ASSERT_TRUE(eventually([&] { return c.publisher.publishes() > before; }));
+  const NodeScore n1 = c.score("n1", meta);
+  EXPECT_EQ(n1.expected, 0);
+  EXPECT_EQ(n1.placed_pods, 0U);
+  EXPECT_EQ(n1.corrected_raw_score, 1000);
+  EXPECT_EQ(n1.corrected_node_score, 0);
+  EXPECT_EQ(c.score("n2", meta).corrected_node_score, 0);
+  EXPECT_EQ(meta.flags & shm::kSnapshotCorrected, 0U);
+}
+
+TEST(Publisher, MeasurementsAndBindingsInterleave) {
+  Cluster c(true);
+  shm::SnapshotMeta meta{};
+  ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0); }));
+  for (int i = 0; i < 20; ++i) {
+    c.server.create_pod(kube::Pod{.ns = "shop", .name = "burst-" + std::to_string(i)});
+    ASSERT_EQ(c.server.bind_pod("shop", "burst-" + std::to_string(i), i % 2 == 0 ? "n1" : "n2"), 201U);
+    c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 6 + i);
+  }
+  EXPECT_TRUE(eventually([&] {
+    return c.score("n1", meta).placed_pods == 10 && c.score("n2", meta).placed_pods == 10 && meta.eval_time_ms == 25;
+  }));
+  shm::CollectorStatus status{};
+  ScoreTableReader reader({.name = c.table_name});
+  // The status is recorded only once a refresh reported one; here the test is the refresher.
+  EXPECT_EQ(reader.read_status(status), ReadStatus::empty);
+}
+
+}  // namespace
+}  // namespace netscore::collector
