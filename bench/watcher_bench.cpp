@@ -3,7 +3,8 @@
 //     relist does (pages prebuilt: the fake server's own cost is not measured); counters give the
 //     state's resident memory and the CPU time;
 //   BM_Watcher_Event: one pod watch event line parsed and applied;
-//   BM_Watcher_Loads: the per-node aggregation a publish runs over every pod;
+//   BM_Watcher_Loads/<recent>: the per-node aggregation a publish runs, with <recent> of the pods
+//     placed within the window (the others are only counted);
 //   BM_Watcher_BindToTable: a binding at the fake API server until the table shows it through a
 //     ScoreTableReader (watch event -> state -> publisher -> shared memory), p50/p99.
 #include <curl/curl.h>
@@ -128,11 +129,17 @@ void BM_Watcher_Event(benchmark::State& state) {
 void BM_Watcher_Loads(benchmark::State& state) {
   nc::ClusterState cluster;
   std::vector<nc::PodFacts> pods;
-  for (int i = 0; i < kPods; ++i) pods.push_back({.uid = std::to_string(i), .node = node_name(i % kNodes), .scheduled_ms = i});
-  cluster.replace_pods(pods, kPods);
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(cluster.loads({.now_ms = kPods, .lag_ms = 15000, .window_ms = 300000}));
+  // Placed an hour ago, except the last `recent` pods, placed within the window.
+  const auto recent = static_cast<int>(state.range(0));
+  constexpr std::int64_t kNowMs = 3600000;
+  for (int i = 0; i < kPods; ++i) {
+    pods.push_back({.uid = std::to_string(i), .node = node_name(i % kNodes), .scheduled_ms = i < kPods - recent ? 1 : kNowMs - i % 1000});
   }
+  cluster.replace_pods(pods, kNowMs);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(cluster.loads({.now_ms = kNowMs, .lag_ms = 15000, .window_ms = 300000}));
+  }
+  state.counters["recent"] = static_cast<double>(cluster.recent_count());
 }
 
 void BM_Watcher_BindToTable(benchmark::State& state) {
@@ -198,7 +205,7 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
 
 BENCHMARK(BM_Watcher_ListIntoState)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_Event);
-BENCHMARK(BM_Watcher_Loads)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Watcher_Loads)->Arg(0)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_BindToTable)->Iterations(300)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -13,8 +14,6 @@
 #include <spdlog/spdlog.h>
 
 #include "collector/check.h"
-#include "collector/cluster_state.h"
-#include "collector/cluster_watcher.h"
 #include "collector/prometheus_client.h"
 #include "collector/publisher.h"
 #include "collector/query_builder.h"
@@ -84,29 +83,12 @@ int main(int argc, char** argv) {
     // With the watcher, the publisher thread owns the table's snapshots; without it the refresh
     // thread publishes as it always did.
     namespace nc = netscore::collector;
-    const bool watching = !config.kube.url.empty();
-    nc::ClusterState cluster(config.refresh_interval.value.count() + config.query.time_range.value.count());
-    nc::Publisher* publisher_ptr = nullptr;
-    nc::ClusterWatcher watcher({.kube = config.kube,
-                                .rules = config.label_rules,
-                                .on_change = [&publisher_ptr] { publisher_ptr->cluster_changed(); }},
-                               cluster);
-    nc::Publisher publisher({.correction = {.enabled = config.kube.correction,
-                                            .function = config.query.function,
-                                            .window_ms = config.query.time_range.value.count(),
-                                            .default_rate = config.kube.pod_receive_rate},
-                             .lag_ms = config.refresh_interval.value.count(),
-                             .rules_hash = config.label_rules.hash},
-                            writer, cluster, watcher);
-    publisher_ptr = &publisher;
+    std::optional<nc::PlacementPipeline> placement;
     nc::Refresher::Sink sink;
-    if (watching) {
-      sink.measurement = [&publisher](std::vector<nc::NodeSample> samples, std::int64_t eval_time_ms) {
-        publisher.submit_measurement(std::move(samples), eval_time_ms);
-      };
-      sink.status = [&publisher](const netscore::shm::CollectorStatus& status) { publisher.submit_status(status); };
-      publisher.start();
-      watcher.start();
+    if (!config.kube.url.empty()) {
+      placement.emplace(config, writer);
+      sink = placement->sink();
+      placement->start();
     }
     nc::Refresher refresher(config, client, writer, sink);
     nc::RefreshLoop loop({config.refresh_interval.value, {}}, refresher, client);
@@ -119,8 +101,7 @@ int main(int argc, char** argv) {
     spdlog::info("stopping signal={}", signal);
     loop.stop();
     runner.join();
-    watcher.stop();
-    publisher.stop();
+    if (placement) placement->stop();
     spdlog::info("stopped refreshes={}", loop.refreshes());
   } catch (const std::exception& e) {
     spdlog::error("fatal error=\"{}\"", e.what());

@@ -11,6 +11,7 @@
 #include "collector/cluster_state.h"
 #include "collector/cluster_watcher.h"
 #include "collector/placement.h"
+#include "collector/refresher.h"
 #include "collector/response_parser.h"
 #include "common/score_table_writer.h"
 
@@ -72,6 +73,52 @@ class Publisher {
   std::uint32_t placed_ = 0;
   bool corrected_ = false;
   std::thread thread_;
+};
+
+}  // namespace netscore::collector
+
+namespace netscore::collector {
+
+// The watcher, its state and the publisher wired together, stopped in the safe order (the
+// watcher's callbacks reach the publisher, and the publisher reads the watcher).
+class PlacementPipeline {
+ public:
+  PlacementPipeline(const Config& config, ScoreTableWriter& writer)
+      : state_(config.refresh_interval.value.count() + config.query.time_range.value.count()),
+        watcher_({.kube = config.kube,
+                  .rules = config.label_rules,
+                  .on_change = [this] { publisher_.cluster_changed(); }},
+                 state_),
+        publisher_({.correction = {.enabled = config.kube.correction,
+                                   .function = config.query.function,
+                                   .window_ms = config.query.time_range.value.count(),
+                                   .default_rate = config.kube.pod_receive_rate},
+                    .lag_ms = config.refresh_interval.value.count(),
+                    .rules_hash = config.label_rules.hash},
+                   writer, state_, watcher_) {}
+  PlacementPipeline(const PlacementPipeline&) = delete;
+  PlacementPipeline& operator=(const PlacementPipeline&) = delete;
+  ~PlacementPipeline() { stop(); }
+
+  void start() {
+    publisher_.start();
+    watcher_.start();
+  }
+  void stop() {
+    watcher_.stop();
+    publisher_.stop();
+  }
+  // What the refresher hands its results to.
+  Refresher::Sink sink() {
+    return {.measurement = [this](std::vector<NodeSample> samples,
+                                  std::int64_t eval_time_ms) { publisher_.submit_measurement(std::move(samples), eval_time_ms); },
+            .status = [this](const shm::CollectorStatus& status) { publisher_.submit_status(status); }};
+  }
+
+ private:
+  ClusterState state_;
+  ClusterWatcher watcher_;
+  Publisher publisher_;
 };
 
 }  // namespace netscore::collector

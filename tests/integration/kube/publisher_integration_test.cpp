@@ -100,8 +100,9 @@ TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
   ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), meta.flags == shm::kSnapshotClusterSynced); }));
   ASSERT_EQ(c.server.bind_pod("shop", "new", "n1"), 201U);
   ASSERT_TRUE(eventually([&] { return c.state.pod_count() == 3; }));
-  const std::uint64_t before = c.publisher.publishes();
-  ASSERT_TRUE(eventually([&] { return c.publisher.publishes() > before; }));
+  // A snapshot published after the binding is in the state: a refresh with its own eval time.
+  c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 99);
+  ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), meta.eval_time_ms == 99); }));
   const NodeScore n1 = c.score("n1", meta);
   EXPECT_EQ(n1.expected, 0);
   EXPECT_EQ(n1.placed_pods, 0U);

@@ -116,7 +116,18 @@ class FakeKubeApiServer {
     std::optional<kube::Pod> old_pod, new_pod;
     std::optional<kube::Node> old_node, new_node;
   };
-  struct Stream;
+  struct Stream {
+    kube::Resource resource = kube::Resource::pods;
+    std::string ns;
+    std::vector<kube::FieldTerm> selector;
+    bool bookmarks = false;
+    std::uint64_t cursor = 0;  // RV of the latest event considered
+    bool stalled = false;
+    bool close = false;
+    bool cut = false;
+    bool bookmark = false;
+    std::deque<std::string> raw;
+  };
   struct Snapshot {
     std::vector<std::string> items{};
     std::size_t next = 0;

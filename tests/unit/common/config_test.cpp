@@ -209,3 +209,66 @@ TEST(Config, ObservabilityVariables) {
 
 }  // namespace
 }  // namespace netscore
+
+namespace netscore {
+namespace {
+
+TEST(KubeConfig, OffOutsideAPodWithoutAnUrl) {
+  const Config c = load_config(Component::collector, {}, {});
+  EXPECT_TRUE(c.kube.url.empty());
+  EXPECT_TRUE(c.kube.correction);
+  EXPECT_EQ(c.kube.pod_receive_rate, 1024);
+}
+
+TEST(KubeConfig, InClusterDiscoveryUsesTheServiceAccount) {
+  const Config c = load_config(Component::collector, {},
+                               {{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", "443"}});
+  EXPECT_EQ(c.kube.url, "https://10.96.0.1:443");
+  EXPECT_EQ(c.kube.token_file, "/var/run/secrets/kubernetes.io/serviceaccount/token");
+  EXPECT_EQ(c.kube.ca_file, "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt");
+  const Config v6 = load_config(Component::collector, {},
+                                {{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "443"}});
+  EXPECT_EQ(v6.kube.url, "https://[fd00::1]:443");
+  const Config off = load_config(Component::collector, {},
+                                 {{"KUBERNETES_SERVICE_HOST", "10.96.0.1"},
+                                  {"KUBERNETES_SERVICE_PORT", "443"},
+                                  {"NETSCORE_KUBE_WATCH", "false"}});
+  EXPECT_TRUE(off.kube.url.empty());
+}
+
+TEST(KubeConfig, ExplicitUrlWinsAndKeepsItsFiles) {
+  const Config c = load_config(Component::collector, {},
+                               {{"NETSCORE_KUBE_API_URL", "http://127.0.0.1:8001/"},
+                                {"NETSCORE_KUBE_TOKEN_FILE", "/tmp/token"},
+                                {"NETSCORE_KUBE_INSECURE", "true"},
+                                {"NETSCORE_CORRECTION", "false"},
+                                {"NETSCORE_POD_RECEIVE_RATE", "2048"},
+                                {"KUBERNETES_SERVICE_HOST", "10.96.0.1"},
+                                {"KUBERNETES_SERVICE_PORT", "443"}});
+  EXPECT_EQ(c.kube.url, "http://127.0.0.1:8001");
+  EXPECT_EQ(c.kube.token_file, "/tmp/token");
+  EXPECT_TRUE(c.kube.ca_file.empty());
+  EXPECT_TRUE(c.kube.insecure);
+  EXPECT_FALSE(c.kube.correction);
+  EXPECT_EQ(c.kube.pod_receive_rate, 2048);
+}
+
+TEST(KubeConfig, BadValuesNameTheVariable) {
+  const auto error_of = [](const Environment& env) {
+    try {
+      load_config(Component::collector, {}, env);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "true"}}), ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "maybe"}}), ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_API_URL", "ftp://x"}}), ::testing::HasSubstr("NETSCORE_KUBE_API_URL"));
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_INSECURE", "perhaps"}}), ::testing::HasSubstr("NETSCORE_KUBE_INSECURE"));
+  EXPECT_THAT(error_of({{"NETSCORE_POD_RECEIVE_RATE", "-1"}}), ::testing::HasSubstr("NETSCORE_POD_RECEIVE_RATE"));
+  EXPECT_THAT(error_of({{"NETSCORE_CORRECTION", "sometimes"}}), ::testing::HasSubstr("NETSCORE_CORRECTION"));
+}
+
+}  // namespace
+}  // namespace netscore
