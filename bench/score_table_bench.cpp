@@ -1,5 +1,5 @@
 // Score table: lookup, full read and publish at 100, 5000 and 65,536 nodes, next to an in-process
-// std::unordered_map lookup as the baseline. Targets (issue 3): lookup < 100 ns at 5000 nodes,
+// std::unordered_map lookup as the baseline. Targets: lookup < 100 ns at 5000 nodes,
 // publish of 5000 nodes < 1 ms, segment <= 16 MB at 15,000 nodes.
 #include <unistd.h>
 
