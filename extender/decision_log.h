@@ -25,7 +25,7 @@ struct FixedText {
   char bytes[N] = {};
   void set(std::string_view s) noexcept {
     length = static_cast<std::uint32_t>(std::min<std::size_t>(s.size(), UINT32_MAX));
-    std::memcpy(bytes, s.data(), std::min(s.size(), N));
+    if (!s.empty()) std::memcpy(bytes, s.data(), std::min(s.size(), N));  // an empty view may hold nullptr
   }
   std::string_view view() const noexcept { return {bytes, std::min<std::size_t>(length, N)}; }
   bool truncated() const noexcept { return length > N; }
