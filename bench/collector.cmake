@@ -1,14 +1,10 @@
 # Collector benchmark: per-node queries (the Go plugin) vs one batched refresh, on a real
-# Prometheus started by the benchmark. Needs the test support library (NETSCORE_BUILD_TESTS).
-if(TARGET netscore::test_support)
-  add_executable(collector_bench ${CMAKE_CURRENT_LIST_DIR}/collector_bench.cpp)
-  target_link_libraries(collector_bench PRIVATE netscore::collector netscore::test_support benchmark::benchmark
-    netscore::warnings)
-endif()
+# Prometheus started by the benchmark.
+add_executable(collector_bench ${CMAKE_CURRENT_LIST_DIR}/collector_bench.cpp)
+target_link_libraries(collector_bench PRIVATE netscore::collector netscore::test_support benchmark::benchmark
+  netscore::warnings)
 
 # Kubernetes watcher at cluster scale, against the in-process fake API server.
-if(TARGET netscore::test_support)
-  add_executable(watcher_bench ${CMAKE_CURRENT_LIST_DIR}/watcher_bench.cpp)
-  target_link_libraries(watcher_bench PRIVATE netscore::collector netscore::test_support netscore::rapidjson
-    benchmark::benchmark netscore::warnings)
-endif()
+add_executable(watcher_bench ${CMAKE_CURRENT_LIST_DIR}/watcher_bench.cpp)
+target_link_libraries(watcher_bench PRIVATE netscore::collector netscore::test_support netscore::rapidjson
+  benchmark::benchmark netscore::warnings)

@@ -20,8 +20,9 @@
 #include "collector/response_parser.h"
 #include "common/config.h"
 #include "common/score_table_writer.h"
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/integration/support/synth.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/scratch_table.h"
+#include "tests/support/synth.h"
 
 namespace {
 
@@ -64,7 +65,7 @@ void BM_Collector_PerNodeQueries(benchmark::State& state) {
 void BM_Collector_Refresh(benchmark::State& state) {
   const auto nodes = static_cast<unsigned>(state.range(0));
   const netscore::Config config = bench_config(nodes);
-  const std::string shm = "netscore-bench-collector-" + std::to_string(getpid());
+  const netscore::testing::ScratchTable shm("bench-collector");
   {
     netscore::ScoreTableWriter writer({.name = shm, .capacity = config.shm.capacity});
     netscore::collector::PrometheusClient client({config.prometheus});
@@ -75,7 +76,6 @@ void BM_Collector_Refresh(benchmark::State& state) {
       if (!result.ok || result.published != nodes) state.SkipWithError("refresh failed");
     }
   }
-  netscore::ScoreTableWriter::remove(shm);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
 }
 

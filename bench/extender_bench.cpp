@@ -6,6 +6,7 @@
 #include <rapidjson/reader.h>
 
 #include "bench/extender_fixture.h"
+#include "tests/support/scratch_table.h"
 #include "common/clock.h"
 #include "extender/decision_log.h"
 #include "extender/handlers.h"
@@ -15,7 +16,7 @@ namespace {
 using netscore::extender::Handlers;
 namespace http = boost::beast::http;
 
-const std::string kShm = "netscore-bench-" + std::to_string(::getpid());
+std::optional<netscore::testing::ScratchTable> g_shm;
 std::optional<netscore::TableAttachment> g_table;
 
 std::string body_for(std::int64_t n, bool names) {
@@ -45,7 +46,7 @@ void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std
             bool record = false) {
   const std::string body = body_for(state.range(0), names);
   netscore::Config config;
-  config.shm.name = kShm;
+  config.shm.name = g_shm->str();
   config.max_age = {std::chrono::hours(1), "1h"};
   config.extender.scoring = mode;
   config.extender.neutral_score = 5;
@@ -122,12 +123,12 @@ BENCHMARK(BM_Extender_Filter_Nodes) NODE_COUNTS;
 }  // namespace
 
 int main(int argc, char** argv) {
-  netscore::ScoreTableWriter::remove(kShm);
   int status = 0;
   {
-    netscore::ScoreTableWriter writer({.name = kShm, .capacity = 8192});
+    g_shm.emplace("bench-extender");
+    netscore::ScoreTableWriter writer({.name = g_shm->str(), .capacity = 8192});
     netscore::bench::publish_table(writer, 5000);
-    g_table.emplace(netscore::ScoreTableReader::Options{kShm, false, 64});
+    g_table.emplace(netscore::ScoreTableReader::Options{g_shm->str(), false, 64});
     g_table->poll();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
       benchmark::Shutdown();
     }
     g_table.reset();
+    g_shm.reset();
   }
-  netscore::ScoreTableWriter::remove(kShm);
   return status;
 }

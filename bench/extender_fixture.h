@@ -46,12 +46,12 @@ inline std::string nodes_body(const std::vector<std::string>& names) {
 
 inline std::string nodes_body(std::size_t n) { return nodes_body(node_names(n)); }
 
-// Every node of the largest request, with spread-out traffic.
-inline void publish_table(ScoreTableWriter& writer, std::size_t n) {
+// Valid, scored entries for the given nodes, with spread-out traffic.
+inline std::vector<TableEntry> scored_entries(const std::vector<std::string>& names) {
   std::vector<TableEntry> entries;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
     const double raw = static_cast<double>((i * 7919) % 100000) * 1000.0;
-    entries.push_back({.name = node_name(i),
+    entries.push_back({.name = names[i],
                    .raw = raw,
                    .raw_score = static_cast<std::int64_t>(raw),
                    .node_score = static_cast<std::int64_t>(i % 101),
@@ -60,7 +60,10 @@ inline void publish_table(ScoreTableWriter& writer, std::size_t n) {
                    .corrected_raw_score = static_cast<std::int64_t>(raw),
                    .corrected_node_score = static_cast<std::int64_t>(i % 101)});
   }
-  writer.publish(entries, 1);
+  return entries;
 }
+
+// Every node of the largest request.
+inline void publish_table(ScoreTableWriter& writer, std::size_t n) { writer.publish(scored_entries(node_names(n)), 1); }
 
 }  // namespace netscore::bench

@@ -17,6 +17,7 @@
 
 #include "bench/extender_fixture.h"
 #include "bench/http_client.h"
+#include "tests/support/scratch_table.h"
 #include "extender/server.h"
 
 namespace {
@@ -78,8 +79,7 @@ double bucket_quantile(const std::vector<std::pair<double, double>>& buckets, do
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   spdlog::set_level(spdlog::level::warn);
-  const std::string shm = "netscore-load-" + std::to_string(::getpid());
-  netscore::ScoreTableWriter::remove(shm);
+  const netscore::testing::ScratchTable shm("load");
   netscore::ScoreTableWriter writer({.name = shm, .capacity = 8192});
   netscore::bench::publish_table(writer, std::max<std::size_t>(o.nodes, 5000));
 
@@ -148,6 +148,5 @@ int main(int argc, char** argv) {
                 }());
     status = failures.load() == 0 ? 0 : 1;
   }
-  netscore::ScoreTableWriter::remove(shm);
   return status;
 }

@@ -1,8 +1,6 @@
 // Score table: lookup, full read and publish at 100, 5000 and 65,536 nodes, next to an in-process
 // std::unordered_map lookup as the baseline. Targets: lookup < 100 ns at 5000 nodes,
 // publish of 5000 nodes < 1 ms, segment <= 16 MB at 15,000 nodes.
-#include <unistd.h>
-
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -10,7 +8,9 @@
 #include <vector>
 
 #include "common/score_table_reader.h"
+#include "bench/extender_fixture.h"
 #include "common/score_table_writer.h"
+#include "tests/support/scratch_table.h"
 
 namespace netscore {
 namespace {
@@ -19,32 +19,21 @@ namespace {
 std::string node_name(std::size_t i) { return "ip-10-" + std::to_string(i / 250) + "-" + std::to_string(i % 250) + ".eu-west-1.compute.internal"; }
 
 std::vector<TableEntry> entries(std::size_t n) {
-  std::vector<TableEntry> out;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto raw = static_cast<double>(i * 1000 + 7);
-    out.push_back({.name = node_name(i),
-                   .raw = raw,
-                   .raw_score = static_cast<std::int64_t>(raw),
-                   .node_score = static_cast<std::int64_t>(i % 101),
-                   .sample_ms = 1,
-                   .valid = true,
-                   .corrected_raw_score = static_cast<std::int64_t>(raw),
-                   .corrected_node_score = static_cast<std::int64_t>(i % 101)});
-  }
-  return out;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < n; ++i) names.push_back(node_name(i));
+  return bench::scored_entries(names);
 }
 
 struct Fixture {
   explicit Fixture(std::size_t n)
-      : name("netscore-bench-" + std::to_string(::getpid()) + "-" + std::to_string(n)),
+      : name("bench-table"),
         data(entries(n)),
         writer({.name = name, .capacity = static_cast<std::uint32_t>(n)}) {
     writer.publish(data, 0);
     reader.emplace(ScoreTableReader::Options{name, false, 64});
     for (const auto& e : data) names.push_back(e.name);
   }
-  ~Fixture() { ScoreTableWriter::remove(name); }
-  std::string name;
+  testing::ScratchTable name;
   std::vector<TableEntry> data;
   ScoreTableWriter writer;
   std::optional<ScoreTableReader> reader;

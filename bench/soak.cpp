@@ -23,9 +23,9 @@
 #include "bench/soak_report.h"
 #include "bench/soak_traffic.h"
 #include "common/score_table_writer.h"
-#include "tests/integration/support/binary_process.h"
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/integration/support/synth.h"
+#include "tests/support/binary_process.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/synth.h"
 
 namespace {
 

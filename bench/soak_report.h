@@ -5,7 +5,7 @@
 
 #include "bench/http_client.h"
 #include "bench/soak_traffic.h"
-#include "tests/integration/support/binary_process.h"
+#include "tests/support/binary_process.h"
 
 // The soak's figures: one machine-readable line per interval, a summary and the acceptance checks.
 namespace netscore::bench {

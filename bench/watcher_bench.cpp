@@ -24,8 +24,8 @@
 #include "collector/kube_objects.h"
 #include "collector/publisher.h"
 #include "common/score_table_reader.h"
-#include "tests/integration/support/fake_kube_apiserver.h"
-#include "tests/integration/support/fake_kube_objects.h"
+#include "tests/support/fake_kube_apiserver.h"
+#include "tests/support/fake_kube_objects.h"
 
 namespace {
 

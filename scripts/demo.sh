@@ -62,8 +62,8 @@ wait_for_line() {
 
 if [ -z "$prometheus_url" ]; then
   echo "== synthetic traffic for $nodes nodes, backfilled into a real Prometheus"
-  "$build_dir/tests/integration/support/netscore-synth" --nodes "$nodes" --out "$work/traffic.om"
-  "$build_dir/tests/integration/support/netscore-prometheus" --openmetrics "$work/traffic.om" --print-url \
+  "$build_dir/tests/support/netscore-synth" --nodes "$nodes" --out "$work/traffic.om"
+  "$build_dir/tests/support/netscore-prometheus" --openmetrics "$work/traffic.om" --print-url \
       >"$work/prometheus.out" 2>"$work/prometheus.log" &
   pids+=($!)
   prometheus_url=$(wait_for_line "$work/prometheus.out" '^http://[0-9.:]+' 120)

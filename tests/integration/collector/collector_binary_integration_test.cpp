@@ -12,9 +12,10 @@
 
 #include "common/score_table_reader.h"
 #include "common/score_table_writer.h"
-#include "tests/integration/support/binary_process.h"
-#include "tests/integration/support/fake_http_server.h"
-#include "tests/testing/eventually.h"
+#include "tests/support/binary_process.h"
+#include "tests/support/fake_http_server.h"
+#include "tests/support/eventually.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::testing {
 namespace {
@@ -62,8 +63,8 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsPromptly) {
   server.respond_with({200, R"({"status":"success","data":{"resultType":"vector","result":[)"
                             R"({"metric":{"kubernetes_node":"n1"},"value":[1,"42"]}]}})",
                        {}});
-  const std::string shm = "netscore-collector-bin-" + std::to_string(getpid());
-  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm,
+  const TableName shm("collector-bin");
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm.str(),
                              "NETSCORE_NODE_LABEL=kubernetes_node", "NETSCORE_REFRESH_INTERVAL=1h",
                              "NETSCORE_LOG_LEVEL=debug"});
   shm::CollectorStatus status{};
@@ -82,7 +83,6 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsPromptly) {
   collector.signal(GetParam());
   EXPECT_EQ(collector.wait_exit(std::chrono::minutes(1)), 0) << collector.log();
   EXPECT_NE(server.last_request().headers["user-agent"].find("netscore-collector/"), std::string::npos);
-  ScoreTableWriter::remove(shm);
 }
 
 TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
@@ -91,9 +91,9 @@ TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
   const std::string token_file =
       (std::filesystem::temp_directory_path() / ("netscore-bin-token-" + std::to_string(getpid()))).string();
   std::ofstream(token_file) << "tok-secret-123\n";
-  const std::string shm = "netscore-collector-secret-" + std::to_string(getpid());
+  const TableName shm("collector-secret");
   const std::string url = "http://user:pw-secret-456@" + server.url().substr(std::string("http://").size());
-  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + url, "NETSCORE_SHM_NAME=" + shm,
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + url, "NETSCORE_SHM_NAME=" + shm.str(),
                              "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file, "NETSCORE_PROMETHEUS_RETRIES=0",
                              "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=trace"});
   // The failure line is written (and flushed, being a warning) after the answer arrives.
@@ -106,7 +106,6 @@ TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
   EXPECT_EQ(log.find("tok-secret-123"), std::string::npos) << log;
   EXPECT_EQ(server.last_request().headers["authorization"], "Bearer tok-secret-123");
   std::filesystem::remove(token_file);
-  ScoreTableWriter::remove(shm);
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, CollectorBinarySignalTest, ::testing::Values(SIGTERM, SIGINT),

@@ -16,10 +16,10 @@
 #include "collector/query_builder.h"
 #include "collector/response_parser.h"
 #include "tests/integration/collector/collector_test_helpers.h"
-#include "tests/integration/support/binary_process.h"
-#include "tests/integration/support/fake_http_server.h"
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/integration/support/synth.h"
+#include "tests/support/binary_process.h"
+#include "tests/support/fake_http_server.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/synth.h"
 
 namespace netscore::testing {
 namespace {

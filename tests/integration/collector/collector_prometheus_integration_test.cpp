@@ -11,8 +11,8 @@
 #include "collector/response_parser.h"
 #include "common/scoring.h"
 #include "tests/integration/collector/collector_test_helpers.h"
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/integration/support/synth.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/synth.h"
 
 namespace netscore {
 // Readable ctest names for the mode parameter.

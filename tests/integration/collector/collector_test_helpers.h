@@ -12,6 +12,7 @@
 #include "common/config.h"
 #include "common/score_table_reader.h"
 #include "common/score_table_writer.h"
+#include "tests/support/table_name.h"
 
 // Shared by the collector integration tests: a collector configuration pointed at a URL, a
 // uniquely named table removed afterwards, and reads of what was published.
@@ -32,8 +33,7 @@ inline Config collector_config(const std::string& url, QueryMode mode = QueryMod
 class TableFixture {
  public:
   explicit TableFixture(const std::string& what)
-      : name_("netscore-" + what + "-" + std::to_string(getpid())), writer_({.name = name_, .capacity = 1024}) {}
-  ~TableFixture() { ScoreTableWriter::remove(name_); }
+      : name_(what), writer_({.name = name_, .capacity = 1024}) {}
 
   ScoreTableWriter& writer() { return writer_; }
 
@@ -49,10 +49,10 @@ class TableFixture {
     EXPECT_EQ(reader.read_status(s), ReadStatus::ok);
     return s;
   }
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return name_.str(); }
 
  private:
-  std::string name_;
+  TableName name_;
   ScoreTableWriter writer_;
 };
 

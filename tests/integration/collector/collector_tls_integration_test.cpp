@@ -17,11 +17,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/integration/collector/collector_test_helpers.h"
-#include "tests/integration/support/binary_process.h"
-#include "tests/integration/support/http_client.h"
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/integration/support/synth.h"
-#include "tests/testing/eventually.h"
+#include "tests/support/binary_process.h"
+#include "tests/support/http_client.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/synth.h"
+#include "tests/support/eventually.h"
 
 namespace netscore::testing {
 namespace {
@@ -184,9 +184,8 @@ TEST_F(CollectorTlsTest, ClientCertificateIsSentAndItsAbsenceNamed) {
 TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
   const std::string headers_file = pki_->path("headers");
   std::ofstream(headers_file) << "X-Secret: " << kHeaderSecret << "\n";
-  const std::string shm = "netscore-tls-secrets-" + std::to_string(getpid());
-  ScoreTableWriter::remove(shm);
-  const std::vector<std::string> common{"NETSCORE_SHM_NAME=" + shm, "NETSCORE_INTERFACE=eth0",
+  const TableName shm("tls-secrets");
+  const std::vector<std::string> common{"NETSCORE_SHM_NAME=" + shm.str(), "NETSCORE_INTERFACE=eth0",
                                         "NETSCORE_PROMETHEUS_CA_FILE=" + pki_->path("ca.crt"),
                                         "NETSCORE_PROMETHEUS_HEADERS_FILE=" + headers_file,
                                         "NETSCORE_PROMETHEUS_RETRIES=0", "NETSCORE_REFRESH_INTERVAL=1h",
@@ -202,7 +201,7 @@ TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
   good.push_back("NETSCORE_PROMETHEUS_URL=" + basic_url(kPassword));
   BinaryProcess collector({NETSCORE_COLLECTOR_BINARY, good, {}, {}, {}});
   BinaryProcess extender({NETSCORE_EXTENDER_BINARY,
-                          {"NETSCORE_SHM_NAME=" + shm, "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_LOG_LEVEL=trace"},
+                          {"NETSCORE_SHM_NAME=" + shm.str(), "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_LOG_LEVEL=trace"},
                           {},
                           {},
                           {}});
@@ -227,7 +226,6 @@ TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
   for (const std::string& text : {refused.log(), collector.log(), extender.log(), table.body, metrics.body}) {
     for (const char* secret : {kPassword, "wrong-pw-5d1e", kHeaderSecret}) EXPECT_THAT(text, Not(HasSubstr(secret)));
   }
-  ScoreTableWriter::remove(shm);
 }
 
 }  // namespace

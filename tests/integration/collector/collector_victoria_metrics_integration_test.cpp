@@ -11,8 +11,8 @@
 #include "collector/query_builder.h"
 #include "collector/response_parser.h"
 #include "tests/integration/collector/collector_test_helpers.h"
-#include "tests/integration/support/synth.h"
-#include "tests/integration/support/victoria_metrics_process.h"
+#include "tests/support/synth.h"
+#include "tests/support/victoria_metrics_process.h"
 
 namespace netscore::testing {
 namespace {

@@ -14,10 +14,10 @@
 #include <cstdio>
 #include <random>
 
-#include "tests/integration/common/process.h"
-#include "tests/integration/common/table_pattern.h"
-#include "tests/testing/eventually.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/child_process.h"
+#include "tests/support/table_pattern.h"
+#include "tests/support/eventually.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::testing {
 namespace {

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "tests/integration/common/process.h"
-#include "tests/integration/common/table_pattern.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/child_process.h"
+#include "tests/support/table_pattern.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::testing {
 namespace {

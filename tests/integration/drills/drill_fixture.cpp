@@ -5,7 +5,7 @@
 
 #include <gmock/gmock.h>
 
-#include "tests/integration/support/synth.h"
+#include "tests/support/synth.h"
 
 namespace netscore::testing {
 namespace {

@@ -9,11 +9,11 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/integration/support/binary_process.h"
-#include "tests/integration/support/http_client.h"
-#include "tests/testing/eventually.h"
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/binary_process.h"
+#include "tests/support/http_client.h"
+#include "tests/support/eventually.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/table_name.h"
 
 // The real netscore-collector and netscore-extender binaries against a real Prometheus serving
 // synthetic node-exporter traffic, for the fault drills and the security checks. One Prometheus

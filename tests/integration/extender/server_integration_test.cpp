@@ -17,8 +17,8 @@
 #include "common/logging.h"
 #include "common/score_table_writer.h"
 #include "extender/server.h"
-#include "tests/testing/eventually.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/eventually.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::extender {
 namespace {

@@ -15,13 +15,13 @@
 
 #include "tests/integration/herd/herd_model.h"
 #include "tests/integration/herd/herd_scheduler.h"
-#include "tests/integration/support/binary_process.h"
-#include "tests/integration/support/fake_kube_apiserver.h"
-#include "tests/integration/support/http_client.h"
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/integration/support/synth.h"
-#include "tests/testing/eventually.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/binary_process.h"
+#include "tests/support/fake_kube_apiserver.h"
+#include "tests/support/http_client.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/synth.h"
+#include "tests/support/eventually.h"
+#include "tests/support/table_name.h"
 
 // The herd: a burst of identical pods scheduled one after the other by a client playing
 // kube-scheduler's loop (herd_scheduler.h) over 20 equal nodes whose traffic, served by a real

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "tests/integration/support/synth.h"
+#include "tests/support/synth.h"
 
 namespace netscore::testing::herd {
 

@@ -7,7 +7,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "tests/integration/support/http_client.h"
+#include "tests/support/http_client.h"
 
 namespace netscore::testing::herd {
 namespace {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/integration/support/fake_kube_apiserver.h"
-#include "tests/testing/eventually.h"
+#include "tests/support/fake_kube_apiserver.h"
+#include "tests/support/eventually.h"
 
 namespace netscore::collector {
 namespace {

@@ -1,14 +1,14 @@
 // The fake API server's own conventions: what the watcher tests and the herd test rely on.
-#include "tests/integration/support/fake_kube_apiserver.h"
+#include "tests/support/fake_kube_apiserver.h"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
 #include <string>
 
-#include "tests/integration/support/http_client.h"
-#include "tests/integration/support/kube_watch_reader.h"
-#include "tests/testing/eventually.h"
+#include "tests/support/http_client.h"
+#include "tests/support/kube_watch_reader.h"
+#include "tests/support/eventually.h"
 
 namespace netscore::testing {
 namespace {

@@ -8,9 +8,9 @@
 #include <ctime>
 
 #include "common/score_table_reader.h"
-#include "tests/integration/support/fake_kube_apiserver.h"
-#include "tests/testing/eventually.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/fake_kube_apiserver.h"
+#include "tests/support/eventually.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::collector {
 namespace {

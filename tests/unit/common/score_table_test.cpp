@@ -13,7 +13,7 @@
 
 #include "common/score_table_reader.h"
 #include "common/score_table_writer.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/table_name.h"
 
 namespace netscore {
 namespace {

@@ -18,7 +18,7 @@
 #include "common/clock.h"
 #include "common/score_table_writer.h"
 #include "extender/handlers.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::extender {
 namespace {

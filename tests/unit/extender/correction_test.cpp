@@ -8,7 +8,7 @@
 #include "common/clock.h"
 #include "common/score_table_writer.h"
 #include "extender/handlers.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/table_name.h"
 
 // Placement correction and the cluster view as the extender serves them: prioritize, /table and
 // /metrics over tables published here (the collector's side is tested with the collector).

@@ -13,7 +13,7 @@
 #include "extender/exchange.h"
 #include "extender/handlers.h"
 #include "extender/table_html.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::extender {
 namespace {

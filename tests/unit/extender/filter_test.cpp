@@ -12,7 +12,7 @@
 #include "common/score_table_writer.h"
 #include "extender/filter.h"
 #include "extender/handlers.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/table_name.h"
 
 namespace netscore::extender {
 namespace {

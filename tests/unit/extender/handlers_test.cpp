@@ -8,7 +8,7 @@
 
 #include "common/clock.h"
 #include "common/score_table_writer.h"
-#include "tests/testing/table_name.h"
+#include "tests/support/table_name.h"
 #include "extender/handlers.h"
 
 namespace netscore::extender {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/integration/support/synth.h"
+#include "tests/support/synth.h"
 
 // A real Prometheus (Debian `prometheus` 2.42) for tests, the benchmark and demos: the given
 // OpenMetrics file is backfilled with `promtool tsdb create-blocks-from openmetrics` into a

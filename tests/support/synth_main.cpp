@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "tests/integration/support/synth.h"
+#include "tests/support/synth.h"
 
 int main(int argc, char** argv) {
   netscore::testing::SynthOptions options;

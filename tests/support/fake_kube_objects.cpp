@@ -1,4 +1,4 @@
-#include "tests/integration/support/fake_kube_objects.h"
+#include "tests/support/fake_kube_objects.h"
 
 #include <ctime>
 

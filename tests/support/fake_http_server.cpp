@@ -1,4 +1,4 @@
-#include "tests/integration/support/fake_http_server.h"
+#include "tests/support/fake_http_server.h"
 
 #include <curl/curl.h>
 

@@ -1,4 +1,4 @@
-#include "tests/integration/support/synth.h"
+#include "tests/support/synth.h"
 
 #include <cstdio>
 #include <string>

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tests/integration/support/synth.h"
+#include "tests/support/synth.h"
 
 // A real single-node VictoriaMetrics (Debian `victoria-metrics`) for tests: started on 127.0.0.1
 // at a free port with a temporary storage directory, the synthetic traffic imported through

@@ -1,4 +1,4 @@
-#include "tests/integration/support/victoria_metrics_process.h"
+#include "tests/support/victoria_metrics_process.h"
 
 #include <curl/curl.h>
 #include <sys/wait.h>
@@ -9,8 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/testing/eventually.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/eventually.h"
 
 namespace netscore::testing {
 namespace {

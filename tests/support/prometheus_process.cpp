@@ -1,5 +1,5 @@
-#include "tests/integration/support/prometheus_process.h"
-#include "tests/testing/eventually.h"
+#include "tests/support/prometheus_process.h"
+#include "tests/support/eventually.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>

@@ -1,4 +1,4 @@
-#include "tests/integration/support/fake_kube_apiserver.h"
+#include "tests/support/fake_kube_apiserver.h"
 
 #include <algorithm>
 #include <cctype>

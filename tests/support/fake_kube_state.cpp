@@ -5,7 +5,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/http.hpp>
 
-#include "tests/integration/support/fake_kube_apiserver.h"
+#include "tests/support/fake_kube_apiserver.h"
 
 namespace netscore::testing {
 

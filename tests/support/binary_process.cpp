@@ -1,5 +1,5 @@
-#include "tests/integration/support/binary_process.h"
-#include "tests/testing/eventually.h"
+#include "tests/support/binary_process.h"
+#include "tests/support/eventually.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "common/signals.h"
-#include "tests/integration/support/prometheus_process.h"
+#include "tests/support/prometheus_process.h"
 
 int main(int argc, char** argv) {
   std::string openmetrics;

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "tests/testing/eventually.h"
+#include "tests/support/eventually.h"
 
 // Runs a function in a forked child that reports one trivially copyable result through a pipe:
 // the score table's guarantees are about processes, so the tests use real ones.

@@ -1,4 +1,4 @@
-#include "tests/integration/support/http_client.h"
+#include "tests/support/http_client.h"
 
 #include <curl/curl.h>
 

@@ -1,4 +1,4 @@
-#include "tests/integration/support/kube_watch_reader.h"
+#include "tests/support/kube_watch_reader.h"
 
 #include <poll.h>
 #include <sys/socket.h>

@@ -16,7 +16,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
-#include "tests/integration/support/fake_kube_objects.h"
+#include "tests/support/fake_kube_objects.h"
 
 // An in-process Kubernetes API server for pods and nodes on 127.0.0.1 (random port, plain HTTP,
 // JSON), following the list/watch conventions of a 1.26 kube-apiserver:
