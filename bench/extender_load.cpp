@@ -16,7 +16,8 @@
 #include <spdlog/spdlog.h>
 
 #include "bench/extender_fixture.h"
-#include "bench/http_client.h"
+#include "bench/percentile.h"
+#include "tests/support/http_connection.h"
 #include "tests/support/scratch_table.h"
 #include "extender/server.h"
 
@@ -106,8 +107,8 @@ int main(int argc, char** argv) {
     std::vector<std::thread> threads;
     for (unsigned c = 0; c < o.clients; ++c) {
       threads.emplace_back([&, c] {
-        netscore::bench::KeepAliveClient client(server.port(), std::chrono::seconds(10));
-        const auto req = netscore::bench::post_json("/prioritize", body);
+        netscore::testing::HttpConnection client(server.port(), std::chrono::seconds(10));
+        const auto req = netscore::testing::json_request(netscore::testing::http::verb::post, "/prioritize", body);
         auto& mine = latencies[c];
         mine.reserve(o.requests / o.clients + 1);
         while (issued.fetch_add(1, std::memory_order_relaxed) < o.requests && Clock::now() < deadline) {

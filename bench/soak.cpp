@@ -24,7 +24,9 @@
 #include "bench/soak_traffic.h"
 #include "common/score_table_writer.h"
 #include "tests/support/binary_process.h"
+#include "tests/support/eventually.h"
 #include "tests/support/prometheus_process.h"
+#include "tests/support/scratch_table.h"
 #include "tests/support/synth.h"
 
 namespace {
@@ -81,14 +83,6 @@ Options parse(int argc, char** argv) {
 }
 
 // The collector's table, removed on every way out of the soak.
-struct RemovedShm {
-  explicit RemovedShm(std::string n) : name(std::move(n)) { netscore::ScoreTableWriter::remove(name); }
-  RemovedShm(const RemovedShm&) = delete;
-  RemovedShm& operator=(const RemovedShm&) = delete;
-  ~RemovedShm() { netscore::ScoreTableWriter::remove(name); }
-  std::string name;
-};
-
 // Sleeps in short steps until `until` or an interrupt; false when interrupted.
 bool wait_until(Clock::time_point until) {
   while (Clock::now() < until) {
@@ -119,10 +113,15 @@ std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& 
         (dir / "extender.log").string(),
         {}});
     const std::string readyz = "http://127.0.0.1:" + std::to_string(port) + "/readyz";
-    for (int i = 0; i < 600 && extender->alive() && !g_interrupted.load(); ++i) {
-      if (netscore::testing::http_get_status(readyz, std::chrono::seconds(1)) == 200) return extender;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    bool ready = false;
+    netscore::testing::eventually(
+        [&] {
+          if (!extender->alive() || g_interrupted.load()) return true;
+          ready = netscore::testing::http_get(readyz, std::chrono::seconds(1)).status == 200;
+          return ready;
+        },
+        std::chrono::minutes(1));
+    if (ready) return extender;
     if (extender->alive() || g_interrupted.load()) break;
   }
   throw std::runtime_error("the extender did not become ready; see " + (dir / "extender.log").string());
@@ -130,13 +129,16 @@ std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& 
 
 // Requests the scheduler would send: NodeNames-mode prioritize (the recommended configuration),
 // Nodes-mode prioritize and NodeNames-mode filter.
-std::vector<bench::Request> scheduler_requests(unsigned nodes) {
+std::vector<netscore::testing::WireRequest> scheduler_requests(unsigned nodes) {
   std::vector<std::string> names;
   for (const auto& n : netscore::testing::synth_nodes(nodes)) names.push_back(n.name);
   const std::vector<std::string> some(names.begin(), names.begin() + std::min<std::ptrdiff_t>(10, std::ssize(names)));
   const std::string by_name = bench::names_body(names);
-  return {bench::post_json("/prioritize", by_name), bench::post_json("/prioritize", bench::nodes_body(some)),
-          bench::post_json("/prioritize", by_name), bench::post_json("/filter", by_name)};
+  const auto post = [](const std::string& target, std::string body) {
+    return netscore::testing::json_request(netscore::testing::http::verb::post, target, std::move(body));
+  };
+  return {post("/prioritize", by_name), post("/prioritize", bench::nodes_body(some)), post("/prioritize", by_name),
+          post("/filter", by_name)};
 }
 
 int soak(const Options& o, const fs::path& dir) {
@@ -145,17 +147,17 @@ int soak(const Options& o, const fs::path& dir) {
   std::fflush(stdout);
   netscore::testing::PrometheusProcess prometheus(traffic(o));
   // Declared before the collector so that it is removed after the collector has stopped.
-  const RemovedShm shm{"netscore-soak-" + std::to_string(::getpid())};
+  const netscore::testing::ScratchTable shm("soak");
   BinaryProcess collector(BinaryProcess::Options{
       (o.bin_dir / "collector/netscore-collector").string(),
       {"NETSCORE_PROMETHEUS_URL=" + prometheus.url(),
        std::string("NETSCORE_INTERFACE=") + netscore::testing::kSynthInterface, "NETSCORE_REFRESH_INTERVAL=1s",
-       "NETSCORE_SHM_NAME=" + shm.name},
+       "NETSCORE_SHM_NAME=" + shm.str()},
       {},
       (dir / "collector.log").string(),
       {}});
   std::uint16_t port = 0;
-  const auto extender = start_extender(o, dir, shm.name, port);
+  const auto extender = start_extender(o, dir, shm.str(), port);
   std::printf("prometheus=%s collector_pid=%d extender=127.0.0.1:%u extender_pid=%d\n", prometheus.url().c_str(),
               collector.pid(), port, extender->pid());
   std::fflush(stdout);
@@ -189,7 +191,7 @@ int soak(const Options& o, const fs::path& dir) {
   });
 
   bench::SoakReport report(o.clients, o.rss_bound_mb);
-  bench::KeepAliveClient table_client(port, std::chrono::seconds(5));
+  netscore::testing::HttpConnection table_client(port, std::chrono::seconds(5));
   const auto sample_all = [&] {
     return bench::Sample{extender->sample(), collector.sample(), bench::read_collector_counts(table_client)};
   };

@@ -22,15 +22,15 @@ bool check(const char* what, bool ok) {
 
 }  // namespace
 
-CollectorCounts read_collector_counts(KeepAliveClient& client) {
+CollectorCounts read_collector_counts(testing::HttpConnection& client) {
   CollectorCounts counts;
-  Response res;
+  testing::WireResponse res;
   try {
-    res = client.send(get("/table"));
+    res = client.send(testing::get_request("/table"));
   } catch (const boost::system::system_error&) {
     try {
       client.reconnect();
-      res = client.send(get("/table"));
+      res = client.send(testing::get_request("/table"));
     } catch (const boost::system::system_error&) {
       return counts;
     }

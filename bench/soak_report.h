@@ -3,7 +3,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/http_client.h"
+#include "bench/percentile.h"
+#include "tests/support/http_connection.h"
 #include "bench/soak_traffic.h"
 #include "tests/support/binary_process.h"
 
@@ -18,7 +19,7 @@ struct CollectorCounts {
 };
 
 // GET /table on the given connection (reconnecting once after a transport failure).
-CollectorCounts read_collector_counts(KeepAliveClient& client);
+CollectorCounts read_collector_counts(testing::HttpConnection& client);
 
 struct Sample {
   testing::BinaryProcess::Sample extender;

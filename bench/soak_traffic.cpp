@@ -36,16 +36,16 @@ void merge(IntervalTally& a, IntervalTally&& b) {
   if (a.first_failure.empty()) a.first_failure = std::move(b.first_failure);
 }
 
-void run_client(std::uint16_t port, const std::vector<Request>& requests, const std::atomic<bool>& stop,
+void run_client(std::uint16_t port, const std::vector<testing::WireRequest>& requests, const std::atomic<bool>& stop,
                 std::chrono::steady_clock::time_point deadline, TrafficTally& tally) {
   using Clock = std::chrono::steady_clock;
   constexpr auto kTimeout = std::chrono::seconds(5);
-  std::unique_ptr<KeepAliveClient> client;
+  std::unique_ptr<testing::HttpConnection> client;
   for (std::size_t i = 0; !stop.load(std::memory_order_relaxed) && Clock::now() < deadline; ++i) {
     try {
-      if (!client) client = std::make_unique<KeepAliveClient>(port, kTimeout);
+      if (!client) client = std::make_unique<testing::HttpConnection>(port, kTimeout);
       const auto t0 = Clock::now();
-      const Response res = client->send(requests[i % requests.size()]);
+      const testing::WireResponse res = client->send(requests[i % requests.size()]);
       tally.answered(std::chrono::duration<double, std::micro>(Clock::now() - t0).count(), res.result_int(),
                      res.body());
     } catch (const boost::system::system_error&) {

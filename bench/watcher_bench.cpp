@@ -24,8 +24,10 @@
 #include "collector/kube_objects.h"
 #include "collector/publisher.h"
 #include "common/score_table_reader.h"
+#include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/fake_kube_objects.h"
+#include "tests/support/scratch_table.h"
 
 namespace {
 
@@ -147,8 +149,7 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
   const std::int64_t hour_ago = std::time(nullptr) - 3600;
   for (int i = 0; i < kNodes; ++i) server.put_node(node_name(i));
   for (int i = 0; i < kPods; ++i) server.create_pod(pod(i, hour_ago));
-  const std::string table = "netscore-watcher-bench-" + std::to_string(getpid());
-  netscore::ScoreTableWriter::remove(table);
+  const netscore::testing::ScratchTable table("watcher-bench");
   netscore::ScoreTableWriter writer({.name = table, .capacity = 8192});
   nc::ClusterState cluster;
   nc::Publisher* publisher_ptr = nullptr;
@@ -162,13 +163,13 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
   publisher.start();
   watcher.start();
   publisher.submit_measurement(samples, 1);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (watcher.status().state != netscore::shm::WatchState::synced || cluster.pod_count() != kPods) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      state.SkipWithError("watcher did not sync");
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (!netscore::testing::eventually(
+          [&] {
+            return watcher.status().state == netscore::shm::WatchState::synced && cluster.pod_count() == kPods;
+          },
+          std::chrono::minutes(2))) {
+    state.SkipWithError("watcher did not sync");
+    return;
   }
   netscore::ScoreTableReader reader({.name = table});
   std::vector<double> latencies_ms;
@@ -193,7 +194,6 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
   }
   watcher.stop();
   publisher.stop();
-  netscore::ScoreTableWriter::remove(table);
   std::sort(latencies_ms.begin(), latencies_ms.end());
   const auto at = [&](double q) { return latencies_ms[static_cast<std::size_t>(q * static_cast<double>(latencies_ms.size() - 1))]; };
   state.counters["p50_ms"] = at(0.5);

@@ -52,7 +52,7 @@ std::string serialized(const Value& v) {
 // Per-process state, built on the first input. Not thread-safe (libFuzzer runs one input at a time).
 struct Fixture {
   netscore::fuzz::PublishedTable table;
-  netscore::TableAttachment detached{{table.name + "-absent", false, 64}};
+  netscore::TableAttachment detached{{table.name.str() + "-absent", false, 64}};
   netscore::extender::SharedState shared{1};
   std::array<netscore::Config, 8> configs;
 

@@ -1,20 +1,19 @@
 #pragma once
 
-#include <unistd.h>
-
 #include <string>
 #include <vector>
 
 #include "common/score_table_writer.h"
+#include "tests/support/scratch_table.h"
 
 namespace netscore::fuzz {
 
-// One real score table per fuzzing process, named netscore-fuzz-<pid> and removed at exit, holding
+// One real score table per fuzzing process, a scratch table removed at exit, holding
 // what the collector publishes: an idle, a busy and a heavy node, a non-ASCII name and an invalid
 // entry, so request lookups hit, miss and meet every score path. Not thread-safe (fuzz targets run
 // one input at a time).
 struct PublishedTable {
-  std::string name = unused_name();
+  testing::ScratchTable name{"fuzz"};
   ScoreTableWriter writer{{.name = name, .capacity = 64}};
   TableAttachment attached{{name, false, 64}};
 
@@ -27,17 +26,8 @@ struct PublishedTable {
     writer.publish(entries, 1000);
     if (!attached.poll()) __builtin_trap();
   }
-  ~PublishedTable() { ScoreTableWriter::remove(name); }
   PublishedTable(const PublishedTable&) = delete;
   PublishedTable& operator=(const PublishedTable&) = delete;
-
- private:
-  // A crashed run with a reused pid may have left a segment of another layout under the name.
-  static std::string unused_name() {
-    std::string n = "netscore-fuzz-" + std::to_string(::getpid());
-    ScoreTableWriter::remove(n);
-    return n;
-  }
 };
 
 }  // namespace netscore::fuzz

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/score_table_reader.h"
+#include "tests/support/scratch_table.h"
 
 namespace {
 
@@ -48,17 +49,12 @@ bool forge_segment(const std::string& name, const std::uint8_t* data, std::size_
   return true;
 }
 
-// One segment per fuzzing process, unlinked at exit.
-struct ScratchSegment {
-  std::string name = "netscore-fuzz-" + std::to_string(::getpid());
-  ~ScratchSegment() { ::shm_unlink(("/" + name).c_str()); }
-};
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const ScratchSegment segment;
-  const std::string& name = segment.name;
+  // One segment per fuzzing process, unlinked at exit.
+  static const netscore::testing::ScratchTable segment("fuzz-reader");
+  const std::string& name = segment.str();
   if (!forge_segment(name, data, size)) std::abort();
   try {
     const netscore::ScoreTableReader reader({name, false, 2});

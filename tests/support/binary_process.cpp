@@ -41,13 +41,15 @@ bool is_sanitizer_option(std::string_view entry) {
 BinaryProcess::BinaryProcess(Options options)
     : log_(options.log_path.empty() ? unique_log_path(options.path) : options.log_path),
       own_log_(options.log_path.empty()) {
+  // The given variables first: the first of two same-named entries is the one a program sees.
+  std::vector<std::string> env = options.env;
   for (char** e = environ; e && *e; ++e) {
-    if (is_sanitizer_option(*e)) options.env.emplace_back(*e);
+    if (options.inherit_env || is_sanitizer_option(*e)) env.emplace_back(*e);
   }
   // Everything the child needs is built before fork: between fork and exec a multi-threaded
   // parent's child may only make async-signal-safe calls.
   std::vector<char*> envp;
-  for (auto& e : options.env) envp.push_back(e.data());
+  for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::vector<char*> argv{options.path.data()};
   for (auto& a : options.args) argv.push_back(a.data());
@@ -64,7 +66,7 @@ BinaryProcess::BinaryProcess(Options options)
       ::signal(SIGXFSZ, SIG_IGN);
       if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
     }
-    ::execve(argv[0], argv.data(), envp.data());
+    ::execvpe(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
 }

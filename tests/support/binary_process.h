@@ -9,17 +9,18 @@
 #include <string_view>
 #include <vector>
 
-// A binary under test (netscore-collector, netscore-extender) run as a child process with exactly
-// the given environment (plus the sanitizer options of the test's own environment, so an asan
-// build still reports), its stdout and stderr captured in a log file. The destructor SIGKILLs a
-// child still running, reaps it and removes a log it named itself. Used by the tests, the drills
-// and the soak. Not thread-safe: one owner drives it.
+// A program run as a child process (the binaries under test, Prometheus, VictoriaMetrics,
+// promtool), by default with exactly the given environment (plus the sanitizer options of the
+// test's own environment, so an asan build still reports), its stdout and stderr captured in a
+// log file. The destructor SIGKILLs a child still running, reaps it and removes a log it named
+// itself. Used by the tests, the drills, the benchmarks and the soak. Not thread-safe: one owner
+// drives it.
 namespace netscore::testing {
 
 class BinaryProcess {
  public:
   struct Options {
-    std::string path{};
+    std::string path{};  // without a '/': looked up in PATH
     std::vector<std::string> env{};  // NAME=value
     // RLIMIT_FSIZE in the child, with SIGXFSZ ignored: growing a file past it fails with EFBIG
     // instead of killing the child, as a full filesystem fails with ENOSPC.
@@ -27,6 +28,9 @@ class BinaryProcess {
     // Where the log goes (appended, kept afterwards); empty: a unique temporary file, removed.
     std::string log_path{};
     std::vector<std::string> args{};  // after the program name
+    // Start from this process' environment (third-party servers need HOME, PATH, ...) instead of
+    // only env.
+    bool inherit_env = false;
   };
 
   // VmRSS (kB) and open descriptors read from /proc; -1 when unreadable.

@@ -35,6 +35,20 @@ void string_field(Writer& w, const char* key, const std::string& value) {
   w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
+// Opens the object and its metadata with the fields every object has; the caller writes the rest
+// of the metadata and closes it.
+void begin_object(Writer& w, const char* kind, bool with_kind, const std::string& name, const std::string& uid,
+                  std::uint64_t resource_version, std::int64_t created_s) {
+  w.StartObject();
+  write_kind(w, kind, with_kind);
+  w.Key("metadata");
+  w.StartObject();
+  string_field(w, "name", name);
+  string_field(w, "uid", uid);
+  string_field(w, "resourceVersion", std::to_string(resource_version));
+  string_field(w, "creationTimestamp", rfc3339(created_s));
+}
+
 StringMap read_map(const rapidjson::Value& object, const char* key) {
   StringMap out;
   const auto it = object.FindMember(key);
@@ -72,15 +86,8 @@ std::string rfc3339(std::int64_t unix_seconds) {
 std::string to_json(const Pod& pod, bool with_kind) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
-  w.StartObject();
-  write_kind(w, "Pod", with_kind);
-  w.Key("metadata");
-  w.StartObject();
-  string_field(w, "name", pod.name);
+  begin_object(w, "Pod", with_kind, pod.name, pod.uid, pod.resource_version, pod.created_s);
   string_field(w, "namespace", pod.ns);
-  string_field(w, "uid", pod.uid);
-  string_field(w, "resourceVersion", std::to_string(pod.resource_version));
-  string_field(w, "creationTimestamp", rfc3339(pod.created_s));
   if (pod.deleting_s) {
     string_field(w, "deletionTimestamp", rfc3339(*pod.deleting_s));
     w.Key("deletionGracePeriodSeconds");
@@ -123,14 +130,7 @@ std::string to_json(const Pod& pod, bool with_kind) {
 std::string to_json(const Node& node, bool with_kind) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
-  w.StartObject();
-  write_kind(w, "Node", with_kind);
-  w.Key("metadata");
-  w.StartObject();
-  string_field(w, "name", node.name);
-  string_field(w, "uid", node.uid);
-  string_field(w, "resourceVersion", std::to_string(node.resource_version));
-  string_field(w, "creationTimestamp", rfc3339(node.created_s));
+  begin_object(w, "Node", with_kind, node.name, node.uid, node.resource_version, node.created_s);
   write_map(w, "labels", node.labels);
   w.EndObject();
   w.Key("spec");

@@ -22,6 +22,11 @@ HttpReply http_request(const HttpRequest& request) {
   const auto add_header = [&](const std::string& line) {
     headers.reset(curl_slist_append(headers.release(), line.c_str()));
   };
+  const ClientAuth& auth = request.auth;
+  if (!auth.ca_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_CAINFO, auth.ca_file.c_str());
+  if (!auth.cert_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLCERT, auth.cert_file.c_str());
+  if (!auth.key_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLKEY, auth.key_file.c_str());
+  if (!auth.user_password.empty()) curl_easy_setopt(curl.get(), CURLOPT_USERPWD, auth.user_password.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
@@ -30,7 +35,7 @@ HttpReply http_request(const HttpRequest& request) {
   curl_easy_setopt(curl.get(), CURLOPT_HEADERDATA, &reply.headers);
   curl_easy_setopt(curl.get(), CURLOPT_HEADERFUNCTION, &append);
   if (request.method == "POST" || !request.body.empty()) {
-    add_header("Content-Type: application/json");
+    add_header("Content-Type: " + request.content_type);
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, request.body.c_str());
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(request.body.size()));
   }

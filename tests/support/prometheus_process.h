@@ -1,12 +1,13 @@
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "tests/support/binary_process.h"
+#include "tests/support/http_client.h"
 #include "tests/support/synth.h"
 
 // A real Prometheus (Debian `prometheus` 2.42) for tests, the benchmark and demos: the given
@@ -16,14 +17,6 @@
 // stays queryable at "now" for an hour.
 // Not thread-safe: one owner starts and stops it.
 namespace netscore::testing {
-
-// How the test reaches a server: TLS trust, client certificate, basic auth.
-struct ClientAuth {
-  std::string ca_file;
-  std::string cert_file;
-  std::string key_file;
-  std::string user_password;  // "user:password"; empty: none
-};
 
 // How Prometheus serves: --web.route-prefix, and --web.config.file (TLS, basic auth) with the
 // credentials the readiness probe needs.
@@ -51,7 +44,7 @@ class PrometheusProcess {
   // SIGKILL at once: a crashed Prometheus.
   void kill();
 
-  bool running() const { return pid_ > 0; }
+  bool running() const { return process_.has_value(); }
   std::uint16_t port() const { return port_; }
   // Base URL including the route prefix; https when a web config is given.
   std::string url() const {
@@ -63,16 +56,16 @@ class PrometheusProcess {
  private:
   void backfill_and_start(const std::string& openmetrics_file, const SynthOptions* traffic);
   bool try_start(std::uint16_t port, std::chrono::seconds ready_deadline);
-  void reap(std::chrono::milliseconds deadline);
 
   std::string dir_;
   ServeOptions serve_;
-  pid_t pid_ = -1;
+  std::optional<BinaryProcess> process_;
   std::uint16_t port_ = 0;
 };
 
-// Starts a program (looked up in PATH) with stdout and stderr appended to log_file.
-pid_t spawn_logged(const std::vector<std::string>& args, const std::string& log_file);
+// A program (looked up in PATH) to run in this process' environment, stdout and stderr appended
+// to log_file.
+BinaryProcess::Options logged_program(std::vector<std::string> args, const std::string& log_file);
 // The last 2000 bytes of a log file.
 std::string log_tail(const std::string& file);
 // A new directory under the temporary directory, named prefix-XXXXXX.
@@ -80,8 +73,5 @@ std::string make_temp_dir(const std::string& prefix);
 
 // A port nobody listens on right now (bind to 127.0.0.1:0); racy by nature, callers retry.
 std::uint16_t free_local_port();
-
-// GET url; returns the HTTP status, or 0 when nothing answered.
-long http_get_status(const std::string& url, std::chrono::milliseconds timeout, const ClientAuth& auth = {});
 
 }  // namespace netscore::testing

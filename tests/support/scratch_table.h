@@ -13,8 +13,8 @@ namespace netscore::testing {
 
 // A shared-memory table name no other test, benchmark or parallel run uses
 // ("netscore-<kind>-<pid>-<n>[-<tag>]"), removed on creation (a crashed earlier run with the same
-// pid may have left it) and on destruction, so nothing is left in /dev/shm. Needs no test framework:
-// the benchmarks use it too.
+// pid may have left it) and on destruction, so nothing is left in /dev/shm. Needs no test framework
+// (the benchmarks use it) and is header-only (the fuzz targets, built without this library, too).
 class ScratchTable {
  public:
   explicit ScratchTable(std::string_view kind, std::string_view tag = {}) : name_(make_name(kind, tag)) {

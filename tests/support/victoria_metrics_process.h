@@ -1,10 +1,10 @@
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "tests/support/binary_process.h"
 #include "tests/support/synth.h"
 
 // A real single-node VictoriaMetrics (Debian `victoria-metrics`) for tests: started on 127.0.0.1
@@ -30,7 +30,7 @@ class VictoriaMetricsProcess {
   void stop();
 
   std::string dir_;
-  pid_t pid_ = -1;
+  std::optional<BinaryProcess> process_;
   std::uint16_t port_ = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 
+#include "tests/support/netscore_binaries.h"
 #include "tests/support/synth.h"
 
 namespace netscore::testing {
@@ -15,16 +16,6 @@ constexpr unsigned kNodes = 8;
 // synthetic data and is left out. In request mode the middle node normalises to about 3, away
 // from both the neutral 5 and the ends, so a wrong normalisation cannot pass as real.
 constexpr const char* kProbeNames = R"(["node-00000","node-00003","node-00005"])";
-
-// The port from the extender's "listening address=127.0.0.1:PORT ..." line, empty until logged.
-std::string logged_port(const std::string& log) {
-  constexpr std::string_view kListening = "listening address=";
-  const auto address = log.find(kListening);
-  if (address == std::string::npos) return {};
-  const auto end = log.find(' ', address + kListening.size());
-  const auto colon = log.rfind(':', end);
-  return end != std::string::npos && colon > address ? log.substr(colon + 1, end - colon - 1) : std::string();
-}
 
 }  // namespace
 
@@ -46,12 +37,7 @@ void DrillTest::TearDownTestSuite() { prometheus_.reset(); }
 std::unique_ptr<BinaryProcess> DrillTest::start_collector(std::vector<std::string> extra,
                                                          std::optional<std::uint64_t> file_size_limit) const {
   std::vector<std::string> env = std::move(extra);
-  for (std::string e : {"NETSCORE_PROMETHEUS_URL=" + prometheus_url(),
-                        std::string("NETSCORE_INTERFACE=") + kSynthInterface, "NETSCORE_SHM_NAME=" + shm_.str(),
-                        std::string("NETSCORE_REFRESH_INTERVAL=") + kRefreshInterval,
-                        std::string("NETSCORE_LOG_LEVEL=debug")}) {
-    env.push_back(std::move(e));
-  }
+  for (std::string e : collector_env(prometheus_url(), shm_.str(), kRefreshInterval)) env.push_back(std::move(e));
   return std::make_unique<BinaryProcess>(
       BinaryProcess::Options{NETSCORE_COLLECTOR_BINARY, std::move(env), file_size_limit, {}, {}});
 }
@@ -64,10 +50,8 @@ Extender DrillTest::start_extender(std::vector<std::string> extra) const {
   }
   Extender extender{
       std::make_unique<BinaryProcess>(BinaryProcess::Options{NETSCORE_EXTENDER_BINARY, std::move(env), {}, {}, {}}), {}};
-  std::string port;
-  const bool found = eventually([&] { return !(port = logged_port(extender.process->log())).empty(); });
-  EXPECT_TRUE(found) << "extender did not log its port:\n" << extender.process->log();
-  if (found) extender.base = "http://127.0.0.1:" + port;
+  extender.base = extender_base_url(*extender.process, kPatience);
+  EXPECT_FALSE(extender.base.empty()) << "extender did not log its port:\n" << extender.process->log();
   return extender;
 }
 

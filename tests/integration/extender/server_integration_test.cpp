@@ -1,5 +1,4 @@
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <gmock/gmock.h>
@@ -18,6 +17,7 @@
 #include "common/score_table_writer.h"
 #include "extender/server.h"
 #include "tests/support/eventually.h"
+#include "tests/support/http_connection.h"
 #include "tests/support/table_name.h"
 
 namespace netscore::extender {
@@ -37,46 +37,7 @@ const auto* const kLogging = ::testing::AddGlobalTestEnvironment(new LoggingEnvi
 using tcp = net::ip::tcp;
 using ::testing::HasSubstr;
 
-// A blocking loopback client; every read is bounded by SO_RCVTIMEO so a hung server fails the test.
-class Client {
- public:
-  explicit Client(std::uint16_t port) : socket_(ioc_) {
-    socket_.connect({net::ip::make_address("127.0.0.1"), port});
-    timeval tv{60, 0};
-    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  }
-  http::response<http::string_body> send(http::verb method, std::string target, std::string body = {},
-                                         bool keep_alive = true) {
-    http::request<http::string_body> req{method, target, 11};
-    req.set(http::field::host, "127.0.0.1");
-    req.set(http::field::content_type, "application/json");
-    req.keep_alive(keep_alive);
-    req.body() = std::move(body);
-    req.prepare_payload();
-    http::write(socket_, req);
-    return read();
-  }
-  http::response<http::string_body> read() {
-    http::response_parser<http::string_body> parser;
-    parser.body_limit(64 * 1024 * 1024);
-    http::read(socket_, buffer_, parser);
-    return parser.release();
-  }
-  void write_raw(std::string_view bytes) { net::write(socket_, net::buffer(bytes.data(), bytes.size())); }
-  // True when the server closed the connection (EOF or reset) within the socket timeout.
-  bool closed_by_server() {
-    char c = 0;
-    beast::error_code ec;
-    socket_.read_some(net::buffer(&c, 1), ec);
-    return ec == net::error::eof || ec == net::error::connection_reset;
-  }
-  std::uint16_t local_port() const { return socket_.local_endpoint().port(); }
-
- private:
-  net::io_context ioc_;
-  tcp::socket socket_;
-  beast::flat_buffer buffer_;
-};
+using Client = netscore::testing::HttpConnection;
 
 std::string names_body(std::string_view names_json) {
   return R"({"Pod":{"metadata":{"name":"p"}},"Nodes":null,"NodeNames":)" + std::string(names_json) + "}";

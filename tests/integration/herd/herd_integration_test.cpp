@@ -18,6 +18,7 @@
 #include "tests/support/binary_process.h"
 #include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/http_client.h"
+#include "tests/support/netscore_binaries.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
 #include "tests/support/eventually.h"
@@ -40,16 +41,6 @@ namespace {
 constexpr unsigned kBurst = 50;
 constexpr std::chrono::seconds kVisible{5};
 constexpr std::chrono::seconds kStartup{30};
-
-// The extender's port from its "listening address=127.0.0.1:PORT ..." line, empty until logged.
-std::string logged_port(const std::string& log) {
-  constexpr std::string_view kListening = "listening address=";
-  const auto address = log.find(kListening);
-  if (address == std::string::npos) return {};
-  const auto end = log.find(' ', address + kListening.size());
-  const auto colon = log.rfind(':', end);
-  return end != std::string::npos && colon > address ? log.substr(colon + 1, end - colon - 1) : std::string();
-}
 
 struct TableState {
   bool ok = false;
@@ -139,10 +130,7 @@ class HerdTest : public ::testing::Test {
   // whole burst inside the lag; the collector still refreshes once at start, and placements
   // reach the table through the watch, not through refreshes. The fading itself is unit-tested.
   void start(Mode mode) {
-    std::vector<std::string> env = {"NETSCORE_PROMETHEUS_URL=" + prometheus_->url(),
-                                    std::string("NETSCORE_INTERFACE=") + kSynthInterface,
-                                    "NETSCORE_SHM_NAME=" + shm_.str(), "NETSCORE_REFRESH_INTERVAL=10m",
-                                    "NETSCORE_LOG_LEVEL=debug"};
+    std::vector<std::string> env = collector_env(prometheus_->url(), shm_.str(), "10m");
     if (mode != Mode::watch_off) env.push_back("NETSCORE_KUBE_API_URL=" + api_.url());
     if (mode == Mode::correction_off) env.push_back("NETSCORE_CORRECTION=false");
     collector_ = std::make_unique<BinaryProcess>(
@@ -153,10 +141,8 @@ class HerdTest : public ::testing::Test {
                 "NETSCORE_LOG_LEVEL=info"},
         .file_size_limit = {},
         .log_path = {}});
-    std::string port;
-    ASSERT_TRUE(eventually([&] { return !(port = logged_port(extender_->log())).empty(); }, kStartup))
-        << extender_->log();
-    base_ = "http://127.0.0.1:" + port;
+    base_ = extender_base_url(*extender_, kStartup);
+    ASSERT_FALSE(base_.empty()) << extender_->log();
     const bool watching = mode != Mode::watch_off;
     // Every node scored from Prometheus; when watching, the watch synced; the correction as asked.
     ASSERT_TRUE(eventually(

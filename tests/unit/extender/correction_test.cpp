@@ -8,7 +8,7 @@
 #include "common/clock.h"
 #include "common/score_table_writer.h"
 #include "extender/handlers.h"
-#include "tests/support/table_name.h"
+#include "tests/unit/extender/handlers_fixture.h"
 
 // Placement correction and the cluster view as the extender serves them: prioritize, /table and
 // /metrics over tables published here (the collector's side is tested with the collector).
@@ -50,29 +50,14 @@ std::vector<TableEntry> uncorrected_entries() {
   return out;
 }
 
-class CorrectionTest : public ::testing::Test {
+class CorrectionTest : public HandlersFixture {
  protected:
-  void SetUp() override {
-    config_.shm.name = name_;
-    config_.max_age = {std::chrono::seconds(60), "1m"};
-    config_.extender.neutral_score = 5;
-    config_.extender.url_prefix = "/netscore";
-  }
+  CorrectionTest() : HandlersFixture("correction") {}
 
   void publish(const std::vector<TableEntry>& rows, std::uint32_t flags) {
-    if (!writer_) writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
-    writer_->publish(rows, SnapshotInfo{.eval_time_ms = 1000, .flags = flags, .rules_hash = 0});
-    if (!attachment_) attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
-    attachment_->poll();
+    publish_rows(rows, {.eval_time_ms = 1000, .flags = flags});
   }
-  Response call(http::verb method, std::string_view target, std::string body = {}) {
-    return handlers_.handle(method, target, body, *attachment_, mono_now_ns());
-  }
-  std::string prioritize(std::string_view names_json) {
-    return call(http::verb::post, "/netscore/prioritize",
-                std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") + std::string(names_json) + "}")
-        .body;
-  }
+  std::string prioritize(std::string_view names_json) { return prioritize_names(names_json).body; }
   // Every answer prioritize gives for a fixed set of requests, both modes.
   std::vector<std::string> answers() {
     std::vector<std::string> out;
@@ -84,13 +69,6 @@ class CorrectionTest : public ::testing::Test {
     }
     return out;
   }
-
-  netscore::testing::TableName name_{"correction"};
-  Config config_;
-  SharedState shared_{1};
-  Handlers handlers_{config_, shared_, 0};
-  std::optional<ScoreTableWriter> writer_;
-  std::optional<TableAttachment> attachment_;
 };
 
 TEST_F(CorrectionTest, RequestModeNormalisesMeasuredPlusExpectedOverTheRequestedNodes) {

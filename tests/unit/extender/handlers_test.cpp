@@ -8,8 +8,8 @@
 
 #include "common/clock.h"
 #include "common/score_table_writer.h"
-#include "tests/support/table_name.h"
 #include "extender/handlers.h"
+#include "tests/unit/extender/handlers_fixture.h"
 
 namespace netscore::extender {
 namespace {
@@ -17,44 +17,22 @@ namespace {
 using ::testing::HasSubstr;
 namespace http = boost::beast::http;
 
-class HandlersTest : public ::testing::Test {
+class HandlersTest : public HandlersFixture {
  protected:
-  void SetUp() override {
-    config_.shm.name = name_;
-    config_.max_age = {std::chrono::seconds(60), "1m"};
-    config_.extender.neutral_score = 5;
-    config_.extender.url_prefix = "/netscore";
-  }
+  HandlersTest() : HandlersFixture("handlers") {}
 
   // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
   void publish() {
-    writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
     const std::vector<TableEntry> entries = {{.name = "a", .raw = 0.0, .raw_score = 0, .node_score = 34, .sample_ms = 1000, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 34},
                                              {.name = "b", .raw = 50.9, .raw_score = 50, .node_score = 95, .sample_ms = 1000, .valid = true, .corrected_raw_score = 50, .corrected_node_score = 95},
                                              {.name = "c", .raw = 200.0, .raw_score = 200, .node_score = 4, .sample_ms = 1000, .valid = true, .corrected_raw_score = 200, .corrected_node_score = 4},
                                              {.name = "bad", .raw = 1e9, .raw_score = 0, .node_score = 0, .sample_ms = 1000, .valid = false, .corrected_raw_score = 0, .corrected_node_score = 0}};
-    writer_->publish(entries, 1000);
-    attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
-    ASSERT_TRUE(attachment_->poll());
-  }
-
-  Response call(http::verb method, std::string_view target, std::string body = {}, std::int64_t now = mono_now_ns()) {
-    if (!attachment_) attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
-    return handlers_.handle(method, target, body, *attachment_, now);
+    ASSERT_TRUE(publish_rows(entries, {.eval_time_ms = 1000}));
   }
   Response prioritize(std::string_view names_json, std::int64_t now = mono_now_ns()) {
-    return call(http::verb::post, "/netscore/prioritize", std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") +
-                                                              std::string(names_json) + "}",
-                now);
+    return prioritize_names(names_json, now);
   }
   std::int64_t stale_now() const { return mono_now_ns() + 61'000'000'000; }
-
-  netscore::testing::TableName name_{"handlers"};
-  Config config_;
-  SharedState shared_{1};
-  Handlers handlers_{config_, shared_, 0};
-  std::optional<ScoreTableWriter> writer_;
-  std::optional<TableAttachment> attachment_;
 };
 
 TEST_F(HandlersTest, RequestModeNormalisesOverTheRequestedNodes) {
