@@ -49,6 +49,17 @@ void begin_object(Writer& w, const char* kind, bool with_kind, const std::string
   string_field(w, "creationTimestamp", rfc3339(created_s));
 }
 
+// "key":[{...}], the one-element lists the fakes serve; `fields` writes the element's fields.
+template <class Fields>
+void one_element_array(Writer& w, const char* key, Fields fields) {
+  w.Key(key);
+  w.StartArray();
+  w.StartObject();
+  fields();
+  w.EndObject();
+  w.EndArray();
+}
+
 StringMap read_map(const rapidjson::Value& object, const char* key) {
   StringMap out;
   const auto it = object.FindMember(key);
@@ -99,28 +110,22 @@ std::string to_json(const Pod& pod, bool with_kind) {
   w.Key("spec");
   w.StartObject();
   if (!pod.node.empty()) string_field(w, "nodeName", pod.node);
-  w.Key("containers");
-  w.StartArray();
-  w.StartObject();
-  string_field(w, "name", "app");
-  string_field(w, "image", "registry.k8s.io/pause:3.9");
-  w.EndObject();
-  w.EndArray();
+  one_element_array(w, "containers", [&] {
+    string_field(w, "name", "app");
+    string_field(w, "image", "registry.k8s.io/pause:3.9");
+  });
   w.EndObject();
   w.Key("status");
   w.StartObject();
   string_field(w, "phase", pod.phase);
   if (pod.scheduled_s) {
-    w.Key("conditions");
-    w.StartArray();
-    w.StartObject();
-    string_field(w, "type", "PodScheduled");
-    string_field(w, "status", "True");
-    w.Key("lastProbeTime");
-    w.Null();
-    string_field(w, "lastTransitionTime", rfc3339(*pod.scheduled_s));
-    w.EndObject();
-    w.EndArray();
+    one_element_array(w, "conditions", [&] {
+      string_field(w, "type", "PodScheduled");
+      string_field(w, "status", "True");
+      w.Key("lastProbeTime");
+      w.Null();
+      string_field(w, "lastTransitionTime", rfc3339(*pod.scheduled_s));
+    });
   }
   w.EndObject();
   w.EndObject();
@@ -138,13 +143,10 @@ std::string to_json(const Node& node, bool with_kind) {
   w.EndObject();
   w.Key("status");
   w.StartObject();
-  w.Key("conditions");
-  w.StartArray();
-  w.StartObject();
-  string_field(w, "type", "Ready");
-  string_field(w, "status", "True");
-  w.EndObject();
-  w.EndArray();
+  one_element_array(w, "conditions", [&] {
+    string_field(w, "type", "Ready");
+    string_field(w, "status", "True");
+  });
   w.EndObject();
   w.EndObject();
   return buffer.GetString();
