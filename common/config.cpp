@@ -13,6 +13,8 @@
 #include <string_view>
 #include <thread>
 
+#include "common/prometheus_names.h"
+
 extern char** environ;
 
 namespace netscore {
@@ -63,18 +65,14 @@ std::string parse_nonempty(std::string_view text) {
 // Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (the data model's rule), so a label can be
 // spliced into PromQL without quoting.
 std::string parse_label_name(std::string_view text) {
-  const auto head_ok = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-  const auto tail_ok = [&](char c) { return head_ok(c) || (c >= '0' && c <= '9'); };
-  if (text.empty() || !head_ok(text.front()) || !std::all_of(text.begin() + 1, text.end(), tail_ok)) {
+  if (!is_prometheus_label_name(text)) {
     throw BadValue{"a Prometheus name matching [a-zA-Z_][a-zA-Z0-9_]*"};
   }
   return std::string(text);
 }
 
 std::string parse_metric_name(std::string_view text) {
-  const auto head_ok = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; };
-  const auto tail_ok = [&](char c) { return head_ok(c) || (c >= '0' && c <= '9'); };
-  if (text.empty() || !head_ok(text.front()) || !std::all_of(text.begin() + 1, text.end(), tail_ok)) {
+  if (!is_prometheus_metric_name(text)) {
     throw BadValue{"a metric name matching [a-zA-Z_:][a-zA-Z0-9_:]* (recording rules use ':')"};
   }
   return std::string(text);
