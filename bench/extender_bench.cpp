@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
   {
     netscore::ScoreTableWriter writer({.name = kShm, .capacity = 8192});
     netscore::bench::publish_table(writer, 5000);
-    g_table.emplace(netscore::ScoreTableReader::Options{kShm, false, 64});
+    g_table.emplace(netscore::ScoreTableReader::Options{.name = kShm});
     g_table->poll();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) {

@@ -60,9 +60,9 @@ class CorrectionTest : public ::testing::Test {
   }
 
   void publish(const std::vector<TableEntry>& rows, std::uint32_t flags) {
-    if (!writer_) writer_.emplace(ScoreTableWriter::Options{name_, 64, 0600, false});
+    if (!writer_) writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
     writer_->publish(rows, SnapshotInfo{.eval_time_ms = 1000, .flags = flags, .rules_hash = 0});
-    if (!attachment_) attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+    if (!attachment_) attachment_.emplace(ScoreTableReader::Options{.name = name_});
     attachment_->poll();
   }
   Response call(http::verb method, std::string_view target, std::string body = {}) {
