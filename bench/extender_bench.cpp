@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
     g_shm.emplace("bench-extender");
     netscore::ScoreTableWriter writer({.name = g_shm->str(), .capacity = 8192});
     netscore::bench::publish_table(writer, 5000);
-    g_table.emplace(netscore::ScoreTableReader::Options{g_shm->str(), false, 64});
+    g_table.emplace(netscore::ScoreTableReader::Options{.name = g_shm->str()});
     g_table->poll();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) {

@@ -30,7 +30,7 @@ struct Fixture {
         data(entries(n)),
         writer({.name = name, .capacity = static_cast<std::uint32_t>(n)}) {
     writer.publish(data, 0);
-    reader.emplace(ScoreTableReader::Options{name, false, 64});
+    reader.emplace(ScoreTableReader::Options{.name = name});
     for (const auto& e : data) names.push_back(e.name);
   }
   testing::ScratchTable name;

@@ -2,22 +2,13 @@
 
 #include <cstdio>
 
+#include "common/prometheus_names.h"
+
 namespace netscore::collector {
 namespace {
 
 constexpr std::string_view kUnameMetric = "node_uname_info";
 constexpr std::string_view kUnameNodeLabel = "nodename";
-
-bool is_name(std::string_view name, bool allow_colon) {
-  if (name.empty()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (allow_colon && c == ':');
-    const bool digit = c >= '0' && c <= '9';
-    if (!letter && !(digit && i > 0)) return false;
-  }
-  return true;
-}
 
 std::string_view function_name(QueryFunction f) {
   switch (f) {
@@ -34,11 +25,11 @@ std::vector<std::string> candidates(const QueryConfig& config) {
 }
 
 void validate(const QueryConfig& config) {
-  if (!is_valid_metric_name(config.metric)) {
+  if (!is_prometheus_metric_name(config.metric)) {
     throw QueryError("invalid NETSCORE_METRIC=\"" + config.metric + "\": expected a metric name [a-zA-Z_:][a-zA-Z0-9_:]*");
   }
   for (const auto& label : candidates(config)) {
-    if (!is_valid_label_name(label)) {
+    if (!is_prometheus_label_name(label)) {
       throw QueryError("invalid NETSCORE_NODE_LABEL=\"" + label + "\": expected a label name [a-zA-Z_][a-zA-Z0-9_]*");
     }
   }
@@ -139,9 +130,6 @@ std::string quote_promql_string(std::string_view value) {
   out += '"';
   return out;
 }
-
-bool is_valid_label_name(std::string_view name) { return is_name(name, false); }
-bool is_valid_metric_name(std::string_view name) { return is_name(name, true); }
 
 BuiltQuery build_batch_query(const QueryConfig& config) {
   validate(config);

@@ -39,10 +39,6 @@ struct BuiltQuery {
 // backslash, quote, newline, carriage return, tab, other control bytes as \xHH).
 std::string quote_promql_string(std::string_view value);
 
-// Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]*; metric names also allow ':'.
-bool is_valid_label_name(std::string_view name);
-bool is_valid_metric_name(std::string_view name);
-
 // The one query of a refresh: per node one score series and one rate series, labelled by
 // BuiltQuery::node_label and told apart by BuiltQuery::kind_label.
 // Throws QueryError naming the offending setting.

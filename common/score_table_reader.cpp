@@ -45,6 +45,20 @@ void decode_fields(const shm::Word* e, std::uint32_t flags, NodeScore& out) {
 
 static_assert(offsetof(shm::EntryRecord, placed_pods) % 8 == 0);
 
+// The seqlock read protocol, once: `read(seq_value)` copies the copy that `seq_value` names, and the
+// copy counts only if the sequence did not move meanwhile. Bounded, so a writer that never settles
+// makes readers report busy rather than spin. A template so the body inlines into the hot lookup.
+template <class Read>
+ReadStatus read_consistent(const shm::Word& seq, unsigned max_retries, Read&& read) {
+  for (unsigned attempt = 0; attempt < max_retries; ++attempt) {
+    const std::uint64_t before = seq.load(std::memory_order_acquire);
+    if (before == 0) return ReadStatus::empty;
+    read(before);
+    if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
+  }
+  return ReadStatus::busy;
+}
+
 }  // namespace
 
 ScoreTableReader::ScoreTableReader(const Options& options)
@@ -137,11 +151,8 @@ ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std
 ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names,
                                          std::span<const std::uint64_t> known_hashes, std::span<NodeScore> out,
                                          shm::SnapshotMeta& meta) const noexcept {
-  const auto& seq = header().snapshot_seq;
-  for (unsigned attempt = 0; attempt < max_retries_; ++attempt) {
-    const std::uint64_t before = seq.load(std::memory_order_acquire);
-    if (before == 0) return ReadStatus::empty;
-    const std::size_t copy = before & 1;
+  return read_consistent(header().snapshot_seq, max_retries_, [&](std::uint64_t seq) {
+    const std::size_t copy = seq & 1;
     shm::load_record(words() + layout_.snapshot_offset[copy] / 8, meta);
     const std::size_t n = std::min(names.size(), out.size());
     const shm::Word* index = words() + layout_.index_word(copy);
@@ -158,18 +169,13 @@ ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names
       }
       for (std::size_t j = 0; j < group; ++j) out[first + j] = find(copy, meta.node_count, names[first + j], hashes[j]);
     }
-    if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
-  }
-  return ReadStatus::busy;
+  });
 }
 
 ReadStatus ScoreTableReader::read_all(std::vector<TableRow>& rows, shm::SnapshotMeta& meta) const {
-  const auto& seq = header().snapshot_seq;
   shm::EntryRecord record{};
-  for (unsigned attempt = 0; attempt < max_retries_; ++attempt) {
-    const std::uint64_t before = seq.load(std::memory_order_acquire);
-    if (before == 0) return ReadStatus::empty;
-    const std::size_t copy = before & 1;
+  return read_consistent(header().snapshot_seq, max_retries_, [&](std::uint64_t seq) {
+    const std::size_t copy = seq & 1;
     shm::load_record(words() + layout_.snapshot_offset[copy] / 8, meta);
     const std::uint32_t count = std::min(meta.node_count, layout_.capacity);
     rows.clear();
@@ -182,26 +188,21 @@ ReadStatus ScoreTableReader::read_all(std::vector<TableRow>& rows, shm::Snapshot
       decode_fields(e, record.flags, row.score);
       rows.push_back(std::move(row));
     }
-    if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
-  }
-  return ReadStatus::busy;
+  });
 }
 
 ReadStatus ScoreTableReader::read_status(shm::CollectorStatus& status) const noexcept {
-  const auto& seq = header().status_seq;
-  for (unsigned attempt = 0; attempt < max_retries_; ++attempt) {
-    const std::uint64_t before = seq.load(std::memory_order_acquire);
-    if (before == 0) return ReadStatus::empty;
-    shm::load_record(words() + layout_.status_offset[before & 1] / 8, status);
-    if (seq.load(std::memory_order_acquire) == before) {
-      status.last_error[shm::kErrorBytes - 1] = '\0';
-      status.diagnosis[shm::kDiagnosisBytes - 1] = '\0';
-      status.watch_resource_version[shm::kResourceVersionBytes - 1] = '\0';
-      status.watch_error[shm::kErrorBytes - 1] = '\0';
-      return ReadStatus::ok;
-    }
+  const ReadStatus result = read_consistent(header().status_seq, max_retries_, [&](std::uint64_t seq) {
+    shm::load_record(words() + layout_.status_offset[seq & 1] / 8, status);
+  });
+  if (result == ReadStatus::ok) {
+    // Strings from another process are terminated here, so callers can use them as C strings.
+    status.last_error[shm::kErrorBytes - 1] = '\0';
+    status.diagnosis[shm::kDiagnosisBytes - 1] = '\0';
+    status.watch_resource_version[shm::kResourceVersionBytes - 1] = '\0';
+    status.watch_error[shm::kErrorBytes - 1] = '\0';
   }
-  return ReadStatus::busy;
+  return result;
 }
 
 bool ScoreTableReader::superseded() const noexcept {

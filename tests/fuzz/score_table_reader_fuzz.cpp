@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string& name = segment.str();
   if (!forge_segment(name, data, size)) std::abort();
   try {
-    const netscore::ScoreTableReader reader({name, false, 2});
+    const netscore::ScoreTableReader reader({.name = name, .max_retries = 2});
     const std::vector<std::string_view> names{"node-a", "", std::string_view("\0\0\0\0\0\0\0\0", 8),
                                               "a-much-longer-node-name.example.internal"};
     std::vector<netscore::NodeScore> out(names.size());

@@ -30,18 +30,6 @@ TEST(QuoteTest, InjectionAttemptStaysInsideTheLiteral) {
   EXPECT_EQ(quoted, R"("x\"} or vector(1) #")");
 }
 
-TEST(NameTest, ValidatesLabelAndMetricNames) {
-  EXPECT_TRUE(is_valid_label_name("kubernetes_node"));
-  EXPECT_TRUE(is_valid_label_name("_x9"));
-  EXPECT_FALSE(is_valid_label_name(""));
-  EXPECT_FALSE(is_valid_label_name("9x"));
-  EXPECT_FALSE(is_valid_label_name("a:b"));
-  EXPECT_FALSE(is_valid_label_name("a-b"));
-  EXPECT_FALSE(is_valid_label_name("node\"}"));
-  EXPECT_TRUE(is_valid_metric_name("job:rate5m:sum"));
-  EXPECT_FALSE(is_valid_metric_name("a{b}"));
-}
-
 constexpr const char* kLabelScore =
     R"(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m])))";
 constexpr const char* kLabelRate =

@@ -24,7 +24,7 @@ class ScoreTable : public ::testing::Test {
  protected:
 
   ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const { return {.name = name_, .capacity = capacity}; }
-  ScoreTableReader::Options reader_options() const { return {name_, false, 64}; }
+  ScoreTableReader::Options reader_options() const { return {.name = name_}; }
 
   static TableEntry entry(std::string name, double raw, bool valid = true) {
     return {.name = std::move(name),
@@ -198,7 +198,7 @@ TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegmentUnlessAllowed) {
       << "this test needs root (CAP_CHOWN) to give the segment to uid 4242: " << std::strerror(errno);
   EXPECT_THAT(error_of_attach(), HasSubstr("owned by uid 4242"));
   EXPECT_THAT(error_of_attach(), HasSubstr("NETSCORE_SHM_ALLOW_FOREIGN_OWNER"));
-  EXPECT_NO_THROW(ScoreTableReader({name_, true, 64}));
+  EXPECT_NO_THROW(ScoreTableReader({.name = name_, .allow_foreign_owner = true}));
 }
 
 TEST_F(ScoreTable, SecondWriterIsRefusedWhileTheFirstLives) {

@@ -72,7 +72,7 @@ class ClockJumpTest : public ::testing::Test {
   SharedState shared_{1};
   Handlers handlers_{config_, shared_, 0};
   ScoreTableWriter writer_{{.name = name_, .capacity = 64}};
-  TableAttachment attachment_{{name_, false, 64}};
+  TableAttachment attachment_{{.name = name_}};
 };
 
 TEST_F(ClockJumpTest, WallTimeJustNowCannotHideAnOldMonotonicPublish) {

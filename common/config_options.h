@@ -1,0 +1,33 @@
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "common/config.h"
+
+// The table of NETSCORE_* options (name, default, components, documentation, parser), apart from
+// the loader in config.cpp that reads them from the environment and flags and reports errors.
+namespace netscore {
+
+// Thrown by a field parser; the loader adds the variable name and the value.
+struct BadValue {
+  std::string expected;
+};
+
+constexpr unsigned kBoth = static_cast<unsigned>(Component::collector) | static_cast<unsigned>(Component::extender);
+constexpr unsigned kCollector = static_cast<unsigned>(Component::collector);
+constexpr unsigned kExtender = static_cast<unsigned>(Component::extender);
+
+struct Option {
+  std::string_view env;
+  std::string_view default_value;
+  unsigned used_by;
+  std::string_view help;
+  void (*apply)(Config&, std::string_view);
+};
+
+// Every option, in documentation order.
+std::span<const Option> config_options();
+
+}  // namespace netscore
