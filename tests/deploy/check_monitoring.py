@@ -6,24 +6,19 @@ import argparse
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from local_http import free_port, wait_until_ok  # noqa: E402
+
 DEADLINE_S = 20.0
 METRIC = re.compile(r"\bnetscore_[a-z0-9_]+")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(url, body=None):
@@ -47,14 +42,9 @@ def exposed_metrics(extender, fixture):
         process = subprocess.Popen([extender], env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + DEADLINE_S
-            while time.monotonic() < deadline and process.poll() is None:
-                try:
-                    if get(base + "/readyz")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                time.sleep(0.05)
+            if not wait_until_ok(base + "/readyz", process, DEADLINE_S):
+                log.seek(0)
+                sys.exit(f"FAIL: extender not ready within {DEADLINE_S}s; output:\n{log.read().decode(errors='replace')}")
             get(base + "/prioritize", {"Pod": {}, "NodeNames": ["node-a", "node-unknown"]})
             status, text = get(base + "/metrics")
         finally:

@@ -4,23 +4,19 @@ Only 127.0.0.1 is used; the listen port is a free one instead of the manifest's 
 table name is unique to this process (no table exists, so answers are the neutral ones)."""
 import json
 import os
-import socket
 import subprocess
+import sys
 import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from local_http import free_port, wait_until_ok  # noqa: E402
+
 START_DEADLINE_S = 30.0
 STOP_DEADLINE_S = 30.0
 NODES = ["node-a", "node-b"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def request(url, body=None):
@@ -31,20 +27,6 @@ def request(url, body=None):
             return resp.status, resp.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
-
-
-def wait_healthy(base, process):
-    deadline = time.monotonic() + START_DEADLINE_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            return False
-        try:
-            if request(base + "/healthz")[0] == 200:
-                return True
-        except OSError:
-            pass
-        time.sleep(0.05)
-    return False
 
 
 def call_verbs(url_prefix, stanza):
@@ -93,7 +75,7 @@ def check(binary, stanza, manifest_env, variables):
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen([binary], env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            if not wait_healthy(f"http://127.0.0.1:{port}", process):
+            if not wait_until_ok(f"http://127.0.0.1:{port}/healthz", process, START_DEADLINE_S):
                 errors = [f"extender did not answer /healthz within {START_DEADLINE_S}s"]
             else:
                 errors = call_verbs(url_prefix, stanza)

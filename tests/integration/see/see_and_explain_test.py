@@ -7,13 +7,14 @@ import html.parser
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from local_http import free_port, wait_until_ok  # noqa: E402
 
 DEADLINE_S = 20.0
 HOSTILE = ['<img src=x onerror=alert(1)>', 'node-"quote"&amp', "node-'</td><script>alert(2)</script>"]
@@ -31,12 +32,6 @@ def check(ok, message):
     return ok
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def request(url, body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
@@ -45,18 +40,6 @@ def request(url, body=None, headers=None):
             return resp.status, dict(resp.headers), resp.read()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read()
-
-
-def wait_healthy(base, process):
-    deadline = time.monotonic() + DEADLINE_S
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if request(base + "/readyz")[0] == 200:
-                return True
-        except OSError:
-            pass
-        time.sleep(0.05)
-    return False
 
 
 class Dom(html.parser.HTMLParser):
@@ -221,7 +204,7 @@ def main():
         process = subprocess.Popen([args.extender], env=env, stdout=log, stderr=log)
     try:
         base = f"http://127.0.0.1:{port}"
-        if not wait_healthy(base, process):
+        if not wait_until_ok(base + "/readyz", process, DEADLINE_S):
             sys.exit(f"FAIL: extender not ready: {open(log_path, errors='replace').read()[-2000:]}")
         names = [n[0] for n in NODES] + [GHOST]
         pod = {"metadata": {"namespace": "ns1", "name": "p1", "uid": "uid-p1"}}
