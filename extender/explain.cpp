@@ -78,27 +78,21 @@ std::string shown(const FixedText<N>& t) {
 }  // namespace
 
 void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const ExtenderArgs& args, const Lookup& lookup,
-                       std::span<const NodeScore> found, std::span<const std::int64_t> scores) noexcept {
+                       std::span<const NodeScore> found, std::span<const std::int64_t> scores,
+                       std::span<const std::int16_t> percent, std::span<const FailedNode> unfiltered) noexcept {
   if (!log.enabled()) return;
-  // The 0..100 behind each 0..10 answer, decided exactly as score_nodes decides it: on the
-  // corrected fields when the snapshot is corrected.
-  const bool use_corrected = corrected(lookup.meta);
-  const auto raw_of = [&](const NodeScore& n) { return use_corrected ? n.corrected_raw_score : n.raw_score; };
-  const auto usable = [&](const NodeScore& n) { return n.found && n.valid && raw_of(n) >= 0; };
-  std::int64_t max = 0;
-  for (const auto& n : found) {
-    if (usable(n)) max = std::max(max, raw_of(n));
-  }
   DecisionHeader h = header_for(Verb::prioritize, args, lookup);
   h.scoring = config.scoring;
+  // record() fills nodes in index order and the filter lists failures in index order: one cursor.
+  std::size_t next_failed = 0;
   log.record(h, args.names.size(), [&](std::size_t i, NodeDecision& n) {
     describe_node(n, args.names[i], found[i]);
     n.extender_score = static_cast<std::int8_t>(scores[i]);
-    if (lookup.freshness == Freshness::fresh && usable(found[i])) {
-      n.score = static_cast<std::int16_t>(config.scoring == ScoringMode::request
-                                              ? normalize_score(raw_of(found[i]), max)
-                                              : (use_corrected ? found[i].corrected_node_score
-                                                               : found[i].node_score));
+    n.score = percent[i];
+    while (next_failed < unfiltered.size() && unfiltered[next_failed].index < i) ++next_failed;
+    if (next_failed < unfiltered.size() && unfiltered[next_failed].index == i) {
+      n.verdict = FilterVerdict::failed;
+      n.reason.set(unfiltered[next_failed].reason);
     }
   });
 }

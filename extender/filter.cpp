@@ -72,20 +72,26 @@ void Filter::warn_once_about(const Lookup& lookup) {
   }
 }
 
+bool Filter::constrains(const ExtenderArgs& args) const {
+  return (!config_.label_rules.empty() && pod_rule_mask(config_.label_rules, args.pod_annotations) != 0) ||
+         find_value(args.pod_annotations, kMaxReceiveRateAnnotation) ||
+         find_value(args.pod_annotations, kRemovedCeilingAnnotation);
+}
+
 void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::int64_t now_mono_ns,
                  FilterOutcome& outcome) {
   outcome = FilterOutcome{};
   const std::size_t n = args.names.size();
-  const LabelRules& rules = config_.label_rules;
-  const std::uint64_t required = rules.empty() ? 0 : pod_rule_mask(rules, args.pod_annotations);
-  const auto rate_text = find_value(args.pod_annotations, kMaxReceiveRateAnnotation);
-  const bool removed = find_value(args.pod_annotations, kRemovedCeilingAnnotation).has_value();
   // The common case costs no table read: nothing about this pod asks for filtering.
-  if (required == 0 && !rate_text && !removed) {
+  if (!constrains(args)) {
     outcome.passed.resize(n);
     for (std::size_t i = 0; i < n; ++i) outcome.passed[i] = i;
     return;
   }
+  const LabelRules& rules = config_.label_rules;
+  const std::uint64_t required = rules.empty() ? 0 : pod_rule_mask(rules, args.pod_annotations);
+  const auto rate_text = find_value(args.pod_annotations, kMaxReceiveRateAnnotation);
+  const bool removed = find_value(args.pod_annotations, kRemovedCeilingAnnotation).has_value();
 
   reasons_.assign(kSlots + rules.rules.size(), {});
   const auto fail_all = [&](std::string reason) {

@@ -48,6 +48,10 @@ class Filter {
  public:
   explicit Filter(const Config& config) : config_(config) {}
 
+  // Whether the pod asks for anything the filter checks (a rule's annotation, a rate ceiling, or
+  // the removed ceiling annotation). Pods that do not pass every node without a table read.
+  bool constrains(const ExtenderArgs& args) const;
+
   // The reasons in `outcome.failed` view strings this Filter owns: valid until the next run().
   void run(const ExtenderArgs& args, const ScoreTableReader* table, std::int64_t now_mono_ns,
            FilterOutcome& outcome);

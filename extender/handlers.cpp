@@ -104,11 +104,31 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table, 
   const Lookup lookup = lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns());
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
-  score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores);
-  record_prioritize(shared_.decisions, config_.extender, args, lookup, found, scores);
+  std::vector<std::int16_t> percent(args.names.size());
+  score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores, percent);
+  FilterOutcome unfiltered;
+  if (!shared_.filter_served.load(std::memory_order_relaxed) && filter_.constrains(args)) {
+    score_unfiltered_constraints(args, table, now_mono_ns, scores, unfiltered);
+  }
+  record_prioritize(shared_.decisions, config_.extender, args, lookup, found, scores, percent, unfiltered.failed);
   Response r{200, "application/json", {}, Verb::prioritize, {}};
   write_host_priority_list(args.names, scores, r.body);
   return r;
+}
+
+void Handlers::score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table,
+                                            std::int64_t now_mono_ns, std::span<std::int64_t> scores,
+                                            FilterOutcome& outcome) {
+  // Prioritize cannot refuse a node; the lowest score steers the pod away unless another plugin
+  // outweighs it, which is why the configuration needs the filter verb and the operator is told.
+  filter_.run(args, table, now_mono_ns, outcome);
+  for (const FailedNode& f : outcome.failed) scores[f.index] = 0;
+  if (shared_.constraints_without_filter.fetch_add(1, std::memory_order_relaxed) == 0) {
+    spdlog::warn("pod {}/{} asks for filtering ({} or a NETSCORE_LABEL_RULES annotation) but kube-scheduler has not "
+                 "called the filter verb: add filterVerb: \"filter\" to its extender configuration; until then such "
+                 "pods only score 0 on the nodes the filter would refuse (netscore_extender_constraints_without_filter_total)",
+                 args.pod_namespace, args.pod_name, kMaxReceiveRateAnnotation);
+  }
 }
 
 Response Handlers::filter(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns) {
@@ -118,6 +138,9 @@ Response Handlers::filter(std::string& body, const ScoreTableReader* table, std:
   if (auto error = parse_extender_args(body, args)) {
     spdlog::warn("filter rejected error=\"{}\"", *error);
     return json_error(400, Verb::filter, *error);
+  }
+  if (!shared_.filter_served.load(std::memory_order_relaxed)) {
+    shared_.filter_served.store(true, std::memory_order_relaxed);
   }
   FilterOutcome outcome;
   filter_.run(args, table, now_mono_ns, outcome);
@@ -143,6 +166,12 @@ Response Handlers::metrics(const ScoreTableReader* table, std::int64_t now_mono_
   Response r{200, "text/plain; version=0.0.4; charset=utf-8", {}, Verb::metrics, {}};
   shared_.metrics.render(r.body);
   render_table_metrics(table, now_mono_ns, shared_.metrics.missing_lookups(), shared_.missing, r.body);
+  fmt::format_to(std::back_inserter(r.body),
+                 "# HELP netscore_extender_constraints_without_filter_total Prioritize requests for pods with filter "
+                 "constraints while kube-scheduler had never called the filter verb (those nodes scored 0, not "
+                 "refused).\n# TYPE netscore_extender_constraints_without_filter_total counter\n"
+                 "netscore_extender_constraints_without_filter_total {}\n",
+                 shared_.constraints_without_filter.load(std::memory_order_relaxed));
   return r;
 }
 

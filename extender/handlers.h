@@ -33,6 +33,10 @@ struct SharedState {
   MissingNodes missing;
   TableStateLog table_state;
   std::atomic<bool> draining{false};
+  // Whether kube-scheduler calls the filter verb at all (the shipped configurations score only).
+  std::atomic<bool> filter_served{false};
+  // Prioritize requests for pods with filter constraints while no filter call was ever served.
+  std::atomic<std::uint64_t> constraints_without_filter{0};
 };
 
 // The HTTP endpoints as pure functions of (method, target, body) plus the table and the clock, so
@@ -57,6 +61,8 @@ class Handlers {
   Response table(std::string_view query, std::string_view accept, const TableAttachment& table,
                  std::int64_t now_mono_ns) const;
   Response explain(std::string_view query) const;
+  void score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table, std::int64_t now_mono_ns,
+                                    std::span<std::int64_t> scores, FilterOutcome& outcome);
   std::int64_t max_age_ns() const;
   void note_missing(std::span<const std::string_view> names, std::span<const NodeScore> scores);
 

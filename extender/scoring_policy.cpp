@@ -49,7 +49,7 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
 bool corrected(const shm::SnapshotMeta& meta) noexcept { return (meta.flags & shm::kSnapshotCorrected) != 0; }
 
 void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup, std::span<const NodeScore> nodes,
-                 std::span<std::int64_t> out) noexcept {
+                 std::span<std::int64_t> out, std::span<std::int16_t> percent) noexcept {
   const bool use_corrected = corrected(lookup.meta);
   const auto raw_score = [&](const NodeScore& n) { return use_corrected ? n.corrected_raw_score : n.raw_score; };
   const auto usable = [&](const NodeScore& n) { return n.found && n.valid && raw_score(n) >= 0; };
@@ -57,15 +57,18 @@ void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup, std::span<
   for (const auto& n : nodes) {
     if (usable(n)) max = std::max(max, raw_score(n));
   }
-  for (std::size_t i = 0; i < nodes.size() && i < out.size(); ++i) {
+  for (std::size_t i = 0; i < nodes.size() && i < out.size() && i < percent.size(); ++i) {
     const NodeScore& n = nodes[i];
     if (lookup.freshness != Freshness::fresh || !usable(n)) {
       out[i] = neutral;
-    } else if (mode == ScoringMode::request) {
-      out[i] = to_extender_score(normalize_score(raw_score(n), max));
-    } else {
-      out[i] = to_extender_score(use_corrected ? n.corrected_node_score : n.node_score);
+      percent[i] = -1;
+      continue;
     }
+    const std::int64_t p = mode == ScoringMode::request ? normalize_score(raw_score(n), max)
+                           : use_corrected              ? n.corrected_node_score
+                                                        : n.node_score;
+    out[i] = to_extender_score(p);
+    percent[i] = static_cast<std::int16_t>(p);
   }
 }
 

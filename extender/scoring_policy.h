@@ -30,13 +30,14 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
 
 // 0..10 per node. request: the plugin's NormalizeScore over the requested nodes' raw scores;
 // cluster: the collector's cluster-wide node_score. Unknown or invalid nodes get `neutral`;
-// anything but fresh gives every node `neutral`.
+// anything but fresh gives every node `neutral`. `percent` (same length as `out`) receives the
+// 0..100 score behind each answer, -1 where the answer is `neutral`.
 // A snapshot flagged shm::kSnapshotCorrected is scored on measured + expected traffic
 // (corrected_raw_score / corrected_node_score): pods bound since their traffic could reach the
 // window count already, so a burst does not pile onto the nodes that look quietest. Without the
 // flag the seed's raw_score / node_score, exactly as before the correction existed.
 void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup, std::span<const NodeScore> nodes,
-                 std::span<std::int64_t> out) noexcept;
+                 std::span<std::int64_t> out, std::span<std::int16_t> percent) noexcept;
 
 // Whether prioritize scores this snapshot on its corrected fields.
 bool corrected(const shm::SnapshotMeta& meta) noexcept;

@@ -11,8 +11,10 @@ import argparse
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -84,15 +86,36 @@ def control_plane(repo, docs, variables, by_component):
             errors.append(f"control-plane: extender {probe} must probe 127.0.0.1 (loopback listener, host network)")
     with open(os.path.join(repo, "deploy/overlays/control-plane/kube-scheduler-config.yaml"), encoding="utf-8") as f:
         config = yaml.safe_load(f)
-    errors += mc.check_scheduler_config(config, extender, variables, "default-scheduler")
-    variant = "deploy/overlays/control-plane/kube-scheduler-config-prioritize-only.yaml"
+    errors += mc.check_scheduler_config(config, extender, variables, "default-scheduler", filter_verb=False)
+    variant = "deploy/overlays/control-plane/kube-scheduler-config-filter.yaml"
     with open(os.path.join(repo, variant), encoding="utf-8") as f:
-        errors += [f"{variant}: {e}" for e in mc.check_scheduler_config(yaml.safe_load(f), extender, variables,
-                                                                          "default-scheduler", filter_verb=False)]
-    return errors, config, extender
+        filter_config = yaml.safe_load(f)
+    errors += [f"{variant}: {e}" for e in mc.check_scheduler_config(filter_config, extender, variables,
+                                                                      "default-scheduler", filter_verb=True)]
+    return errors, [config, filter_config], extender
 
 
-def second_scheduler(docs, variables, by_component):
+# The second scheduler's documented switch to the filter verb: one line of its kustomization.
+SCORING_ONLY_ENTRY = "      - scheduler-config.yaml\n"
+FILTER_ENTRY = "      - scheduler-config.yaml=scheduler-config-filter.yaml\n"
+
+
+def render_second_scheduler_with_filter(repo):
+    """The second-scheduler overlay rendered after the documented edit, in a copy of deploy/."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(repo, "deploy"), os.path.join(tmp, "deploy"))
+        path = os.path.join(tmp, "deploy", "overlays", "second-scheduler", "kustomization.yaml")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if text.count(SCORING_ONLY_ENTRY) != 1 or FILTER_ENTRY.strip() not in text:
+            raise SystemExit("check_manifests: second-scheduler kustomization.yaml no longer has the scoring-only "
+                             "entry and the commented filter entry this check switches between")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(SCORING_ONLY_ENTRY, FILTER_ENTRY))
+        return render(os.path.dirname(path))
+
+
+def second_scheduler(docs, variables, by_component, filter_verb=False):
     deploy = netscore_workload(docs)
     errors = common_checks(deploy, variables, by_component)
     spec = mc.pod_spec(deploy)
@@ -129,8 +152,8 @@ def second_scheduler(docs, variables, by_component):
         return errors + [f"second-scheduler: --config {path} is not a key of a rendered ConfigMap mounted there"], None, None
     config = yaml.safe_load(maps[0]["data"][key])
     extender = containers["extender"]
-    errors += mc.check_scheduler_config(config, extender, variables, SECOND_SCHEDULER)
-    return errors, config, extender
+    errors += mc.check_scheduler_config(config, extender, variables, SECOND_SCHEDULER, filter_verb)
+    return errors, [config], extender
 
 
 def undocumented_names(repo, variables):
@@ -163,11 +186,14 @@ def main():
         by_kubectl = render_with_kubectl(args.kubectl, path) if args.kubectl else None
         if by_kubectl is not None:
             errors += [f"{overlay}: {e}" for e in compare(rendered, by_kubectl)]
-        found, config, extender = check(rendered)
+        found, configs, extender = check(rendered)
         errors += [f"{overlay}: {e}" for e in found]
-        if config is not None:
-            stanzas.append((overlay, config["extenders"][0], extender))
+        stanzas += [(overlay, config["extenders"][0], extender) for config in configs or []]
         print(f"check_manifests: {overlay} rendered {len(rendered)} objects")
+    found, configs, extender = second_scheduler(render_second_scheduler_with_filter(args.repo), variables,
+                                                by_component, filter_verb=True)
+    errors += [f"second-scheduler with the filter verb: {e}" for e in found]
+    stanzas += [("second-scheduler with the filter verb", config["extenders"][0], extender) for config in configs or []]
     if not errors:
         for overlay, stanza, extender in stanzas:
             errors += [f"{overlay}: {e}" for e in live_extender.check(args.extender, stanza, mc.env_of(extender), variables)]

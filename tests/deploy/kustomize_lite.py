@@ -3,7 +3,7 @@
 Debian bookworm ships kubectl 1.20 (kubernetes-client), whose embedded kustomize predates
 Components, so the manifest checks cannot rely on `kubectl kustomize` on a fresh machine. This
 renders the fields the repository uses (resources, components, patches with or without a target,
-configMapGenerator with files, images, namespace) with kustomize's semantics for them; an unknown
+configMapGenerator with files or key=file, images, namespace) with kustomize's semantics for them; an unknown
 field is an error, so a manifest change that needs more fails here instead of being misrendered.
 When a kubectl with a current kustomize is present, check_manifests.py also compares this
 rendering with kubectl's.
@@ -102,9 +102,11 @@ def generate_config_maps(directory, generators):
         if unknown:
             raise ValueError(f"{directory}: configMapGenerator fields {sorted(unknown)} are not supported")
         data = {}
-        for path in gen.get("files", []):
+        for entry in gen.get("files", []):
+            # "key=path" names the key; a bare path is keyed by its file name.
+            key, _, path = entry.rpartition("=")
             with open(os.path.join(directory, path), encoding="utf-8") as f:
-                data[os.path.basename(path)] = f.read()
+                data[key or os.path.basename(path)] = f.read()
         cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": gen["name"]}, "data": data}
         cm["metadata"]["name"] = f"{gen['name']}-{config_map_hash(cm)}"
         renames[gen["name"]] = cm["metadata"]["name"]

@@ -135,7 +135,7 @@ def go_duration_seconds(text):
 MAX_HTTP_TIMEOUT_SECONDS = 0.5
 
 
-def check_scheduler_config(config, extender, variables, scheduler_name, filter_verb=True):
+def check_scheduler_config(config, extender, variables, scheduler_name, filter_verb):
     """The extender stanza must reach the extender as its env (or defaults) configures it."""
     errors = []
     if config.get("apiVersion") != "kubescheduler.config.k8s.io/v1" or config.get("kind") != "KubeSchedulerConfiguration":
@@ -160,6 +160,9 @@ def check_scheduler_config(config, extender, variables, scheduler_name, filter_v
     if stanza.get("filterVerb") != wanted_filter or stanza.get("prioritizeVerb") != PRIORITIZE_VERB:
         errors.append(f"verbs {stanza.get('filterVerb')!r}/{stanza.get('prioritizeVerb')!r}, "
                       f"expected {wanted_filter!r}/{PRIORITIZE_VERB!r}")
+    if filter_verb and config.get("percentageOfNodesToScore") != 100:
+        errors.append(f"percentageOfNodesToScore {config.get('percentageOfNodesToScore')!r} with the filter verb: "
+                      "the filter would see only the first feasible nodes the scheduler found (set 100)")
     if not isinstance(stanza.get("weight"), int) or stanza["weight"] <= 0:
         errors.append(f"weight {stanza.get('weight')!r} must be a positive integer with prioritizeVerb set")
     for key in ("nodeCacheCapable", "ignorable"):

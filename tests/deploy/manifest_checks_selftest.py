@@ -38,13 +38,19 @@ def main():
     by_component, variables = mc.load_variables(args.env_doc)
     pod = load(args.repo, "deploy/base/pod-template.yaml")
     config = load(args.repo, "deploy/overlays/control-plane/kube-scheduler-config.yaml")
+    filter_config = load(args.repo, "deploy/overlays/control-plane/kube-scheduler-config-filter.yaml")
 
     def workload_errors(w):
         return (mc.check_env(w, by_component) + mc.check_shm(w) + mc.check_security(w)
                 + mc.check_probes(w, variables))
 
-    def config_errors(c, w=pod):
-        return mc.check_scheduler_config(c, container(w, "extender"), variables, "default-scheduler")
+    def config_errors(c, w=pod, filter_verb=False):
+        return mc.check_scheduler_config(c, container(w, "extender"), variables, "default-scheduler", filter_verb)
+
+    def broken_filter_config(edit):
+        c = copy.deepcopy(filter_config)
+        edit(c)
+        return config_errors(c, filter_verb=True)
 
     def broken_pod(edit):
         w = copy.deepcopy(pod)
@@ -81,6 +87,13 @@ def main():
 
     cases = {
         "the real files pass": (workload_errors(pod) + config_errors(config), None),
+        "the real filter variant passes": (config_errors(filter_config, filter_verb=True), None),
+        "filter verb in the scoring-only configuration": (
+            broken_config(lambda c: c["extenders"][0].update(filterVerb="filter")), "verbs"),
+        "filter variant without its verb": (
+            broken_filter_config(lambda c: c["extenders"][0].pop("filterVerb")), "verbs"),
+        "filter variant seeing only the first feasible nodes": (
+            broken_filter_config(lambda c: c.pop("percentageOfNodesToScore")), "percentageOfNodesToScore"),
         "renamed variable": (broken_pod(lambda w: set_env(w, "collector", "NETSCORE_REFRESH", "15s")), "NETSCORE_REFRESH"),
         "extender variable on the collector": (
             broken_pod(lambda w: set_env(w, "collector", "NETSCORE_LISTEN", "127.0.0.1:1")), "NETSCORE_LISTEN"),

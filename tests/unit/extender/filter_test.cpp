@@ -226,5 +226,72 @@ TEST_F(FilterTest, ManyFailingNodesShareOneReasonSoTheSchedulerMessageStaysShort
   EXPECT_THAT(distinct, ElementsAre(std::string(kSpaceReason)));
 }
 
+
+// Scheduler configurations without the filter verb: prioritize is the only call a pod gets.
+class PrioritizeWithoutFilterTest : public FilterTest {
+ protected:
+  void SetUp() override {
+    FilterTest::SetUp();
+    config_.extender.scoring = ScoringMode::cluster;  // every published node_score is 50: answer 5
+    config_.extender.neutral_score = 3;
+  }
+
+  std::map<std::string, std::int64_t> prioritize(Handlers& handlers, const std::string& annotations) {
+    std::string body = R"({"Pod":{"metadata":{"namespace":"shop","name":"web","annotations":)" + annotations +
+                       R"(}},"NodeNames":["core","edge","edge-ssd","absent"]})";
+    const Response r = handlers.handle(http::verb::post, "/prioritize", body, attachment_, mono_now_ns());
+    EXPECT_EQ(r.status, 200U) << r.body;
+    rapidjson::Document doc;
+    doc.Parse(r.body.data(), r.body.size());
+    std::map<std::string, std::int64_t> scores;
+    if (doc.HasParseError() || !doc.IsArray()) {
+      ADD_FAILURE() << r.body;
+      return scores;
+    }
+    for (const auto& h : doc.GetArray()) scores[h["Host"].GetString()] = h["Score"].GetInt64();
+    return scores;
+  }
+
+  std::string metrics(Handlers& handlers) {
+    std::string body;
+    return handlers.handle(http::verb::get, "/metrics", body, attachment_, mono_now_ns()).body;
+  }
+};
+
+TEST_F(PrioritizeWithoutFilterTest, NodesTheFilterWouldRefuseScoreZeroAndThePodIsCounted) {
+  publish();
+  using Scores = std::map<std::string, std::int64_t>;
+  EXPECT_EQ(prioritize(handlers_, R"({"netscore.io/max-receive-rate":"4k"})"),
+            (Scores{{"core", 5}, {"edge", 0}, {"edge-ssd", 0}, {"absent", 3}}));
+  EXPECT_EQ(prioritize(handlers_, R"({"type":"space"})"),
+            (Scores{{"core", 0}, {"edge", 5}, {"edge-ssd", 5}, {"absent", 3}}));
+  EXPECT_EQ(prioritize(handlers_, R"({"netscore.io/max-receive-rate":"abc"})"),
+            (Scores{{"core", 0}, {"edge", 0}, {"edge-ssd", 0}, {"absent", 0}}));
+  EXPECT_EQ(prioritize(handlers_, R"({"other":"1"})"), (Scores{{"core", 5}, {"edge", 5}, {"edge-ssd", 5}, {"absent", 3}}));
+  EXPECT_THAT(metrics(handlers_), HasSubstr("\nnetscore_extender_constraints_without_filter_total 3\n"));
+}
+
+TEST_F(PrioritizeWithoutFilterTest, OnceTheSchedulerCallsTheFilterPrioritizeLeavesRefusalsToIt) {
+  publish();
+  names(R"({"other":"1"})");
+  using Scores = std::map<std::string, std::int64_t>;
+  EXPECT_EQ(prioritize(handlers_, R"({"netscore.io/max-receive-rate":"4k"})"),
+            (Scores{{"core", 5}, {"edge", 5}, {"edge-ssd", 5}, {"absent", 3}}));
+  EXPECT_THAT(metrics(handlers_), HasSubstr("\nnetscore_extender_constraints_without_filter_total 0\n"));
+}
+
+TEST_F(PrioritizeWithoutFilterTest, ExplainShowsWhyANodeScoredZero) {
+  publish();
+  SharedState shared(1, 8, 64);
+  Handlers handlers(config_, shared, 0);
+  prioritize(handlers, R"({"netscore.io/max-receive-rate":"4k"})");
+  std::string body;
+  const Response r = handlers.handle(http::verb::get, "/explain?pod=shop/web&format=text", body, attachment_,
+                                     mono_now_ns());
+  ASSERT_EQ(r.status, 200U) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("node receive rate above the pod's netscore.io/max-receive-rate of 4k"));
+  EXPECT_THAT(metrics(handlers), HasSubstr("\nnetscore_extender_constraints_without_filter_total 1\n"));
+}
+
 }  // namespace
 }  // namespace netscore::extender
