@@ -86,7 +86,9 @@ void Publisher::run() {
     const std::vector<NodeSample> samples = publish_now ? samples_ : std::vector<NodeSample>{};
     const std::int64_t eval_time_ms = eval_time_ms_;
     const std::optional<shm::CollectorStatus> status = status_;
-    const bool status_due = status_dirty_ || publish_now;
+    // A watch state change shows in the status at once, not only with the next refresh (which
+    // may be minutes away, or failing while Prometheus is down).
+    const bool status_due = status_dirty_ || publish_now || cluster_due;
     status_dirty_ = false;
     lock.unlock();
     if (publish_now) {

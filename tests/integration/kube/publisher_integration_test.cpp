@@ -27,8 +27,9 @@ class CurlEnvironment : public ::testing::Environment {
 const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
 // Two nodes with one pod each, placed an hour ago (wholly in the window), and 1000 B/s each.
+// Unless `start` is false, the publisher and the watcher run and the first measurement is in.
 struct Cluster {
-  explicit Cluster(bool correction)
+  explicit Cluster(bool correction, bool start = true)
       : table_name("publisher"),
         writer({.name = table_name, .capacity = 64}),
         watcher({.kube = {.url = server.url()},
@@ -46,6 +47,7 @@ struct Cluster {
           kube::Pod{.ns = "shop", .name = std::string("old-") + node, .node = node, .created_s = hour_ago});
     }
     server.create_pod(kube::Pod{.ns = "shop", .name = "new"});
+    if (!start) return;
     publisher.start();
     watcher.start();
     publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 5);
@@ -128,6 +130,29 @@ TEST(Publisher, MeasurementsAndBindingsInterleave) {
   ScoreTableReader reader({.name = c.table_name});
   // The status is recorded only once a refresh reported one; here the test is the refresher.
   EXPECT_EQ(reader.read_status(status), ReadStatus::empty);
+}
+
+// Prometheus down from the start: refreshes report failures, no measurement ever arrives, and the
+// watcher's progress must still reach the status the extender shows.
+TEST(Publisher, WatchStateReachesTheStatusWithoutAMeasurement) {
+  Cluster c(true, false);
+  c.publisher.start();
+  shm::CollectorStatus failing{};
+  failing.consecutive_failures = 3;
+  c.publisher.submit_status(failing);
+  ScoreTableReader reader({.name = c.table_name});
+  shm::CollectorStatus status{};
+  ASSERT_TRUE(eventually([&] { return reader.read_status(status) == ReadStatus::ok; }));
+  ASSERT_NE(status.watch_state, static_cast<std::uint32_t>(shm::WatchState::synced));
+  c.watcher.start();
+  EXPECT_TRUE(eventually([&] {
+    return reader.read_status(status) == ReadStatus::ok &&
+           status.watch_state == static_cast<std::uint32_t>(shm::WatchState::synced);
+  }));
+  EXPECT_EQ(status.consecutive_failures, 3U);
+  EXPECT_EQ(status.watch_nodes, 2U);
+  shm::SnapshotMeta meta{};
+  EXPECT_EQ(c.score("n1", meta).found, false);
 }
 
 }  // namespace
