@@ -32,7 +32,9 @@ const std::int64_t g_now_s = std::time(nullptr);
 std::map<unsigned, std::unique_ptr<PrometheusProcess>> g_prometheus;
 
 // 6 minutes of samples around now; the 5m window at now + 60 s lies inside them.
-std::int64_t eval_time_ms() { return (g_now_s + 60) * 1000; }
+std::int64_t eval_time_ms() {
+  return (g_now_s + 60) * 1000;
+}
 
 netscore::Config bench_config(unsigned nodes) {
   return netscore::load_config(netscore::Component::collector, {},
@@ -54,7 +56,8 @@ void BM_Collector_PerNodeQueries(benchmark::State& state) {
     std::size_t answered = 0;
     for (const auto& q : queries) {
       const auto http = client.query(q, eval_time_ms());
-      const auto parsed = netscore::collector::parse_vector_response(http.body, config.query.node_label);
+      const auto parsed =
+          netscore::collector::parse_vector_response(http.body, config.query.node_label);
       answered += parsed.samples.size();
     }
     if (answered != nodes) state.SkipWithError("a per-node query did not answer");
@@ -81,16 +84,26 @@ void BM_Collector_Refresh(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_Collector_PerNodeQueries)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Collector_Refresh)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Collector_PerNodeQueries)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Collector_Refresh)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   curl_global_init(CURL_GLOBAL_DEFAULT);
   spdlog::set_level(spdlog::level::err);
   for (const unsigned nodes : {100U, 1000U, 5000U}) {
-    g_prometheus[nodes] =
-        std::make_unique<PrometheusProcess>(netscore::testing::SynthOptions{nodes, g_now_s + 120, 0.1, 15, netscore::testing::SynthLayout::kubernetes_node, {}});
+    g_prometheus[nodes] = std::make_unique<PrometheusProcess>(netscore::testing::SynthOptions{
+        nodes, g_now_s + 120, 0.1, 15, netscore::testing::SynthLayout::kubernetes_node, {}});
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,5 +1,6 @@
 // parse+score+serialize of the extender's handlers next to a parse-only floor over the same bytes,
-// and prioritize/filter with the /explain decision log on (default size) against the same with it off.
+// and prioritize/filter with the /explain decision log on (default size) against the same with it
+// off.
 #include <unistd.h>
 
 #include <benchmark/benchmark.h>
@@ -34,16 +35,17 @@ void parse_only(benchmark::State& state, bool names) {
     rapidjson::InsituStringStream stream(buffer.data());
     rapidjson::BaseReaderHandler<> handler;
     rapidjson::Reader reader;
-    constexpr unsigned kFlags =
-        rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag;
+    constexpr unsigned kFlags = rapidjson::kParseInsituFlag |
+                                rapidjson::kParseValidateEncodingFlag |
+                                rapidjson::kParseIterativeFlag;
     benchmark::DoNotOptimize(reader.Parse<kFlags>(stream, handler));
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * body.size()));
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std::string_view target,
-            bool record = false) {
+void handle(benchmark::State& state, bool names, netscore::ScoringMode mode,
+            std::string_view target, bool record = false) {
   const std::string body = body_for(state.range(0), names);
   netscore::Config config;
   config.shm.name = g_shm->str();
@@ -56,7 +58,8 @@ void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std
   std::string buffer;
   for (auto _ : state) {
     buffer = body;
-    auto response = handlers.handle(http::verb::post, target, buffer, *g_table, netscore::mono_now_ns());
+    auto response =
+        handlers.handle(http::verb::post, target, buffer, *g_table, netscore::mono_now_ns());
     if (response.status != 200) state.SkipWithError("request failed");
     benchmark::DoNotOptimize(response.body.data());
   }
@@ -64,14 +67,18 @@ void handle(benchmark::State& state, bool names, netscore::ScoringMode mode, std
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void BM_Extender_ParseOnly_NodeNames(benchmark::State& s) { parse_only(s, true); }
+void BM_Extender_ParseOnly_NodeNames(benchmark::State& s) {
+  parse_only(s, true);
+}
 void BM_Extender_Prioritize_NodeNames_Request(benchmark::State& s) {
   handle(s, true, netscore::ScoringMode::request, "/prioritize");
 }
 void BM_Extender_Prioritize_NodeNames_Cluster(benchmark::State& s) {
   handle(s, true, netscore::ScoringMode::cluster, "/prioritize");
 }
-void BM_Extender_Filter_NodeNames(benchmark::State& s) { handle(s, true, netscore::ScoringMode::request, "/filter"); }
+void BM_Extender_Filter_NodeNames(benchmark::State& s) {
+  handle(s, true, netscore::ScoringMode::request, "/filter");
+}
 void BM_Extender_Prioritize_NodeNames_Request_Recorded(benchmark::State& s) {
   handle(s, true, netscore::ScoringMode::request, "/prioritize", true);
 }
@@ -98,14 +105,18 @@ void BM_Extender_DecisionLog_Record(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-void BM_Extender_ParseOnly_Nodes(benchmark::State& s) { parse_only(s, false); }
+void BM_Extender_ParseOnly_Nodes(benchmark::State& s) {
+  parse_only(s, false);
+}
 void BM_Extender_Prioritize_Nodes_Request(benchmark::State& s) {
   handle(s, false, netscore::ScoringMode::request, "/prioritize");
 }
 void BM_Extender_Prioritize_Nodes_Cluster(benchmark::State& s) {
   handle(s, false, netscore::ScoringMode::cluster, "/prioritize");
 }
-void BM_Extender_Filter_Nodes(benchmark::State& s) { handle(s, false, netscore::ScoringMode::request, "/filter"); }
+void BM_Extender_Filter_Nodes(benchmark::State& s) {
+  handle(s, false, netscore::ScoringMode::request, "/filter");
+}
 
 #define NODE_COUNTS ->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)
 BENCHMARK(BM_Extender_ParseOnly_NodeNames) NODE_COUNTS;

@@ -1,7 +1,8 @@
 // Loopback load against an in-process netscore-extender: N client threads, one keep-alive
 // connection each, POST /prioritize with NodeNames. Reports client-side p50/p99 and req/s, and
 // the server-side distribution from the server's own latency histogram.
-//   extender_load [--nodes 100] [--clients 2] [--requests 200000] [--seconds 10] [--server-threads 1]
+//   extender_load [--nodes 100] [--clients 2] [--requests 200000] [--seconds 10] [--server-threads
+//   1]
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,11 +40,16 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const double v = std::strtod(argv[i + 1], nullptr);
-    if (flag == "--nodes") o.nodes = static_cast<std::size_t>(v);
-    else if (flag == "--clients") o.clients = static_cast<unsigned>(v);
-    else if (flag == "--requests") o.requests = static_cast<std::size_t>(v);
-    else if (flag == "--seconds") o.seconds = v;
-    else if (flag == "--server-threads") o.server_threads = static_cast<unsigned>(v);
+    if (flag == "--nodes")
+      o.nodes = static_cast<std::size_t>(v);
+    else if (flag == "--clients")
+      o.clients = static_cast<unsigned>(v);
+    else if (flag == "--requests")
+      o.requests = static_cast<std::size_t>(v);
+    else if (flag == "--seconds")
+      o.seconds = v;
+    else if (flag == "--server-threads")
+      o.server_threads = static_cast<unsigned>(v);
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       std::exit(2);
@@ -55,8 +61,10 @@ Options parse(int argc, char** argv) {
 // Cumulative prioritize buckets from the server's /metrics text: (le seconds, count).
 std::vector<std::pair<double, double>> server_buckets(const std::string& metrics) {
   std::vector<std::pair<double, double>> out;
-  const std::string key = "netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"";
-  for (std::size_t at = metrics.find(key); at != std::string::npos; at = metrics.find(key, at + 1)) {
+  const std::string key =
+      "netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"";
+  for (std::size_t at = metrics.find(key); at != std::string::npos;
+       at = metrics.find(key, at + 1)) {
     const std::size_t le = at + key.size();
     const std::size_t quote = metrics.find('"', le);
     const std::string bound = metrics.substr(le, quote - le);
@@ -108,10 +116,12 @@ int main(int argc, char** argv) {
     for (unsigned c = 0; c < o.clients; ++c) {
       threads.emplace_back([&, c] {
         netscore::testing::HttpConnection client(server.port(), std::chrono::seconds(10));
-        const auto req = netscore::testing::json_request(netscore::testing::http::verb::post, "/prioritize", body);
+        const auto req = netscore::testing::json_request(netscore::testing::http::verb::post,
+                                                         "/prioritize", body);
         auto& mine = latencies[c];
         mine.reserve(o.requests / o.clients + 1);
-        while (issued.fetch_add(1, std::memory_order_relaxed) < o.requests && Clock::now() < deadline) {
+        while (issued.fetch_add(1, std::memory_order_relaxed) < o.requests &&
+               Clock::now() < deadline) {
           const auto t0 = Clock::now();
           const auto res = client.send(req);
           mine.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
@@ -132,21 +142,26 @@ int main(int argc, char** argv) {
       if (le == 20e-6) under20 = count / served;
       if (le == 300e-6) under300 = count / served;
     }
-    std::printf("nodes=%zu clients=%u server_threads=%u requests=%zu failures=%zu seconds=%.2f req_per_s=%.0f\n",
-                o.nodes, o.clients, o.server_threads, all.size(), failures.load(), elapsed,
-                static_cast<double>(all.size()) / elapsed);
-    std::printf("client_us p50=%.1f p99=%.1f max=%.1f\n", percentile(all, 0.50), percentile(all, 0.99),
-                percentile(all, 1.0));
-    std::printf("server_us p50<=%.0f p99<=%.0f (histogram bucket bounds) within_20us=%.4f within_300us=%.4f "
-                "mean=%.1f\n",
-                bucket_quantile(buckets, 0.50) * 1e6, bucket_quantile(buckets, 0.99) * 1e6, under20, under300,
-                [&] {
-                  const std::string key = "netscore_extender_request_duration_seconds_sum{verb=\"prioritize\"} ";
-                  const auto at = metrics.find(key);
-                  return at == std::string::npos || served == 0
-                             ? 0.0
-                             : std::strtod(metrics.c_str() + at + key.size(), nullptr) / served * 1e6;
-                }());
+    std::printf(
+        "nodes=%zu clients=%u server_threads=%u requests=%zu failures=%zu seconds=%.2f "
+        "req_per_s=%.0f\n",
+        o.nodes, o.clients, o.server_threads, all.size(), failures.load(), elapsed,
+        static_cast<double>(all.size()) / elapsed);
+    std::printf("client_us p50=%.1f p99=%.1f max=%.1f\n", percentile(all, 0.50),
+                percentile(all, 0.99), percentile(all, 1.0));
+    std::printf(
+        "server_us p50<=%.0f p99<=%.0f (histogram bucket bounds) within_20us=%.4f "
+        "within_300us=%.4f "
+        "mean=%.1f\n",
+        bucket_quantile(buckets, 0.50) * 1e6, bucket_quantile(buckets, 0.99) * 1e6, under20,
+        under300, [&] {
+          const std::string key =
+              "netscore_extender_request_duration_seconds_sum{verb=\"prioritize\"} ";
+          const auto at = metrics.find(key);
+          return at == std::string::npos || served == 0
+                     ? 0.0
+                     : std::strtod(metrics.c_str() + at + key.size(), nullptr) / served * 1e6;
+        }());
     status = failures.load() == 0 ? 0 : 1;
   }
   return status;

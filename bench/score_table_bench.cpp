@@ -16,7 +16,10 @@ namespace netscore {
 namespace {
 
 // Realistic node names: cloud-style, 30-40 bytes.
-std::string node_name(std::size_t i) { return "ip-10-" + std::to_string(i / 250) + "-" + std::to_string(i % 250) + ".eu-west-1.compute.internal"; }
+std::string node_name(std::size_t i) {
+  return "ip-10-" + std::to_string(i / 250) + "-" + std::to_string(i % 250) +
+         ".eu-west-1.compute.internal";
+}
 
 std::vector<TableEntry> entries(std::size_t n) {
   std::vector<std::string> names;

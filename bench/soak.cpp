@@ -38,7 +38,9 @@ using Seconds = std::chrono::duration<double>;
 using netscore::testing::BinaryProcess;
 
 std::atomic<bool> g_interrupted{false};
-extern "C" void on_signal(int) { g_interrupted.store(true); }
+extern "C" void on_signal(int) {
+  g_interrupted.store(true);
+}
 
 struct Options {
   double minutes = 10;
@@ -60,14 +62,22 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
     const double v = std::strtod(value.c_str(), nullptr);
-    if (flag == "--minutes") o.minutes = v;
-    else if (flag == "--clients") o.clients = static_cast<unsigned>(v);
-    else if (flag == "--nodes") o.nodes = static_cast<unsigned>(v);
-    else if (flag == "--interval") o.interval_s = v;
-    else if (flag == "--warmup") o.warmup_s = v;
-    else if (flag == "--rss-bound-mb") o.rss_bound_mb = v;
-    else if (flag == "--bin-dir") o.bin_dir = value;
-    else if (flag == "--work-dir") o.work_dir = value;
+    if (flag == "--minutes")
+      o.minutes = v;
+    else if (flag == "--clients")
+      o.clients = static_cast<unsigned>(v);
+    else if (flag == "--nodes")
+      o.nodes = static_cast<unsigned>(v);
+    else if (flag == "--interval")
+      o.interval_s = v;
+    else if (flag == "--warmup")
+      o.warmup_s = v;
+    else if (flag == "--rss-bound-mb")
+      o.rss_bound_mb = v;
+    else if (flag == "--bin-dir")
+      o.bin_dir = value;
+    else if (flag == "--work-dir")
+      o.work_dir = value;
     else {
       std::fprintf(stderr, "netscore_soak: unknown flag %s\n", flag.c_str());
       std::exit(2);
@@ -75,8 +85,9 @@ Options parse(int argc, char** argv) {
   }
   if (argc % 2 == 0 || o.minutes <= 0 || o.clients == 0 || o.nodes < 2 || o.interval_s <= 0 ||
       o.warmup_s >= o.minutes * 60) {
-    std::fprintf(stderr, "netscore_soak: flags take one value each; minutes > 0, clients > 0, nodes >= 2, "
-                         "warmup shorter than the soak\n");
+    std::fprintf(stderr,
+                 "netscore_soak: flags take one value each; minutes > 0, clients > 0, nodes >= 2, "
+                 "warmup shorter than the soak\n");
     std::exit(2);
   }
   return o;
@@ -87,7 +98,8 @@ Options parse(int argc, char** argv) {
 bool wait_until(Clock::time_point until) {
   while (Clock::now() < until) {
     if (g_interrupted.load()) return false;
-    std::this_thread::sleep_for(std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(100)));
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(100)));
   }
   return !g_interrupted.load();
 }
@@ -102,8 +114,8 @@ netscore::testing::SynthOptions traffic(const Options& o) {
 }
 
 // The extender on a free port; the port probe is racy, so a failed start is retried.
-std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& dir, const std::string& shm,
-                                                    std::uint16_t& port) {
+std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& dir,
+                                              const std::string& shm, std::uint16_t& port) {
   for (int attempt = 0; attempt < 3; ++attempt) {
     port = netscore::testing::free_local_port();
     auto extender = std::make_unique<BinaryProcess>(BinaryProcess::Options{
@@ -124,7 +136,8 @@ std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& 
     if (ready) return extender;
     if (extender->alive() || g_interrupted.load()) break;
   }
-  throw std::runtime_error("the extender did not become ready; see " + (dir / "extender.log").string());
+  throw std::runtime_error("the extender did not become ready; see " +
+                           (dir / "extender.log").string());
 }
 
 // Requests the scheduler would send: NodeNames-mode prioritize (the recommended configuration),
@@ -132,18 +145,20 @@ std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& 
 std::vector<netscore::testing::WireRequest> scheduler_requests(unsigned nodes) {
   std::vector<std::string> names;
   for (const auto& n : netscore::testing::synth_nodes(nodes)) names.push_back(n.name);
-  const std::vector<std::string> some(names.begin(), names.begin() + std::min<std::ptrdiff_t>(10, std::ssize(names)));
+  const std::vector<std::string> some(
+      names.begin(), names.begin() + std::min<std::ptrdiff_t>(10, std::ssize(names)));
   const std::string by_name = bench::names_body(names);
   const auto post = [](const std::string& target, std::string body) {
-    return netscore::testing::json_request(netscore::testing::http::verb::post, target, std::move(body));
+    return netscore::testing::json_request(netscore::testing::http::verb::post, target,
+                                           std::move(body));
   };
-  return {post("/prioritize", by_name), post("/prioritize", bench::nodes_body(some)), post("/prioritize", by_name),
-          post("/filter", by_name)};
+  return {post("/prioritize", by_name), post("/prioritize", bench::nodes_body(some)),
+          post("/prioritize", by_name), post("/filter", by_name)};
 }
 
 int soak(const Options& o, const fs::path& dir) {
-  std::printf("== soak minutes=%.1f clients=%u nodes=%u interval_s=%.0f work_dir=%s\n", o.minutes, o.clients, o.nodes,
-              o.interval_s, dir.c_str());
+  std::printf("== soak minutes=%.1f clients=%u nodes=%u interval_s=%.0f work_dir=%s\n", o.minutes,
+              o.clients, o.nodes, o.interval_s, dir.c_str());
   std::fflush(stdout);
   netscore::testing::PrometheusProcess prometheus(traffic(o));
   // Declared before the collector so that it is removed after the collector has stopped.
@@ -151,15 +166,15 @@ int soak(const Options& o, const fs::path& dir) {
   BinaryProcess collector(BinaryProcess::Options{
       (o.bin_dir / "collector/netscore-collector").string(),
       {"NETSCORE_PROMETHEUS_URL=" + prometheus.url(),
-       std::string("NETSCORE_INTERFACE=") + netscore::testing::kSynthInterface, "NETSCORE_REFRESH_INTERVAL=1s",
-       "NETSCORE_SHM_NAME=" + shm.str()},
+       std::string("NETSCORE_INTERFACE=") + netscore::testing::kSynthInterface,
+       "NETSCORE_REFRESH_INTERVAL=1s", "NETSCORE_SHM_NAME=" + shm.str()},
       {},
       (dir / "collector.log").string(),
       {}});
   std::uint16_t port = 0;
   const auto extender = start_extender(o, dir, shm.str(), port);
-  std::printf("prometheus=%s collector_pid=%d extender=127.0.0.1:%u extender_pid=%d\n", prometheus.url().c_str(),
-              collector.pid(), port, extender->pid());
+  std::printf("prometheus=%s collector_pid=%d extender=127.0.0.1:%u extender_pid=%d\n",
+              prometheus.url().c_str(), collector.pid(), port, extender->pid());
   std::fflush(stdout);
 
   const auto requests = scheduler_requests(o.nodes);
@@ -170,15 +185,17 @@ int soak(const Options& o, const fs::path& dir) {
   std::vector<std::thread> clients;
   for (unsigned c = 0; c < o.clients; ++c) {
     tallies.push_back(std::make_unique<bench::TrafficTally>());
-    clients.emplace_back(bench::run_client, port, std::cref(requests), std::cref(stop), end + std::chrono::seconds(5),
-                         std::ref(*tallies.back()));
+    clients.emplace_back(bench::run_client, port, std::cref(requests), std::cref(stop),
+                         end + std::chrono::seconds(5), std::ref(*tallies.back()));
   }
   // Prometheus down for a few refreshes at ~1/3 and ~2/3; this thread alone owns `prometheus`
   // until it is joined.
   std::atomic<int> restarts{0};
   std::thread faults([&] {
     for (const double at : {1.0 / 3, 2.0 / 3}) {
-      if (!wait_until(start + std::chrono::duration_cast<Clock::duration>(Seconds(o.minutes * 60 * at)))) return;
+      if (!wait_until(start +
+                      std::chrono::duration_cast<Clock::duration>(Seconds(o.minutes * 60 * at))))
+        return;
       prometheus.stop();
       std::printf("prometheus_restart t_s=%.0f stopped\n", Seconds(Clock::now() - start).count());
       std::fflush(stdout);
@@ -193,12 +210,14 @@ int soak(const Options& o, const fs::path& dir) {
   bench::SoakReport report(o.clients, o.rss_bound_mb);
   netscore::testing::HttpConnection table_client(port, std::chrono::seconds(5));
   const auto sample_all = [&] {
-    return bench::Sample{extender->sample(), collector.sample(), bench::read_collector_counts(table_client)};
+    return bench::Sample{extender->sample(), collector.sample(),
+                         bench::read_collector_counts(table_client)};
   };
   const auto warm = start + std::chrono::duration_cast<Clock::duration>(Seconds(o.warmup_s));
   if (wait_until(warm)) report.set_start(sample_all());
   for (auto next = start + std::chrono::duration_cast<Clock::duration>(Seconds(o.interval_s));
-       !g_interrupted.load(); next += std::chrono::duration_cast<Clock::duration>(Seconds(o.interval_s))) {
+       !g_interrupted.load();
+       next += std::chrono::duration_cast<Clock::duration>(Seconds(o.interval_s))) {
     const bool last = next >= end;
     wait_until(last ? end : next);
     bench::IntervalTally interval;

@@ -30,7 +30,8 @@ struct Sample {
 // Not thread-safe: the soak's reporting thread owns it.
 class SoakReport {
  public:
-  SoakReport(unsigned clients, double rss_bound_mb) : clients_(clients), rss_bound_kb_(rss_bound_mb * 1024) {}
+  SoakReport(unsigned clients, double rss_bound_mb)
+      : clients_(clients), rss_bound_kb_(rss_bound_mb * 1024) {}
 
   // Baseline after warm-up: RSS and fds are compared against it.
   void set_start(const Sample& s) { start_ = s; }

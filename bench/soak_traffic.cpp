@@ -12,7 +12,8 @@ void TrafficTally::answered(double latency_us, unsigned status, const std::strin
   ++current_.requests;
   current_.latency_us.push_back(latency_us);
   if (status < 200 || status > 299) {
-    if (current_.non2xx++ == 0) current_.first_failure = std::to_string(status) + " " + body.substr(0, 300);
+    if (current_.non2xx++ == 0)
+      current_.first_failure = std::to_string(status) + " " + body.substr(0, 300);
   }
 }
 
@@ -36,8 +37,9 @@ void merge(IntervalTally& a, IntervalTally&& b) {
   if (a.first_failure.empty()) a.first_failure = std::move(b.first_failure);
 }
 
-void run_client(std::uint16_t port, const std::vector<testing::WireRequest>& requests, const std::atomic<bool>& stop,
-                std::chrono::steady_clock::time_point deadline, TrafficTally& tally) {
+void run_client(std::uint16_t port, const std::vector<testing::WireRequest>& requests,
+                const std::atomic<bool>& stop, std::chrono::steady_clock::time_point deadline,
+                TrafficTally& tally) {
   using Clock = std::chrono::steady_clock;
   constexpr auto kTimeout = std::chrono::seconds(5);
   std::unique_ptr<testing::HttpConnection> client;
@@ -46,8 +48,8 @@ void run_client(std::uint16_t port, const std::vector<testing::WireRequest>& req
       if (!client) client = std::make_unique<testing::HttpConnection>(port, kTimeout);
       const auto t0 = Clock::now();
       const testing::WireResponse res = client->send(requests[i % requests.size()]);
-      tally.answered(std::chrono::duration<double, std::micro>(Clock::now() - t0).count(), res.result_int(),
-                     res.body());
+      tally.answered(std::chrono::duration<double, std::micro>(Clock::now() - t0).count(),
+                     res.result_int(), res.body());
     } catch (const boost::system::system_error&) {
       tally.transport_error();
       client.reset();

@@ -39,7 +39,8 @@ void merge(IntervalTally& a, IntervalTally&& b);
 // Cycles through `requests` on one keep-alive connection until `stop` is set or `deadline`
 // passes. After a transport error it reconnects, at most every 100 ms, so a dead server cannot
 // turn the loop into a busy spin.
-void run_client(std::uint16_t port, const std::vector<testing::WireRequest>& requests, const std::atomic<bool>& stop,
-                std::chrono::steady_clock::time_point deadline, TrafficTally& tally);
+void run_client(std::uint16_t port, const std::vector<testing::WireRequest>& requests,
+                const std::atomic<bool>& stop, std::chrono::steady_clock::time_point deadline,
+                TrafficTally& tally);
 
 }  // namespace netscore::bench

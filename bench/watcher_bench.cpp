@@ -37,7 +37,9 @@ namespace kube = netscore::testing::kube;
 constexpr int kPods = 100000;
 constexpr int kNodes = 5000;
 
-std::string node_name(int i) { return "node-" + std::to_string(i); }
+std::string node_name(int i) {
+  return "node-" + std::to_string(i);
+}
 
 kube::Pod pod(int i, std::int64_t created_s) {
   return kube::Pod{.ns = "bench",
@@ -56,7 +58,8 @@ std::vector<std::string> pod_pages() {
   std::vector<std::string> pages;
   const std::int64_t hour_ago = std::time(nullptr) - 3600;
   for (int first = 0; first < kPods; first += 500) {
-    std::string page = R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[)";
+    std::string page =
+        R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[)";
     for (int i = first; i < std::min(kPods, first + 500); ++i) {
       if (i > first) page += ',';
       page += kube::to_json(pod(i, hour_ago), false);
@@ -115,7 +118,8 @@ void BM_Watcher_Event(benchmark::State& state) {
   nc::ClusterState cluster;
   std::vector<std::string> lines;
   for (int i = 0; i < 1000; ++i) {
-    lines.push_back(R"({"type":"MODIFIED","object":)" + kube::to_json(pod(i, std::time(nullptr)), true) + "}");
+    lines.push_back(R"({"type":"MODIFIED","object":)" +
+                    kube::to_json(pod(i, std::time(nullptr)), true) + "}");
   }
   std::size_t i = 0;
   for (auto _ : state) {
@@ -135,11 +139,14 @@ void BM_Watcher_Loads(benchmark::State& state) {
   const auto recent = static_cast<int>(state.range(0));
   constexpr std::int64_t kNowMs = 3600000;
   for (int i = 0; i < kPods; ++i) {
-    pods.push_back({.uid = std::to_string(i), .node = node_name(i % kNodes), .scheduled_ms = i < kPods - recent ? 1 : kNowMs - i % 1000});
+    pods.push_back({.uid = std::to_string(i),
+                    .node = node_name(i % kNodes),
+                    .scheduled_ms = i < kPods - recent ? 1 : kNowMs - i % 1000});
   }
   cluster.replace_pods(pods, kNowMs);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(cluster.loads({.now_ms = kNowMs, .lag_ms = 15000, .window_ms = 300000}));
+    benchmark::DoNotOptimize(
+        cluster.loads({.now_ms = kNowMs, .lag_ms = 15000, .window_ms = 300000}));
   }
   state.counters["recent"] = static_cast<double>(cluster.recent_count());
 }
@@ -153,9 +160,12 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
   netscore::ScoreTableWriter writer({.name = table, .capacity = 8192});
   nc::ClusterState cluster;
   nc::Publisher* publisher_ptr = nullptr;
-  nc::ClusterWatcher watcher({.kube = {.url = server.url()}, .on_change = [&] { publisher_ptr->cluster_changed(); }},
-                             cluster);
-  nc::Publisher publisher({.correction = {.enabled = true, .function = netscore::QueryFunction::rate, .window_ms = 300000}},
+  nc::ClusterWatcher watcher(
+      {.kube = {.url = server.url()}, .on_change = [&] { publisher_ptr->cluster_changed(); }},
+      cluster);
+  nc::Publisher publisher({.correction = {.enabled = true,
+                                          .function = netscore::QueryFunction::rate,
+                                          .window_ms = 300000}},
                           writer, cluster, watcher);
   publisher_ptr = &publisher;
   std::vector<nc::NodeSample> samples;
@@ -165,7 +175,8 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
   publisher.submit_measurement(samples, 1);
   if (!netscore::testing::eventually(
           [&] {
-            return watcher.status().state == netscore::shm::WatchState::synced && cluster.pod_count() == kPods;
+            return watcher.status().state == netscore::shm::WatchState::synced &&
+                   cluster.pod_count() == kPods;
           },
           std::chrono::minutes(2))) {
     state.SkipWithError("watcher did not sync");
@@ -190,12 +201,15 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
       std::this_thread::yield();  // two cores: leave them to the watcher and the publisher
       reader.lookup(names, out, meta);
     } while (out[0].placed_pods == before && std::chrono::steady_clock::now() < give_up);
-    latencies_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    latencies_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   watcher.stop();
   publisher.stop();
   std::sort(latencies_ms.begin(), latencies_ms.end());
-  const auto at = [&](double q) { return latencies_ms[static_cast<std::size_t>(q * static_cast<double>(latencies_ms.size() - 1))]; };
+  const auto at = [&](double q) {
+    return latencies_ms[static_cast<std::size_t>(q * static_cast<double>(latencies_ms.size() - 1))];
+  };
   state.counters["p50_ms"] = at(0.5);
   state.counters["p99_ms"] = at(0.99);
   state.counters["max_ms"] = latencies_ms.back();

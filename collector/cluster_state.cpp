@@ -7,12 +7,14 @@ namespace netscore::collector {
 
 double pending_fraction(std::int64_t age_ms, const LoadWindow& window) {
   if (window.window_ms <= 0) return 0;
-  const double done = static_cast<double>(age_ms - window.lag_ms) / static_cast<double>(window.window_ms);
+  const double done =
+      static_cast<double>(age_ms - window.lag_ms) / static_cast<double>(window.window_ms);
   return 1.0 - std::clamp(done, 0.0, 1.0);
 }
 
 std::uint32_t ClusterState::intern(const std::string& node) {
-  const auto [it, inserted] = node_ids_.try_emplace(node, static_cast<std::uint32_t>(node_names_.size()));
+  const auto [it, inserted] =
+      node_ids_.try_emplace(node, static_cast<std::uint32_t>(node_names_.size()));
   if (inserted) {
     node_names_.push_back(node);
     node_pods_.push_back(0);
@@ -24,7 +26,9 @@ void ClusterState::insert_locked(const PodFacts& pod, std::int64_t placed_ms, st
   const std::uint32_t node = intern(pod.node);
   auto [it, inserted] = pods_.try_emplace(pod.uid);
   if (!inserted) --node_pods_[it->second.node];
-  it->second = PodRecord{.node = node, .annotated_rate = static_cast<float>(pod.annotated_rate), .placed_ms = placed_ms};
+  it->second = PodRecord{.node = node,
+                         .annotated_rate = static_cast<float>(pod.annotated_rate),
+                         .placed_ms = placed_ms};
   ++node_pods_[node];
   if (now_ms - placed_ms < recent_horizon_ms_) {
     recent_[pod.uid] = placed_ms;

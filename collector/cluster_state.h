@@ -20,10 +20,11 @@ inline constexpr std::string_view kExpectedRateAnnotation = "netscore.io/expecte
 // The fields of a Pod object the correction uses.
 struct PodFacts {
   std::string uid{};
-  std::string node{};  // spec.nodeName; empty: not bound
+  std::string node{};     // spec.nodeName; empty: not bound
   bool terminal = false;  // Succeeded or Failed: no container runs any more
-  std::int64_t scheduled_ms = 0;  // PodScheduled lastTransitionTime, else creationTimestamp; 0 unknown
-  double annotated_rate = -1;     // kExpectedRateAnnotation when present and valid, else < 0
+  std::int64_t scheduled_ms =
+      0;                       // PodScheduled lastTransitionTime, else creationTimestamp; 0 unknown
+  double annotated_rate = -1;  // kExpectedRateAnnotation when present and valid, else < 0
   std::string resource_version{};
 };
 
@@ -45,11 +46,11 @@ struct NodeLoad {
   std::string name{};
   bool in_cluster = false;  // a watched Node object
   std::uint64_t rule_mask = 0;
-  std::uint32_t pods = 0;         // bound, non-terminal pods
-  std::uint32_t placed = 0;       // pods whose traffic is not wholly in the window yet
-  double settled = 0;             // sum over pods of the part of their traffic already in the window
-  double pending_plain = 0;       // sum of the missing parts of pods without the annotation
-  double pending_annotated = 0;   // sum of missing part x annotated bytes/s
+  std::uint32_t pods = 0;        // bound, non-terminal pods
+  std::uint32_t placed = 0;      // pods whose traffic is not wholly in the window yet
+  double settled = 0;            // sum over pods of the part of their traffic already in the window
+  double pending_plain = 0;      // sum of the missing parts of pods without the annotation
+  double pending_annotated = 0;  // sum of missing part x annotated bytes/s
   double pending_annotated_share = 0;  // sum of the missing parts of annotated pods
 };
 
@@ -68,7 +69,8 @@ double pending_fraction(std::int64_t age_ms, const LoadWindow& window);
 class ClusterState {
  public:
   // Pods placed longer ago than this are never pending: set it to lag + window or more.
-  explicit ClusterState(std::int64_t recent_horizon_ms = 3600000) : recent_horizon_ms_(recent_horizon_ms) {}
+  explicit ClusterState(std::int64_t recent_horizon_ms = 3600000)
+      : recent_horizon_ms_(recent_horizon_ms) {}
 
   // A relist: pods missing from `pods` are gone. A pod already known keeps its placement time.
   void replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms);
@@ -99,7 +101,7 @@ class ClusterState {
 
   mutable std::mutex mutex_;
   std::int64_t recent_horizon_ms_;
-  std::unordered_map<std::string, PodRecord> pods_;  // by uid
+  std::unordered_map<std::string, PodRecord> pods_;       // by uid
   std::unordered_map<std::string, std::int64_t> recent_;  // uid -> placement, pods maybe pending
   std::vector<std::string> node_names_;
   std::vector<std::uint32_t> node_pods_;  // bound pods per node id

@@ -15,23 +15,29 @@ namespace {
 
 const char* state_name(shm::WatchState s) {
   switch (s) {
-    case shm::WatchState::off: return "off";
-    case shm::WatchState::syncing: return "syncing";
-    case shm::WatchState::synced: return "synced";
-    case shm::WatchState::failing: return "failing";
+    case shm::WatchState::off:
+      return "off";
+    case shm::WatchState::syncing:
+      return "syncing";
+    case shm::WatchState::synced:
+      return "synced";
+    case shm::WatchState::failing:
+      return "failing";
   }
   return "?";
 }
 
 // Bound pods that still run: what kube-scheduler's own pod informer watches.
-constexpr const char* kPodSelector = "spec.nodeName%21%3D%2Cstatus.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed";
+constexpr const char* kPodSelector =
+    "spec.nodeName%21%3D%2Cstatus.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed";
 
 std::string describe(const KubeResponse& r) {
   if (!r.answered()) return "transport error: " + r.transport_error;
   std::string text = "http status " + std::to_string(r.http_status);
   rapidjson::Document doc;
   doc.Parse(r.body.c_str());
-  if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("message") && doc["message"].IsString()) {
+  if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("message") &&
+      doc["message"].IsString()) {
     text += ": " + std::string(doc["message"].GetString());
   }
   return text;
@@ -54,14 +60,19 @@ struct ClusterWatcher::Loop {
 
   Loop(Kind k, const KubeConfig& kube) : kind(k), client({.kube = kube}) {}
   std::string path() const { return kind == Kind::pods ? "/api/v1/pods" : "/api/v1/nodes"; }
-  std::string selector() const { return kind == Kind::pods ? std::string("&fieldSelector=") + kPodSelector : ""; }
+  std::string selector() const {
+    return kind == Kind::pods ? std::string("&fieldSelector=") + kPodSelector : "";
+  }
 };
 
-ClusterWatcher::ClusterWatcher(Options options, ClusterState& state) : options_(std::move(options)), state_(state) {
+ClusterWatcher::ClusterWatcher(Options options, ClusterState& state)
+    : options_(std::move(options)), state_(state) {
   status_.state = shm::WatchState::syncing;
 }
 
-ClusterWatcher::~ClusterWatcher() { stop(); }
+ClusterWatcher::~ClusterWatcher() {
+  stop();
+}
 
 void ClusterWatcher::start() {
   for (int i = 0; i < 2; ++i) {
@@ -114,7 +125,7 @@ void ClusterWatcher::set_synced(Kind kind, bool synced, const std::string& error
     } else if (!failing_[0] && !failing_[1]) {
       status_.error.clear();
     }
-    after = failing_[0] || failing_[1]  ? shm::WatchState::failing
+    after = failing_[0] || failing_[1] ? shm::WatchState::failing
             : synced_[0] && synced_[1] ? shm::WatchState::synced
                                        : shm::WatchState::syncing;
     status_.state = after;
@@ -124,7 +135,8 @@ void ClusterWatcher::set_synced(Kind kind, bool synced, const std::string& error
     if (after == shm::WatchState::failing) {
       spdlog::warn("kube watcher state={} error=\"{}\"", state_name(after), error);
     } else {
-      spdlog::info("kube watcher state={} pods={} nodes={}", state_name(after), state_.pod_count(), state_.node_count());
+      spdlog::info("kube watcher state={} pods={} nodes={}", state_name(after), state_.pod_count(),
+                   state_.node_count());
     }
     changed();
   }
@@ -136,14 +148,16 @@ bool ClusterWatcher::list(Loop& loop) {
   std::string token;
   std::string list_rv;
   for (;;) {
-    std::string target = loop.path() + "?limit=" + std::to_string(options_.page_limit) + loop.selector();
+    std::string target =
+        loop.path() + "?limit=" + std::to_string(options_.page_limit) + loop.selector();
     if (!token.empty()) target += "&continue=" + token;
     const KubeResponse r = loop.client.get(target);
     if (loop.client.aborted()) return false;
     if (!r.ok()) throw std::runtime_error("list " + loop.path() + ": " + describe(r));
     rapidjson::Document doc;
     doc.Parse(r.body.c_str());
-    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") || !doc["items"].IsArray()) {
+    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") ||
+        !doc["items"].IsArray()) {
       throw std::runtime_error("list " + loop.path() + ": not a list");
     }
     if (list_rv.empty()) list_rv = resource_version_of(doc);
@@ -155,8 +169,9 @@ bool ClusterWatcher::list(Loop& loop) {
       }
     }
     const auto& meta = doc["metadata"];
-    token = meta.IsObject() && meta.HasMember("continue") && meta["continue"].IsString() ? meta["continue"].GetString()
-                                                                                          : "";
+    token = meta.IsObject() && meta.HasMember("continue") && meta["continue"].IsString()
+                ? meta["continue"].GetString()
+                : "";
     if (token.empty()) break;
   }
   if (loop.kind == Kind::pods) {
@@ -179,7 +194,8 @@ void ClusterWatcher::run(Kind kind) {
   const auto fail = [&](const std::string& error) {
     set_synced(kind, false, error);
     std::uniform_real_distribution<double> jitter(1.0, 2.0);
-    const auto delay = std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(backoff.count()) * jitter(loop.random)));
+    const auto delay = std::chrono::milliseconds(
+        static_cast<std::int64_t>(static_cast<double>(backoff.count()) * jitter(loop.random)));
     backoff = std::min(backoff * 2, options_.backoff_max);
     return wait(delay);
   };
@@ -195,14 +211,14 @@ void ClusterWatcher::run(Kind kind) {
     backoff = options_.backoff_initial;
     // Watch until something demands a relist.
     for (;;) {
-      std::uniform_int_distribution<std::int64_t> pick(options_.watch_timeout_min.count(),
-                                                        std::max(options_.watch_timeout_min.count(),
-                                                                 options_.watch_timeout_max.count()));
+      std::uniform_int_distribution<std::int64_t> pick(
+          options_.watch_timeout_min.count(),
+          std::max(options_.watch_timeout_min.count(), options_.watch_timeout_max.count()));
       const std::chrono::milliseconds timeout(pick(loop.random));
       const auto timeout_s = std::max<std::int64_t>(1, timeout.count() / 1000);
       const std::string target = loop.path() + "?watch=1&allowWatchBookmarks=true&timeoutSeconds=" +
-                                 std::to_string(timeout_s) + "&resourceVersion=" + loop.resource_version +
-                                 loop.selector();
+                                 std::to_string(timeout_s) +
+                                 "&resourceVersion=" + loop.resource_version + loop.selector();
       bool gone = false;
       std::string error_event;  // an ERROR event other than 410
       std::uint64_t events = 0;
@@ -210,8 +226,9 @@ void ClusterWatcher::run(Kind kind) {
       const auto on_line = [&](std::string_view line) {
         rapidjson::Document doc;
         doc.Parse(line.data(), line.size());
-        const bool shaped = !doc.HasParseError() && doc.IsObject() && doc.HasMember("type") && doc["type"].IsString() &&
-                            doc.HasMember("object") && doc["object"].IsObject();
+        const bool shaped = !doc.HasParseError() && doc.IsObject() && doc.HasMember("type") &&
+                            doc["type"].IsString() && doc.HasMember("object") &&
+                            doc["object"].IsObject();
         if (!shaped) {
           std::lock_guard lock(mutex_);
           ++status_.malformed_total;
@@ -220,7 +237,8 @@ void ClusterWatcher::run(Kind kind) {
         const std::string_view type = doc["type"].GetString();
         const auto& object = doc["object"];
         if (type == "ERROR") {
-          gone = object.HasMember("code") && object["code"].IsInt() && object["code"].GetInt() == 410;
+          gone =
+              object.HasMember("code") && object["code"].IsInt() && object["code"].GetInt() == 410;
           if (!gone) error_event = describe({.http_status = 200, .body = json_of(object)});
           return false;
         }
@@ -260,11 +278,13 @@ void ClusterWatcher::run(Kind kind) {
         return true;
       };
       const KubeResponse r = loop.client.watch(target, timeout + options_.watch_grace, on_line);
-      std::string error = error_event.empty() ? "" : "watch " + loop.path() + " error event: " + error_event;
+      std::string error =
+          error_event.empty() ? "" : "watch " + loop.path() + " error event: " + error_event;
       if (loop.client.aborted()) return;
       if (gone || r.http_status == 410) break;  // relist at once
       if (error.empty() && !r.ok()) error = "watch " + loop.path() + ": " + describe(r);
-      if (error.empty() && events == 0 && std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
+      if (error.empty() && events == 0 &&
+          std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
         error = "watch " + loop.path() + " closed at once";
       }
       if (!error.empty()) {

@@ -14,32 +14,39 @@ namespace netscore::collector {
 namespace {
 
 // Labels whose values are names but never node names (scrape plumbing, the exporter's pod).
-constexpr std::array kNotNodeLabels = {"__name__", "device",   "job",     "namespace",          "service",
-                                       "endpoint", "container", "pod",     "prometheus",         "prometheus_replica",
-                                       "cluster",  "scheme",    "metrics_path", "tenant_id"};
+constexpr std::array kNotNodeLabels = {
+    "__name__", "device",    "job",          "namespace",  "service",
+    "endpoint", "container", "pod",          "prometheus", "prometheus_replica",
+    "cluster",  "scheme",    "metrics_path", "tenant_id"};
 
 // Interfaces that carry pod or loopback traffic, not the node's uplink.
-constexpr std::array kVirtualPrefixes = {"lo",   "veth", "cali", "cni",  "docker", "flannel", "tunl",  "vxlan",
-                                         "kube", "cilium", "lxc", "br-", "virbr", "tap",     "tun",   "weave",
-                                         "genev", "nodelocal", "dummy", "ovs", "gre", "erspan", "ip6", "sit"};
+constexpr std::array kVirtualPrefixes = {"lo",    "veth",  "cali", "cni",    "docker", "flannel",
+                                         "tunl",  "vxlan", "kube", "cilium", "lxc",    "br-",
+                                         "virbr", "tap",   "tun",  "weave",  "genev",  "nodelocal",
+                                         "dummy", "ovs",   "gre",  "erspan", "ip6",    "sit"};
 
 struct Answer {
   std::string error;
   std::vector<NodeSample> rows;
 };
 
-Answer ask(PrometheusClient& client, const std::string& promql, std::string_view label, std::int64_t eval_time_ms) {
+Answer ask(PrometheusClient& client, const std::string& promql, std::string_view label,
+           std::int64_t eval_time_ms) {
   const HttpResult http = client.query(promql, eval_time_ms);
   if (!http.ok()) return {describe_http_failure(http), {}};
   ParsedVector parsed = parse_vector_response(http.body, label);
   if (!parsed.ok()) return {parsed.error, {}};
   std::sort(parsed.samples.begin(), parsed.samples.end(),
-            [](const NodeSample& a, const NodeSample& b) { return a.value > b.value || (a.value == b.value && a.node < b.node); });
+            [](const NodeSample& a, const NodeSample& b) {
+              return a.value > b.value || (a.value == b.value && a.node < b.node);
+            });
   return {{}, std::move(parsed.samples)};
 }
 
 std::string device_matcher(const QueryConfig& config, const std::string& device, bool configured) {
-  if (configured) return std::string("{device") + (config.interface_regex ? "=~" : "=") + quote_promql_string(config.interface) + "}";
+  if (configured)
+    return std::string("{device") + (config.interface_regex ? "=~" : "=") +
+           quote_promql_string(config.interface) + "}";
   return "{device=" + quote_promql_string(device) + "}";
 }
 
@@ -49,7 +56,8 @@ bool is_virtual(const std::string& device) {
 }
 
 // Distinct values of every label of the metric's series on one device.
-std::string label_values(PrometheusClient& client, const std::string& selector, std::int64_t eval_time_ms,
+std::string label_values(PrometheusClient& client, const std::string& selector,
+                         std::int64_t eval_time_ms,
                          std::map<std::string, std::set<std::string>>& out) {
   const HttpResult http = client.query(selector, eval_time_ms);
   if (!http.ok()) return describe_http_failure(http);
@@ -74,7 +82,8 @@ int label_rank(const std::string& label) {
   return static_cast<int>(it - preferred.begin());
 }
 
-std::string join(const std::vector<std::string>& items, std::string_view separator, std::size_t limit) {
+std::string join(const std::vector<std::string>& items, std::string_view separator,
+                 std::size_t limit) {
   std::string out;
   for (std::size_t i = 0; i < items.size() && i < limit; ++i) {
     if (i > 0) out += separator;
@@ -114,44 +123,57 @@ NameFilter remove_non_node_names(std::vector<NodeSample>& samples) {
 std::string describe_rejected_names(const NameFilter& filter, const QueryConfig& config) {
   if (filter.rejected == 0) return {};
   const std::string source = config.mode == QueryMode::uname ? "nodename"
-                             : config.node_labels.size() > 1 ? "first of " + join(config.node_labels, ",", 8)
-                                                             : config.node_label;
-  return std::to_string(filter.rejected) + " series name their node \"" + filter.example + "\" (label " + source +
-         "), which can never be a Kubernetes node name: not scored. Scrape addresses are not node names: relabel "
-         "node-exporter's targets or pick another NETSCORE_NODE_LABEL (see netscore-collector --check).";
+                             : config.node_labels.size() > 1
+                                 ? "first of " + join(config.node_labels, ",", 8)
+                                 : config.node_label;
+  return std::to_string(filter.rejected) + " series name their node \"" + filter.example +
+         "\" (label " + source +
+         "), which can never be a Kubernetes node name: not scored. Scrape addresses are not node "
+         "names: relabel "
+         "node-exporter's targets or pick another NETSCORE_NODE_LABEL (see netscore-collector "
+         "--check).";
 }
 
 std::string Diagnosis::summary() const {
   // Settings first: the table status keeps 511 bytes, and they are what an operator acts on.
-  std::string text = settings.empty() ? std::string() : "Try: " + join(settings, " ", settings.size()) + ". ";
+  std::string text =
+      settings.empty() ? std::string() : "Try: " + join(settings, " ", settings.size()) + ". ";
   return text + join(findings, " ", findings.size());
 }
 
 Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int64_t eval_time_ms) {
   Diagnosis d;
-  const Answer devices = ask(client, "count by (device) (" + config.metric + ")", "device", eval_time_ms);
+  const Answer devices =
+      ask(client, "count by (device) (" + config.metric + ")", "device", eval_time_ms);
   if (!devices.error.empty()) {
-    d.findings.push_back("Asking Prometheus for the devices of " + config.metric + " failed: " + devices.error + ".");
+    d.findings.push_back("Asking Prometheus for the devices of " + config.metric +
+                         " failed: " + devices.error + ".");
     return d;
   }
   for (const auto& row : devices.rows) d.devices.push_back(row.node);
   if (d.devices.empty()) {
-    const Answer uname = ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
+    const Answer uname =
+        ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
     d.findings.push_back("Prometheus has no series of " + config.metric +
-                         " at all: is node-exporter scraped, or for a recording rule, is the rule loaded? (NETSCORE_METRIC)");
-    if (uname.error.empty() && uname.rows.empty()) d.findings.push_back("node_uname_info does not exist either.");
+                         " at all: is node-exporter scraped, or for a recording rule, is the rule "
+                         "loaded? (NETSCORE_METRIC)");
+    if (uname.error.empty() && uname.rows.empty())
+      d.findings.push_back("node_uname_info does not exist either.");
     return d;
   }
 
-  const Answer matched = ask(client, "count by (device) (" + config.metric + device_matcher(config, {}, true) + ")",
-                             "device", eval_time_ms);
+  const Answer matched =
+      ask(client, "count by (device) (" + config.metric + device_matcher(config, {}, true) + ")",
+          "device", eval_time_ms);
   std::string device;
   const bool configured_matches = matched.error.empty() && !matched.rows.empty();
   if (!configured_matches) {
-    const auto uplink = std::find_if(d.devices.begin(), d.devices.end(), [](const std::string& dev) { return !is_virtual(dev); });
+    const auto uplink = std::find_if(d.devices.begin(), d.devices.end(),
+                                     [](const std::string& dev) { return !is_virtual(dev); });
     device = uplink != d.devices.end() ? *uplink : d.devices.front();
-    d.findings.push_back("No series of " + config.metric + " has device" + (config.interface_regex ? "=~" : "=") + "\"" +
-                         config.interface + "\" (NETSCORE_INTERFACE); its devices are " + join(d.devices, ", ", 12) +
+    d.findings.push_back("No series of " + config.metric + " has device" +
+                         (config.interface_regex ? "=~" : "=") + "\"" + config.interface +
+                         "\" (NETSCORE_INTERFACE); its devices are " + join(d.devices, ", ", 12) +
                          ".");
     d.settings.push_back("NETSCORE_INTERFACE=" + device);
     if (config.interface_regex) d.settings.push_back("NETSCORE_INTERFACE_REGEX=false");
@@ -159,12 +181,16 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
   const std::string selector = config.metric + device_matcher(config, device, configured_matches);
 
   std::set<std::string> nodenames;
-  const Answer uname = ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
+  const Answer uname =
+      ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
   for (const auto& row : uname.rows) nodenames.insert(row.node);
   if (nodenames.empty()) {
-    d.findings.push_back("node_uname_info does not exist, so NETSCORE_QUERY_MODE=uname cannot work.");
+    d.findings.push_back(
+        "node_uname_info does not exist, so NETSCORE_QUERY_MODE=uname cannot work.");
   } else {
-    const Answer joined = ask(client, "count by (nodename) (" + selector + " * on(instance) group_left(nodename) node_uname_info)",
+    const Answer joined = ask(client,
+                              "count by (nodename) (" + selector +
+                                  " * on(instance) group_left(nodename) node_uname_info)",
                               "nodename", eval_time_ms);
     d.uname_available = joined.error.empty() && !joined.rows.empty();
     if (!d.uname_available) {
@@ -174,45 +200,57 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
   }
 
   std::map<std::string, std::set<std::string>> values;
-  if (const std::string error = label_values(client, selector, eval_time_ms, values); !error.empty()) {
+  if (const std::string error = label_values(client, selector, eval_time_ms, values);
+      !error.empty()) {
     d.findings.push_back("Reading the labels of " + selector + " failed: " + error + ".");
   }
   for (const auto& [label, label_set] : values) {
-    if (std::find(kNotNodeLabels.begin(), kNotNodeLabels.end(), label) != kNotNodeLabels.end()) continue;
-    LabelFinding f{.label = label, .values = static_cast<std::uint32_t>(label_set.size()), .example = *label_set.begin()};
+    if (std::find(kNotNodeLabels.begin(), kNotNodeLabels.end(), label) != kNotNodeLabels.end())
+      continue;
+    LabelFinding f{.label = label,
+                   .values = static_cast<std::uint32_t>(label_set.size()),
+                   .example = *label_set.begin()};
     for (const auto& v : label_set) {
       if (is_kubernetes_node_name(v)) ++f.node_names;
       if (nodenames.count(v) > 0) ++f.uname_matches;
     }
     if (f.node_names == 0) {
       if (label_rank(label) < static_cast<int>(auto_node_labels().size())) {
-        d.findings.push_back("Label " + label + " holds values like \"" + f.example + "\", which are not node names.");
+        d.findings.push_back("Label " + label + " holds values like \"" + f.example +
+                             "\", which are not node names.");
       }
       continue;
     }
-    // Every value must be a node name, and where node_uname_info knows the nodes, some must be theirs.
-    if (f.node_names == f.values && (nodenames.empty() || f.uname_matches > 0)) d.labels.push_back(std::move(f));
+    // Every value must be a node name, and where node_uname_info knows the nodes, some must be
+    // theirs.
+    if (f.node_names == f.values && (nodenames.empty() || f.uname_matches > 0))
+      d.labels.push_back(std::move(f));
   }
   std::sort(d.labels.begin(), d.labels.end(), [](const LabelFinding& a, const LabelFinding& b) {
     if (a.uname_matches != b.uname_matches) return a.uname_matches > b.uname_matches;
-    if (label_rank(a.label) != label_rank(b.label)) return label_rank(a.label) < label_rank(b.label);
+    if (label_rank(a.label) != label_rank(b.label))
+      return label_rank(a.label) < label_rank(b.label);
     return a.values > b.values;
   });
 
   if (!d.labels.empty()) {
     const LabelFinding& best = d.labels.front();
     std::vector<std::string> names;
-    for (const auto& f : d.labels) names.push_back(f.label + " (" + std::to_string(f.values) + " values, e.g. \"" + f.example + "\")");
+    for (const auto& f : d.labels)
+      names.push_back(f.label + " (" + std::to_string(f.values) + " values, e.g. \"" + f.example +
+                      "\")");
     d.findings.push_back("Labels carrying node-like names: " + join(names, ", ", 5) + ".");
     if (config.mode != QueryMode::label) d.settings.push_back("NETSCORE_QUERY_MODE=label");
     d.settings.push_back("NETSCORE_NODE_LABEL=" + best.label);
   } else if (d.uname_available) {
-    d.findings.push_back("No label of " + selector + " carries node names, but node_uname_info{nodename} joins on instance.");
+    d.findings.push_back("No label of " + selector +
+                         " carries node names, but node_uname_info{nodename} joins on instance.");
     if (config.mode != QueryMode::uname) d.settings.push_back("NETSCORE_QUERY_MODE=uname");
   } else {
-    d.findings.push_back("No label of " + selector +
-                         " carries node names and node_uname_info does not help: relabel node-exporter's targets "
-                         "(e.g. instance from __meta_kubernetes_pod_node_name) or use NETSCORE_QUERY_MODE=custom.");
+    d.findings.push_back(
+        "No label of " + selector +
+        " carries node names and node_uname_info does not help: relabel node-exporter's targets "
+        "(e.g. instance from __meta_kubernetes_pod_node_name) or use NETSCORE_QUERY_MODE=custom.");
   }
   return d;
 }

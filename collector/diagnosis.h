@@ -31,18 +31,19 @@ std::string describe_rejected_names(const NameFilter& filter, const QueryConfig&
 
 struct LabelFinding {
   std::string label;
-  std::uint32_t values = 0;      // distinct values among the metric's series on the device
-  std::uint32_t node_names = 0;  // of those, valid Kubernetes node names
+  std::uint32_t values = 0;         // distinct values among the metric's series on the device
+  std::uint32_t node_names = 0;     // of those, valid Kubernetes node names
   std::uint32_t uname_matches = 0;  // of those, equal to a node_uname_info nodename
   std::string example;
 };
 
 struct Diagnosis {
   std::vector<std::string> findings;  // one sentence each, most important first
-  std::vector<std::string> settings;  // NAME=value lines that would find the nodes; empty: none known
-  std::vector<std::string> devices;   // devices of the metric, most series first
-  std::vector<LabelFinding> labels;   // labels that carry node-like names, best first
-  bool uname_available = false;       // node_uname_info joins the metric on instance
+  std::vector<std::string>
+      settings;  // NAME=value lines that would find the nodes; empty: none known
+  std::vector<std::string> devices;  // devices of the metric, most series first
+  std::vector<LabelFinding> labels;  // labels that carry node-like names, best first
+  bool uname_available = false;      // node_uname_info joins the metric on instance
 
   // Settings and findings in one paragraph, for a log line and the table status.
   std::string summary() const;

@@ -8,7 +8,8 @@ namespace netscore::collector {
 namespace {
 
 void check(CURLcode code, const char* what) {
-  if (code != CURLE_OK) throw std::runtime_error(std::string("libcurl ") + what + ": " + curl_easy_strerror(code));
+  if (code != CURLE_OK)
+    throw std::runtime_error(std::string("libcurl ") + what + ": " + curl_easy_strerror(code));
 }
 
 }  // namespace
@@ -19,14 +20,16 @@ KubeClient::KubeClient(Options options) : options_(std::move(options)), curl_(cu
   const KubeConfig& k = options_.kube;
   check(curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https"), "protocols");
   check(curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L), "nosignal");
-  check(curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count())),
+  check(curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+                         static_cast<long>(options_.connect_timeout.count())),
         "connect timeout");
   check(curl_easy_setopt(c, CURLOPT_USERAGENT, options_.user_agent.c_str()), "user agent");
   check(curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""), "accept encoding");
   check(curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L), "keepalive");
   check(curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &KubeClient::on_body), "write function");
   check(curl_easy_setopt(c, CURLOPT_WRITEDATA, this), "write data");
-  check(curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &KubeClient::on_progress), "progress function");
+  check(curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &KubeClient::on_progress),
+        "progress function");
   check(curl_easy_setopt(c, CURLOPT_XFERINFODATA, this), "progress data");
   check(curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L), "noprogress");
   if (!k.ca_file.empty()) check(curl_easy_setopt(c, CURLOPT_CAINFO, k.ca_file.c_str()), "CA file");
@@ -65,7 +68,8 @@ KubeResponse KubeClient::perform(const std::string& target, std::chrono::millise
     std::ostringstream text;
     text << in.rdbuf();
     std::string token = text.str();
-    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
+    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' '))
+      token.pop_back();
     if (in && !token.empty()) token_ = std::move(token);
     if (token_.empty()) {
       result.transport_error = "cannot read the token file " + file;
@@ -75,7 +79,8 @@ KubeResponse KubeClient::perform(const std::string& target, std::chrono::millise
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
       curl_slist_append(nullptr, "Accept: application/json"), &curl_slist_free_all);
   if (!token_.empty()) {
-    headers.reset(curl_slist_append(headers.release(), ("Authorization: Bearer " + token_).c_str()));
+    headers.reset(
+        curl_slist_append(headers.release(), ("Authorization: Bearer " + token_).c_str()));
   }
   const std::string url = options_.kube.url + target;
   check(curl_easy_setopt(c, CURLOPT_URL, url.c_str()), "URL");

@@ -19,7 +19,8 @@ namespace netscore::collector {
 struct KubeResponse {
   std::string transport_error{};  // empty when an HTTP answer arrived
   long http_status = 0;
-  std::string body{};  // the whole body of a list or of a non-200 answer; empty for a streamed watch
+  std::string
+      body{};  // the whole body of a list or of a non-200 answer; empty for a streamed watch
 
   bool answered() const { return transport_error.empty(); }
   bool ok() const { return answered() && http_status == 200; }

@@ -14,7 +14,8 @@ const rapidjson::Value& member(const rapidjson::Value& object, const char* key) 
 }
 
 std::string_view string_of(const rapidjson::Value& value) {
-  return value.IsString() ? std::string_view(value.GetString(), value.GetStringLength()) : std::string_view();
+  return value.IsString() ? std::string_view(value.GetString(), value.GetStringLength())
+                          : std::string_view();
 }
 
 int digits(std::string_view text, std::size_t at, std::size_t n, bool& ok) {
@@ -32,8 +33,8 @@ int digits(std::string_view text, std::size_t at, std::size_t n, bool& ok) {
 
 std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text) {
   // YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)
-  bool ok = text.size() >= 20 && text[4] == '-' && text[7] == '-' && (text[10] == 'T' || text[10] == 't') &&
-            text[13] == ':' && text[16] == ':';
+  bool ok = text.size() >= 20 && text[4] == '-' && text[7] == '-' &&
+            (text[10] == 'T' || text[10] == 't') && text[13] == ':' && text[16] == ':';
   std::tm tm{};
   tm.tm_year = digits(text, 0, 4, ok) - 1900;
   tm.tm_mon = digits(text, 5, 2, ok) - 1;
@@ -46,13 +47,15 @@ std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text) {
   std::int64_t ms = 0;
   if (at < text.size() && text[at] == '.') {
     std::int64_t scale = 100;
-    for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, scale /= 10) ms += (text[at] - '0') * scale;
+    for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, scale /= 10)
+      ms += (text[at] - '0') * scale;
   }
   std::int64_t offset_s = 0;
   if (at < text.size() && (text[at] == 'Z' || text[at] == 'z') && at + 1 == text.size()) {
     // UTC
   } else if (at + 6 == text.size() && (text[at] == '+' || text[at] == '-') && text[at + 3] == ':') {
-    offset_s = (digits(text, at + 1, 2, ok) * 3600 + digits(text, at + 4, 2, ok) * 60) * (text[at] == '+' ? 1 : -1);
+    offset_s = (digits(text, at + 1, 2, ok) * 3600 + digits(text, at + 4, 2, ok) * 60) *
+               (text[at] == '+' ? 1 : -1);
     if (!ok) return std::nullopt;
   } else {
     return std::nullopt;
@@ -75,18 +78,24 @@ std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
   const auto& status = member(object, "status");
   const std::string_view phase = string_of(member(status, "phase"));
   pod.terminal = phase == "Succeeded" || phase == "Failed";
-  if (const auto created = parse_rfc3339_ms(string_of(member(meta, "creationTimestamp")))) pod.scheduled_ms = *created;
+  if (const auto created = parse_rfc3339_ms(string_of(member(meta, "creationTimestamp"))))
+    pod.scheduled_ms = *created;
   const auto& conditions = member(status, "conditions");
   if (conditions.IsArray()) {
     for (const auto& c : conditions.GetArray()) {
-      if (string_of(member(c, "type")) != "PodScheduled" || string_of(member(c, "status")) != "True") continue;
-      if (const auto at = parse_rfc3339_ms(string_of(member(c, "lastTransitionTime")))) pod.scheduled_ms = *at;
+      if (string_of(member(c, "type")) != "PodScheduled" ||
+          string_of(member(c, "status")) != "True")
+        continue;
+      if (const auto at = parse_rfc3339_ms(string_of(member(c, "lastTransitionTime"))))
+        pod.scheduled_ms = *at;
     }
   }
-  const std::string_view rate = string_of(member(member(meta, "annotations"), kExpectedRateAnnotation.data()));
+  const std::string_view rate =
+      string_of(member(member(meta, "annotations"), kExpectedRateAnnotation.data()));
   double value = 0;
   const auto [end, ec] = std::from_chars(rate.data(), rate.data() + rate.size(), value);
-  if (!rate.empty() && ec == std::errc{} && end == rate.data() + rate.size() && value >= 0 && value < 1e15) {
+  if (!rate.empty() && ec == std::errc{} && end == rate.data() + rate.size() && value >= 0 &&
+      value < 1e15) {
     pod.annotated_rate = value;
   }
   return pod;
@@ -101,7 +110,8 @@ std::optional<NodeFacts> parse_node(const rapidjson::Value& object, const LabelR
   std::vector<KeyValue> labels;
   const auto& map = member(meta, "labels");
   if (map.IsObject()) {
-    for (const auto& m : map.GetObject()) labels.emplace_back(string_of(m.name), string_of(m.value));
+    for (const auto& m : map.GetObject())
+      labels.emplace_back(string_of(m.name), string_of(m.value));
   }
   node.rule_mask = node_rule_mask(rules, labels);
   return node;

@@ -29,9 +29,12 @@ namespace {
 
 std::string query_mode_name(netscore::QueryMode mode) {
   switch (mode) {
-    case netscore::QueryMode::label: return "label";
-    case netscore::QueryMode::uname: return "uname";
-    case netscore::QueryMode::custom: return "custom";
+    case netscore::QueryMode::label:
+      return "label";
+    case netscore::QueryMode::uname:
+      return "uname";
+    case netscore::QueryMode::custom:
+      return "custom";
   }
   return "?";
 }
@@ -49,12 +52,13 @@ int main(int argc, char** argv) {
       args.push_back(argv[i]);
     }
   }
-  const netscore::Config config =
-      netscore::load_config_or_exit(netscore::Component::collector, static_cast<int>(args.size()), args.data());
+  const netscore::Config config = netscore::load_config_or_exit(
+      netscore::Component::collector, static_cast<int>(args.size()), args.data());
   netscore::init_logging("netscore-collector", config.log_level, config.log_format);
   try {
     netscore::collector::build_batch_query(config.query);
-    if (!config.prometheus.headers_file.empty()) netscore::collector::read_headers_file(config.prometheus.headers_file);
+    if (!config.prometheus.headers_file.empty())
+      netscore::collector::read_headers_file(config.prometheus.headers_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
@@ -77,7 +81,8 @@ int main(int argc, char** argv) {
     return status;
   }
   try {
-    netscore::ScoreTableWriter writer({.name = config.shm.name, .capacity = config.shm.capacity, .mode = config.shm.mode});
+    netscore::ScoreTableWriter writer(
+        {.name = config.shm.name, .capacity = config.shm.capacity, .mode = config.shm.mode});
     netscore::collector::PrometheusClient client(
         {config.prometheus, 256U << 20, std::string("netscore-collector/") + NETSCORE_VERSION});
     // With the watcher, the publisher thread owns the table's snapshots; without it the refresh
@@ -92,9 +97,10 @@ int main(int argc, char** argv) {
     }
     nc::Refresher refresher(config, client, writer, sink);
     nc::RefreshLoop loop({config.refresh_interval.value, {}}, refresher, client);
-    spdlog::info("started url={} mode={} query=\"{}\" interval={} shm={} took_over={}", client.redacted_url(),
-                 query_mode_name(config.query.mode), refresher.query().promql, config.refresh_interval.text,
-                 config.shm.name, writer.took_over());
+    spdlog::info("started url={} mode={} query=\"{}\" interval={} shm={} took_over={}",
+                 client.redacted_url(), query_mode_name(config.query.mode),
+                 refresher.query().promql, config.refresh_interval.text, config.shm.name,
+                 writer.took_over());
     std::thread runner([&loop] { loop.run(); });
     int signal = 0;
     sigwait(&signals, &signal);

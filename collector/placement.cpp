@@ -45,11 +45,14 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
                        .corrected_raw_score = score.value_or(0)});
   }
   if (loads == nullptr) {
-    std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
-    normalise(entries, [](const TableEntry& e) { return e.raw_score; }, [](TableEntry& e, std::int64_t v) {
-      e.node_score = v;
-      e.corrected_node_score = v;
-    });
+    std::sort(entries.begin(), entries.end(),
+              [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
+    normalise(
+        entries, [](const TableEntry& e) { return e.raw_score; },
+        [](TableEntry& e, std::int64_t v) {
+          e.node_score = v;
+          e.corrected_node_score = v;
+        });
     return out;
   }
 
@@ -91,8 +94,12 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
       }
     }
     switch (settings.function) {
-      case QueryFunction::rate: factor = 1.0; break;
-      case QueryFunction::increase: factor = window_s; break;
+      case QueryFunction::rate:
+        factor = 1.0;
+        break;
+      case QueryFunction::increase:
+        factor = window_s;
+        break;
       case QueryFunction::sum_over_time:
         if (sum_rate > 0) factor = sum_raw / sum_rate;
         break;
@@ -106,7 +113,8 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
     bool pending = false;
     for (const auto* load : load_of) pending = pending || (load != nullptr && load->placed > 0);
     if (!per_pod && pending) {
-      out.uncorrected_reason = "no traffic per pod measured yet and no rate to convert NETSCORE_POD_RECEIVE_RATE";
+      out.uncorrected_reason =
+          "no traffic per pod measured yet and no rate to convert NETSCORE_POD_RECEIVE_RATE";
     } else {
       out.corrected = true;
       out.info.flags |= shm::kSnapshotCorrected;
@@ -123,10 +131,14 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
       }
     }
   }
-  std::sort(entries.begin(), entries.end(), [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
-  normalise(entries, [](const TableEntry& e) { return e.raw_score; }, [](TableEntry& e, std::int64_t v) { e.node_score = v; });
-  normalise(entries, [](const TableEntry& e) { return e.corrected_raw_score; },
-            [](TableEntry& e, std::int64_t v) { e.corrected_node_score = v; });
+  std::sort(entries.begin(), entries.end(),
+            [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
+  normalise(
+      entries, [](const TableEntry& e) { return e.raw_score; },
+      [](TableEntry& e, std::int64_t v) { e.node_score = v; });
+  normalise(
+      entries, [](const TableEntry& e) { return e.corrected_raw_score; },
+      [](TableEntry& e, std::int64_t v) { e.corrected_node_score = v; });
   return out;
 }
 

@@ -39,8 +39,9 @@ struct BuiltSnapshot {
   std::vector<TableEntry> entries{};  // sorted by name
   SnapshotInfo info{};
   bool corrected = false;
-  std::string uncorrected_reason{};  // why correction is off for this snapshot (empty when on or disabled)
-  std::uint32_t placed = 0;        // pods counted in some node's expected traffic
+  std::string
+      uncorrected_reason{};  // why correction is off for this snapshot (empty when on or disabled)
+  std::uint32_t placed = 0;  // pods counted in some node's expected traffic
 };
 
 // `loads` null: no synced view of the cluster, so exactly the measurement (today's table:

@@ -82,7 +82,8 @@ class PrometheusClient {
   // tokens are rotated in place).
   std::int64_t token_mtime_ns_ = -1;
   bool have_token_ = false;
-  std::vector<std::string> extra_headers_;  // "Name: value" from the configuration and the headers file
+  std::vector<std::string>
+      extra_headers_;  // "Name: value" from the configuration and the headers file
 };
 
 // The "Name: value" lines of a headers file (blank lines and lines starting with '#' ignored).

@@ -9,12 +9,17 @@
 
 namespace netscore::collector {
 
-Publisher::Publisher(Options options, ScoreTableWriter& writer, ClusterState& state, const ClusterWatcher& watcher)
+Publisher::Publisher(Options options, ScoreTableWriter& writer, ClusterState& state,
+                     const ClusterWatcher& watcher)
     : options_(options), writer_(writer), state_(state), watcher_(watcher) {}
 
-Publisher::~Publisher() { stop(); }
+Publisher::~Publisher() {
+  stop();
+}
 
-void Publisher::start() { thread_ = std::thread([this] { run(); }); }
+void Publisher::start() {
+  thread_ = std::thread([this] { run(); });
+}
 
 void Publisher::stop() {
   {
@@ -109,8 +114,8 @@ void Publisher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
                           .lag_ms = options_.lag_ms,
                           .window_ms = options_.correction.window_ms});
   }
-  const BuiltSnapshot snapshot =
-      build_snapshot(samples, eval_time_ms, synced ? &loads : nullptr, options_.correction, options_.rules_hash);
+  const BuiltSnapshot snapshot = build_snapshot(samples, eval_time_ms, synced ? &loads : nullptr,
+                                                options_.correction, options_.rules_hash);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
@@ -120,8 +125,9 @@ void Publisher::publish(const std::vector<NodeSample>& samples, std::int64_t eva
     if (corrected) {
       spdlog::info("placement correction state=on");
     } else {
-      spdlog::warn("placement correction state=off reason=\"{}\"",
-                   synced ? snapshot.uncorrected_reason : std::string("the cluster watch is not synced"));
+      spdlog::warn(
+          "placement correction state=off reason=\"{}\"",
+          synced ? snapshot.uncorrected_reason : std::string("the cluster watch is not synced"));
     }
   }
   corrected_ = corrected;
@@ -141,7 +147,8 @@ void Publisher::record_status(shm::CollectorStatus status) {
   status.watch_last_event_mono_ns = w.last_event_mono_ns;
   std::memcpy(status.watch_resource_version, w.resource_version.data(),
               std::min(w.resource_version.size(), sizeof status.watch_resource_version - 1));
-  std::memcpy(status.watch_error, w.error.data(), std::min(w.error.size(), sizeof status.watch_error - 1));
+  std::memcpy(status.watch_error, w.error.data(),
+              std::min(w.error.size(), sizeof status.watch_error - 1));
   writer_.record_status(status);
 }
 

@@ -37,7 +37,8 @@ class Publisher {
     std::chrono::milliseconds decay_tick{1000};
   };
 
-  Publisher(Options options, ScoreTableWriter& writer, ClusterState& state, const ClusterWatcher& watcher);
+  Publisher(Options options, ScoreTableWriter& writer, ClusterState& state,
+            const ClusterWatcher& watcher);
   Publisher(const Publisher&) = delete;
   Publisher& operator=(const Publisher&) = delete;
   ~Publisher();
@@ -110,9 +111,12 @@ class PlacementPipeline {
   }
   // What the refresher hands its results to.
   Refresher::Sink sink() {
-    return {.measurement = [this](std::vector<NodeSample> samples,
-                                  std::int64_t eval_time_ms) { publisher_.submit_measurement(std::move(samples), eval_time_ms); },
-            .status = [this](const shm::CollectorStatus& status) { publisher_.submit_status(status); }};
+    return {
+        .measurement =
+            [this](std::vector<NodeSample> samples, std::int64_t eval_time_ms) {
+              publisher_.submit_measurement(std::move(samples), eval_time_ms);
+            },
+        .status = [this](const shm::CollectorStatus& status) { publisher_.submit_status(status); }};
   }
 
  private:

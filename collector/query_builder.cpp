@@ -12,30 +12,37 @@ constexpr std::string_view kUnameNodeLabel = "nodename";
 
 std::string_view function_name(QueryFunction f) {
   switch (f) {
-    case QueryFunction::sum_over_time: return "sum_over_time";
-    case QueryFunction::rate: return "rate";
-    case QueryFunction::increase: return "increase";
+    case QueryFunction::sum_over_time:
+      return "sum_over_time";
+    case QueryFunction::rate:
+      return "rate";
+    case QueryFunction::increase:
+      return "increase";
   }
   return "sum_over_time";
 }
 
 // The labels tried for the node name; a QueryConfig built by hand may only set node_label.
 std::vector<std::string> candidates(const QueryConfig& config) {
-  return config.node_labels.empty() ? std::vector<std::string>{config.node_label} : config.node_labels;
+  return config.node_labels.empty() ? std::vector<std::string>{config.node_label}
+                                    : config.node_labels;
 }
 
 void validate(const QueryConfig& config) {
   if (!is_prometheus_metric_name(config.metric)) {
-    throw QueryError("invalid NETSCORE_METRIC=\"" + config.metric + "\": expected a metric name [a-zA-Z_:][a-zA-Z0-9_:]*");
+    throw QueryError("invalid NETSCORE_METRIC=\"" + config.metric +
+                     "\": expected a metric name [a-zA-Z_:][a-zA-Z0-9_:]*");
   }
   for (const auto& label : candidates(config)) {
     if (!is_prometheus_label_name(label)) {
-      throw QueryError("invalid NETSCORE_NODE_LABEL=\"" + label + "\": expected a label name [a-zA-Z_][a-zA-Z0-9_]*");
+      throw QueryError("invalid NETSCORE_NODE_LABEL=\"" + label +
+                       "\": expected a label name [a-zA-Z_][a-zA-Z0-9_]*");
     }
   }
 }
 
-std::string windowed(const QueryConfig& config, QueryFunction function, std::string_view extra_matcher) {
+std::string windowed(const QueryConfig& config, QueryFunction function,
+                     std::string_view extra_matcher) {
   std::string q(function_name(function));
   q += '(';
   q += config.metric;
@@ -67,7 +74,8 @@ std::string uname_join(std::string_view matcher) {
 // series without any candidate keeps none ("(.+)" does not match an absent label).
 std::string first_candidate(std::string expr, const std::vector<std::string>& labels) {
   for (auto it = labels.rbegin(); it != labels.rend(); ++it) {
-    expr = "label_replace(" + expr + ", \"" + std::string(kCandidateNodeLabel) + "\", \"$1\", \"" + *it + "\", \"(.+)\")";
+    expr = "label_replace(" + expr + ", \"" + std::string(kCandidateNodeLabel) + "\", \"$1\", \"" +
+           *it + "\", \"(.+)\")";
   }
   return expr;
 }
@@ -77,14 +85,18 @@ std::string label_mode_node_label(const QueryConfig& config) {
   return labels.size() == 1 ? labels.front() : std::string(kCandidateNodeLabel);
 }
 
-// The expression of `function` per node in label or uname mode (custom mode's rate uses label mode).
+// The expression of `function` per node in label or uname mode (custom mode's rate uses label
+// mode).
 std::string per_node_sum(const QueryConfig& config, QueryFunction function) {
   if (config.mode == QueryMode::uname) {
-    return "sum by (" + std::string(kUnameNodeLabel) + ") (" + windowed(config, function, "") + uname_join("") + ")";
+    return "sum by (" + std::string(kUnameNodeLabel) + ") (" + windowed(config, function, "") +
+           uname_join("") + ")";
   }
   const auto labels = candidates(config);
-  if (labels.size() == 1) return "sum by (" + labels.front() + ") (" + windowed(config, function, "") + ")";
-  return "sum by (" + std::string(kCandidateNodeLabel) + ") (" + first_candidate(windowed(config, function, ""), labels) + ")";
+  if (labels.size() == 1)
+    return "sum by (" + labels.front() + ") (" + windowed(config, function, "") + ")";
+  return "sum by (" + std::string(kCandidateNodeLabel) + ") (" +
+         first_candidate(windowed(config, function, ""), labels) + ")";
 }
 
 std::string tagged(std::string_view expr, std::string_view kind) {
@@ -99,7 +111,8 @@ std::string tagged(std::string_view expr, std::string_view kind) {
 }
 
 void replace_all(std::string& text, std::string_view placeholder, std::string_view value) {
-  for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+  for (std::size_t at = text.find(placeholder); at != std::string::npos;
+       at = text.find(placeholder, at + value.size())) {
     text.replace(at, placeholder.size(), value);
   }
 }
@@ -112,15 +125,26 @@ std::string quote_promql_string(std::string_view value) {
   out += '"';
   for (const char c : value) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
           char hex[5];
-          std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          std::snprintf(hex, sizeof hex, "\\x%02x",
+                        static_cast<unsigned>(static_cast<unsigned char>(c)));
           out += hex;
         } else {
           out += c;
@@ -138,10 +162,15 @@ BuiltQuery build_batch_query(const QueryConfig& config) {
   // The rate half carries the node under the label the score half uses.
   QueryConfig rate_config = config;
   switch (config.mode) {
-    case QueryMode::label: node_label = label_mode_node_label(config); break;
-    case QueryMode::uname: node_label = kUnameNodeLabel; break;
+    case QueryMode::label:
+      node_label = label_mode_node_label(config);
+      break;
+    case QueryMode::uname:
+      node_label = kUnameNodeLabel;
+      break;
     case QueryMode::custom: {
-      if (config.custom_template.empty()) throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
+      if (config.custom_template.empty())
+        throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
       node_label = config.node_label;
       rate_config.node_labels = {config.node_label};
       // {interface} is meant to sit inside a quoted matcher: substitute the escaped body only.
@@ -155,7 +184,8 @@ BuiltQuery build_batch_query(const QueryConfig& config) {
   }
   if (config.mode != QueryMode::custom) {
     score = per_node_sum(config, config.function);
-    if (config.function == QueryFunction::rate) return {std::move(score), std::move(node_label), "", true};
+    if (config.function == QueryFunction::rate)
+      return {std::move(score), std::move(node_label), "", true};
   }
   // One request answers both: label_replace only adds the kind label, so every score series
   // keeps exactly the value its own query gives, and the two halves never share a label set.

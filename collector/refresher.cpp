@@ -26,10 +26,13 @@ std::string describe_http_failure(const HttpResult& result) {
   if (!result.answered()) return "transport error: " + result.transport_error;
   std::string text = "http status " + std::to_string(result.http_status);
   if (result.http_status == 401 || result.http_status == 403) {
-    text += ": Prometheus refused the credentials (user:password in NETSCORE_PROMETHEUS_URL, "
-            "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE or an Authorization header)";
+    text +=
+        ": Prometheus refused the credentials (user:password in NETSCORE_PROMETHEUS_URL, "
+        "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE or an Authorization header)";
   } else if (result.http_status == 404) {
-    text += ": no query API at this URL (a path prefix such as --web.route-prefix belongs in NETSCORE_PROMETHEUS_URL)";
+    text +=
+        ": no query API at this URL (a path prefix such as --web.route-prefix belongs in "
+        "NETSCORE_PROMETHEUS_URL)";
   }
   const ParsedVector parsed = parse_vector_response(result.body, "");
   if (!parsed.ok() && parsed.error.starts_with("prometheus error")) text += ": " + parsed.error;
@@ -39,7 +42,8 @@ std::string describe_http_failure(const HttpResult& result) {
 Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer)
     : Refresher(config, client, writer, Sink{}) {}
 
-Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer, Sink sink)
+Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableWriter& writer,
+                     Sink sink)
     : client_(client),
       writer_(writer),
       query_(build_batch_query(config.query)),
@@ -50,13 +54,16 @@ Refresher::Refresher(const Config& config, PrometheusClient& client, ScoreTableW
   status_.refresh_interval_ms = config.refresh_interval.value.count();
 }
 
-HttpResult Refresher::query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait, unsigned& attempts) {
+HttpResult Refresher::query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait,
+                                         unsigned& attempts) {
   HttpResult r;
   for (attempts = 1;; ++attempts) {
     r = client_.query(query_.promql, eval_time_ms);
     if (r.ok() || !retryable(r) || attempts > retries_ || client_.aborted()) return r;
-    const auto backoff = std::min(backoff_base_ * (1U << std::min(attempts - 1, 4U)), std::chrono::milliseconds(2000));
-    spdlog::debug("query retry attempt={} backoff_ms={} error=\"{}\"", attempts, backoff.count(), describe_http_failure(r));
+    const auto backoff = std::min(backoff_base_ * (1U << std::min(attempts - 1, 4U)),
+                                  std::chrono::milliseconds(2000));
+    spdlog::debug("query retry attempt={} backoff_ms={} error=\"{}\"", attempts, backoff.count(),
+                  describe_http_failure(r));
     if (!wait(backoff)) return r;
   }
 }
@@ -76,7 +83,8 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
   if (!http.ok()) {
     result.error = describe_http_failure(http);
   } else {
-    ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
+    ParsedVector parsed = parse_vector_response(http.body, query_.node_label, query_.kind_label,
+                                                query_.score_is_rate);
     const NameFilter names = remove_non_node_names(parsed.samples);
     rejected_names = describe_rejected_names(names, query_config_);
     answered = parsed.ok();
@@ -84,13 +92,15 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
     result.skipped = parsed.skipped() + names.rejected;
     for (const auto& w : parsed.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
     if (parsed.skipped() > 0) {
-      spdlog::warn("skipped series total={} missing_label={} duplicate_node={} not_a_number={}", parsed.skipped(),
-                   parsed.missing_label, parsed.duplicate_node, parsed.not_a_number);
+      spdlog::warn("skipped series total={} missing_label={} duplicate_node={} not_a_number={}",
+                   parsed.skipped(), parsed.missing_label, parsed.duplicate_node,
+                   parsed.not_a_number);
     }
     if (!parsed.ok()) {
       result.error = parsed.error;
     } else if (parsed.samples.empty()) {
-      result.error = parsed.series == 0 ? "zero series in the answer" : "no usable series in the answer";
+      result.error =
+          parsed.series == 0 ? "zero series in the answer" : "no usable series in the answer";
     } else {
       publish(std::move(parsed.samples), eval_time_ms, result);
     }
@@ -102,7 +112,8 @@ RefreshResult Refresher::refresh(std::int64_t eval_time_ms, const BackoffWait& w
   return result;
 }
 
-void Refresher::publish(std::vector<NodeSample> samples, std::int64_t eval_time_ms, RefreshResult& result) {
+void Refresher::publish(std::vector<NodeSample> samples, std::int64_t eval_time_ms,
+                        RefreshResult& result) {
   if (sink_.measurement) {
     result.published = static_cast<std::uint32_t>(samples.size());
     sink_.measurement(std::move(samples), eval_time_ms);
@@ -136,7 +147,8 @@ void Refresher::update_diagnosis(const RefreshResult& result, const std::string&
     spdlog::warn("no usable series diagnosis=\"{}\"", diagnosis_);
   }
   std::memset(status_.diagnosis, 0, sizeof status_.diagnosis);
-  std::memcpy(status_.diagnosis, diagnosis_.data(), std::min(diagnosis_.size(), sizeof status_.diagnosis - 1));
+  std::memcpy(status_.diagnosis, diagnosis_.data(),
+              std::min(diagnosis_.size(), sizeof status_.diagnosis - 1));
 }
 
 void Refresher::record(const RefreshResult& result, std::int64_t started_wall_ms) {
@@ -156,7 +168,8 @@ void Refresher::record(const RefreshResult& result, std::int64_t started_wall_ms
   } else {
     ++status_.consecutive_failures;
     ++status_.failures_total;
-    std::memcpy(status_.last_error, result.error.data(), std::min(result.error.size(), sizeof status_.last_error - 1));
+    std::memcpy(status_.last_error, result.error.data(),
+                std::min(result.error.size(), sizeof status_.last_error - 1));
   }
   if (sink_.status) {
     sink_.status(status_);
@@ -164,13 +177,15 @@ void Refresher::record(const RefreshResult& result, std::int64_t started_wall_ms
     writer_.record_status(status_);
   }
   if (result.ok && was_failing) {
-    spdlog::info("prometheus recovered nodes={} took_ms={}", result.published, result.duration_us / 1000);
+    spdlog::info("prometheus recovered nodes={} took_ms={}", result.published,
+                 result.duration_us / 1000);
   } else if (!result.ok && !was_failing) {
-    spdlog::warn("prometheus failing url={} error=\"{}\" attempts={}", client_.redacted_url(), result.error,
-                 result.attempts);
+    spdlog::warn("prometheus failing url={} error=\"{}\" attempts={}", client_.redacted_url(),
+                 result.error, result.attempts);
   }
-  spdlog::debug("refresh ok={} nodes={} series={} skipped={} attempts={} took_us={} error=\"{}\"", result.ok,
-               result.published, result.series, result.skipped, result.attempts, result.duration_us, result.error);
+  spdlog::debug("refresh ok={} nodes={} series={} skipped={} attempts={} took_us={} error=\"{}\"",
+                result.ok, result.published, result.series, result.skipped, result.attempts,
+                result.duration_us, result.error);
 }
 
 }  // namespace netscore::collector

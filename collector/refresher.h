@@ -48,12 +48,14 @@ class Refresher {
   std::uint64_t consecutive_failures() const { return status_.consecutive_failures; }
 
  private:
-  HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait, unsigned& attempts);
+  HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait,
+                                unsigned& attempts);
   void publish(std::vector<NodeSample> samples, std::int64_t eval_time_ms, RefreshResult& result);
   void record(const RefreshResult& result, std::int64_t started_wall_ms);
   // For a well-formed answer: the status diagnosis says why nothing was usable (worked out once
   // per failing streak) or which series were not node names; otherwise the last one stays.
-  void update_diagnosis(const RefreshResult& result, const std::string& rejected_names, std::int64_t eval_time_ms);
+  void update_diagnosis(const RefreshResult& result, const std::string& rejected_names,
+                        std::int64_t eval_time_ms);
 
   PrometheusClient& client_;
   ScoreTableWriter& writer_;

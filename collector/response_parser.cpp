@@ -28,18 +28,20 @@ std::optional<double> parse_sample_value(std::string_view text) {
   if (text.empty()) return std::nullopt;
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
+    return std::nullopt;
   return value;
 }
 
-ParsedVector parse_vector_response(std::string_view body, std::string_view node_label, std::string_view kind_label,
-                                   bool score_is_rate) {
+ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
+                                   std::string_view kind_label, bool score_is_rate) {
   ParsedVector out;
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
   if (doc.HasParseError()) {
-    out.error = "unparsable response: " + std::string(rapidjson::GetParseError_En(doc.GetParseError())) +
-                " at offset " + std::to_string(doc.GetErrorOffset());
+    out.error =
+        "unparsable response: " + std::string(rapidjson::GetParseError_En(doc.GetParseError())) +
+        " at offset " + std::to_string(doc.GetErrorOffset());
     return out;
   }
   if (!doc.IsObject()) {
@@ -53,12 +55,13 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
   }
   const std::string_view status = string_member(doc, "status");
   if (status == "error") {
-    out.error = "prometheus error errorType=" + std::string(string_member(doc, "errorType")) + " error=" +
-                std::string(string_member(doc, "error"));
+    out.error = "prometheus error errorType=" + std::string(string_member(doc, "errorType")) +
+                " error=" + std::string(string_member(doc, "error"));
     return out;
   }
   if (status != "success") {
-    out.error = "unparsable response: status is \"" + std::string(status) + "\", expected success or error";
+    out.error =
+        "unparsable response: status is \"" + std::string(status) + "\", expected success or error";
     return out;
   }
   const auto data = doc.FindMember("data");
@@ -91,12 +94,15 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
     }
     const auto metric = s.FindMember("metric");
     const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
-    const bool is_rate = !kind.empty() && has_metric && string_member(metric->value, kind.c_str()) == "rate";
+    const bool is_rate =
+        !kind.empty() && has_metric && string_member(metric->value, kind.c_str()) == "rate";
     ++(is_rate ? out.rate_series : out.series);
-    const std::string_view node = has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
+    const std::string_view node =
+        has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
     const auto value = s.FindMember("value");
     std::optional<double> number;
-    if (value != s.MemberEnd() && value->value.IsArray() && value->value.Size() == 2 && value->value[1].IsString()) {
+    if (value != s.MemberEnd() && value->value.IsArray() && value->value.Size() == 2 &&
+        value->value[1].IsString()) {
       number = parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
     }
     if (is_rate) {
@@ -116,7 +122,9 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
       ++out.duplicate_node;
       continue;
     }
-    out.samples.push_back({.node = std::string(node), .value = *number, .rate = score_is_rate ? *number : 0,
+    out.samples.push_back({.node = std::string(node),
+                           .value = *number,
+                           .rate = score_is_rate ? *number : 0,
                            .rate_valid = score_is_rate && std::isfinite(*number)});
   }
   if (!rates.empty()) {

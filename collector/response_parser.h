@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-// Decoding of a Prometheus /api/v1/query answer (https://prometheus.io/docs/prometheus/latest/querying/api/).
-// Pure functions: thread-safe.
+// Decoding of a Prometheus /api/v1/query answer
+// (https://prometheus.io/docs/prometheus/latest/querying/api/). Pure functions: thread-safe.
 namespace netscore::collector {
 
 struct NodeSample {
@@ -20,10 +20,11 @@ struct NodeSample {
 };
 
 struct ParsedVector {
-  std::string error;  // non-empty: the whole answer is unusable (bad JSON, status:error, not a vector)
+  std::string
+      error;  // non-empty: the whole answer is unusable (bad JSON, status:error, not a vector)
   std::vector<NodeSample> samples;
   std::vector<std::string> warnings;
-  std::uint32_t series = 0;  // score series in the answer, usable or not
+  std::uint32_t series = 0;       // score series in the answer, usable or not
   std::uint32_t rate_series = 0;  // rate series in the answer, usable or not
   std::uint32_t missing_label = 0;
   std::uint32_t duplicate_node = 0;  // later series for a node already seen; the first one is kept

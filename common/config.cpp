@@ -35,7 +35,8 @@ void apply(const Option& option, Config& config, std::string_view value, std::st
   try {
     option.apply(config, value);
   } catch (const BadValue& bad) {
-    throw ConfigError("invalid " + std::string(source) + "=\"" + std::string(value) + "\": expected " + bad.expected);
+    throw ConfigError("invalid " + std::string(source) + "=\"" + std::string(value) +
+                      "\": expected " + bad.expected);
   }
 }
 
@@ -51,14 +52,16 @@ void resolve_kube(Config& config, const Environment& env) {
   const std::string host = get("KUBERNETES_SERVICE_HOST");
   const std::string port = get("KUBERNETES_SERVICE_PORT");
   const bool in_cluster = !host.empty() && !port.empty();
-  if (kube.watch == KubeWatch::off || (kube.watch == KubeWatch::automatic && kube.url.empty() && !in_cluster)) {
+  if (kube.watch == KubeWatch::off ||
+      (kube.watch == KubeWatch::automatic && kube.url.empty() && !in_cluster)) {
     kube.url.clear();
     return;
   }
   if (kube.url.empty()) {
     if (!in_cluster) {
-      throw ConfigError("invalid NETSCORE_KUBE_WATCH=\"true\": expected NETSCORE_KUBE_API_URL or "
-                        "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT to be set");
+      throw ConfigError(
+          "invalid NETSCORE_KUBE_WATCH=\"true\": expected NETSCORE_KUBE_API_URL or "
+          "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT to be set");
     }
     const bool ipv6 = host.find(':') != std::string::npos;
     kube.url = "https://" + (ipv6 ? "[" + host + "]" : host) + ":" + port;
@@ -69,17 +72,19 @@ void resolve_kube(Config& config, const Environment& env) {
 
 }  // namespace
 
-Config load_config(Component component, const std::vector<std::string>& args, const Environment& env,
-                   std::vector<std::string>* warnings) {
+Config load_config(Component component, const std::vector<std::string>& args,
+                   const Environment& env, std::vector<std::string>* warnings) {
   Config config;
-  for (const auto& option : config_options()) apply(option, config, option.default_value, option.env);
+  for (const auto& option : config_options())
+    apply(option, config, option.default_value, option.env);
 
   // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in the lambda.
   for (const auto& variable : env) {
     const std::string& name = variable.first;
     const std::string& value = variable.second;
     if (!name.starts_with("NETSCORE_")) continue;
-    const auto it = std::find_if(config_options().begin(), config_options().end(), [&](const Option& o) { return o.env == name; });
+    const auto it = std::find_if(config_options().begin(), config_options().end(),
+                                 [&](const Option& o) { return o.env == name; });
     if (it == config_options().end()) {
       // Not fatal: Kubernetes injects NETSCORE_PORT, NETSCORE_SERVICE_HOST... for a Service named
       // "netscore", and a pod shares one env list between both containers.
@@ -94,9 +99,9 @@ Config load_config(Component component, const std::vector<std::string>& args, co
     if (arg == "--help" || arg == "-h") throw HelpRequested("--help");
     const auto eq = arg.find('=');
     const std::string flag = arg.substr(0, eq);
-    const auto it = std::find_if(config_options().begin(), config_options().end(), [&](const Option& o) {
-      return used_by(o, component) && flag_for(o.env) == flag;
-    });
+    const auto it = std::find_if(
+        config_options().begin(), config_options().end(),
+        [&](const Option& o) { return used_by(o, component) && flag_for(o.env) == flag; });
     if (it == config_options().end()) throw ConfigError("unknown flag " + flag + " (see --help)");
     std::string value;
     if (eq != std::string::npos) {
@@ -111,7 +116,9 @@ Config load_config(Component component, const std::vector<std::string>& args, co
 
   if (component == Component::collector && config.query.mode == QueryMode::custom &&
       config.query.custom_template.empty()) {
-    throw ConfigError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template when NETSCORE_QUERY_MODE=custom");
+    throw ConfigError(
+        "invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template when "
+        "NETSCORE_QUERY_MODE=custom");
   }
   if (component == Component::collector) resolve_kube(config, env);
   return config;
@@ -121,8 +128,8 @@ std::vector<VariableDoc> documented_variables(Component component) {
   std::vector<VariableDoc> docs;
   for (const auto& option : config_options()) {
     if (!used_by(option, component)) continue;
-    docs.push_back({std::string(option.env), flag_for(option.env), std::string(option.default_value),
-                    std::string(option.help)});
+    docs.push_back({std::string(option.env), flag_for(option.env),
+                    std::string(option.default_value), std::string(option.help)});
   }
   return docs;
 }
@@ -132,8 +139,8 @@ std::string help_text(Component component, std::string_view program) {
   out << "usage: " << program << " [--flag=VALUE ...]\n"
       << "Every setting is an environment variable; the matching flag overrides it.\n\n";
   for (const auto& doc : documented_variables(component)) {
-    out << "  " << doc.env << " (" << doc.flag << ")\n      default \"" << doc.default_value << "\": " << doc.help
-        << "\n";
+    out << "  " << doc.env << " (" << doc.flag << ")\n      default \"" << doc.default_value
+        << "\": " << doc.help << "\n";
   }
   return out.str();
 }

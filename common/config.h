@@ -80,7 +80,8 @@ struct ExtenderConfig {
   ScoringMode scoring = ScoringMode::request;
   int neutral_score = 0;
   StalePolicy stale_policy = StalePolicy::fail_open;
-  // Second, read-only listener (/metrics, /healthz, /readyz, /table); off when metrics_host is empty.
+  // Second, read-only listener (/metrics, /healthz, /readyz, /table); off when metrics_host is
+  // empty.
   std::string metrics_host;
   std::uint16_t metrics_port = 0;
   // The /explain decision log: decisions kept, and per-node records shared by them (0: off).
@@ -91,7 +92,8 @@ struct ExtenderConfig {
 // The Kubernetes API watcher (collector). `url` empty after loading: watching is off.
 struct KubeConfig {
   KubeWatch watch = KubeWatch::automatic;
-  std::string url;  // NETSCORE_KUBE_API_URL, else https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT
+  std::string
+      url;  // NETSCORE_KUBE_API_URL, else https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT
   std::string token_file{};
   std::string ca_file{};
   bool insecure = false;

@@ -18,13 +18,13 @@
 namespace netscore {
 namespace {
 
-
 template <class T>
 T parse_number(std::string_view text, T min, T max, const char* what) {
   T value{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
-    throw BadValue{std::string(what) + " from " + std::to_string(min) + " to " + std::to_string(max)};
+    throw BadValue{std::string(what) + " from " + std::to_string(min) + " to " +
+                   std::to_string(max)};
   }
   return value;
 }
@@ -76,7 +76,8 @@ std::vector<std::string> split(std::string_view text, char separator) {
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
     const auto end = text.find(separator, start);
-    parts.emplace_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    parts.emplace_back(
+        text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     if (end == std::string_view::npos) return parts;
     start = end + 1;
   }
@@ -91,7 +92,8 @@ void parse_node_labels(std::string_view text, QueryConfig& out) {
       try {
         out.node_labels.push_back(parse_label_name(label));
       } catch (const BadValue&) {
-        throw BadValue{"auto, a label name [a-zA-Z_][a-zA-Z0-9_]* or a comma-separated list of them"};
+        throw BadValue{
+            "auto, a label name [a-zA-Z_][a-zA-Z0-9_]* or a comma-separated list of them"};
       }
     }
   }
@@ -101,7 +103,8 @@ void parse_node_labels(std::string_view text, QueryConfig& out) {
 // HTTP field names are RFC 9110 tokens; values must not end the header line.
 bool is_header_token(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
   });
 }
 
@@ -150,8 +153,10 @@ HostPort parse_host_port(std::string_view text) {
   }
   const auto port_text = text.substr(colon + 1);
   std::uint16_t port = 0;
-  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc{} || end != port_text.data() + port_text.size() || port_text.empty()) throw bad;
+  const auto [end, ec] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc{} || end != port_text.data() + port_text.size() || port_text.empty())
+    throw bad;
   return {std::string(host), port};
 }
 
@@ -161,24 +166,27 @@ std::string parse_url_prefix(std::string_view text) {
   std::string prefix(text);
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
   if (!prefix.empty() && prefix.front() != '/') prefix.insert(prefix.begin(), '/');
-  if (prefix.find_first_of(" ?#\t\r\n") != std::string::npos) throw BadValue{"a URL path such as /netscore"};
+  if (prefix.find_first_of(" ?#\t\r\n") != std::string::npos)
+    throw BadValue{"a URL path such as /netscore"};
   return prefix;
 }
 
 std::string parse_shm_name(std::string_view text) {
-  const bool ok = !text.empty() && text.size() <= 200 &&
-                  std::all_of(text.begin(), text.end(), [](char c) {
-                    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                           c == '-' || c == '_' || c == '.';
-                  });
-  if (!ok || text.front() == '.') throw BadValue{"a name of letters, digits, '-', '_' or '.' (no '/')"};
+  const bool ok =
+      !text.empty() && text.size() <= 200 && std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '-' || c == '_' || c == '.';
+      });
+  if (!ok || text.front() == '.')
+    throw BadValue{"a name of letters, digits, '-', '_' or '.' (no '/')"};
   return std::string(text);
 }
 
 unsigned parse_mode(std::string_view text) {
   unsigned mode = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), mode, 8);
-  if (ec != std::errc{} || end != text.data() + text.size() || mode > 0777 || (mode & 0600) != 0600) {
+  if (ec != std::errc{} || end != text.data() + text.size() || mode > 0777 ||
+      (mode & 0600) != 0600) {
     throw BadValue{"an octal file mode with owner read+write, such as 0600 or 0640"};
   }
   return mode;
@@ -187,87 +195,111 @@ unsigned parse_mode(std::string_view text) {
 const std::array kOptionTable{
     Option{"NETSCORE_LOG_LEVEL", "info", kBoth, "trace, debug, info, warn, error or off",
            [](Config& c, std::string_view v) {
-             c.log_level = parse_enum(v, std::array<std::pair<std::string_view, LogLevel>, 6>{{
-                                             {"trace", LogLevel::trace}, {"debug", LogLevel::debug},
-                                             {"info", LogLevel::info}, {"warn", LogLevel::warn},
-                                             {"error", LogLevel::error}, {"off", LogLevel::off}}});
+             c.log_level = parse_enum(v, std::array<std::pair<std::string_view, LogLevel>, 6>{
+                                             {{"trace", LogLevel::trace},
+                                              {"debug", LogLevel::debug},
+                                              {"info", LogLevel::info},
+                                              {"warn", LogLevel::warn},
+                                              {"error", LogLevel::error},
+                                              {"off", LogLevel::off}}});
            }},
     Option{"NETSCORE_LOG_FORMAT", "text", kBoth,
-           "text: timestamp level logger message; json: one JSON object per line (time, level, logger, msg)",
+           "text: timestamp level logger message; json: one JSON object per line (time, level, "
+           "logger, msg)",
            [](Config& c, std::string_view v) {
-             c.log_format = parse_enum(v, std::array<std::pair<std::string_view, LogFormat>, 2>{{
-                                              {"text", LogFormat::text}, {"json", LogFormat::json}}});
+             c.log_format =
+                 parse_enum(v, std::array<std::pair<std::string_view, LogFormat>, 2>{
+                                   {{"text", LogFormat::text}, {"json", LogFormat::json}}});
            }},
-    Option{"NETSCORE_SHM_NAME", "netscore", kBoth, "POSIX shared-memory name of the score table (/dev/shm/<name>)",
+    Option{"NETSCORE_SHM_NAME", "netscore", kBoth,
+           "POSIX shared-memory name of the score table (/dev/shm/<name>)",
            [](Config& c, std::string_view v) { c.shm.name = parse_shm_name(v); }},
-    Option{"NETSCORE_CAPACITY", "16384", kCollector, "most nodes the table holds; more are counted as overflow",
+    Option{"NETSCORE_CAPACITY", "16384", kCollector,
+           "most nodes the table holds; more are counted as overflow",
            [](Config& c, std::string_view v) {
              c.shm.capacity = parse_number<std::uint32_t>(v, 1, 1U << 20, "a node count");
            }},
-    Option{"NETSCORE_SHM_MODE", "0600", kCollector, "file mode the collector creates the table with",
+    Option{"NETSCORE_SHM_MODE", "0600", kCollector,
+           "file mode the collector creates the table with",
            [](Config& c, std::string_view v) { c.shm.mode = parse_mode(v); }},
     Option{"NETSCORE_SHM_ALLOW_FOREIGN_OWNER", "false", kExtender,
            "attach to a table owned by another UID (off: such a table is refused)",
            [](Config& c, std::string_view v) { c.shm.allow_foreign_owner = parse_bool(v); }},
     Option{"NETSCORE_MAX_AGE", "1m", kExtender,
-           "table older than this (or collector failing that long) is stale: neutral scores, /readyz 503 "
+           "table older than this (or collector failing that long) is stale: neutral scores, "
+           "/readyz 503 "
            "(not /readyz?exclude=table)",
            [](Config& c, std::string_view v) { c.max_age = parse_duration(v); }},
-    Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector, "how often the collector queries Prometheus",
+    Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector,
+           "how often the collector queries Prometheus",
            [](Config& c, std::string_view v) { c.refresh_interval = parse_duration(v); }},
     Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector,
            "Prometheus base URL; user:password@ in it is sent as basic auth",
            [](Config& c, std::string_view v) { c.prometheus.url = parse_url(v); }},
-    Option{"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "2s", kCollector, "TCP/TLS connect timeout per attempt",
+    Option{"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "2s", kCollector,
+           "TCP/TLS connect timeout per attempt",
            [](Config& c, std::string_view v) { c.prometheus.connect_timeout = parse_duration(v); }},
     Option{"NETSCORE_PROMETHEUS_TIMEOUT", "10s", kCollector, "total timeout of one query attempt",
            [](Config& c, std::string_view v) { c.prometheus.timeout = parse_duration(v); }},
-    Option{"NETSCORE_PROMETHEUS_RETRIES", "2", kCollector, "extra attempts within one refresh, with backoff",
-           [](Config& c, std::string_view v) { c.prometheus.retries = parse_number<unsigned>(v, 0, 10, "a count"); }},
+    Option{"NETSCORE_PROMETHEUS_RETRIES", "2", kCollector,
+           "extra attempts within one refresh, with backoff",
+           [](Config& c, std::string_view v) {
+             c.prometheus.retries = parse_number<unsigned>(v, 0, 10, "a count");
+           }},
     Option{"NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE", "", kCollector,
            "file holding a bearer token, re-read when it changes (empty: none)",
            [](Config& c, std::string_view v) { c.prometheus.bearer_token_file = std::string(v); }},
     Option{"NETSCORE_PROMETHEUS_CA_FILE", "", kCollector, "CA bundle for https (empty: system CAs)",
            [](Config& c, std::string_view v) { c.prometheus.ca_file = std::string(v); }},
-    Option{"NETSCORE_PROMETHEUS_CERT_FILE", "", kCollector, "client certificate for mTLS (empty: none)",
+    Option{"NETSCORE_PROMETHEUS_CERT_FILE", "", kCollector,
+           "client certificate for mTLS (empty: none)",
            [](Config& c, std::string_view v) { c.prometheus.cert_file = std::string(v); }},
     Option{"NETSCORE_PROMETHEUS_KEY_FILE", "", kCollector, "client key for mTLS (empty: none)",
            [](Config& c, std::string_view v) { c.prometheus.key_file = std::string(v); }},
     Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, "skip TLS certificate verification",
            [](Config& c, std::string_view v) { c.prometheus.insecure = parse_bool(v); }},
     Option{"NETSCORE_PROMETHEUS_HEADERS", "", kCollector,
-           "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); values are never logged",
+           "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); values "
+           "are never logged",
            [](Config& c, std::string_view v) { c.prometheus.headers = parse_headers(v); }},
     Option{"NETSCORE_PROMETHEUS_HEADERS_FILE", "", kCollector,
-           "file of extra request headers, one \"Name: value\" per line, read at start (keeps secrets out of the "
+           "file of extra request headers, one \"Name: value\" per line, read at start (keeps "
+           "secrets out of the "
            "environment; empty: none)",
            [](Config& c, std::string_view v) { c.prometheus.headers_file = std::string(v); }},
-    Option{"NETSCORE_QUERY_MODE", "label", kCollector,
-           "label: node name from NETSCORE_NODE_LABEL; uname: joined via node_uname_info{nodename}; "
-           "custom: NETSCORE_QUERY_TEMPLATE",
-           [](Config& c, std::string_view v) {
-             c.query.mode = parse_enum(v, std::array<std::pair<std::string_view, QueryMode>, 3>{{
-                                              {"label", QueryMode::label}, {"uname", QueryMode::uname},
-                                              {"custom", QueryMode::custom}}});
-           }},
+    Option{
+        "NETSCORE_QUERY_MODE", "label", kCollector,
+        "label: node name from NETSCORE_NODE_LABEL; uname: joined via node_uname_info{nodename}; "
+        "custom: NETSCORE_QUERY_TEMPLATE",
+        [](Config& c, std::string_view v) {
+          c.query.mode = parse_enum(v, std::array<std::pair<std::string_view, QueryMode>, 3>{
+                                           {{"label", QueryMode::label},
+                                            {"uname", QueryMode::uname},
+                                            {"custom", QueryMode::custom}}});
+        }},
     Option{"NETSCORE_QUERY_FUNCTION", "sum_over_time", kCollector,
            "sum_over_time (the original plugin's), rate or increase (counter-correct)",
            [](Config& c, std::string_view v) {
-             c.query.function = parse_enum(v, std::array<std::pair<std::string_view, QueryFunction>, 3>{{
-                                                  {"sum_over_time", QueryFunction::sum_over_time},
-                                                  {"rate", QueryFunction::rate},
-                                                  {"increase", QueryFunction::increase}}});
+             c.query.function =
+                 parse_enum(v, std::array<std::pair<std::string_view, QueryFunction>, 3>{
+                                   {{"sum_over_time", QueryFunction::sum_over_time},
+                                    {"rate", QueryFunction::rate},
+                                    {"increase", QueryFunction::increase}}});
            }},
-    Option{"NETSCORE_METRIC", "node_network_receive_bytes_total", kCollector, "counter metric to score by (a recording rule's name with ':' works)",
+    Option{"NETSCORE_METRIC", "node_network_receive_bytes_total", kCollector,
+           "counter metric to score by (a recording rule's name with ':' works)",
            [](Config& c, std::string_view v) { c.query.metric = parse_metric_name(v); }},
-    Option{"NETSCORE_INTERFACE", "ens192", kCollector, "network device label value (the original plugin's default)",
+    Option{"NETSCORE_INTERFACE", "ens192", kCollector,
+           "network device label value (the original plugin's default)",
            [](Config& c, std::string_view v) { c.query.interface = parse_nonempty(v); }},
-    Option{"NETSCORE_INTERFACE_REGEX", "false", kCollector, "treat NETSCORE_INTERFACE as a regex (device=~)",
+    Option{"NETSCORE_INTERFACE_REGEX", "false", kCollector,
+           "treat NETSCORE_INTERFACE as a regex (device=~)",
            [](Config& c, std::string_view v) { c.query.interface_regex = parse_bool(v); }},
     Option{"NETSCORE_TIME_RANGE", "5m", kCollector, "range of the sum_over_time/rate window",
            [](Config& c, std::string_view v) { c.query.time_range = parse_duration(v); }},
     Option{"NETSCORE_NODE_LABEL", "auto", kCollector,
-           "series label holding the node name (label mode); a comma-separated list is tried in order per series; "
+           "series label holding the node name (label mode); a comma-separated list is tried in "
+           "order per series; "
            "auto: kubernetes_node,node,nodename,instance",
            [](Config& c, std::string_view v) { parse_node_labels(v, c.query); }},
     Option{"NETSCORE_QUERY_TEMPLATE", "", kCollector,
@@ -281,7 +313,8 @@ const std::array kOptionTable{
              c.extender.listen_port = port;
            }},
     Option{"NETSCORE_METRICS_LISTEN", "", kExtender,
-           "optional second address (host:port) serving only /metrics, /healthz, /readyz and /table, for "
+           "optional second address (host:port) serving only /metrics, /healthz, /readyz and "
+           "/table, for "
            "Prometheus and probes while NETSCORE_LISTEN stays on loopback (empty: off)",
            [](Config& c, std::string_view v) {
              c.extender.metrics_host.clear();
@@ -294,93 +327,122 @@ const std::array kOptionTable{
     Option{"NETSCORE_EXPLAIN_DECISIONS", "4096", kExtender,
            "filter/prioritize decisions kept for GET /explain, 576 bytes each (0: /explain off)",
            [](Config& c, std::string_view v) {
-             c.extender.explain_decisions = parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
+             c.extender.explain_decisions =
+                 parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
            }},
-    Option{"NETSCORE_EXPLAIN_NODES", "32768", kExtender,
-           "per-node records those decisions share, 240 bytes each; the oldest are overwritten first",
-           [](Config& c, std::string_view v) {
-             c.extender.explain_nodes = parse_number<std::uint32_t>(v, 1, 1U << 24, "a node record count");
-           }},
-    Option{"NETSCORE_URL_PREFIX", "", kExtender, "path before /filter and /prioritize, e.g. /netscore",
+    Option{
+        "NETSCORE_EXPLAIN_NODES", "32768", kExtender,
+        "per-node records those decisions share, 240 bytes each; the oldest are overwritten first",
+        [](Config& c, std::string_view v) {
+          c.extender.explain_nodes =
+              parse_number<std::uint32_t>(v, 1, 1U << 24, "a node record count");
+        }},
+    Option{"NETSCORE_URL_PREFIX", "", kExtender,
+           "path before /filter and /prioritize, e.g. /netscore",
            [](Config& c, std::string_view v) { c.extender.url_prefix = parse_url_prefix(v); }},
     Option{"NETSCORE_THREADS", "1", kExtender, "server threads (0: one per hardware thread)",
            [](Config& c, std::string_view v) {
              c.extender.threads = parse_number<unsigned>(v, 0, 256, "a thread count");
-             if (c.extender.threads == 0) c.extender.threads = std::max(1U, std::thread::hardware_concurrency());
+             if (c.extender.threads == 0)
+               c.extender.threads = std::max(1U, std::thread::hardware_concurrency());
            }},
-    Option{"NETSCORE_BODY_LIMIT", "33554432", kExtender, "largest request body in bytes (5000 full Nodes ~ 20 MB)",
+    Option{"NETSCORE_BODY_LIMIT", "33554432", kExtender,
+           "largest request body in bytes (5000 full Nodes ~ 20 MB)",
            [](Config& c, std::string_view v) {
-             c.extender.body_limit = parse_number<std::size_t>(v, 1024, std::size_t{1} << 30, "a byte count");
+             c.extender.body_limit =
+                 parse_number<std::size_t>(v, 1024, std::size_t{1} << 30, "a byte count");
            }},
     Option{"NETSCORE_HEADER_TIMEOUT", "10s", kExtender, "time allowed to send a whole request",
            [](Config& c, std::string_view v) { c.extender.header_timeout = parse_duration(v); }},
     Option{"NETSCORE_IDLE_TIMEOUT", "120s", kExtender,
            "keep-alive idle timeout; keep it above the scheduler client's 90s",
            [](Config& c, std::string_view v) { c.extender.idle_timeout = parse_duration(v); }},
-    Option{"NETSCORE_MAX_CONNECTIONS", "1024", kExtender, "connections served at once; more are closed",
+    Option{"NETSCORE_MAX_CONNECTIONS", "1024", kExtender,
+           "connections served at once; more are closed",
            [](Config& c, std::string_view v) {
-             c.extender.max_connections = parse_number<unsigned>(v, 1, 1U << 20, "a connection count");
+             c.extender.max_connections =
+                 parse_number<unsigned>(v, 1, 1U << 20, "a connection count");
            }},
     Option{"NETSCORE_SCORING", "request", kExtender,
            "request: normalise over the nodes in each request (the plugin's NormalizeScore); "
            "cluster: the collector's cluster-wide score",
            [](Config& c, std::string_view v) {
-             c.extender.scoring = parse_enum(v, std::array<std::pair<std::string_view, ScoringMode>, 2>{{
-                                                    {"request", ScoringMode::request},
-                                                    {"cluster", ScoringMode::cluster}}});
+             c.extender.scoring = parse_enum(
+                 v, std::array<std::pair<std::string_view, ScoringMode>, 2>{
+                        {{"request", ScoringMode::request}, {"cluster", ScoringMode::cluster}}});
            }},
-    Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender, "0..10 score for unknown nodes and stale tables",
-           [](Config& c, std::string_view v) { c.extender.neutral_score = parse_number<int>(v, 0, 10, "a score"); }},
+    Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender,
+           "0..10 score for unknown nodes and stale tables",
+           [](Config& c, std::string_view v) {
+             c.extender.neutral_score = parse_number<int>(v, 0, 10, "a score");
+           }},
     Option{"NETSCORE_LABEL_RULES", "", kBoth,
-           "filter rules podAnnotation=value:nodeLabel=value separated by ';' (a pod annotated so may only go "
-           "to nodes labelled so), e.g. type=space:kubernetes.io/role=edge; set the same in both containers",
+           "filter rules podAnnotation=value:nodeLabel=value separated by ';' (a pod annotated so "
+           "may only go "
+           "to nodes labelled so), e.g. type=space:kubernetes.io/role=edge; set the same in both "
+           "containers",
            [](Config& c, std::string_view v) {
              try {
                c.label_rules = parse_label_rules(v);
              } catch (const LabelRuleError& e) {
-               throw BadValue{std::string("rules podAnnotation=value:nodeLabel=value;...: ") + e.what()};
+               throw BadValue{std::string("rules podAnnotation=value:nodeLabel=value;...: ") +
+                              e.what()};
              }
            }},
     Option{"NETSCORE_KUBE_WATCH", "auto", kCollector,
-           "watch pods and nodes in the Kubernetes API: auto (on in a pod or when NETSCORE_KUBE_API_URL is set), "
+           "watch pods and nodes in the Kubernetes API: auto (on in a pod or when "
+           "NETSCORE_KUBE_API_URL is set), "
            "true or false",
            [](Config& c, std::string_view v) {
-             c.kube.watch = parse_enum(v, std::array<std::pair<std::string_view, KubeWatch>, 3>{{
-                                              {"auto", KubeWatch::automatic}, {"true", KubeWatch::on},
-                                              {"false", KubeWatch::off}}});
+             c.kube.watch = parse_enum(v, std::array<std::pair<std::string_view, KubeWatch>, 3>{
+                                              {{"auto", KubeWatch::automatic},
+                                               {"true", KubeWatch::on},
+                                               {"false", KubeWatch::off}}});
            }},
     Option{"NETSCORE_KUBE_API_URL", "", kCollector,
-           "Kubernetes API server URL (empty: in-cluster https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT)",
-           [](Config& c, std::string_view v) { c.kube.url = v.empty() ? std::string() : parse_url(v); }},
+           "Kubernetes API server URL (empty: in-cluster "
+           "https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT)",
+           [](Config& c, std::string_view v) {
+             c.kube.url = v.empty() ? std::string() : parse_url(v);
+           }},
     Option{"NETSCORE_KUBE_TOKEN_FILE", "", kCollector,
-           "bearer token file, re-read for every request (empty: the service-account token in a pod, none outside)",
+           "bearer token file, re-read for every request (empty: the service-account token in a "
+           "pod, none outside)",
            [](Config& c, std::string_view v) { c.kube.token_file = std::string(v); }},
     Option{"NETSCORE_KUBE_CA_FILE", "", kCollector,
-           "CA bundle of the API server (empty: the service-account ca.crt in a pod, system CAs outside)",
+           "CA bundle of the API server (empty: the service-account ca.crt in a pod, system CAs "
+           "outside)",
            [](Config& c, std::string_view v) { c.kube.ca_file = std::string(v); }},
-    Option{"NETSCORE_KUBE_INSECURE", "false", kCollector, "skip TLS verification of the Kubernetes API server",
+    Option{"NETSCORE_KUBE_INSECURE", "false", kCollector,
+           "skip TLS verification of the Kubernetes API server",
            [](Config& c, std::string_view v) { c.kube.insecure = parse_bool(v); }},
     Option{"NETSCORE_CORRECTION", "true", kCollector,
-           "count traffic that just-placed pods will add until Prometheus' window shows it (needs the watcher)",
+           "count traffic that just-placed pods will add until Prometheus' window shows it (needs "
+           "the watcher)",
            [](Config& c, std::string_view v) { c.kube.correction = parse_bool(v); }},
     Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
-           "bytes/s a placed pod is expected to receive when neither its netscore.io/expected-receive-rate "
+           "bytes/s a placed pod is expected to receive when neither its "
+           "netscore.io/expected-receive-rate "
            "annotation nor the measured traffic per pod says",
            [](Config& c, std::string_view v) {
-             c.kube.pod_receive_rate = static_cast<double>(parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
+             c.kube.pod_receive_rate = static_cast<double>(
+                 parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
            }},
     Option{"NETSCORE_STALE_POLICY", "open", kExtender,
-           "what /filter does when it cannot check a pod (stale table, node labels unknown): open passes the "
+           "what /filter does when it cannot check a pod (stale table, node labels unknown): open "
+           "passes the "
            "nodes; closed fails them with the reason",
            [](Config& c, std::string_view v) {
-             c.extender.stale_policy = parse_enum(v, std::array<std::pair<std::string_view, StalePolicy>, 2>{{
-                                                        {"open", StalePolicy::fail_open},
-                                                        {"closed", StalePolicy::fail_closed}}});
+             c.extender.stale_policy = parse_enum(
+                 v, std::array<std::pair<std::string_view, StalePolicy>, 2>{
+                        {{"open", StalePolicy::fail_open}, {"closed", StalePolicy::fail_closed}}});
            }},
 };
 
 }  // namespace
 
-std::span<const Option> config_options() { return kOptionTable; }
+std::span<const Option> config_options() {
+  return kOptionTable;
+}
 
 }  // namespace netscore

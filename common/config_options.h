@@ -15,7 +15,8 @@ struct BadValue {
   std::string expected;
 };
 
-constexpr unsigned kBoth = static_cast<unsigned>(Component::collector) | static_cast<unsigned>(Component::extender);
+constexpr unsigned kBoth =
+    static_cast<unsigned>(Component::collector) | static_cast<unsigned>(Component::extender);
 constexpr unsigned kCollector = static_cast<unsigned>(Component::collector);
 constexpr unsigned kExtender = static_cast<unsigned>(Component::extender);
 

@@ -8,13 +8,17 @@
 namespace netscore {
 namespace {
 
-bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
-// Kubernetes label value / qualified-name part: empty or <= 63 of [A-Za-z0-9._-], alphanumeric at both ends.
+// Kubernetes label value / qualified-name part: empty or <= 63 of [A-Za-z0-9._-], alphanumeric at
+// both ends.
 bool label_value_ok(std::string_view v) {
   if (v.empty()) return true;
   if (v.size() > 63 || !alnum(v.front()) || !alnum(v.back())) return false;
-  return std::all_of(v.begin(), v.end(), [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+  return std::all_of(v.begin(), v.end(),
+                     [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
 }
 
 bool dns_subdomain_ok(std::string_view v) {
@@ -44,8 +48,8 @@ struct Pair {
 Pair split_pair(std::string_view text, std::string_view side, std::size_t rule) {
   const auto eq = text.find('=');
   if (eq == std::string_view::npos) {
-    throw LabelRuleError("rule " + std::to_string(rule + 1) + ": " + std::string(side) + " \"" + std::string(text) +
-                         "\" is not key=value");
+    throw LabelRuleError("rule " + std::to_string(rule + 1) + ": " + std::string(side) + " \"" +
+                         std::string(text) + "\" is not key=value");
   }
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
@@ -59,7 +63,8 @@ std::string_view trim(std::string_view s) {
 }
 
 bool holds(std::span<const KeyValue> pairs, std::string_view key, std::string_view value) {
-  return std::any_of(pairs.begin(), pairs.end(), [&](const KeyValue& kv) { return kv.first == key && kv.second == value; });
+  return std::any_of(pairs.begin(), pairs.end(),
+                     [&](const KeyValue& kv) { return kv.first == key && kv.second == value; });
 }
 
 }  // namespace
@@ -77,22 +82,26 @@ LabelRules parse_label_rules(std::string_view text) {
       throw LabelRuleError("more than " + std::to_string(shm::kMaxLabelRules) + " rules");
     }
     const auto colon = rule_text.find(':');
-    if (colon == std::string_view::npos || rule_text.find(':', colon + 1) != std::string_view::npos) {
+    if (colon == std::string_view::npos ||
+        rule_text.find(':', colon + 1) != std::string_view::npos) {
       throw LabelRuleError("rule " + std::to_string(n + 1) + " \"" + std::string(rule_text) +
                            "\" is not podAnnotation=value:nodeLabel=value");
     }
     const Pair pod = split_pair(rule_text.substr(0, colon), "pod annotation", n);
     const Pair node = split_pair(rule_text.substr(colon + 1), "node label", n);
     if (!qualified_name_ok(pod.key) || !qualified_name_ok(node.key)) {
-      throw LabelRuleError("rule " + std::to_string(n + 1) + ": \"" + std::string(qualified_name_ok(pod.key) ? node.key : pod.key) +
+      throw LabelRuleError("rule " + std::to_string(n + 1) + ": \"" +
+                           std::string(qualified_name_ok(pod.key) ? node.key : pod.key) +
                            "\" is not a Kubernetes key ([prefix/]name)");
     }
     if (!label_value_ok(node.value)) {
       throw LabelRuleError("rule " + std::to_string(n + 1) + ": \"" + std::string(node.value) +
                            "\" is not a label value (<= 63 of A-Z a-z 0-9 . _ -)");
     }
-    out.rules.push_back({std::string(pod.key), std::string(pod.value), std::string(node.key), std::string(node.value)});
-    for (std::string_view part : {pod.key, pod.value, node.key, node.value}) hash = fnv1a(hash, part);
+    out.rules.push_back({std::string(pod.key), std::string(pod.value), std::string(node.key),
+                         std::string(node.value)});
+    for (std::string_view part : {pod.key, pod.value, node.key, node.value})
+      hash = fnv1a(hash, part);
   }
   out.hash = out.rules.empty() ? 0 : (hash == 0 ? 1 : hash);
   return out;
@@ -101,7 +110,8 @@ LabelRules parse_label_rules(std::string_view text) {
 std::uint64_t node_rule_mask(const LabelRules& rules, std::span<const KeyValue> labels) {
   std::uint64_t mask = 0;
   for (std::size_t i = 0; i < rules.rules.size(); ++i) {
-    if (holds(labels, rules.rules[i].node_key, rules.rules[i].node_value)) mask |= std::uint64_t{1} << i;
+    if (holds(labels, rules.rules[i].node_key, rules.rules[i].node_value))
+      mask |= std::uint64_t{1} << i;
   }
   return mask;
 }
@@ -109,7 +119,8 @@ std::uint64_t node_rule_mask(const LabelRules& rules, std::span<const KeyValue> 
 std::uint64_t pod_rule_mask(const LabelRules& rules, std::span<const KeyValue> annotations) {
   std::uint64_t mask = 0;
   for (std::size_t i = 0; i < rules.rules.size(); ++i) {
-    if (holds(annotations, rules.rules[i].pod_key, rules.rules[i].pod_value)) mask |= std::uint64_t{1} << i;
+    if (holds(annotations, rules.rules[i].pod_key, rules.rules[i].pod_value))
+      mask |= std::uint64_t{1} << i;
   }
   return mask;
 }
@@ -120,8 +131,8 @@ int first_unmet_rule(std::uint64_t required, std::uint64_t node_mask) {
 }
 
 std::string describe_rule(const LabelRule& rule) {
-  return "pods annotated " + rule.pod_key + "=" + rule.pod_value + " need nodes labelled " + rule.node_key + "=" +
-         rule.node_value;
+  return "pods annotated " + rule.pod_key + "=" + rule.pod_value + " need nodes labelled " +
+         rule.node_key + "=" + rule.node_value;
 }
 
 }  // namespace netscore

@@ -12,7 +12,8 @@ constexpr bool is_name(std::string_view name, bool allow_colon) {
   if (name.empty()) return false;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
-    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (allow_colon && c == ':');
+    const bool letter =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (allow_colon && c == ':');
     const bool digit = c >= '0' && c <= '9';
     if (!letter && !(digit && i > 0)) return false;
   }

@@ -32,15 +32,20 @@ inline constexpr std::size_t kDiagnosisBytes = 512;
 inline constexpr std::size_t kResourceVersionBytes = 64;
 
 // EntryRecord::flags.
-inline constexpr std::uint32_t kEntryValid = 1U;         // raw is a usable number: the node can be scored
-inline constexpr std::uint32_t kEntryHasSeries = 2U;     // Prometheus answered a series for this node
-inline constexpr std::uint32_t kEntryInCluster = 4U;     // the node exists in the watched Kubernetes API
-inline constexpr std::uint32_t kEntryLabelsKnown = 8U;   // rule_mask was computed from the node's labels
-inline constexpr std::uint32_t kEntryRateValid = 16U;    // rate holds the average receive rate over the window
+inline constexpr std::uint32_t kEntryValid = 1U;  // raw is a usable number: the node can be scored
+inline constexpr std::uint32_t kEntryHasSeries = 2U;  // Prometheus answered a series for this node
+inline constexpr std::uint32_t kEntryInCluster =
+    4U;  // the node exists in the watched Kubernetes API
+inline constexpr std::uint32_t kEntryLabelsKnown =
+    8U;  // rule_mask was computed from the node's labels
+inline constexpr std::uint32_t kEntryRateValid =
+    16U;  // rate holds the average receive rate over the window
 
 // SnapshotMeta::flags.
-inline constexpr std::uint32_t kSnapshotCorrected = 1U;      // placement correction applied to corrected_*
-inline constexpr std::uint32_t kSnapshotClusterSynced = 2U;  // kEntryInCluster/kEntryLabelsKnown are meaningful
+inline constexpr std::uint32_t kSnapshotCorrected =
+    1U;  // placement correction applied to corrected_*
+inline constexpr std::uint32_t kSnapshotClusterSynced =
+    2U;  // kEntryInCluster/kEntryLabelsKnown are meaningful
 
 inline constexpr std::size_t kMaxLabelRules = 64;  // one rule_mask bit each
 
@@ -54,15 +59,17 @@ static_assert(sizeof(Word) == 8 && alignof(Word) == 8);
 struct EntryRecord {
   std::uint64_t hash;
   std::uint32_t name_len;
-  std::uint32_t flags;  // kEntryValid
-  double raw;           // bytes over the window, as Prometheus returned it
+  std::uint32_t flags;      // kEntryValid
+  double raw;               // bytes over the window, as Prometheus returned it
   std::int64_t raw_score;   // plugin_score(raw): the Go plugin's int64 Score
   std::int64_t node_score;  // 0..100, normalised over the whole cluster
   std::int64_t sample_ms;   // evaluation time of the sample
   double rate;              // average receive rate over the window in bytes/s (kEntryRateValid)
-  double expected;          // traffic placed pods are expected to add, in raw's unit; 0 without correction
-  std::int64_t corrected_raw_score;   // plugin_score(raw + expected); equals raw_score when expected is 0
-  std::int64_t corrected_node_score;  // 0..100 normalised over the whole cluster from corrected_raw_score
+  double expected;  // traffic placed pods are expected to add, in raw's unit; 0 without correction
+  std::int64_t
+      corrected_raw_score;  // plugin_score(raw + expected); equals raw_score when expected is 0
+  std::int64_t
+      corrected_node_score;   // 0..100 normalised over the whole cluster from corrected_raw_score
   std::uint32_t placed_pods;  // pods counted in `expected`
   std::uint32_t reserved;
   std::uint64_t rule_mask;  // bit i: the node's labels satisfy label rule i (kEntryLabelsKnown)
@@ -82,7 +89,7 @@ struct SnapshotMeta {
   std::int64_t max_corrected_raw_score;
   std::uint32_t flags;             // kSnapshot*
   std::uint32_t in_cluster_count;  // entries with kEntryInCluster
-  std::uint64_t rules_hash;        // label_rules_hash() of the rules rule_mask was computed with; 0: none
+  std::uint64_t rules_hash;  // label_rules_hash() of the rules rule_mask was computed with; 0: none
 };
 
 // What the collector last did; published separately so a failure is visible without
@@ -102,7 +109,8 @@ struct CollectorStatus {
   std::uint32_t series_count;    // series in the last successful answer
   std::uint32_t skipped_series;  // series dropped: no node label, duplicate, not a number
   char last_error[kErrorBytes];  // NUL-terminated; empty after a success
-  // Why the latest answer held no usable series and what to change (NUL-terminated; empty when fine).
+  // Why the latest answer held no usable series and what to change (NUL-terminated; empty when
+  // fine).
   char diagnosis[kDiagnosisBytes];
   // The Kubernetes API watcher (WatchState); all zero when watching is off.
   std::uint32_t watch_state;
@@ -174,17 +182,27 @@ struct Layout {
 inline constexpr std::uint32_t kMaxCapacity = 1U << 20;
 
 inline Layout compute_layout(std::uint32_t capacity) {
-  if (capacity == 0 || capacity > kMaxCapacity) throw std::invalid_argument("table capacity out of range");
-  const auto round_up = [](std::size_t n) { return (n + kCacheLine - 1) / kCacheLine * kCacheLine; };
+  if (capacity == 0 || capacity > kMaxCapacity)
+    throw std::invalid_argument("table capacity out of range");
+  const auto round_up = [](std::size_t n) {
+    return (n + kCacheLine - 1) / kCacheLine * kCacheLine;
+  };
   Layout l;
   l.capacity = capacity;
   l.index_slots = 1;
   while (l.index_slots < 2 * capacity) l.index_slots <<= 1;
   l.status_bytes = round_up(sizeof(CollectorStatus));
-  l.snapshot_bytes = round_up(sizeof(SnapshotMeta) + std::size_t{l.index_slots} * 8 + std::size_t{capacity} * sizeof(EntryRecord));
+  l.snapshot_bytes = round_up(sizeof(SnapshotMeta) + std::size_t{l.index_slots} * 8 +
+                              std::size_t{capacity} * sizeof(EntryRecord));
   std::size_t at = round_up(sizeof(SegmentHeader));
-  for (auto& off : l.status_offset) { off = at; at += l.status_bytes; }
-  for (auto& off : l.snapshot_offset) { off = at; at += l.snapshot_bytes; }
+  for (auto& off : l.status_offset) {
+    off = at;
+    at += l.status_bytes;
+  }
+  for (auto& off : l.snapshot_offset) {
+    off = at;
+    at += l.snapshot_bytes;
+  }
   l.segment_bytes = at;
   return l;
 }

@@ -39,15 +39,17 @@ void decode_fields(const shm::Word* e, std::uint32_t flags, NodeScore& out) {
   out.expected = field<double>(e, offsetof(R, expected));
   out.corrected_raw_score = field<std::int64_t>(e, offsetof(R, corrected_raw_score));
   out.corrected_node_score = field<std::int64_t>(e, offsetof(R, corrected_node_score));
-  out.placed_pods = static_cast<std::uint32_t>(pods & 0xFFFFFFFFU);  // little-endian: placed_pods is the low half
+  out.placed_pods =
+      static_cast<std::uint32_t>(pods & 0xFFFFFFFFU);  // little-endian: placed_pods is the low half
   out.rule_mask = field<std::uint64_t>(e, offsetof(R, rule_mask));
 }
 
 static_assert(offsetof(shm::EntryRecord, placed_pods) % 8 == 0);
 
-// The seqlock read protocol, once: `read(seq_value)` copies the copy that `seq_value` names, and the
-// copy counts only if the sequence did not move meanwhile. Bounded, so a writer that never settles
-// makes readers report busy rather than spin. A template so the body inlines into the hot lookup.
+// The seqlock read protocol, once: `read(seq_value)` copies the copy that `seq_value` names, and
+// the copy counts only if the sequence did not move meanwhile. Bounded, so a writer that never
+// settles makes readers report busy rather than spin. A template so the body inlines into the hot
+// lookup.
 template <class Read>
 ReadStatus read_consistent(const shm::Word& seq, unsigned max_retries, Read&& read) {
   for (unsigned attempt = 0; attempt < max_retries; ++attempt) {
@@ -71,13 +73,16 @@ ScoreTableReader::ScoreTableReader(const Options& options)
     throw TableError("cannot open " + what + ": " + e.what());
   }
   struct stat st {};
-  if (::fstat(object.get_mapping_handle().handle, &st) != 0) throw TableError("cannot stat " + what);
+  if (::fstat(object.get_mapping_handle().handle, &st) != 0)
+    throw TableError("cannot stat " + what);
   if (st.st_uid != ::geteuid() && !options.allow_foreign_owner) {
-    throw TableError(what + " is owned by uid " + std::to_string(st.st_uid) + ", not " + std::to_string(::geteuid()) +
+    throw TableError(what + " is owned by uid " + std::to_string(st.st_uid) + ", not " +
+                     std::to_string(::geteuid()) +
                      " (NETSCORE_SHM_ALLOW_FOREIGN_OWNER=true accepts it)");
   }
   if (static_cast<std::size_t>(st.st_size) < sizeof(shm::SegmentHeader)) {
-    throw TableError(what + " is " + std::to_string(st.st_size) + " bytes: not a score table (yet)");
+    throw TableError(what + " is " + std::to_string(st.st_size) +
+                     " bytes: not a score table (yet)");
   }
   device_ = st.st_dev;
   inode_ = st.st_ino;
@@ -88,8 +93,8 @@ ScoreTableReader::ScoreTableReader(const Options& options)
     throw TableError(what + " has no netscore magic: not initialised yet, or not a score table");
   }
   if (h.layout_version != shm::kLayoutVersion) {
-    throw TableError(what + " has layout version " + std::to_string(h.layout_version) + ", this build reads " +
-                     std::to_string(shm::kLayoutVersion));
+    throw TableError(what + " has layout version " + std::to_string(h.layout_version) +
+                     ", this build reads " + std::to_string(shm::kLayoutVersion));
   }
   if (h.capacity == 0 || h.capacity > shm::kMaxCapacity) {
     throw TableError(what + " claims capacity " + std::to_string(h.capacity));
@@ -100,10 +105,11 @@ ScoreTableReader::ScoreTableReader(const Options& options)
     offsets_match = offsets_match && h.status_offset[c] == layout_.status_offset[c] &&
                     h.snapshot_offset[c] == layout_.snapshot_offset[c];
   }
-  if (h.segment_bytes != layout_.segment_bytes || region_.get_size() < layout_.segment_bytes || !offsets_match) {
-    throw TableError(what + " size or offsets do not match its capacity " + std::to_string(h.capacity) +
-                     " (mapped " + std::to_string(region_.get_size()) + " bytes, expected " +
-                     std::to_string(layout_.segment_bytes) + ")");
+  if (h.segment_bytes != layout_.segment_bytes || region_.get_size() < layout_.segment_bytes ||
+      !offsets_match) {
+    throw TableError(what + " size or offsets do not match its capacity " +
+                     std::to_string(h.capacity) + " (mapped " + std::to_string(region_.get_size()) +
+                     " bytes, expected " + std::to_string(layout_.segment_bytes) + ")");
   }
 }
 
@@ -138,18 +144,22 @@ NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std
   return result;
 }
 
-ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std::span<NodeScore> out,
+ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names,
+                                    std::span<NodeScore> out,
                                     shm::SnapshotMeta& meta) const noexcept {
   return lookup_impl(names, {}, out, meta);
 }
 
-ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names, std::span<const std::uint64_t> hashes,
-                                    std::span<NodeScore> out, shm::SnapshotMeta& meta) const noexcept {
-  return lookup_impl(names, hashes.size() >= names.size() ? hashes : std::span<const std::uint64_t>{}, out, meta);
+ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names,
+                                    std::span<const std::uint64_t> hashes, std::span<NodeScore> out,
+                                    shm::SnapshotMeta& meta) const noexcept {
+  return lookup_impl(
+      names, hashes.size() >= names.size() ? hashes : std::span<const std::uint64_t>{}, out, meta);
 }
 
 ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names,
-                                         std::span<const std::uint64_t> known_hashes, std::span<NodeScore> out,
+                                         std::span<const std::uint64_t> known_hashes,
+                                         std::span<NodeScore> out,
                                          shm::SnapshotMeta& meta) const noexcept {
   return read_consistent(header().snapshot_seq, max_retries_, [&](std::uint64_t seq) {
     const std::size_t copy = seq & 1;
@@ -164,10 +174,12 @@ ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names
     for (std::size_t first = 0; first < n; first += kGroup) {
       const std::size_t group = std::min(kGroup, n - first);
       for (std::size_t j = 0; j < group; ++j) {
-        hashes[j] = known_hashes.empty() ? shm::name_hash(names[first + j]) : known_hashes[first + j];
+        hashes[j] =
+            known_hashes.empty() ? shm::name_hash(names[first + j]) : known_hashes[first + j];
         __builtin_prefetch(index + (hashes[j] & mask));
       }
-      for (std::size_t j = 0; j < group; ++j) out[first + j] = find(copy, meta.node_count, names[first + j], hashes[j]);
+      for (std::size_t j = 0; j < group; ++j)
+        out[first + j] = find(copy, meta.node_count, names[first + j], hashes[j]);
     }
   });
 }
@@ -192,9 +204,10 @@ ReadStatus ScoreTableReader::read_all(std::vector<TableRow>& rows, shm::Snapshot
 }
 
 ReadStatus ScoreTableReader::read_status(shm::CollectorStatus& status) const noexcept {
-  const ReadStatus result = read_consistent(header().status_seq, max_retries_, [&](std::uint64_t seq) {
-    shm::load_record(words() + layout_.status_offset[seq & 1] / 8, status);
-  });
+  const ReadStatus result =
+      read_consistent(header().status_seq, max_retries_, [&](std::uint64_t seq) {
+        shm::load_record(words() + layout_.status_offset[seq & 1] / 8, status);
+      });
   if (result == ReadStatus::ok) {
     // Strings from another process are terminated here, so callers can use them as C strings.
     status.last_error[shm::kErrorBytes - 1] = '\0';

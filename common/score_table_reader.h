@@ -81,14 +81,18 @@ class ScoreTableReader {
   const std::string& name() const noexcept { return name_; }
 
  private:
-  const shm::Word* words() const noexcept { return static_cast<const shm::Word*>(region_.get_address()); }
+  const shm::Word* words() const noexcept {
+    return static_cast<const shm::Word*>(region_.get_address());
+  }
   const shm::SegmentHeader& header() const noexcept {
     return *static_cast<const shm::SegmentHeader*>(region_.get_address());
   }
-  NodeScore find(std::size_t copy, std::uint32_t node_count, std::string_view name, std::uint64_t hash) const noexcept;
+  NodeScore find(std::size_t copy, std::uint32_t node_count, std::string_view name,
+                 std::uint64_t hash) const noexcept;
   // hashes empty: computed here.
-  ReadStatus lookup_impl(std::span<const std::string_view> names, std::span<const std::uint64_t> hashes,
-                         std::span<NodeScore> out, shm::SnapshotMeta& meta) const noexcept;
+  ReadStatus lookup_impl(std::span<const std::string_view> names,
+                         std::span<const std::uint64_t> hashes, std::span<NodeScore> out,
+                         shm::SnapshotMeta& meta) const noexcept;
 
   std::string name_;
   unsigned max_retries_;

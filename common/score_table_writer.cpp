@@ -22,9 +22,13 @@ using shm::TableError;
 
 namespace {
 
-int fd_of(const bip::shared_memory_object& object) { return object.get_mapping_handle().handle; }
+int fd_of(const bip::shared_memory_object& object) {
+  return object.get_mapping_handle().handle;
+}
 
-std::string describe(const std::string& name) { return "shared memory /dev/shm/" + name; }
+std::string describe(const std::string& name) {
+  return "shared memory /dev/shm/" + name;
+}
 
 }  // namespace
 
@@ -48,8 +52,9 @@ bool ScoreTableWriter::try_take_over(const std::string& name) {
   if (static_cast<std::size_t>(size) == layout_.segment_bytes) {
     bip::mapped_region region(existing, bip::read_write);
     auto& h = *static_cast<shm::SegmentHeader*>(region.get_address());
-    if (h.magic.load(std::memory_order_acquire) == shm::kMagic && h.layout_version == shm::kLayoutVersion &&
-        h.capacity == layout_.capacity && h.index_slots == layout_.index_slots) {
+    if (h.magic.load(std::memory_order_acquire) == shm::kMagic &&
+        h.layout_version == shm::kLayoutVersion && h.capacity == layout_.capacity &&
+        h.index_slots == layout_.index_slots) {
       ::fchmod(fd_of(existing), options_.mode);
       shm_ = std::move(existing);
       region_ = std::move(region);
@@ -82,8 +87,8 @@ void ScoreTableWriter::create(const std::string& name) {
   }
   if (const int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(layout_.segment_bytes)); rc != 0) {
     bip::shared_memory_object::remove(name.c_str());
-    throw TableError("cannot allocate " + std::to_string(layout_.segment_bytes) + " bytes for " + describe(name) +
-                     ": " + std::strerror(rc));
+    throw TableError("cannot allocate " + std::to_string(layout_.segment_bytes) + " bytes for " +
+                     describe(name) + ": " + std::strerror(rc));
   }
   region_ = bip::mapped_region(shm_, bip::read_write);
   std::uninitialized_value_construct_n(words(), layout_.segment_bytes / sizeof(shm::Word));
@@ -102,11 +107,13 @@ void ScoreTableWriter::create(const std::string& name) {
   h.magic.store(shm::kMagic, std::memory_order_release);
 }
 
-PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, std::int64_t eval_time_ms) {
+PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
+                                        std::int64_t eval_time_ms) {
   return publish(entries, SnapshotInfo{.eval_time_ms = eval_time_ms});
 }
 
-PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, const SnapshotInfo& info) {
+PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
+                                        const SnapshotInfo& info) {
   auto& seq = header().snapshot_seq;
   const std::uint64_t current = seq.load(std::memory_order_relaxed);
   const std::size_t copy = options_.unsafe_write_active_copy ? (current & 1) : ((current + 1) & 1);
@@ -114,7 +121,8 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, con
   const std::size_t index = layout_.index_word(copy);
   const std::uint32_t mask = layout_.index_slots - 1;
 
-  for (std::size_t i = 0; i < layout_.index_slots; ++i) w[index + i].store(0, std::memory_order_release);
+  for (std::size_t i = 0; i < layout_.index_slots; ++i)
+    w[index + i].store(0, std::memory_order_release);
   reached(WritePoint::index_cleared, 0);
 
   // Names of the entries stored so far, by slot, to detect duplicates without reading back.
@@ -135,7 +143,8 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, con
     const std::uint64_t hash = shm::name_hash(entry.name);
     std::uint32_t pos = static_cast<std::uint32_t>(hash) & mask;
     bool duplicate = false;
-    for (std::uint64_t slot; (slot = w[index + pos].load(std::memory_order_relaxed)) != 0; pos = (pos + 1) & mask) {
+    for (std::uint64_t slot; (slot = w[index + pos].load(std::memory_order_relaxed)) != 0;
+         pos = (pos + 1) & mask) {
       if ((slot >> 32) == (hash >> 32) && *stored_names[(slot & 0xFFFFFFFFU) - 1] == entry.name) {
         duplicate = true;
         break;
@@ -166,7 +175,8 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries, con
     if (entry.valid) {
       ++meta.valid_count;
       meta.max_raw_score = std::max(meta.max_raw_score, entry.raw_score);
-      meta.max_corrected_raw_score = std::max(meta.max_corrected_raw_score, entry.corrected_raw_score);
+      meta.max_corrected_raw_score =
+          std::max(meta.max_corrected_raw_score, entry.corrected_raw_score);
     }
     if ((entry.flags & shm::kEntryInCluster) != 0) ++meta.in_cluster_count;
     ++counts.stored;

@@ -96,11 +96,14 @@ class ScoreTableWriter {
 
  private:
   shm::Word* words() const { return static_cast<shm::Word*>(region_.get_address()); }
-  shm::SegmentHeader& header() const { return *static_cast<shm::SegmentHeader*>(region_.get_address()); }
+  shm::SegmentHeader& header() const {
+    return *static_cast<shm::SegmentHeader*>(region_.get_address());
+  }
   bool try_take_over(const std::string& name);
   void create(const std::string& name);
   void reached(WritePoint point, std::uint32_t stored) const {
-    if (options_.test_hook) [[unlikely]] options_.test_hook(point, stored);
+    if (options_.test_hook) [[unlikely]]
+      options_.test_hook(point, stored);
   }
 
   Options options_;

@@ -27,7 +27,8 @@ std::int64_t normalize_score(std::int64_t raw, std::int64_t max) {
 void normalize_scores(std::span<const std::int64_t> raw, std::span<std::int64_t> out) {
   std::int64_t max = 0;
   for (const auto value : raw) max = std::max(max, value);
-  for (std::size_t i = 0; i < raw.size() && i < out.size(); ++i) out[i] = normalize_score(raw[i], max);
+  for (std::size_t i = 0; i < raw.size() && i < out.size(); ++i)
+    out[i] = normalize_score(raw[i], max);
 }
 
 std::int64_t to_extender_score(std::int64_t node_score) {

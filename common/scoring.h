@@ -10,8 +10,8 @@
 // Pure functions: no I/O, no allocation.
 namespace netscore {
 
-inline constexpr std::int64_t kMaxNodeScore = 100;      // framework.MaxNodeScore
-inline constexpr std::int64_t kMaxExtenderScore = 10;   // extender/v1 MaxExtenderPriority
+inline constexpr std::int64_t kMaxNodeScore = 100;     // framework.MaxNodeScore
+inline constexpr std::int64_t kMaxExtenderScore = 10;  // extender/v1 MaxExtenderPriority
 
 // The plugin's Score: the raw value truncated toward zero, as Go's int64(float64) does.
 // NaN, ±Inf, negative values and values beyond int64 are rejected (nullopt): Go would silently

@@ -9,17 +9,22 @@
 namespace netscore::extender {
 namespace {
 
-constexpr std::array<shm::WatchState, 4> kWatchStates = {shm::WatchState::off, shm::WatchState::syncing,
-                                                         shm::WatchState::synced, shm::WatchState::failing};
+constexpr std::array<shm::WatchState, 4> kWatchStates = {
+    shm::WatchState::off, shm::WatchState::syncing, shm::WatchState::synced,
+    shm::WatchState::failing};
 
 }  // namespace
 
 std::string_view watch_state_name(std::uint32_t state) {
   switch (static_cast<shm::WatchState>(state)) {
-    case shm::WatchState::off: return "off";
-    case shm::WatchState::syncing: return "syncing";
-    case shm::WatchState::synced: return "synced";
-    case shm::WatchState::failing: return "failing";
+    case shm::WatchState::off:
+      return "off";
+    case shm::WatchState::syncing:
+      return "syncing";
+    case shm::WatchState::synced:
+      return "synced";
+    case shm::WatchState::failing:
+      return "failing";
   }
   return "unknown";
 }
@@ -44,37 +49,45 @@ ClusterMismatch cluster_mismatch(std::span<const TableRow> rows, const shm::Snap
   return m;
 }
 
-std::int64_t watch_event_age_ns(const shm::CollectorStatus& status, std::int64_t now_mono_ns) noexcept {
+std::int64_t watch_event_age_ns(const shm::CollectorStatus& status,
+                                std::int64_t now_mono_ns) noexcept {
   if (status.watch_last_event_mono_ns == 0) return -1;
   return std::max<std::int64_t>(0, now_mono_ns - status.watch_last_event_mono_ns);
 }
 
 void render_cluster_metrics(const shm::CollectorStatus* status, const shm::SnapshotMeta* meta,
-                            const std::vector<TableRow>* rows, std::int64_t now_mono_ns, std::string& out) {
+                            const std::vector<TableRow>* rows, std::int64_t now_mono_ns,
+                            std::string& out) {
   auto it = std::back_inserter(out);
   const auto family = [&](std::string_view name, std::string_view help, std::string_view type) {
     fmt::format_to(it, "# HELP {0} {1}\n# TYPE {0} {2}\n", name, help, type);
   };
-  const auto gauge = [&](std::string_view name, std::string_view help, std::string_view type, double value) {
+  const auto gauge = [&](std::string_view name, std::string_view help, std::string_view type,
+                         double value) {
     family(name, help, type);
     fmt::format_to(it, "{} {}\n", name, value);
   };
   if (status != nullptr) {
     family("netscore_extender_kube_watch_state",
-           "1 for the collector's Kubernetes API watcher state (off, syncing, synced, failing).", "gauge");
+           "1 for the collector's Kubernetes API watcher state (off, syncing, synced, failing).",
+           "gauge");
     for (const auto state : kWatchStates) {
       const auto value = static_cast<std::uint32_t>(state);
-      fmt::format_to(it, "netscore_extender_kube_watch_state{{state=\"{}\"}} {}\n", watch_state_name(value),
-                     status->watch_state == value ? 1 : 0);
+      fmt::format_to(it, "netscore_extender_kube_watch_state{{state=\"{}\"}} {}\n",
+                     watch_state_name(value), status->watch_state == value ? 1 : 0);
     }
-    gauge("netscore_extender_kube_watch_errors_total", "Failed API server requests and malformed events.", "counter",
+    gauge("netscore_extender_kube_watch_errors_total",
+          "Failed API server requests and malformed events.", "counter",
           static_cast<double>(status->watch_errors_total));
-    gauge("netscore_extender_kube_watch_relists_total", "Full lists after a 410 Gone or a lost watch.", "counter",
+    gauge("netscore_extender_kube_watch_relists_total",
+          "Full lists after a 410 Gone or a lost watch.", "counter",
           static_cast<double>(status->watch_relists_total));
-    gauge("netscore_extender_kube_watch_nodes", "Nodes known from the Kubernetes API.", "gauge", status->watch_nodes);
-    gauge("netscore_extender_kube_watch_pods", "Bound pods the watcher tracks.", "gauge", status->watch_pods);
-    gauge("netscore_extender_kube_watch_placements", "Pods currently counted in a placement correction.", "gauge",
-          status->watch_placements);
+    gauge("netscore_extender_kube_watch_nodes", "Nodes known from the Kubernetes API.", "gauge",
+          status->watch_nodes);
+    gauge("netscore_extender_kube_watch_pods", "Bound pods the watcher tracks.", "gauge",
+          status->watch_pods);
+    gauge("netscore_extender_kube_watch_placements",
+          "Pods currently counted in a placement correction.", "gauge", status->watch_placements);
     if (const std::int64_t age = watch_event_age_ns(*status, now_mono_ns); age >= 0) {
       gauge("netscore_extender_kube_watch_last_event_age_seconds",
             "Time since the watcher's latest event or bookmark (CLOCK_MONOTONIC).", "gauge",
@@ -82,16 +95,20 @@ void render_cluster_metrics(const shm::CollectorStatus* status, const shm::Snaps
     }
   }
   if (meta == nullptr) return;
-  gauge("netscore_extender_table_corrected", "1 when the snapshot's scores include the placement correction.", "gauge",
+  gauge("netscore_extender_table_corrected",
+        "1 when the snapshot's scores include the placement correction.", "gauge",
         (meta->flags & shm::kSnapshotCorrected) != 0 ? 1 : 0);
-  gauge("netscore_extender_table_cluster_synced", "1 when the snapshot knows which nodes the cluster has.", "gauge",
+  gauge("netscore_extender_table_cluster_synced",
+        "1 when the snapshot knows which nodes the cluster has.", "gauge",
         (meta->flags & shm::kSnapshotClusterSynced) != 0 ? 1 : 0);
   if (rows == nullptr) return;
   const ClusterMismatch m = cluster_mismatch(*rows, *meta);
   if (!m.known) return;
-  gauge("netscore_extender_nodes_without_series", "Nodes in the cluster that Prometheus has no series for.", "gauge",
+  gauge("netscore_extender_nodes_without_series",
+        "Nodes in the cluster that Prometheus has no series for.", "gauge",
         static_cast<double>(m.nodes_without_series.size()));
-  gauge("netscore_extender_series_without_node", "Series whose node label matches no node in the cluster.", "gauge",
+  gauge("netscore_extender_series_without_node",
+        "Series whose node label matches no node in the cluster.", "gauge",
         static_cast<double>(m.series_without_node.size()));
 }
 

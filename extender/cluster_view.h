@@ -28,11 +28,13 @@ struct ClusterMismatch {
 ClusterMismatch cluster_mismatch(std::span<const TableRow> rows, const shm::SnapshotMeta& meta);
 
 // Nanoseconds since the watcher's latest event or bookmark; -1 when it has seen none.
-std::int64_t watch_event_age_ns(const shm::CollectorStatus& status, std::int64_t now_mono_ns) noexcept;
+std::int64_t watch_event_age_ns(const shm::CollectorStatus& status,
+                                std::int64_t now_mono_ns) noexcept;
 
 // Appends the watcher's health and the correction/mismatch gauges (Prometheus text format).
 // `status` / `meta` / `rows` are null when not read.
 void render_cluster_metrics(const shm::CollectorStatus* status, const shm::SnapshotMeta* meta,
-                            const std::vector<TableRow>* rows, std::int64_t now_mono_ns, std::string& out);
+                            const std::vector<TableRow>* rows, std::int64_t now_mono_ns,
+                            std::string& out);
 
 }  // namespace netscore::extender

@@ -6,9 +6,12 @@ namespace netscore::extender {
 
 std::string_view to_string(FilterVerdict v) {
   switch (v) {
-    case FilterVerdict::none: return "none";
-    case FilterVerdict::passed: return "passed";
-    case FilterVerdict::failed: return "failed";
+    case FilterVerdict::none:
+      return "none";
+    case FilterVerdict::passed:
+      return "passed";
+    case FilterVerdict::failed:
+      return "failed";
   }
   return "none";
 }
@@ -25,7 +28,8 @@ bool DecisionLog::load(const Slot<T>& slot, T& out) noexcept {
     if (before == 0) return false;
     if ((before & 1) != 0) continue;
     std::array<std::uint64_t, Slot<T>::kWords> buffer{};
-    for (std::size_t k = 0; k < buffer.size(); ++k) buffer[k] = slot.words[k].load(std::memory_order_relaxed);
+    for (std::size_t k = 0; k < buffer.size(); ++k)
+      buffer[k] = slot.words[k].load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (slot.seq.load(std::memory_order_relaxed) != before) continue;
     std::memcpy(static_cast<void*>(&out), buffer.data(), sizeof(T));
@@ -41,7 +45,8 @@ std::vector<Decision> DecisionLog::find(std::string_view pod_namespace, std::str
   for (const auto& slot : decisions_) {
     if (!load(slot, header)) continue;
     const bool match = !uid.empty() ? !header.pod_uid.truncated() && header.pod_uid.view() == uid
-                                    : !header.pod_name.truncated() && header.pod_namespace.view() == pod_namespace &&
+                                    : !header.pod_name.truncated() &&
+                                          header.pod_namespace.view() == pod_namespace &&
                                           header.pod_name.view() == pod_name;
     if (match) found.push_back({header, {}, 0});
   }
@@ -52,7 +57,8 @@ std::vector<Decision> DecisionLog::find(std::string_view pod_namespace, std::str
     d.nodes.reserve(d.header.nodes_recorded);
     NodeDecision node;
     for (std::uint64_t i = 0; i < d.header.nodes_recorded; ++i) {
-      if (load(nodes_[(d.header.node_start + i) % nodes_.size()], node) && node.ticket == d.header.ticket) {
+      if (load(nodes_[(d.header.node_start + i) % nodes_.size()], node) &&
+          node.ticket == d.header.ticket) {
         d.nodes.push_back(node);
       } else {
         ++d.nodes_overwritten;

@@ -25,33 +25,35 @@ struct FixedText {
   char bytes[N] = {};
   void set(std::string_view s) noexcept {
     length = static_cast<std::uint32_t>(std::min<std::size_t>(s.size(), UINT32_MAX));
-    if (!s.empty()) std::memcpy(bytes, s.data(), std::min(s.size(), N));  // an empty view may hold nullptr
+    if (!s.empty())
+      std::memcpy(bytes, s.data(), std::min(s.size(), N));  // an empty view may hold nullptr
   }
   std::string_view view() const noexcept { return {bytes, std::min<std::size_t>(length, N)}; }
   bool truncated() const noexcept { return length > N; }
 };
 
 enum class FilterVerdict : std::uint8_t {
-  none,     // a prioritize decision
+  none,  // a prioritize decision
   passed,
-  failed,   // NodeDecision::reason says why
+  failed,  // NodeDecision::reason says why
 };
 std::string_view to_string(FilterVerdict v);
 
 // One node of one decision. A plain trivially copyable struct: add fields freely, the log copies
 // it as words. Sizes are bounded so a record has a fixed size.
 struct NodeDecision {
-  std::uint64_t ticket = 0;     // the decision it belongs to; set by DecisionLog
-  double seed_raw = 0;          // the table's raw value (bytes over the window)
-  double correction = 0;        // placement correction added to seed_raw (0: none)
-  double rate = -1;             // average receive rate over the window in bytes/s; -1: unknown
-  std::int16_t score = -1;      // 0..100 used for this answer; -1: none (unknown node or table not fresh)
+  std::uint64_t ticket = 0;  // the decision it belongs to; set by DecisionLog
+  double seed_raw = 0;       // the table's raw value (bytes over the window)
+  double correction = 0;     // placement correction added to seed_raw (0: none)
+  double rate = -1;          // average receive rate over the window in bytes/s; -1: unknown
+  std::int16_t score =
+      -1;  // 0..100 used for this answer; -1: none (unknown node or table not fresh)
   std::int8_t extender_score = -1;  // 0..10 returned by prioritize; -1 for filter
   FilterVerdict verdict = FilterVerdict::none;
-  bool found = false;           // present in the table snapshot
-  bool valid = false;           // the collector marked its value usable
-  FixedText<64> name;           // Kubernetes allows 253; longer names are shown cut
-  FixedText<128> reason;        // filter failure reason
+  bool found = false;     // present in the table snapshot
+  bool valid = false;     // the collector marked its value usable
+  FixedText<64> name;     // Kubernetes allows 253; longer names are shown cut
+  FixedText<128> reason;  // filter failure reason
 };
 
 // The bytes of `T` a record must store; the rest may keep an older record's bytes. A NodeDecision
@@ -62,9 +64,11 @@ bool needed_byte_range(const T&, std::size_t, std::size_t) noexcept {
   return true;
 }
 inline bool needed_byte_range(const NodeDecision& n, std::size_t begin, std::size_t end) noexcept {
-  const std::size_t name_end = offsetof(NodeDecision, name) + offsetof(FixedText<64>, bytes) + n.name.view().size();
+  const std::size_t name_end =
+      offsetof(NodeDecision, name) + offsetof(FixedText<64>, bytes) + n.name.view().size();
   const std::size_t reason_begin = offsetof(NodeDecision, reason);
-  const std::size_t reason_end = reason_begin + offsetof(FixedText<128>, bytes) + n.reason.view().size();
+  const std::size_t reason_end =
+      reason_begin + offsetof(FixedText<128>, bytes) + n.reason.view().size();
   return begin < name_end || (end > reason_begin && begin < reason_end);
 }
 
@@ -76,7 +80,8 @@ struct DecisionHeader {
   std::uint64_t publish_id = 0;
   std::uint64_t node_start = 0;  // first node record; set by DecisionLog
   std::uint32_t nodes_asked = 0;
-  std::uint32_t nodes_recorded = 0;  // at most half the node records, so one huge request cannot erase all others
+  std::uint32_t nodes_recorded =
+      0;  // at most half the node records, so one huge request cannot erase all others
   Verb verb = Verb::other;
   Freshness freshness = Freshness::detached;
   ScoringMode scoring = ScoringMode::request;
@@ -131,8 +136,8 @@ class DecisionLog {
 
   // The latest `limit` decisions for the pod, newest first. A non-empty uid matches the uid;
   // otherwise namespace and name match.
-  std::vector<Decision> find(std::string_view pod_namespace, std::string_view pod_name, std::string_view uid,
-                             std::size_t limit) const;
+  std::vector<Decision> find(std::string_view pod_namespace, std::string_view pod_name,
+                             std::string_view uid, std::size_t limit) const;
 
   std::uint64_t recorded() const noexcept { return tickets_.load(std::memory_order_relaxed); }
   // Decisions lost because their slot was still being written by a writer a full ring behind.
@@ -151,7 +156,9 @@ class DecisionLog {
   template <class T>
   static bool store(Slot<T>& slot, const T& value) noexcept {
     std::uint64_t seq = slot.seq.load(std::memory_order_relaxed);
-    if ((seq & 1) != 0 || !slot.seq.compare_exchange_strong(seq, seq + 1, std::memory_order_relaxed)) return false;
+    if ((seq & 1) != 0 ||
+        !slot.seq.compare_exchange_strong(seq, seq + 1, std::memory_order_relaxed))
+      return false;
     std::atomic_thread_fence(std::memory_order_release);
     const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
     for (std::size_t k = 0; k < Slot<T>::kWords; ++k) {

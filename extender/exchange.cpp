@@ -28,14 +28,16 @@ void limit_request(RequestParser& parser, const ExtenderConfig& config) {
 }
 
 std::optional<Reply> answer_read(beast::error_code ec, RequestParser& parser, Handlers& handlers,
-                                 const TableAttachment& table, std::int64_t now_mono_ns, bool draining,
-                                 const ExtenderConfig& config) {
-  if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted ||
-      ec == net::error::connection_reset || ec == net::error::eof) {
+                                 const TableAttachment& table, std::int64_t now_mono_ns,
+                                 bool draining, const ExtenderConfig& config) {
+  if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+      ec == net::error::operation_aborted || ec == net::error::connection_reset ||
+      ec == net::error::eof) {
     return std::nullopt;
   }
   if (ec == http::error::body_limit) {
-    return framing_error(413, "request body exceeds NETSCORE_BODY_LIMIT=" + std::to_string(config.body_limit) + " bytes");
+    return framing_error(413, "request body exceeds NETSCORE_BODY_LIMIT=" +
+                                  std::to_string(config.body_limit) + " bytes");
   }
   if (ec == http::error::header_limit) return framing_error(431, "request header too large");
   if (ec) return framing_error(400, "malformed HTTP request: " + ec.message());
@@ -43,9 +45,10 @@ std::optional<Reply> answer_read(beast::error_code ec, RequestParser& parser, Ha
   auto& req = parser.get();
   const auto target = req.target();
   const auto accept = req[http::field::accept];
-  Reply reply{handlers.handle(req.method(), std::string_view(target.data(), target.size()), req.body(), table,
-                              now_mono_ns, std::string_view(accept.data(), accept.size())),
-              req.version(), req.keep_alive() && !draining};
+  Reply reply{
+      handlers.handle(req.method(), std::string_view(target.data(), target.size()), req.body(),
+                      table, now_mono_ns, std::string_view(accept.data(), accept.size())),
+      req.version(), req.keep_alive() && !draining};
   if (req.method() == http::verb::head) reply.response.body.clear();
   return reply;
 }
@@ -55,8 +58,10 @@ void build_response(Reply reply, HttpResponse& out) {
   out = {};
   out.result(r.status);
   out.version(reply.version);
-  out.set(http::field::content_type, beast::string_view(r.content_type.data(), r.content_type.size()));
-  if (!r.allow.empty()) out.set(http::field::allow, beast::string_view(r.allow.data(), r.allow.size()));
+  out.set(http::field::content_type,
+          beast::string_view(r.content_type.data(), r.content_type.size()));
+  if (!r.allow.empty())
+    out.set(http::field::allow, beast::string_view(r.allow.data(), r.allow.size()));
   if (r.content_type.starts_with("text/html")) {
     out.set("Content-Security-Policy", beast::string_view(kHtmlCsp.data(), kHtmlCsp.size()));
     out.set("X-Content-Type-Options", "nosniff");

@@ -37,8 +37,9 @@ struct Reply {
 // HTTP) is answered with 413/431/400 and closes, since the rest of the stream cannot be trusted;
 // a complete request goes to `handlers` and keeps the connection when the client asked and the
 // server is not draining.
-std::optional<Reply> answer_read(boost::beast::error_code ec, RequestParser& parser, Handlers& handlers,
-                                 const TableAttachment& table, std::int64_t now_mono_ns, bool draining,
+std::optional<Reply> answer_read(boost::beast::error_code ec, RequestParser& parser,
+                                 Handlers& handlers, const TableAttachment& table,
+                                 std::int64_t now_mono_ns, bool draining,
                                  const ExtenderConfig& config);
 
 // Replaces `out` with the reply as an HTTP message, Content-Length set.

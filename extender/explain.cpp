@@ -61,11 +61,14 @@ std::string iso_time(std::int64_t wall_ms) {
   const time_t seconds = static_cast<time_t>(wall_ms / 1000);
   tm utc{};
   gmtime_r(&seconds, &utc);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
-                     utc.tm_hour, utc.tm_min, utc.tm_sec, wall_ms % 1000);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900,
+                     utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                     wall_ms % 1000);
 }
 
-std::string_view scoring_name(ScoringMode m) { return m == ScoringMode::request ? "request" : "cluster"; }
+std::string_view scoring_name(ScoringMode m) {
+  return m == ScoringMode::request ? "request" : "cluster";
+}
 
 // Names cut to their stored prefix end with an ellipsis so nobody takes them for the real name.
 template <std::size_t N>
@@ -77,9 +80,10 @@ std::string shown(const FixedText<N>& t) {
 
 }  // namespace
 
-void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const ExtenderArgs& args, const Lookup& lookup,
-                       std::span<const NodeScore> found, std::span<const std::int64_t> scores,
-                       std::span<const std::int16_t> percent, std::span<const FailedNode> unfiltered) noexcept {
+void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const ExtenderArgs& args,
+                       const Lookup& lookup, std::span<const NodeScore> found,
+                       std::span<const std::int64_t> scores, std::span<const std::int16_t> percent,
+                       std::span<const FailedNode> unfiltered) noexcept {
   if (!log.enabled()) return;
   DecisionHeader h = header_for(Verb::prioritize, args, lookup);
   h.scoring = config.scoring;
@@ -97,8 +101,9 @@ void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const Ext
   });
 }
 
-void record_filter(DecisionLog& log, const ExtenderArgs& args, const Lookup& lookup, std::span<const NodeScore> found,
-                   std::span<const std::size_t> passed, std::span<const FailedNode> failed) noexcept {
+void record_filter(DecisionLog& log, const ExtenderArgs& args, const Lookup& lookup,
+                   std::span<const NodeScore> found, std::span<const std::size_t> passed,
+                   std::span<const FailedNode> failed) noexcept {
   if (!log.enabled()) return;
   const DecisionHeader h = header_for(Verb::filter, args, lookup);
   // A filter that needed no table (the pod asks for nothing netscore checks) looked nothing up.
@@ -123,12 +128,14 @@ void record_filter(DecisionLog& log, const ExtenderArgs& args, const Lookup& loo
 std::optional<std::string> parse_explain_query(std::string_view query, ExplainQuery& out) {
   for (std::size_t at = 0; at < query.size();) {
     const auto amp = query.find('&', at);
-    const auto param = query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at);
+    const auto param =
+        query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at);
     at = amp == std::string_view::npos ? query.size() : amp + 1;
     if (param.empty()) continue;
     const auto eq = param.find('=');
     const auto key = param.substr(0, eq);
-    const auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : param.substr(eq + 1));
+    const auto value =
+        percent_decode(eq == std::string_view::npos ? std::string_view{} : param.substr(eq + 1));
     if (!value) return "malformed percent-encoding in " + std::string(key.substr(0, 32));
     if (key == "pod") {
       const auto slash = value->find('/');
@@ -146,7 +153,8 @@ std::optional<std::string> parse_explain_query(std::string_view query, ExplainQu
     } else if (key == "limit") {
       std::size_t n = 0;
       const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
-      if (ec != std::errc{} || end != value->data() + value->size() || n == 0 || n > kMaxExplainLimit) {
+      if (ec != std::errc{} || end != value->data() + value->size() || n == 0 ||
+          n > kMaxExplainLimit) {
         return "limit must be a number from 1 to " + std::to_string(kMaxExplainLimit);
       }
       out.limit = n;
@@ -161,55 +169,90 @@ std::optional<std::string> parse_explain_query(std::string_view query, ExplainQu
 std::string render_explain_json(const ExplainQuery& query, std::span<const Decision> decisions) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  const auto str = [&](std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
+  const auto str = [&](std::string_view s) {
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  };
   w.StartObject();
   w.Key("query");
   w.StartObject();
-  w.Key("namespace"); str(query.pod_namespace);
-  w.Key("name"); str(query.pod_name);
-  w.Key("uid"); str(query.uid);
+  w.Key("namespace");
+  str(query.pod_namespace);
+  w.Key("name");
+  str(query.pod_name);
+  w.Key("uid");
+  str(query.uid);
   w.EndObject();
   w.Key("decisions");
   w.StartArray();
   for (const Decision& d : decisions) {
     const DecisionHeader& h = d.header;
     w.StartObject();
-    w.Key("time"); str(iso_time(h.wall_ms));
-    w.Key("verb"); str(to_string(h.verb));
+    w.Key("time");
+    str(iso_time(h.wall_ms));
+    w.Key("verb");
+    str(to_string(h.verb));
     w.Key("pod");
     w.StartObject();
-    w.Key("namespace"); str(shown(h.pod_namespace));
-    w.Key("name"); str(shown(h.pod_name));
-    w.Key("uid"); str(shown(h.pod_uid));
+    w.Key("namespace");
+    str(shown(h.pod_namespace));
+    w.Key("name");
+    str(shown(h.pod_name));
+    w.Key("uid");
+    str(shown(h.pod_uid));
     w.EndObject();
     w.Key("table");
     w.StartObject();
-    w.Key("state"); str(to_string(h.freshness));
-    w.Key("age_seconds"); w.Double(static_cast<double>(h.table_age_ns) * 1e-9);
-    w.Key("publish_id"); w.Uint64(h.publish_id);
+    w.Key("state");
+    str(to_string(h.freshness));
+    w.Key("age_seconds");
+    w.Double(static_cast<double>(h.table_age_ns) * 1e-9);
+    w.Key("publish_id");
+    w.Uint64(h.publish_id);
     w.EndObject();
-    w.Key("scoring"); str(h.verb == Verb::prioritize ? scoring_name(h.scoring) : "");
-    w.Key("nodes_asked"); w.Uint(h.nodes_asked);
-    w.Key("nodes_recorded"); w.Uint(h.nodes_recorded);
-    w.Key("nodes_overwritten"); w.Uint(d.nodes_overwritten);
+    w.Key("scoring");
+    str(h.verb == Verb::prioritize ? scoring_name(h.scoring) : "");
+    w.Key("nodes_asked");
+    w.Uint(h.nodes_asked);
+    w.Key("nodes_recorded");
+    w.Uint(h.nodes_recorded);
+    w.Key("nodes_overwritten");
+    w.Uint(d.nodes_overwritten);
     w.Key("nodes");
     w.StartArray();
     for (const NodeDecision& n : d.nodes) {
       w.StartObject();
-      w.Key("name"); str(shown(n.name));
-      w.Key("found"); w.Bool(n.found);
-      w.Key("valid"); w.Bool(n.valid);
-      w.Key("seed_raw"); w.Double(n.seed_raw);
-      w.Key("correction"); w.Double(n.correction);
+      w.Key("name");
+      str(shown(n.name));
+      w.Key("found");
+      w.Bool(n.found);
+      w.Key("valid");
+      w.Bool(n.valid);
+      w.Key("seed_raw");
+      w.Double(n.seed_raw);
+      w.Key("correction");
+      w.Double(n.correction);
       w.Key("rate");
-      if (n.rate >= 0) w.Double(n.rate); else w.Null();
+      if (n.rate >= 0)
+        w.Double(n.rate);
+      else
+        w.Null();
       w.Key("score");
-      if (n.score >= 0) w.Int(n.score); else w.Null();
+      if (n.score >= 0)
+        w.Int(n.score);
+      else
+        w.Null();
       w.Key("extender_score");
-      if (n.extender_score >= 0) w.Int(n.extender_score); else w.Null();
+      if (n.extender_score >= 0)
+        w.Int(n.extender_score);
+      else
+        w.Null();
       w.Key("filter");
-      if (n.verdict == FilterVerdict::none) w.Null(); else str(to_string(n.verdict));
-      w.Key("reason"); str(shown(n.reason));
+      if (n.verdict == FilterVerdict::none)
+        w.Null();
+      else
+        str(to_string(n.verdict));
+      w.Key("reason");
+      str(shown(n.reason));
       w.EndObject();
     }
     w.EndArray();
@@ -224,32 +267,37 @@ std::string render_explain_text(const ExplainQuery& query, std::span<const Decis
   std::string out;
   auto it = std::back_inserter(out);
   if (query.uid.empty()) {
-    fmt::format_to(it, "{} decision(s) for pod {}/{}, newest first\n", decisions.size(), query.pod_namespace,
-                   query.pod_name);
+    fmt::format_to(it, "{} decision(s) for pod {}/{}, newest first\n", decisions.size(),
+                   query.pod_namespace, query.pod_name);
   } else {
-    fmt::format_to(it, "{} decision(s) for pod uid {}, newest first\n", decisions.size(), query.uid);
+    fmt::format_to(it, "{} decision(s) for pod uid {}, newest first\n", decisions.size(),
+                   query.uid);
   }
   for (const Decision& d : decisions) {
     const DecisionHeader& h = d.header;
-    fmt::format_to(it, "\n{} {} {}/{} table={} age={:.1f}s publish={}", iso_time(h.wall_ms), to_string(h.verb),
-                   shown(h.pod_namespace), shown(h.pod_name), to_string(h.freshness),
-                   static_cast<double>(h.table_age_ns) * 1e-9, h.publish_id);
+    fmt::format_to(it, "\n{} {} {}/{} table={} age={:.1f}s publish={}", iso_time(h.wall_ms),
+                   to_string(h.verb), shown(h.pod_namespace), shown(h.pod_name),
+                   to_string(h.freshness), static_cast<double>(h.table_age_ns) * 1e-9,
+                   h.publish_id);
     if (h.verb == Verb::prioritize) fmt::format_to(it, " scoring={}", scoring_name(h.scoring));
     fmt::format_to(it, " nodes={}", h.nodes_asked);
     if (h.nodes_recorded < h.nodes_asked) fmt::format_to(it, " (first {} kept)", h.nodes_recorded);
-    if (d.nodes_overwritten != 0) fmt::format_to(it, " ({} node records overwritten since)", d.nodes_overwritten);
+    if (d.nodes_overwritten != 0)
+      fmt::format_to(it, " ({} node records overwritten since)", d.nodes_overwritten);
     out += '\n';
     std::size_t width = 4;
     for (const auto& n : d.nodes) width = std::max(width, shown(n.name).size());
-    fmt::format_to(it, "  {:<{}}  {:>5}  {:>22}  {:>10}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n", "NODE", width, "FOUND",
-                   "SEED_RAW", "CORRECTION", "RATE_B/S", "SCORE", "EXT", "FILTER", "REASON");
+    fmt::format_to(it, "  {:<{}}  {:>5}  {:>22}  {:>10}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n", "NODE",
+                   width, "FOUND", "SEED_RAW", "CORRECTION", "RATE_B/S", "SCORE", "EXT", "FILTER",
+                   "REASON");
     for (const auto& n : d.nodes) {
-      fmt::format_to(it, "  {:<{}}  {:>5}  {:>22.0f}  {:>10.0f}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n", shown(n.name), width,
-                     n.found ? (n.valid ? "yes" : "inval") : "no", n.seed_raw, n.correction,
-                     n.rate >= 0 ? fmt::format("{:.0f}", n.rate) : "-",
+      fmt::format_to(it, "  {:<{}}  {:>5}  {:>22.0f}  {:>10.0f}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n",
+                     shown(n.name), width, n.found ? (n.valid ? "yes" : "inval") : "no", n.seed_raw,
+                     n.correction, n.rate >= 0 ? fmt::format("{:.0f}", n.rate) : "-",
                      n.score >= 0 ? std::to_string(n.score) : "-",
                      n.extender_score >= 0 ? std::to_string(n.extender_score) : "-",
-                     n.verdict == FilterVerdict::none ? "-" : to_string(n.verdict), shown(n.reason));
+                     n.verdict == FilterVerdict::none ? "-" : to_string(n.verdict),
+                     shown(n.reason));
     }
   }
   return out;

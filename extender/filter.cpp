@@ -49,11 +49,14 @@ std::optional<double> parse_rate(std::string_view text) {
     }
   }
   // Digits with at most one '.': from_chars alone would also take "inf", "nan" and exponents.
-  const auto digits = std::count_if(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const auto digits =
+      std::count_if(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   const auto dots = std::count(text.begin(), text.end(), '.');
-  if (digits == 0 || dots > 1 || static_cast<std::size_t>(digits + dots) != text.size()) return std::nullopt;
+  if (digits == 0 || dots > 1 || static_cast<std::size_t>(digits + dots) != text.size())
+    return std::nullopt;
   double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
+  const auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
   if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
   return value * factor;
 }
@@ -61,19 +64,26 @@ std::optional<double> parse_rate(std::string_view text) {
 void Filter::warn_once_about(const Lookup& lookup) {
   if ((lookup.meta.flags & shm::kSnapshotClusterSynced) == 0) {
     if (!warned_unsynced_) {
-      spdlog::warn("label rules need node labels: with nodeCacheCapable: true the collector must watch the Kubernetes "
-                   "API (its table has no synced node labels); pods the rules select pass every node until then");
+      spdlog::warn(
+          "label rules need node labels: with nodeCacheCapable: true the collector must watch the "
+          "Kubernetes "
+          "API (its table has no synced node labels); pods the rules select pass every node until "
+          "then");
     }
     warned_unsynced_ = true;
-  } else if (lookup.meta.rules_hash != config_.label_rules.hash && warned_rules_hash_ != lookup.meta.rules_hash) {
+  } else if (lookup.meta.rules_hash != config_.label_rules.hash &&
+             warned_rules_hash_ != lookup.meta.rules_hash) {
     warned_rules_hash_ = lookup.meta.rules_hash;
-    spdlog::warn("label rules differ between collector and extender: set the same NETSCORE_LABEL_RULES in both; "
-                 "node labels count as unknown until then");
+    spdlog::warn(
+        "label rules differ between collector and extender: set the same NETSCORE_LABEL_RULES in "
+        "both; "
+        "node labels count as unknown until then");
   }
 }
 
 bool Filter::constrains(const ExtenderArgs& args) const {
-  return (!config_.label_rules.empty() && pod_rule_mask(config_.label_rules, args.pod_annotations) != 0) ||
+  return (!config_.label_rules.empty() &&
+          pod_rule_mask(config_.label_rules, args.pod_annotations) != 0) ||
          find_value(args.pod_annotations, kMaxReceiveRateAnnotation) ||
          find_value(args.pod_annotations, kRemovedCeilingAnnotation);
 }
@@ -99,15 +109,17 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
     for (std::size_t i = 0; i < n; ++i) outcome.failed.push_back({i, reasons_[kPodError]});
   };
   if (removed) {
-    return fail_all(fmt::format("netscore: annotation {} is no longer supported; use {} (bytes per second)",
-                                kRemovedCeilingAnnotation, kMaxReceiveRateAnnotation));
+    return fail_all(
+        fmt::format("netscore: annotation {} is no longer supported; use {} (bytes per second)",
+                    kRemovedCeilingAnnotation, kMaxReceiveRateAnnotation));
   }
   std::optional<double> ceiling;
   if (rate_text) {
     ceiling = parse_rate(*rate_text);
     if (!ceiling) {
-      return fail_all(fmt::format("netscore: annotation {}=\"{}\" is not bytes per second (e.g. 2000000 or 10Mi)",
-                                  kMaxReceiveRateAnnotation, rate_text->substr(0, 64)));
+      return fail_all(fmt::format(
+          "netscore: annotation {}=\"{}\" is not bytes per second (e.g. 2000000 or 10Mi)",
+          kMaxReceiveRateAnnotation, rate_text->substr(0, 64)));
     }
   }
 
@@ -116,8 +128,10 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
   Lookup lookup;
   if (ceiling || names_mode) {
     outcome.found.resize(n);
-    const auto max_age_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(config_.max_age.value).count();
-    lookup = lookup_nodes(table, args.names, args.name_hashes, outcome.found, now_mono_ns, max_age_ns);
+    const auto max_age_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(config_.max_age.value).count();
+    lookup =
+        lookup_nodes(table, args.names, args.name_hashes, outcome.found, now_mono_ns, max_age_ns);
     outcome.looked_up = true;
     outcome.freshness = lookup.freshness;
     outcome.lookup = lookup;
@@ -128,17 +142,22 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
                             lookup.meta.rules_hash == rules.hash;
   if (names_mode && required != 0 && fresh && !masks_usable) warn_once_about(lookup);
   for (std::size_t r = 0; r < rules.rules.size(); ++r) {
-    if ((required >> r & 1) != 0) reasons_[kSlots + r] = "netscore: " + describe_rule(rules.rules[r]);
+    if ((required >> r & 1) != 0)
+      reasons_[kSlots + r] = "netscore: " + describe_rule(rules.rules[r]);
   }
   reasons_[kLabelsUnknown] =
-      fresh ? std::string("netscore: node labels unknown to netscore (NETSCORE_STALE_POLICY=closed)")
-            : fmt::format("netscore: score table {}, node labels unknown (NETSCORE_STALE_POLICY=closed)",
-                          to_string(lookup.freshness));
+      fresh
+          ? std::string("netscore: node labels unknown to netscore (NETSCORE_STALE_POLICY=closed)")
+          : fmt::format(
+                "netscore: score table {}, node labels unknown (NETSCORE_STALE_POLICY=closed)",
+                to_string(lookup.freshness));
   if (ceiling) {
-    reasons_[kRateAbove] = without_percent(
-        fmt::format("netscore: node receive rate above the pod's {} of {}", kMaxReceiveRateAnnotation, *rate_text));
-    reasons_[kCannotCheckRate] = fmt::format("netscore: score table {}, cannot check {} (NETSCORE_STALE_POLICY=closed)",
-                                             to_string(lookup.freshness), kMaxReceiveRateAnnotation);
+    reasons_[kRateAbove] =
+        without_percent(fmt::format("netscore: node receive rate above the pod's {} of {}",
+                                    kMaxReceiveRateAnnotation, *rate_text));
+    reasons_[kCannotCheckRate] =
+        fmt::format("netscore: score table {}, cannot check {} (NETSCORE_STALE_POLICY=closed)",
+                    to_string(lookup.freshness), kMaxReceiveRateAnnotation);
   }
 
   for (std::size_t i = 0; i < n; ++i) {
@@ -148,7 +167,8 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
       if (!names_mode) {
         const ByteSpan r = args.label_ranges[i];
         mask = node_rule_mask(rules, std::span(args.node_labels).subspan(r.begin, r.end - r.begin));
-      } else if (masks_usable && outcome.found[i].found && (outcome.found[i].flags & shm::kEntryLabelsKnown) != 0) {
+      } else if (masks_usable && outcome.found[i].found &&
+                 (outcome.found[i].flags & shm::kEntryLabelsKnown) != 0) {
         mask = outcome.found[i].rule_mask;
       }
       if (mask) {
@@ -164,7 +184,8 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
         if (closed) reason = reasons_[kCannotCheckRate];
       } else if (s.found && (s.flags & shm::kEntryRateValid) != 0 && s.rate > *ceiling) {
         reason = reasons_[kRateAbove];
-        spdlog::debug("filter node={} rate={:.0f}B/s above ceiling={:.0f}B/s", args.names[i], s.rate, *ceiling);
+        spdlog::debug("filter node={} rate={:.0f}B/s above ceiling={:.0f}B/s", args.names[i],
+                      s.rate, *ceiling);
       }
     }
     if (reason.empty()) {

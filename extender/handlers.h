@@ -26,7 +26,8 @@ struct Response {
 
 // State every server thread shares; every member is thread-safe.
 struct SharedState {
-  explicit SharedState(unsigned threads, std::uint32_t explain_decisions = 0, std::uint32_t explain_nodes = 0)
+  explicit SharedState(unsigned threads, std::uint32_t explain_decisions = 0,
+                       std::uint32_t explain_nodes = 0)
       : metrics(threads), decisions(explain_decisions, explain_nodes) {}
   ServerMetrics metrics;
   DecisionLog decisions;
@@ -51,18 +52,21 @@ class Handlers {
 
   // `body` is parsed in place (overwritten). `accept` is the request's Accept header.
   Response handle(boost::beast::http::verb method, std::string_view target, std::string& body,
-                  const TableAttachment& table, std::int64_t now_mono_ns, std::string_view accept = {});
+                  const TableAttachment& table, std::int64_t now_mono_ns,
+                  std::string_view accept = {});
 
  private:
   Response filter(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
   Response prioritize(std::string& body, const ScoreTableReader* table, std::int64_t now_mono_ns);
-  Response readyz(std::string_view query, const TableAttachment& table, std::int64_t now_mono_ns) const;
+  Response readyz(std::string_view query, const TableAttachment& table,
+                  std::int64_t now_mono_ns) const;
   Response metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const;
   Response table(std::string_view query, std::string_view accept, const TableAttachment& table,
                  std::int64_t now_mono_ns) const;
   Response explain(std::string_view query) const;
-  void score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table, std::int64_t now_mono_ns,
-                                    std::span<std::int64_t> scores, FilterOutcome& outcome);
+  void score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table,
+                                    std::int64_t now_mono_ns, std::span<std::int64_t> scores,
+                                    FilterOutcome& outcome);
   std::int64_t max_age_ns() const;
   void note_missing(std::span<const std::string_view> names, std::span<const NodeScore> scores);
 

@@ -9,13 +9,15 @@
 #include "extender/server.h"
 
 int main(int argc, char** argv) {
-  const netscore::Config config = netscore::load_config_or_exit(netscore::Component::extender, argc, argv);
+  const netscore::Config config =
+      netscore::load_config_or_exit(netscore::Component::extender, argc, argv);
   netscore::init_logging("netscore-extender", config.log_level, config.log_format);
   try {
     netscore::extender::Server server(config);
     spdlog::info("listening address={}:{} prefix=\"{}\" threads={} shm={} scoring={} max_age={}",
-                 config.extender.listen_host, server.port(), config.extender.url_prefix, config.extender.threads,
-                 config.shm.name, config.extender.scoring == netscore::ScoringMode::request ? "request" : "cluster",
+                 config.extender.listen_host, server.port(), config.extender.url_prefix,
+                 config.extender.threads, config.shm.name,
+                 config.extender.scoring == netscore::ScoringMode::request ? "request" : "cluster",
                  config.max_age.text);
     if (server.metrics_port() != 0) {
       spdlog::info("metrics listening address={}:{} endpoints=/metrics,/healthz,/readyz,/table",

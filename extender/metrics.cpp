@@ -9,8 +9,8 @@
 namespace netscore::extender {
 
 std::string_view to_string(Verb v) {
-  static constexpr std::array<std::string_view, kVerbs> kNames = {"filter", "prioritize", "table",   "healthz",
-                                                                  "readyz", "metrics",    "explain", "other"};
+  static constexpr std::array<std::string_view, kVerbs> kNames = {
+      "filter", "prioritize", "table", "healthz", "readyz", "metrics", "explain", "other"};
   return kNames[static_cast<std::size_t>(v)];
 }
 
@@ -18,15 +18,18 @@ ServerMetrics::ServerMetrics(unsigned threads) {
   for (unsigned i = 0; i < std::max(1U, threads); ++i) slots_.push_back(std::make_unique<Slot>());
 }
 
-void ServerMetrics::record(unsigned thread, Verb verb, unsigned status, std::int64_t duration_ns) noexcept {
+void ServerMetrics::record(unsigned thread, Verb verb, unsigned status,
+                           std::int64_t duration_ns) noexcept {
   Slot& s = *slots_[thread % slots_.size()];
   const auto v = static_cast<std::size_t>(verb);
   const auto code = std::find(kCodes.begin(), kCodes.end(), status);
-  const auto c = static_cast<std::size_t>(code == kCodes.end() ? kCodes.size() - 1 : code - kCodes.begin());
+  const auto c =
+      static_cast<std::size_t>(code == kCodes.end() ? kCodes.size() - 1 : code - kCodes.begin());
   s.requests[v][c].fetch_add(1, std::memory_order_relaxed);
   const double seconds = static_cast<double>(duration_ns) * 1e-9;
-  const auto b = static_cast<std::size_t>(std::lower_bound(kLatencyBuckets.begin(), kLatencyBuckets.end(), seconds) -
-                                          kLatencyBuckets.begin());
+  const auto b = static_cast<std::size_t>(
+      std::lower_bound(kLatencyBuckets.begin(), kLatencyBuckets.end(), seconds) -
+      kLatencyBuckets.begin());
   s.buckets[v][b].fetch_add(1, std::memory_order_relaxed);
   s.duration_ns[v].fetch_add(static_cast<std::uint64_t>(std::max<std::int64_t>(0, duration_ns)),
                              std::memory_order_relaxed);
@@ -44,19 +47,23 @@ std::uint64_t ServerMetrics::missing_lookups() const noexcept {
 
 void ServerMetrics::render(std::string& out) const {
   auto it = std::back_inserter(out);
-  fmt::format_to(it, "# HELP netscore_extender_requests_total HTTP requests answered, by verb and status code.\n"
-                     "# TYPE netscore_extender_requests_total counter\n");
+  fmt::format_to(
+      it,
+      "# HELP netscore_extender_requests_total HTTP requests answered, by verb and status code.\n"
+      "# TYPE netscore_extender_requests_total counter\n");
   for (std::size_t v = 0; v < kVerbs; ++v) {
     for (std::size_t c = 0; c < kCodes.size(); ++c) {
       std::uint64_t n = 0;
       for (const auto& s : slots_) n += s->requests[v][c].load(std::memory_order_relaxed);
       if (n == 0) continue;
-      fmt::format_to(it, "netscore_extender_requests_total{{verb=\"{}\",code=\"{}\"}} {}\n", to_string(Verb(v)),
-                     kCodes[c], n);
+      fmt::format_to(it, "netscore_extender_requests_total{{verb=\"{}\",code=\"{}\"}} {}\n",
+                     to_string(Verb(v)), kCodes[c], n);
     }
   }
-  fmt::format_to(it, "# HELP netscore_extender_request_duration_seconds Time from a complete request to its response "
-                     "being written.\n# TYPE netscore_extender_request_duration_seconds histogram\n");
+  fmt::format_to(it,
+                 "# HELP netscore_extender_request_duration_seconds Time from a complete request "
+                 "to its response "
+                 "being written.\n# TYPE netscore_extender_request_duration_seconds histogram\n");
   for (std::size_t v = 0; v < kVerbs; ++v) {
     const std::string_view verb = to_string(Verb(v));
     std::uint64_t cumulative = 0;
@@ -65,23 +72,27 @@ void ServerMetrics::render(std::string& out) const {
     for (std::size_t b = 0; b <= kLatencyBuckets.size(); ++b) {
       for (const auto& s : slots_) cumulative += s->buckets[v][b].load(std::memory_order_relaxed);
       if (b < kLatencyBuckets.size()) {
-        fmt::format_to(it, "netscore_extender_request_duration_seconds_bucket{{verb=\"{}\",le=\"{}\"}} {}\n", verb,
-                       kLatencyBuckets[b], cumulative);
+        fmt::format_to(
+            it, "netscore_extender_request_duration_seconds_bucket{{verb=\"{}\",le=\"{}\"}} {}\n",
+            verb, kLatencyBuckets[b], cumulative);
       } else {
-        fmt::format_to(it, "netscore_extender_request_duration_seconds_bucket{{verb=\"{}\",le=\"+Inf\"}} {}\n", verb,
-                       cumulative);
+        fmt::format_to(
+            it, "netscore_extender_request_duration_seconds_bucket{{verb=\"{}\",le=\"+Inf\"}} {}\n",
+            verb, cumulative);
       }
     }
     fmt::format_to(it, "netscore_extender_request_duration_seconds_sum{{verb=\"{}\"}} {}\n", verb,
                    static_cast<double>(sum_ns) * 1e-9);
-    fmt::format_to(it, "netscore_extender_request_duration_seconds_count{{verb=\"{}\"}} {}\n", verb, cumulative);
+    fmt::format_to(it, "netscore_extender_request_duration_seconds_count{{verb=\"{}\"}} {}\n", verb,
+                   cumulative);
   }
 }
 
 void MissingNodes::add(std::string_view name) noexcept {
   if (name.empty() || name.size() > shm::kMaxNameBytes) return;
   const std::uint64_t hash = shm::name_hash(name);
-  for (std::size_t probe = 0, pos = hash % kSlots; probe < kSlots; ++probe, pos = (pos + 1) % kSlots) {
+  for (std::size_t probe = 0, pos = hash % kSlots; probe < kSlots;
+       ++probe, pos = (pos + 1) % kSlots) {
     Slot& s = slots_[pos];
     std::uint64_t seen = s.hash.load(std::memory_order_acquire);
     if (seen == 0) {

@@ -12,12 +12,22 @@
 
 namespace netscore::extender {
 
-enum class Verb : std::uint8_t { filter, prioritize, table, healthz, readyz, metrics, explain, other };
+enum class Verb : std::uint8_t {
+  filter,
+  prioritize,
+  table,
+  healthz,
+  readyz,
+  metrics,
+  explain,
+  other
+};
 inline constexpr std::size_t kVerbs = 8;
 std::string_view to_string(Verb v);
 
-inline constexpr std::array<double, 16> kLatencyBuckets = {5e-6,   10e-6, 20e-6, 50e-6, 100e-6, 200e-6, 300e-6, 500e-6,
-                                                            1e-3,   2e-3,  5e-3,  10e-3, 50e-3,  100e-3, 1.0,    5.0};
+inline constexpr std::array<double, 16> kLatencyBuckets = {
+    5e-6, 10e-6, 20e-6, 50e-6, 100e-6, 200e-6, 300e-6, 500e-6,
+    1e-3, 2e-3,  5e-3,  10e-3, 50e-3,  100e-3, 1.0,    5.0};
 inline constexpr std::array<unsigned, 8> kCodes = {200, 400, 404, 405, 413, 431, 503, 500};
 
 // Request counters and latency histograms. Each server thread writes only its own slot with
@@ -34,7 +44,8 @@ class ServerMetrics {
  private:
   struct alignas(shm::kCacheLine) Slot {
     std::array<std::array<std::atomic<std::uint64_t>, kCodes.size()>, kVerbs> requests{};
-    std::array<std::array<std::atomic<std::uint64_t>, kLatencyBuckets.size() + 1>, kVerbs> buckets{};
+    std::array<std::array<std::atomic<std::uint64_t>, kLatencyBuckets.size() + 1>, kVerbs>
+        buckets{};
     std::array<std::atomic<std::uint64_t>, kVerbs> duration_ns{};
     std::atomic<std::uint64_t> missing_lookups{0};
   };

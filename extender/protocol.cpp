@@ -23,7 +23,8 @@ bool go_fold_equal(std::string_view key, std::string_view target) {
     if (k >= key.size()) return false;
     const auto c = static_cast<unsigned char>(key[k]);
     if (c < 0x80) {
-      if (static_cast<char>(c | 0x20) != t || !((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return false;
+      if (static_cast<char>(c | 0x20) != t || !((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))
+        return false;
       ++k;
     } else if (t == 'k' && key.substr(k, 3) == "\xE2\x84\xAA") {
       k += 3;
@@ -38,17 +39,43 @@ bool go_fold_equal(std::string_view key, std::string_view target) {
 
 // What the next value is, decided by the key before it or by the enclosing array.
 enum class Slot : std::uint8_t {
-  other, pod, nodes, node_names, pod_meta, annotations, annotation, items, item_meta, item_name, item_labels, item_label,
-  pod_namespace, pod_name, pod_uid
+  other,
+  pod,
+  nodes,
+  node_names,
+  pod_meta,
+  annotations,
+  annotation,
+  items,
+  item_meta,
+  item_name,
+  item_labels,
+  item_label,
+  pod_namespace,
+  pod_name,
+  pod_uid
 };
 // What the enclosing container is.
-enum class Ctx : std::uint8_t { skip, root, pod, pod_meta, annotations, nodes, items, item, item_meta, item_labels, node_names };
+enum class Ctx : std::uint8_t {
+  skip,
+  root,
+  pod,
+  pod_meta,
+  annotations,
+  nodes,
+  items,
+  item,
+  item_meta,
+  item_labels,
+  node_names
+};
 
 constexpr std::size_t kMaxDepth = 128;
 
 class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsHandler> {
  public:
-  ArgsHandler(ExtenderArgs& out, rapidjson::InsituStringStream& stream) : out_(out), stream_(stream) {}
+  ArgsHandler(ExtenderArgs& out, rapidjson::InsituStringStream& stream)
+      : out_(out), stream_(stream) {}
 
   bool Null() {
     switch (slot()) {
@@ -57,12 +84,27 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         out_.pod_annotations.clear();
         out_.pod_namespace = out_.pod_name = out_.pod_uid = {};
         break;
-      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = {}; break;
-      case Slot::nodes: nodes_ = false; clear_items(); break;
-      case Slot::node_names: node_names_ = false; out_.names.clear(); break;
-      case Slot::item_name: return fail("Nodes.items[].metadata.name must be a string");
-      case Slot::annotation: erase(out_.pod_annotations, 0, pending_key_); break;
-      case Slot::item_label: erase(out_.node_labels, item_label_begin_, pending_key_); break;
+      case Slot::pod_namespace:
+      case Slot::pod_name:
+      case Slot::pod_uid:
+        *pod_field(slot()) = {};
+        break;
+      case Slot::nodes:
+        nodes_ = false;
+        clear_items();
+        break;
+      case Slot::node_names:
+        node_names_ = false;
+        out_.names.clear();
+        break;
+      case Slot::item_name:
+        return fail("Nodes.items[].metadata.name must be a string");
+      case Slot::annotation:
+        erase(out_.pod_annotations, 0, pending_key_);
+        break;
+      case Slot::item_label:
+        erase(out_.node_labels, item_label_begin_, pending_key_);
+        break;
       default:
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
         break;
@@ -81,30 +123,49 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     const std::string_view value(s, n);
     if (top() == Ctx::node_names) return add_name(out_.names, value, "NodeNames");
     switch (slot()) {
-      case Slot::item_name: item_name_ = value; return true;
-      case Slot::annotation: upsert(out_.pod_annotations, 0, value); return true;
-      case Slot::item_label: upsert(out_.node_labels, item_label_begin_, value); return true;
-      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: *pod_field(slot()) = value; return true;
-      case Slot::other: return true;
-      default: return fail(std::string(describe(slot())) + " must not be a string");
+      case Slot::item_name:
+        item_name_ = value;
+        return true;
+      case Slot::annotation:
+        upsert(out_.pod_annotations, 0, value);
+        return true;
+      case Slot::item_label:
+        upsert(out_.node_labels, item_label_begin_, value);
+        return true;
+      case Slot::pod_namespace:
+      case Slot::pod_name:
+      case Slot::pod_uid:
+        *pod_field(slot()) = value;
+        return true;
+      case Slot::other:
+        return true;
+      default:
+        return fail(std::string(describe(slot())) + " must not be a string");
     }
   }
 
   bool StartObject() {
     if (depth_ == 0) return push(Ctx::root);
     switch (slot()) {
-      case Slot::pod: pod_ = true; return push(Ctx::pod);
-      case Slot::pod_meta: return push(Ctx::pod_meta);
-      case Slot::annotations: return push(Ctx::annotations);
+      case Slot::pod:
+        pod_ = true;
+        return push(Ctx::pod);
+      case Slot::pod_meta:
+        return push(Ctx::pod_meta);
+      case Slot::annotations:
+        return push(Ctx::annotations);
       case Slot::nodes:
         nodes_ = true;
         clear_items();
         return push(Ctx::nodes);
-      case Slot::item_meta: return push(Ctx::item_meta);
-      case Slot::item_labels: return push(Ctx::item_labels);
+      case Slot::item_meta:
+        return push(Ctx::item_meta);
+      case Slot::item_labels:
+        return push(Ctx::item_labels);
       case Slot::other:
         if (top() == Ctx::items) {
-          // The iterative parser reports a token before consuming it: Tell() is at '{' here, at '}' in EndObject.
+          // The iterative parser reports a token before consuming it: Tell() is at '{' here, at '}'
+          // in EndObject.
           item_begin_ = stream_.Tell();
           item_name_.reset();
           item_label_begin_ = out_.node_labels.size();
@@ -112,7 +173,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         }
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
         return push(Ctx::skip);
-      default: return fail(std::string(describe(slot())) + " must not be an object");
+      default:
+        return fail(std::string(describe(slot())) + " must not be an object");
     }
   }
 
@@ -121,33 +183,56 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     key_slot_ = Slot::other;
     switch (top()) {
       case Ctx::root:
-        if (go_fold_equal(key, "pod")) key_slot_ = Slot::pod;
-        else if (go_fold_equal(key, "nodes")) key_slot_ = Slot::nodes;
-        else if (go_fold_equal(key, "nodenames")) key_slot_ = Slot::node_names;
+        if (go_fold_equal(key, "pod"))
+          key_slot_ = Slot::pod;
+        else if (go_fold_equal(key, "nodes"))
+          key_slot_ = Slot::nodes;
+        else if (go_fold_equal(key, "nodenames"))
+          key_slot_ = Slot::node_names;
         break;
-      case Ctx::pod: if (key == "metadata") key_slot_ = Slot::pod_meta; break;
+      case Ctx::pod:
+        if (key == "metadata") key_slot_ = Slot::pod_meta;
+        break;
       case Ctx::pod_meta:
-        if (key == "annotations") key_slot_ = Slot::annotations;
-        else if (key == "namespace") key_slot_ = Slot::pod_namespace;
-        else if (key == "name") key_slot_ = Slot::pod_name;
-        else if (key == "uid") key_slot_ = Slot::pod_uid;
+        if (key == "annotations")
+          key_slot_ = Slot::annotations;
+        else if (key == "namespace")
+          key_slot_ = Slot::pod_namespace;
+        else if (key == "name")
+          key_slot_ = Slot::pod_name;
+        else if (key == "uid")
+          key_slot_ = Slot::pod_uid;
         break;
-      case Ctx::annotations: key_slot_ = Slot::annotation; pending_key_ = key; break;
-      case Ctx::nodes: if (key == "items") key_slot_ = Slot::items; break;
-      case Ctx::item: if (key == "metadata") key_slot_ = Slot::item_meta; break;
+      case Ctx::annotations:
+        key_slot_ = Slot::annotation;
+        pending_key_ = key;
+        break;
+      case Ctx::nodes:
+        if (key == "items") key_slot_ = Slot::items;
+        break;
+      case Ctx::item:
+        if (key == "metadata") key_slot_ = Slot::item_meta;
+        break;
       case Ctx::item_meta:
-        if (key == "name") key_slot_ = Slot::item_name;
-        else if (key == "labels") key_slot_ = Slot::item_labels;
+        if (key == "name")
+          key_slot_ = Slot::item_name;
+        else if (key == "labels")
+          key_slot_ = Slot::item_labels;
         break;
-      case Ctx::item_labels: key_slot_ = Slot::item_label; pending_key_ = key; break;
-      default: break;
+      case Ctx::item_labels:
+        key_slot_ = Slot::item_label;
+        pending_key_ = key;
+        break;
+      default:
+        break;
     }
     return true;
   }
 
   bool EndObject(rapidjson::SizeType) {
     if (top() == Ctx::item) {
-      if (!item_name_) return fail("Nodes.items[" + std::to_string(item_names_.size()) + "] has no metadata.name");
+      if (!item_name_)
+        return fail("Nodes.items[" + std::to_string(item_names_.size()) + "] has no metadata.name");
       if (!add_name(item_names_, *item_name_, "Nodes.items")) return false;
       out_.item_spans.push_back({item_begin_, stream_.Tell() + 1});
       out_.label_ranges.push_back({item_label_begin_, out_.node_labels.size()});
@@ -169,7 +254,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
         if (top() == Ctx::items) return fail("Nodes.items must contain only objects");
         return push(Ctx::skip);
-      default: return fail(std::string(describe(slot())) + " must not be an array");
+      default:
+        return fail(std::string(describe(slot())) + " must not be an array");
     }
   }
   bool EndArray(rapidjson::SizeType) { return pop(); }
@@ -196,7 +282,9 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
  private:
   Ctx top() const { return depth_ == 0 ? Ctx::skip : stack_[depth_ - 1]; }
   std::string_view* pod_field(Slot s) {
-    return s == Slot::pod_namespace ? &out_.pod_namespace : s == Slot::pod_name ? &out_.pod_name : &out_.pod_uid;
+    return s == Slot::pod_namespace ? &out_.pod_namespace
+           : s == Slot::pod_name    ? &out_.pod_name
+                                    : &out_.pod_uid;
   }
   Slot slot() const {
     const Ctx t = top();
@@ -205,19 +293,34 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
   }
   static const char* describe(Slot s) {
     switch (s) {
-      case Slot::pod: return "Pod";
-      case Slot::nodes: return "Nodes";
-      case Slot::node_names: return "NodeNames";
-      case Slot::pod_meta: return "Pod.metadata";
-      case Slot::annotations: return "Pod.metadata.annotations";
-      case Slot::annotation: return "a Pod.metadata.annotations value";
-      case Slot::items: return "Nodes.items";
-      case Slot::item_meta: return "Nodes.items[].metadata";
-      case Slot::item_name: return "Nodes.items[].metadata.name";
-      case Slot::pod_namespace: case Slot::pod_name: case Slot::pod_uid: return "Pod.metadata namespace, name and uid";
-      case Slot::item_labels: return "Nodes.items[].metadata.labels";
-      case Slot::item_label: return "a Nodes.items[].metadata.labels value";
-      case Slot::other: break;
+      case Slot::pod:
+        return "Pod";
+      case Slot::nodes:
+        return "Nodes";
+      case Slot::node_names:
+        return "NodeNames";
+      case Slot::pod_meta:
+        return "Pod.metadata";
+      case Slot::annotations:
+        return "Pod.metadata.annotations";
+      case Slot::annotation:
+        return "a Pod.metadata.annotations value";
+      case Slot::items:
+        return "Nodes.items";
+      case Slot::item_meta:
+        return "Nodes.items[].metadata";
+      case Slot::item_name:
+        return "Nodes.items[].metadata.name";
+      case Slot::pod_namespace:
+      case Slot::pod_name:
+      case Slot::pod_uid:
+        return "Pod.metadata namespace, name and uid";
+      case Slot::item_labels:
+        return "Nodes.items[].metadata.labels";
+      case Slot::item_label:
+        return "a Nodes.items[].metadata.labels value";
+      case Slot::other:
+        break;
     }
     return "value";
   }
@@ -246,7 +349,9 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
   }
   static void erase(std::vector<KeyValue>& pairs, std::size_t from, std::string_view key) {
     const auto begin = pairs.begin() + static_cast<std::ptrdiff_t>(from);
-    pairs.erase(std::remove_if(begin, pairs.end(), [&](const KeyValue& kv) { return kv.first == key; }), pairs.end());
+    pairs.erase(
+        std::remove_if(begin, pairs.end(), [&](const KeyValue& kv) { return kv.first == key; }),
+        pairs.end());
   }
   bool push(Ctx c) {
     if (depth_ == kMaxDepth) return fail("JSON nested deeper than " + std::to_string(kMaxDepth));
@@ -262,7 +367,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
   bool add_name(std::vector<std::string_view>& names, std::string_view name, const char* field) {
     if (name.empty()) return fail(std::string(field) + " contains an empty node name");
     if (names.size() == kMaxRequestNodes) {
-      return fail(std::string(field) + " has more than " + std::to_string(kMaxRequestNodes) + " nodes");
+      return fail(std::string(field) + " has more than " + std::to_string(kMaxRequestNodes) +
+                  " nodes");
     }
     names.push_back(name);
     return true;
@@ -282,7 +388,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
           table[pos] = static_cast<std::uint32_t>(i + 1);
           break;
         }
-        if (names[table[pos] - 1] == names[i]) return fail("duplicate node name \"" + std::string(names[i]) + "\"");
+        if (names[table[pos] - 1] == names[i])
+          return fail("duplicate node name \"" + std::string(names[i]) + "\"");
       }
     }
     return true;
@@ -324,15 +431,15 @@ std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& 
   // checks them, so a body ending in a truncated sequence would be read up to two bytes past its
   // terminator (found by http_request_fuzz). Padding only such bodies keeps valid ones uncopied.
   const bool may_end_mid_sequence =
-      std::any_of(body.end() - static_cast<std::ptrdiff_t>(std::min<std::size_t>(size, 3)), body.end(),
-                  [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+      std::any_of(body.end() - static_cast<std::ptrdiff_t>(std::min<std::size_t>(size, 3)),
+                  body.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
   if (may_end_mid_sequence) body.append(3, '\0');
   rapidjson::InsituStringStream stream(body.data());
   ArgsHandler handler(out, stream);
   rapidjson::Reader reader;
   // Iterative: a hostile 1e6-deep nesting must not recurse on the stack.
-  constexpr unsigned kFlags =
-      rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag;
+  constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag |
+                              rapidjson::kParseIterativeFlag;
   const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
   if (!result) {
     if (!handler.error().empty()) return handler.error();
@@ -341,7 +448,8 @@ std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& 
   }
   if (!handler.finish()) return handler.error();
   // The in-situ stream ends at the first NUL byte: a body with one inside is not one JSON text.
-  if (stream.Tell() != size) return "malformed JSON: NUL byte at byte " + std::to_string(stream.Tell());
+  if (stream.Tell() != size)
+    return "malformed JSON: NUL byte at byte " + std::to_string(stream.Tell());
   body.resize(size);
   return std::nullopt;
 }

@@ -11,11 +11,12 @@
 #include "common/label_rules.h"
 
 // The kube-scheduler extender v1 wire format (k8s.io/kube-scheduler/extender/v1, no json tags:
-// PascalCase keys, nothing omitted, integer scores), as kube-scheduler's HTTPExtender sends and reads it.
-// Pure functions, no shared state: safe to call from any thread.
+// PascalCase keys, nothing omitted, integer scores), as kube-scheduler's HTTPExtender sends and
+// reads it. Pure functions, no shared state: safe to call from any thread.
 namespace netscore::extender {
 
-// Kubernetes supports 5000 nodes; anything far beyond is an attack or a bug, refused before scoring.
+// Kubernetes supports 5000 nodes; anything far beyond is an attack or a bug, refused before
+// scoring.
 inline constexpr std::size_t kMaxRequestNodes = 65536;
 
 struct ByteSpan {
@@ -55,8 +56,8 @@ std::optional<std::string_view> find_value(std::span<const KeyValue> pairs, std:
 std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& out);
 
 // HostPriorityList: a bare array of {"Host":name,"Score":int}.
-void write_host_priority_list(std::span<const std::string_view> names, std::span<const std::int64_t> scores,
-                              std::string& out);
+void write_host_priority_list(std::span<const std::string_view> names,
+                              std::span<const std::int64_t> scores, std::string& out);
 
 struct FailedNode {
   std::size_t index = 0;  // into ExtenderArgs::names
@@ -66,9 +67,11 @@ struct FailedNode {
 // ExtenderFilterResult. `passed` are indices into args.names. With node_cache_capable the passing
 // names go to NodeNames; otherwise the passing node objects are copied from `original_body` into
 // Nodes.items. `failed` go to FailedAndUnresolvableNodes (FailedNodes stays empty). A non-empty
-// `error` fails the filter call (the scheduler formats it with fmt.Errorf, so it must contain no '%').
-void write_filter_result(const ExtenderArgs& args, std::string_view original_body, std::span<const std::size_t> passed,
-                         std::span<const FailedNode> failed, std::string_view error, std::string& out);
+// `error` fails the filter call (the scheduler formats it with fmt.Errorf, so it must contain no
+// '%').
+void write_filter_result(const ExtenderArgs& args, std::string_view original_body,
+                         std::span<const std::size_t> passed, std::span<const FailedNode> failed,
+                         std::string_view error, std::string& out);
 
 // {"error":"..."} for 4xx answers.
 std::string error_body(std::string_view message);

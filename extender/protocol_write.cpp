@@ -22,12 +22,14 @@ bool needs_escape(std::string_view s) {
   return false;
 }
 
-void write_string(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+void write_string(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
 
 }  // namespace
 
-void write_host_priority_list(std::span<const std::string_view> names, std::span<const std::int64_t> scores,
-                              std::string& out) {
+void write_host_priority_list(std::span<const std::string_view> names,
+                              std::span<const std::int64_t> scores, std::string& out) {
   // The hot path of every scheduling cycle: names that need no JSON escaping (all valid node
   // names) are copied as they are; anything else goes through RapidJSON's escaping.
   const std::size_t n = std::min(names.size(), scores.size());
@@ -64,8 +66,9 @@ void write_host_priority_list(std::span<const std::string_view> names, std::span
   out.resize(static_cast<std::size_t>(at - out.data()));
 }
 
-void write_filter_result(const ExtenderArgs& args, std::string_view original_body, std::span<const std::size_t> passed,
-                         std::span<const FailedNode> failed, std::string_view error, std::string& out) {
+void write_filter_result(const ExtenderArgs& args, std::string_view original_body,
+                         std::span<const std::size_t> passed, std::span<const FailedNode> failed,
+                         std::string_view error, std::string& out) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();

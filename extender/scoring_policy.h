@@ -22,11 +22,11 @@ struct Lookup {
 
 // Looks every name up in one consistent snapshot and decides freshness: no reader → detached,
 // nothing published → empty, a read that kept meeting publishes → busy, snapshot older than
-// max_age by CLOCK_MONOTONIC, or a collector failing since longer than max_age → stale. Only `fresh` data may steer a pod.
-// `hashes` is empty or holds shm::name_hash of every name.
+// max_age by CLOCK_MONOTONIC, or a collector failing since longer than max_age → stale. Only
+// `fresh` data may steer a pod. `hashes` is empty or holds shm::name_hash of every name.
 Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_view> names,
-                    std::span<const std::uint64_t> hashes, std::span<NodeScore> out, std::int64_t now_mono_ns,
-                    std::int64_t max_age_ns) noexcept;
+                    std::span<const std::uint64_t> hashes, std::span<NodeScore> out,
+                    std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept;
 
 // 0..10 per node. request: the plugin's NormalizeScore over the requested nodes' raw scores;
 // cluster: the collector's cluster-wide node_score. Unknown or invalid nodes get `neutral`;
@@ -36,8 +36,9 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
 // (corrected_raw_score / corrected_node_score): pods bound since their traffic could reach the
 // window count already, so a burst does not pile onto the nodes that look quietest. Without the
 // flag the seed's raw_score / node_score, exactly as before the correction existed.
-void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup, std::span<const NodeScore> nodes,
-                 std::span<std::int64_t> out, std::span<std::int16_t> percent) noexcept;
+void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
+                 std::span<const NodeScore> nodes, std::span<std::int64_t> out,
+                 std::span<std::int16_t> percent) noexcept;
 
 // Whether prioritize scores this snapshot on its corrected fields.
 bool corrected(const shm::SnapshotMeta& meta) noexcept;

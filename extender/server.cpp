@@ -29,7 +29,9 @@ namespace {
 
 constexpr std::size_t kFirstRead = 8 * 1024;
 
-std::chrono::milliseconds ms(const PromDuration& d) { return d.value; }
+std::chrono::milliseconds ms(const PromDuration& d) {
+  return d.value;
+}
 
 }  // namespace
 
@@ -38,7 +40,8 @@ class Session;
 // Everything one server thread owns. Only touched from its own io_context thread.
 class Worker {
  public:
-  Worker(const Config& config, SharedState& shared, std::atomic<unsigned>& connections, unsigned index)
+  Worker(const Config& config, SharedState& shared, std::atomic<unsigned>& connections,
+         unsigned index)
       : config_(config),
         shared_(shared),
         connections_(connections),
@@ -109,7 +112,8 @@ class Worker {
     beast::error_code ec;
     if (fd < 0 || mine.assign(first.local_endpoint().protocol(), fd, ec)) {
       if (fd >= 0) ::close(fd);
-      throw std::runtime_error("cannot share a listening socket with thread " + std::to_string(index_) + ": " +
+      throw std::runtime_error("cannot share a listening socket with thread " +
+                               std::to_string(index_) + ": " +
                                (fd < 0 ? std::string(std::strerror(errno)) : ec.message()));
     }
   }
@@ -117,7 +121,8 @@ class Worker {
   static void drain_session(Session* s);
   void poll_table() {
     const std::string before = attachment_.last_error();
-    if (attachment_.poll()) spdlog::info("table attached shm={} thread={}", config_.shm.name, index_);
+    if (attachment_.poll())
+      spdlog::info("table attached shm={} thread={}", config_.shm.name, index_);
     if (!attachment_.last_error().empty() && attachment_.last_error() != before) {
       spdlog::warn("table attach failed shm={} thread={} error=\"{}\"", config_.shm.name, index_,
                    attachment_.last_error());
@@ -175,8 +180,9 @@ class Session : public std::enable_shared_from_this<Session> {
     if (buffer_.size() > 0) return read_request();
     idle_ = true;
     stream_.expires_after(ms(cfg().idle_timeout));
-    stream_.async_read_some(buffer_.prepare(kFirstRead),
-                            beast::bind_front_handler(&Session::on_first_bytes, shared_from_this()));
+    stream_.async_read_some(
+        buffer_.prepare(kFirstRead),
+        beast::bind_front_handler(&Session::on_first_bytes, shared_from_this()));
   }
 
   void on_first_bytes(beast::error_code ec, std::size_t n) {
@@ -188,7 +194,8 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void read_request() {
     stream_.expires_after(ms(cfg().header_timeout));
-    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::on_read, shared_from_this()));
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&Session::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t) {
@@ -204,12 +211,16 @@ class Session : public std::enable_shared_from_this<Session> {
     const bool keep_alive = reply.keep_alive;
     build_response(std::move(reply), res_);
     stream_.expires_after(ms(cfg().header_timeout));
-    http::async_write(stream_, res_, beast::bind_front_handler(&Session::on_write, shared_from_this(), keep_alive));
+    http::async_write(
+        stream_, res_,
+        beast::bind_front_handler(&Session::on_write, shared_from_this(), keep_alive));
   }
 
   void on_write(bool keep_alive, beast::error_code ec, std::size_t) {
-    worker_.shared().metrics.record(worker_.index(), verb_, res_.result_int(), mono_now_ns() - started_ns_);
-    if (ec || !keep_alive || worker_.shared().draining.load(std::memory_order_relaxed)) return close();
+    worker_.shared().metrics.record(worker_.index(), verb_, res_.result_int(),
+                                    mono_now_ns() - started_ns_);
+    if (ec || !keep_alive || worker_.shared().draining.load(std::memory_order_relaxed))
+      return close();
     wait_for_request();
   }
 
@@ -230,7 +241,9 @@ class Session : public std::enable_shared_from_this<Session> {
   bool idle_ = false;
 };
 
-void Worker::drain_session(Session* s) { s->drain(); }
+void Worker::drain_session(Session* s) {
+  s->drain();
+}
 
 void Worker::accept(tcp::acceptor& acceptor, Handlers& handlers) {
   acceptor.async_accept([this, &acceptor, &handlers](beast::error_code ec, tcp::socket socket) {
@@ -259,7 +272,8 @@ tcp::endpoint resolve(const std::string& host, std::uint16_t port, std::string_v
   tcp::resolver r(resolve_ctx);
   const auto results = r.resolve(host, std::to_string(port), tcp::resolver::numeric_service, ec);
   if (ec || results.empty()) {
-    throw std::runtime_error("cannot resolve " + std::string(variable) + " host " + host + ": " + ec.message());
+    throw std::runtime_error("cannot resolve " + std::string(variable) + " host " + host + ": " +
+                             ec.message());
   }
   return results.begin()->endpoint();
 }
@@ -268,18 +282,22 @@ tcp::endpoint resolve(const std::string& host, std::uint16_t port, std::string_v
 
 Server::Server(const Config& config)
     : config_(config),
-      shared_(config.extender.threads, config.extender.explain_decisions, config.extender.explain_nodes) {
-  tcp::endpoint endpoint = resolve(config_.extender.listen_host, config_.extender.listen_port, "NETSCORE_LISTEN");
+      shared_(config.extender.threads, config.extender.explain_decisions,
+              config.extender.explain_nodes) {
+  tcp::endpoint endpoint =
+      resolve(config_.extender.listen_host, config_.extender.listen_port, "NETSCORE_LISTEN");
   if (!endpoint.address().is_loopback()) {
-    spdlog::warn("listening on non-loopback address={} — kube-scheduler normally reaches the extender on 127.0.0.1; "
-                 "anyone who can reach this port can read /table and /explain and steer scoring requests",
-                 endpoint.address().to_string());
+    spdlog::warn(
+        "listening on non-loopback address={} — kube-scheduler normally reaches the extender on "
+        "127.0.0.1; "
+        "anyone who can reach this port can read /table and /explain and steer scoring requests",
+        endpoint.address().to_string());
   }
   const bool metrics = !config_.extender.metrics_host.empty();
   tcp::endpoint metrics_endpoint;
   if (metrics) {
-    metrics_endpoint =
-        resolve(config_.extender.metrics_host, config_.extender.metrics_port, "NETSCORE_METRICS_LISTEN");
+    metrics_endpoint = resolve(config_.extender.metrics_host, config_.extender.metrics_port,
+                               "NETSCORE_METRICS_LISTEN");
   }
   for (unsigned i = 0; i < std::max(1U, config_.extender.threads); ++i) {
     auto worker = std::make_unique<Worker>(config_, shared_, connections_, i);

@@ -11,7 +11,8 @@ namespace netscore::extender {
 
 // Nothing may load; inline styles only. A meta refresh is a navigation, which CSP does not govern.
 inline constexpr std::string_view kHtmlCsp =
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'";
 
 // True when the Accept header asks for text/html (what a browser sends).
 bool prefers_html(std::string_view accept);

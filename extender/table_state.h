@@ -17,7 +17,8 @@ struct TableHealth {
   std::string problem;  // empty when fresh, else why not ("score table stale: ...")
 };
 
-TableHealth table_health(const TableAttachment& table, const Config& config, std::int64_t now_mono_ns);
+TableHealth table_health(const TableAttachment& table, const Config& config,
+                         std::int64_t now_mono_ns);
 
 // Logs each change of the table's state once per process: warn when it stops being fresh
 // (stale, empty, detached), info when it is fresh again. A read that met a publish (busy) is

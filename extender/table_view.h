@@ -30,13 +30,14 @@ struct TableView {
   std::uint64_t missing_dropped = 0;
   std::string max_age;
   ScoringMode scoring = ScoringMode::request;
-  bool corrected = false;  // meta carries shm::kSnapshotCorrected: prioritize uses the corrected fields
+  bool corrected =
+      false;  // meta carries shm::kSnapshotCorrected: prioritize uses the corrected fields
   ClusterMismatch cluster;
   std::int64_t watch_event_age_ns = -1;  // see watch_event_age_ns()
 };
 
-TableView read_table_view(const TableAttachment& table, const MissingNodes& missing, const Config& config,
-                          std::int64_t now_mono_ns);
+TableView read_table_view(const TableAttachment& table, const MissingNodes& missing,
+                          const Config& config, std::int64_t now_mono_ns);
 std::string render_table_json(const TableView& view);
 std::string render_table_text(const TableView& view);
 
@@ -45,7 +46,8 @@ std::string render_table_text(const TableView& view);
 std::string_view collector_state(const shm::CollectorStatus* status, std::int64_t heard_ns);
 
 // Appends table age, node count, collector refresh failures/duration and missing nodes.
-void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns, std::uint64_t missing_lookups,
-                          const MissingNodes& missing, std::string& out);
+void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns,
+                          std::uint64_t missing_lookups, const MissingNodes& missing,
+                          std::string& out);
 
 }  // namespace netscore::extender

@@ -14,7 +14,7 @@ test_packages=(
   git ca-certificates curl procps
   libgtest-dev libgmock-dev libbenchmark-dev
   prometheus golang-go python3 python3-yaml chromium
-  openssl apache2-utils victoria-metrics
+  openssl apache2-utils victoria-metrics clang-format
 )
 packages=("${build_packages[@]}" "${test_packages[@]}")
 

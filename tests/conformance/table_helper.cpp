@@ -1,6 +1,8 @@
 // Publishes (or removes) the score table the Go conformance test runs netscore-extender against.
-//   table_helper publish <shm-name>   node-hot raw and rate 1000, node-mid 500, node-cold 0, node-bad invalid;
-//                                     labels known and synced for kRules, only node-cold labelled edge
+//   table_helper publish <shm-name>   node-hot raw and rate 1000, node-mid 500, node-cold 0,
+//   node-bad invalid;
+//                                     labels known and synced for kRules, only node-cold labelled
+//                                     edge
 //   table_helper remove <shm-name>
 #include <cstdlib>
 #include <iostream>
@@ -20,16 +22,56 @@ int main(int argc, char** argv) {
   }
   const std::string verb = argv[1];
   const std::string name = argv[2];
-  if (verb == "remove") return netscore::ScoreTableWriter::remove(name) ? EXIT_SUCCESS : EXIT_FAILURE;
+  if (verb == "remove")
+    return netscore::ScoreTableWriter::remove(name) ? EXIT_SUCCESS : EXIT_FAILURE;
   if (verb != "publish") return 2;
   netscore::ScoreTableWriter writer({.name = name, .capacity = 64});
   constexpr std::uint32_t kFlags = netscore::shm::kEntryHasSeries | netscore::shm::kEntryRateValid |
-                                   netscore::shm::kEntryInCluster | netscore::shm::kEntryLabelsKnown;
-  const std::vector<netscore::TableEntry> entries = {{.name = "node-hot", .raw = 1000.0, .raw_score = 1000, .node_score = 0, .sample_ms = 1, .valid = true, .flags = kFlags, .rate = 1000.0, .corrected_raw_score = 1000, .corrected_node_score = 0},
-                                                     {.name = "node-mid", .raw = 500.0, .raw_score = 500, .node_score = 50, .sample_ms = 1, .valid = true, .flags = kFlags, .rate = 500.0, .corrected_raw_score = 500, .corrected_node_score = 50},
-                                                     {.name = "node-cold", .raw = 0.0, .raw_score = 0, .node_score = 100, .sample_ms = 1, .valid = true, .flags = kFlags, .rate = 0.0, .corrected_raw_score = 0, .corrected_node_score = 100, .rule_mask = 1},
-                                                     {.name = "node-bad", .raw = 0.0, .raw_score = 0, .node_score = 0, .sample_ms = 1, .valid = false, .flags = kFlags, .rate = 0.0, .corrected_raw_score = 0, .corrected_node_score = 0}};
-  writer.publish(entries, {.eval_time_ms = 1, .flags = netscore::shm::kSnapshotClusterSynced,
+                                   netscore::shm::kEntryInCluster |
+                                   netscore::shm::kEntryLabelsKnown;
+  const std::vector<netscore::TableEntry> entries = {{.name = "node-hot",
+                                                      .raw = 1000.0,
+                                                      .raw_score = 1000,
+                                                      .node_score = 0,
+                                                      .sample_ms = 1,
+                                                      .valid = true,
+                                                      .flags = kFlags,
+                                                      .rate = 1000.0,
+                                                      .corrected_raw_score = 1000,
+                                                      .corrected_node_score = 0},
+                                                     {.name = "node-mid",
+                                                      .raw = 500.0,
+                                                      .raw_score = 500,
+                                                      .node_score = 50,
+                                                      .sample_ms = 1,
+                                                      .valid = true,
+                                                      .flags = kFlags,
+                                                      .rate = 500.0,
+                                                      .corrected_raw_score = 500,
+                                                      .corrected_node_score = 50},
+                                                     {.name = "node-cold",
+                                                      .raw = 0.0,
+                                                      .raw_score = 0,
+                                                      .node_score = 100,
+                                                      .sample_ms = 1,
+                                                      .valid = true,
+                                                      .flags = kFlags,
+                                                      .rate = 0.0,
+                                                      .corrected_raw_score = 0,
+                                                      .corrected_node_score = 100,
+                                                      .rule_mask = 1},
+                                                     {.name = "node-bad",
+                                                      .raw = 0.0,
+                                                      .raw_score = 0,
+                                                      .node_score = 0,
+                                                      .sample_ms = 1,
+                                                      .valid = false,
+                                                      .flags = kFlags,
+                                                      .rate = 0.0,
+                                                      .corrected_raw_score = 0,
+                                                      .corrected_node_score = 0}};
+  writer.publish(entries, {.eval_time_ms = 1,
+                           .flags = netscore::shm::kSnapshotClusterSynced,
                            .rules_hash = netscore::parse_label_rules(kRules).hash});
   return EXIT_SUCCESS;
 }

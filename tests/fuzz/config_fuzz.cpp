@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto component : {netscore::Component::collector, netscore::Component::extender}) {
     try {
       const auto config = netscore::load_config(component, args, env);
-      if (config.shm.capacity == 0 || config.query.time_range.value.count() <= 0 || config.extender.neutral_score > 10) {
+      if (config.shm.capacity == 0 || config.query.time_range.value.count() <= 0 ||
+          config.extender.neutral_score > 10) {
         std::abort();
       }
     } catch (const netscore::ConfigError&) {

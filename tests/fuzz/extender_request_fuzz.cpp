@@ -2,12 +2,12 @@
 // response writer) against a real published table, so lookups hit. The first input byte picks the
 // variant (bits: 0 endpoint, 1 scoring mode, 2 stale policy, 3 stale clock, 4 detached table,
 // 5 GET instead of POST, 6 URL prefix, 7 render /table afterwards); the rest is the body.
-// Asserted: the status follows from whether the codec accepts the body (200, else 400; 405 for GET),
-// every 4xx body is {"error":string}; a prioritize answer lists every requested node once, in order,
-// with an integer score 0..10 (the neutral score unless the table is fresh); a filter answer has the
-// five protocol keys, passes only requested nodes (names or their original Nodes items, in request
-// order), fails the rest as unresolvable without an Error, and passes every node when the pod sets
-// no ceiling.
+// Asserted: the status follows from whether the codec accepts the body (200, else 400; 405 for
+// GET), every 4xx body is {"error":string}; a prioritize answer lists every requested node once, in
+// order, with an integer score 0..10 (the neutral score unless the table is fresh); a filter answer
+// has the five protocol keys, passes only requested nodes (names or their original Nodes items, in
+// request order), fails the rest as unresolvable without an Error, and passes every node when the
+// pod sets no ceiling.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -38,7 +38,9 @@ void check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+std::string_view str(const Value& v) {
+  return {v.GetString(), v.GetStringLength()};
+}
 
 // Compact JSON in member order. Value's operator== looks members up by name, so an item with a
 // duplicated key never equals itself; comparing serialisations keeps the byte-for-byte claim.
@@ -49,7 +51,8 @@ std::string serialized(const Value& v) {
   return {out.GetString(), out.GetSize()};
 }
 
-// Per-process state, built on the first input. Not thread-safe (libFuzzer runs one input at a time).
+// Per-process state, built on the first input. Not thread-safe (libFuzzer runs one input at a
+// time).
 struct Fixture {
   netscore::fuzz::PublishedTable table;
   netscore::TableAttachment detached{{table.name.str() + "-absent", false, 64}};
@@ -63,8 +66,10 @@ struct Fixture {
       c.shm.name = table.name;
       c.max_age = {std::chrono::hours(24), "24h"};
       c.extender.neutral_score = kNeutral;
-      c.extender.scoring = (i & 1) != 0 ? netscore::ScoringMode::cluster : netscore::ScoringMode::request;
-      c.extender.stale_policy = (i & 2) != 0 ? netscore::StalePolicy::fail_closed : netscore::StalePolicy::fail_open;
+      c.extender.scoring =
+          (i & 1) != 0 ? netscore::ScoringMode::cluster : netscore::ScoringMode::request;
+      c.extender.stale_policy =
+          (i & 2) != 0 ? netscore::StalePolicy::fail_closed : netscore::StalePolicy::fail_open;
       c.extender.url_prefix = (i & 4) != 0 ? "/netscore" : "";
     }
   }
@@ -73,8 +78,8 @@ struct Fixture {
 void check_error_body(const std::string& body) {
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
-  check(!doc.HasParseError() && doc.IsObject() && doc.MemberCount() == 1 && doc.HasMember("error") &&
-        doc["error"].IsString());
+  check(!doc.HasParseError() && doc.IsObject() && doc.MemberCount() == 1 &&
+        doc.HasMember("error") && doc["error"].IsString());
 }
 
 void check_prioritize(const rapidjson::Document& doc, const ExtenderArgs& args, bool fresh) {
@@ -88,9 +93,11 @@ void check_prioritize(const rapidjson::Document& doc, const ExtenderArgs& args, 
   }
 }
 
-void check_filter(const rapidjson::Document& doc, const ExtenderArgs& args, const std::string& original) {
+void check_filter(const rapidjson::Document& doc, const ExtenderArgs& args,
+                  const std::string& original) {
   check(doc.IsObject() && doc.MemberCount() == 5);
-  for (const char* key : {"Nodes", "NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"}) {
+  for (const char* key :
+       {"Nodes", "NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"}) {
     check(doc.HasMember(key));
   }
   check(doc["Error"].IsString() && str(doc["Error"]).find('%') == std::string_view::npos);
@@ -131,8 +138,10 @@ void check_filter(const rapidjson::Document& doc, const ExtenderArgs& args, cons
     check(requested);
   }
   check(passed + failed_nodes.MemberCount() == args.names.size());
-  const bool asks = netscore::extender::find_value(args.pod_annotations, netscore::extender::kMaxReceiveRateAnnotation) ||
-                    netscore::extender::find_value(args.pod_annotations, netscore::extender::kRemovedCeilingAnnotation);
+  const bool asks = netscore::extender::find_value(args.pod_annotations,
+                                                   netscore::extender::kMaxReceiveRateAnnotation) ||
+                    netscore::extender::find_value(args.pod_annotations,
+                                                   netscore::extender::kRemovedCeilingAnnotation);
   if (!asks) check(passed == args.names.size());
 }
 
@@ -158,7 +167,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::int64_t now = netscore::mono_now_ns() + (stale_clock ? kDayNs * 2 : 0);
   const std::string target = config.extender.url_prefix + (filter ? "/filter" : "/prioritize");
   std::string body = original;
-  const auto r = handlers.handle(get ? http::verb::get : http::verb::post, target, body, table, now);
+  const auto r =
+      handlers.handle(get ? http::verb::get : http::verb::post, target, body, table, now);
 
   if (get) {
     check(r.status == 405 && r.allow == "POST");

@@ -33,14 +33,16 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using netscore::extender::HttpResponse;
 
-constexpr std::array<std::size_t, 8> kChunks = {std::numeric_limits<std::size_t>::max(), 1, 2, 7, 64, 536, 1460, 8192};
+constexpr std::array<std::size_t, 8> kChunks = {
+    std::numeric_limits<std::size_t>::max(), 1, 2, 7, 64, 536, 1460, 8192};
 constexpr std::size_t kMaxRequests = 64;  // pipelined requests per input
 
 void check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-// A SyncReadStream over the input, `chunk` bytes per read, then end of file (the client half-closes).
+// A SyncReadStream over the input, `chunk` bytes per read, then end of file (the client
+// half-closes).
 class ChunkedBytes {
  public:
   ChunkedBytes(std::string_view bytes, std::size_t chunk) : rest_(bytes), chunk_(chunk) {}
@@ -52,7 +54,8 @@ class ChunkedBytes {
       ec = net::error::eof;
       return 0;
     }
-    const auto n = net::buffer_copy(buffers, net::buffer(rest_.data(), std::min(rest_.size(), chunk_)));
+    const auto n =
+        net::buffer_copy(buffers, net::buffer(rest_.data(), std::min(rest_.size(), chunk_)));
     rest_.remove_prefix(n);
     return n;
   }
@@ -69,7 +72,8 @@ class ChunkedBytes {
   std::size_t chunk_;
 };
 
-// Per-process state, built on the first input. Not thread-safe (libFuzzer runs one input at a time).
+// Per-process state, built on the first input. Not thread-safe (libFuzzer runs one input at a
+// time).
 struct Fixture {
   netscore::fuzz::PublishedTable table;
   netscore::extender::SharedState shared{1};
@@ -112,7 +116,8 @@ void check_wire(const HttpResponse& res, bool head) {
   rapidjson::Document doc;
   doc.Parse(msg.body().data(), msg.body().size());
   check(!doc.HasParseError());
-  if (msg.result_int() >= 400) check(doc.IsObject() && doc.HasMember("error") && doc["error"].IsString());
+  if (msg.result_int() >= 400)
+    check(doc.IsObject() && doc.HasMember("error") && doc["error"].IsString());
 }
 
 }  // namespace
@@ -133,8 +138,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     beast::error_code ec;
     http::read(stream, buffer, parser, ec);
     const bool head = !ec && parser.get().method() == http::verb::head;
-    auto reply = netscore::extender::answer_read(ec, parser, handlers, fixture.table.attached, netscore::mono_now_ns(),
-                                                 draining, config.extender);
+    auto reply =
+        netscore::extender::answer_read(ec, parser, handlers, fixture.table.attached,
+                                        netscore::mono_now_ns(), draining, config.extender);
     if (!reply) {
       check(ec == http::error::end_of_stream);
       break;

@@ -25,7 +25,8 @@ void check(bool ok) {
 void check_sample_value(std::string_view text) {
   const auto value = netscore::collector::parse_sample_value(text);
   if (!value || std::isfinite(*value)) return;
-  const bool special = std::isnan(*value) ? text == "NaN" : text == "+Inf" || text == "Inf" || text == "-Inf";
+  const bool special =
+      std::isnan(*value) ? text == "NaN" : text == "+Inf" || text == "Inf" || text == "-Inf";
   check(special);
 }
 
@@ -39,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // Higher bits of the first byte: answers split into score and rate series by a kind label.
   const bool kinds = (data[0] / std::size(kLabels)) % 2 == 1;
-  const auto parsed = netscore::collector::parse_vector_response(body, label, kinds ? "netscore_kind" : "");
+  const auto parsed =
+      netscore::collector::parse_vector_response(body, label, kinds ? "netscore_kind" : "");
   if (!parsed.ok()) {
     check(parsed.samples.empty() && parsed.series == 0);
     return 0;

@@ -42,7 +42,8 @@ bool forge_segment(const std::string& name, const std::uint8_t* data, std::size_
     h->status_seq.store(size > 2 ? data[2] : 1);
   }
   // The input repeats over the rest of the segment so short inputs still reach every entry.
-  for (std::size_t at = payload_from, i = 0; size > 0 && at < layout.segment_bytes; ++at, i = (i + 1) % size) {
+  for (std::size_t at = payload_from, i = 0; size > 0 && at < layout.segment_bytes;
+       ++at, i = (i + 1) % size) {
     bytes[at] = data[i];
   }
   ::munmap(p, layout.segment_bytes);
@@ -64,12 +65,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     netscore::shm::SnapshotMeta meta{};
     reader.lookup(names, out, meta);
     std::vector<netscore::TableRow> rows;
-    if (reader.read_all(rows, meta) == netscore::ReadStatus::ok && rows.size() > kCapacity) std::abort();
+    if (reader.read_all(rows, meta) == netscore::ReadStatus::ok && rows.size() > kCapacity)
+      std::abort();
     for (const auto& row : rows) {
       if (row.name.size() > netscore::shm::kMaxNameBytes) std::abort();
     }
     netscore::shm::CollectorStatus status{};
-    if (reader.read_status(status) == netscore::ReadStatus::ok && std::strlen(status.last_error) >= sizeof(status.last_error)) {
+    if (reader.read_status(status) == netscore::ReadStatus::ok &&
+        std::strlen(status.last_error) >= sizeof(status.last_error)) {
       std::abort();
     }
   } catch (const netscore::shm::TableError&) {

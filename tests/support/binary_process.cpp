@@ -30,7 +30,8 @@ std::string unique_log_path(const std::string& binary) {
 }
 
 bool is_sanitizer_option(std::string_view entry) {
-  for (std::string_view prefix : {"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=", "TSAN_OPTIONS="}) {
+  for (std::string_view prefix :
+       {"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=", "TSAN_OPTIONS="}) {
     if (entry.starts_with(prefix)) return true;
   }
   return false;
@@ -81,7 +82,8 @@ BinaryProcess::~BinaryProcess() {
 
 int BinaryProcess::wait_exit(std::chrono::milliseconds deadline) {
   int status = 0;
-  if (pid_ <= 0 || !eventually([&] { return ::waitpid(pid_, &status, WNOHANG) == pid_; }, deadline)) return -1;
+  if (pid_ <= 0 || !eventually([&] { return ::waitpid(pid_, &status, WNOHANG) == pid_; }, deadline))
+    return -1;
   pid_ = -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -114,7 +116,9 @@ BinaryProcess::Sample BinaryProcess::sample() const {
   }
   std::error_code ec;
   long fds = 0;
-  for (std::filesystem::directory_iterator it(proc / "fd", ec), end; !ec && it != end; it.increment(ec)) ++fds;
+  for (std::filesystem::directory_iterator it(proc / "fd", ec), end; !ec && it != end;
+       it.increment(ec))
+    ++fds;
   if (!ec) s.fds = fds;
   return s;
 }

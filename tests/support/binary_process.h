@@ -20,7 +20,7 @@ namespace netscore::testing {
 class BinaryProcess {
  public:
   struct Options {
-    std::string path{};  // without a '/': looked up in PATH
+    std::string path{};              // without a '/': looked up in PATH
     std::vector<std::string> env{};  // NAME=value
     // RLIMIT_FSIZE in the child, with SIGXFSZ ignored: growing a file past it fails with EFBIG
     // instead of killing the child, as a full filesystem fails with ENOSPC.
@@ -45,7 +45,8 @@ class BinaryProcess {
   BinaryProcess& operator=(const BinaryProcess&) = delete;
   ~BinaryProcess();
 
-  // The exit status (128 + signal when killed by one), or -1 if it has not exited within the deadline.
+  // The exit status (128 + signal when killed by one), or -1 if it has not exited within the
+  // deadline.
   int wait_exit(std::chrono::milliseconds deadline);
   void signal(int sig) const;
   // SIGTERM, then SIGKILL when it has not exited within the grace period; reaps it.

@@ -31,7 +31,8 @@ class ChildProcess {
       int code = 0;
       try {
         const Report report = body();
-        code = ::write(fds[1], &report, sizeof(report)) == static_cast<ssize_t>(sizeof(report)) ? 0 : 3;
+        code = ::write(fds[1], &report, sizeof(report)) == static_cast<ssize_t>(sizeof(report)) ? 0
+                                                                                                : 3;
       } catch (...) {
         code = 4;
       }
@@ -54,7 +55,8 @@ class ChildProcess {
 
   // Waits for the child; false if it died or exited without a report.
   bool join(Report& report) {
-    const bool got = ::read(read_fd_, &report, sizeof(report)) == static_cast<ssize_t>(sizeof(report));
+    const bool got =
+        ::read(read_fd_, &report, sizeof(report)) == static_cast<ssize_t>(sizeof(report));
     int status = 0;
     ::waitpid(pid_, &status, 0);
     pid_ = -1;
@@ -65,19 +67,21 @@ class ChildProcess {
   // is still running at the deadline. A stopped child stays stopped until killed.
   bool wait_until_stopped(std::chrono::milliseconds deadline = std::chrono::seconds(60)) {
     bool stopped = false;
-    eventually([&] {
-      if (pid_ <= 0) return true;
-      int status = 0;
-      const pid_t changed = ::waitpid(pid_, &status, WNOHANG | WUNTRACED);
-      if (changed == 0) return false;
-      if (changed == pid_ && WIFSTOPPED(status)) {
-        stopped = true;
-      } else {
-        exit_status_ = status;
-        pid_ = -1;  // reaped: never signal a pid the kernel may reuse
-      }
-      return true;
-    }, deadline);
+    eventually(
+        [&] {
+          if (pid_ <= 0) return true;
+          int status = 0;
+          const pid_t changed = ::waitpid(pid_, &status, WNOHANG | WUNTRACED);
+          if (changed == 0) return false;
+          if (changed == pid_ && WIFSTOPPED(status)) {
+            stopped = true;
+          } else {
+            exit_status_ = status;
+            pid_ = -1;  // reaped: never signal a pid the kernel may reuse
+          }
+          return true;
+        },
+        deadline);
     return stopped;
   }
 

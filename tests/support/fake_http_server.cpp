@@ -16,7 +16,8 @@ using boost::asio::ip::tcp;
 
 namespace {
 
-void forward(const std::string& base, const http::request<http::string_body>& request, CannedResponse& response) {
+void forward(const std::string& base, const http::request<http::string_body>& request,
+             CannedResponse& response) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   response.status = 502;
   response.body.clear();
@@ -26,14 +27,17 @@ void forward(const std::string& base, const http::request<http::string_body>& re
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, 10000L);
   if (request.method() == http::verb::post) {
-    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body().size()));
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body().size()));
     curl_easy_setopt(curl.get(), CURLOPT_COPYPOSTFIELDS, request.body().c_str());
   }
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &response.body);
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, +[](char* data, std::size_t size, std::size_t count, void* body) {
-    static_cast<std::string*>(body)->append(data, size * count);
-    return size * count;
-  });
+  curl_easy_setopt(
+      curl.get(), CURLOPT_WRITEFUNCTION,
+      +[](char* data, std::size_t size, std::size_t count, void* body) {
+        static_cast<std::string*>(body)->append(data, size * count);
+        return size * count;
+      });
   if (curl_easy_perform(curl.get()) != CURLE_OK) return;
   long status = 0;
   curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
@@ -42,7 +46,8 @@ void forward(const std::string& base, const http::request<http::string_body>& re
 
 }  // namespace
 
-FakeHttpServer::FakeHttpServer() : acceptor_(io_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)) {
+FakeHttpServer::FakeHttpServer()
+    : acceptor_(io_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)) {
   port_ = acceptor_.local_endpoint().port();
   thread_ = std::thread([this] { serve(); });
 }
@@ -106,7 +111,8 @@ void FakeHttpServer::serve() {
       last_.headers.clear();
       for (const auto& field : request) {
         std::string name(field.name_string());
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
         last_.headers[name] = std::string(field.value());
       }
       if (stopped_cv_.wait_for(lock, response.delay, [this] { return stopping_; })) return;

@@ -49,7 +49,8 @@ std::vector<std::string> split_path(std::string_view path) {
 
 bool truthy(const std::string& value) {
   std::string lower(value);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return lower != "0" && lower != "false";
 }
 
@@ -65,7 +66,8 @@ std::optional<std::uint64_t> parse_u64(const std::string& text) {
 FakeKubeApiServer::FakeKubeApiServer() : FakeKubeApiServer(Options{}) {}
 
 FakeKubeApiServer::FakeKubeApiServer(Options options)
-    : options_(options), acceptor_(io_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)) {
+    : options_(options),
+      acceptor_(io_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)) {
   port_ = acceptor_.local_endpoint().port();
   acceptor_thread_ = std::thread([this] { accept_loop(); });
 }
@@ -131,19 +133,24 @@ void FakeKubeApiServer::serve(std::shared_ptr<tcp::socket> socket) {
     }
     Reply reply = route(request);
     const auto parts = split_path(request.path);
-    const bool is_collection = request.method == "GET" &&
-                               ((parts.size() == 3 && (parts[2] == "pods" || parts[2] == "nodes")) ||
-                                (parts.size() == 5 && parts[2] == "namespaces" && parts[4] == "pods"));
-    if (reply.status == 0 && is_collection && request.has("watch") && truthy(request.param("watch"))) {
+    const bool is_collection =
+        request.method == "GET" &&
+        ((parts.size() == 3 && (parts[2] == "pods" || parts[2] == "nodes")) ||
+         (parts.size() == 5 && parts[2] == "namespaces" && parts[4] == "pods"));
+    if (reply.status == 0 && is_collection && request.has("watch") &&
+        truthy(request.param("watch"))) {
       watch(*socket, request, parts[2] == "nodes" ? Resource::nodes : Resource::pods,
             parts.size() == 5 ? parts[3] : std::string());
       break;
     }
-    if (reply.status == 0) reply = list(request, parts[2] == "nodes" ? Resource::nodes : Resource::pods,
-                                        parts.size() == 5 ? parts[3] : std::string());
-    http::response<http::string_body> answer{static_cast<http::status>(reply.status), raw.version()};
+    if (reply.status == 0)
+      reply = list(request, parts[2] == "nodes" ? Resource::nodes : Resource::pods,
+                   parts.size() == 5 ? parts[3] : std::string());
+    http::response<http::string_body> answer{static_cast<http::status>(reply.status),
+                                             raw.version()};
     answer.set(http::field::content_type, "application/json");
-    if (reply.retry_after_s > 0) answer.set(http::field::retry_after, std::to_string(reply.retry_after_s));
+    if (reply.retry_after_s > 0)
+      answer.set(http::field::retry_after, std::to_string(reply.retry_after_s));
     answer.keep_alive(raw.keep_alive());
     answer.body() = std::move(reply.body);
     answer.prepare_payload();
@@ -158,13 +165,16 @@ void FakeKubeApiServer::serve(std::shared_ptr<tcp::socket> socket) {
 FakeKubeApiServer::Reply FakeKubeApiServer::route(const Request& request) {
   {
     std::lock_guard lock(mutex_);
-    const std::string token =
-        request.authorization.starts_with("Bearer ") ? request.authorization.substr(7) : std::string();
+    const std::string token = request.authorization.starts_with("Bearer ")
+                                  ? request.authorization.substr(7)
+                                  : std::string();
     if (!token.empty() && forbidden_tokens_.contains(token)) {
       ++counters_.forbidden;
-      return {403, kube::status_json(403, "Forbidden",
-                                     "pods is forbidden: User \"system:serviceaccount:kube-system:netscore\" cannot "
-                                     "list resource \"pods\" in API group \"\" at the cluster scope")};
+      return {403,
+              kube::status_json(
+                  403, "Forbidden",
+                  "pods is forbidden: User \"system:serviceaccount:kube-system:netscore\" cannot "
+                  "list resource \"pods\" in API group \"\" at the cluster scope")};
     }
     if (!valid_tokens_.empty() && !valid_tokens_.contains(token)) {
       ++counters_.unauthorized;
@@ -172,9 +182,11 @@ FakeKubeApiServer::Reply FakeKubeApiServer::route(const Request& request) {
     }
     if (fail_count_ > 0) {
       --fail_count_;
-      return {fail_status_, kube::status_json(fail_status_, fail_status_ == 429 ? "TooManyRequests" : "InternalError",
-                                              "injected failure"),
-              fail_retry_after_s_};
+      return {
+          fail_status_,
+          kube::status_json(fail_status_, fail_status_ == 429 ? "TooManyRequests" : "InternalError",
+                            "injected failure"),
+          fail_retry_after_s_};
     }
   }
   const auto parts = split_path(request.path);
@@ -199,12 +211,15 @@ FakeKubeApiServer::Reply FakeKubeApiServer::route(const Request& request) {
       }
       return {200, kube::to_json(*pod, true)};
     }
-    return {405, kube::status_json(405, "MethodNotAllowed", "the server does not allow this method")};
+    return {405,
+            kube::status_json(405, "MethodNotAllowed", "the server does not allow this method")};
   }
-  return {404, kube::status_json(404, "NotFound", "the server could not find the requested resource")};
+  return {404,
+          kube::status_json(404, "NotFound", "the server could not find the requested resource")};
 }
 
-FakeKubeApiServer::Reply FakeKubeApiServer::get(Resource resource, const std::string& ns, const std::string& name) {
+FakeKubeApiServer::Reply FakeKubeApiServer::get(Resource resource, const std::string& ns,
+                                                const std::string& name) {
   std::lock_guard lock(mutex_);
   if (resource == Resource::nodes) {
     const auto it = nodes_.find(name);
@@ -216,9 +231,11 @@ FakeKubeApiServer::Reply FakeKubeApiServer::get(Resource resource, const std::st
   return {404, kube::status_json(404, "NotFound", "pods \"" + name + "\" not found")};
 }
 
-FakeKubeApiServer::Reply FakeKubeApiServer::list(const Request& request, Resource resource, const std::string& ns) {
+FakeKubeApiServer::Reply FakeKubeApiServer::list(const Request& request, Resource resource,
+                                                 const std::string& ns) {
   if (!request.param("labelSelector").empty()) {
-    return {400, kube::status_json(400, "BadRequest", "labelSelector is not emulated by the fake API server")};
+    return {400, kube::status_json(400, "BadRequest",
+                                   "labelSelector is not emulated by the fake API server")};
   }
   std::string error;
   const auto selector = kube::parse_field_selector(resource, request.param("fieldSelector"), error);
@@ -226,10 +243,13 @@ FakeKubeApiServer::Reply FakeKubeApiServer::list(const Request& request, Resourc
   const std::string rv_param = request.param("resourceVersion");
   const std::string token = request.param("continue");
   if (!token.empty() && !rv_param.empty() && rv_param != "0") {
-    return {400, kube::status_json(400, "BadRequest", "specifying resource version is not allowed when using continue")};
+    return {400,
+            kube::status_json(400, "BadRequest",
+                              "specifying resource version is not allowed when using continue")};
   }
   std::size_t limit = 0;
-  if (const auto parsed = parse_u64(request.param("limit"))) limit = static_cast<std::size_t>(*parsed);
+  if (const auto parsed = parse_u64(request.param("limit")))
+    limit = static_cast<std::size_t>(*parsed);
   // resourceVersion=0 is served from the watch cache, which ignores limit.
   if (rv_param == "0") limit = 0;
 
@@ -241,9 +261,10 @@ FakeKubeApiServer::Reply FakeKubeApiServer::list(const Request& request, Resourc
     if (it == snapshots_.end() ||
         std::chrono::steady_clock::now() - it->second.created > options_.continue_ttl) {
       if (it != snapshots_.end()) snapshots_.erase(it);
-      return {410, kube::status_json(410, "Expired",
-                                     "The provided continue parameter is too old to display a consistent list "
-                                     "result. You can start a new list without the continue parameter.")};
+      return {410, kube::status_json(
+                       410, "Expired",
+                       "The provided continue parameter is too old to display a consistent list "
+                       "result. You can start a new list without the continue parameter.")};
     }
     id = token;
   } else {
@@ -267,8 +288,9 @@ FakeKubeApiServer::Reply FakeKubeApiServer::list(const Request& request, Resourc
   Snapshot& snapshot = snapshots_[id];
   const std::size_t end =
       limit == 0 ? snapshot.items.size() : std::min(snapshot.items.size(), snapshot.next + limit);
-  std::string body = std::string(R"({"kind":")") + (resource == Resource::pods ? "PodList" : "NodeList") +
-                     R"(","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(snapshot.rv) + "\"";
+  std::string body =
+      std::string(R"({"kind":")") + (resource == Resource::pods ? "PodList" : "NodeList") +
+      R"(","apiVersion":"v1","metadata":{"resourceVersion":")" + std::to_string(snapshot.rv) + "\"";
   const bool more = end < snapshot.items.size();
   if (more) body += R"(,"continue":")" + id + "\"";
   body += R"(},"items":[)";
@@ -292,7 +314,8 @@ FakeKubeApiServer::Reply FakeKubeApiServer::create(const Request& request, const
   {
     std::lock_guard lock(mutex_);
     if (pods_.contains(pod->ns + "/" + pod->name)) {
-      return {409, kube::status_json(409, "AlreadyExists", "pods \"" + pod->name + "\" already exists")};
+      return {409,
+              kube::status_json(409, "AlreadyExists", "pods \"" + pod->name + "\" already exists")};
     }
   }
   create_pod(*pod);
@@ -306,22 +329,27 @@ FakeKubeApiServer::Reply FakeKubeApiServer::bind(const Request& request, const s
   const auto binding = kube::binding_from_json(request.body, error);
   if (!binding) return {400, kube::status_json(400, "BadRequest", error)};
   if (binding->name != name) {
-    return {400, kube::status_json(400, "BadRequest", "name in URL does not match name in Binding object")};
+    return {400, kube::status_json(400, "BadRequest",
+                                   "name in URL does not match name in Binding object")};
   }
-  if (binding->target_name.empty() || (!binding->target_kind.empty() && binding->target_kind != "Node")) {
+  if (binding->target_name.empty() ||
+      (!binding->target_kind.empty() && binding->target_kind != "Node")) {
     return {422, kube::status_json(422, "Invalid", "Binding.target: must be a Node with a name")};
   }
   std::lock_guard lock(mutex_);
   const std::string key = ns + "/" + name;
   const auto it = pods_.find(key);
   if (it != pods_.end() && !binding->uid.empty() && binding->uid != it->second.uid) {
-    return {409, kube::status_json(409, "Conflict", "Precondition failed: UID in precondition does not match")};
+    return {409, kube::status_json(409, "Conflict",
+                                   "Precondition failed: UID in precondition does not match")};
   }
   const unsigned status = bind_locked(key, binding->target_name, binding->annotations);
-  if (status == 404) return {404, kube::status_json(404, "NotFound", "pods \"" + name + "\" not found")};
+  if (status == 404)
+    return {404, kube::status_json(404, "NotFound", "pods \"" + name + "\" not found")};
   if (status == 409) {
-    return {409, kube::status_json(409, "Conflict", "pod " + name + " is already assigned to node \"" +
-                                                        it->second.node + "\" or is being deleted")};
+    return {409, kube::status_json(409, "Conflict",
+                                   "pod " + name + " is already assigned to node \"" +
+                                       it->second.node + "\" or is being deleted")};
   }
   ++counters_.bindings;
   return {201, kube::status_json(201, "", "")};

@@ -52,7 +52,8 @@ class FakeKubeApiServer {
   struct Options {
     std::size_t history = 10000;  // events kept for watches to resume from
     std::chrono::milliseconds default_watch_timeout{std::chrono::seconds(60)};  // no timeoutSeconds
-    std::chrono::milliseconds bookmark_period{0};  // 0: bookmarks only on demand and at the deadline
+    std::chrono::milliseconds bookmark_period{
+        0};  // 0: bookmarks only on demand and at the deadline
     bool expired_watch_as_http_410 = false;
     std::chrono::milliseconds continue_ttl{std::chrono::seconds(300)};
   };
@@ -93,13 +94,13 @@ class FakeKubeApiServer {
 
   // Faults.
   void fail_next_requests(unsigned status, unsigned count, unsigned retry_after_s = 0);
-  void compact();                  // drop the history: every earlier RV is now too old
-  void expire_continue_tokens();   // outstanding continue tokens -> 410 Expired
-  void stall_watches();            // open streams stop sending (no events, bookmarks or end)
-  void close_watches();            // open streams end cleanly now
-  void cut_watches();              // open streams send half an event and drop the connection
+  void compact();                    // drop the history: every earlier RV is now too old
+  void expire_continue_tokens();     // outstanding continue tokens -> 410 Expired
+  void stall_watches();              // open streams stop sending (no events, bookmarks or end)
+  void close_watches();              // open streams end cleanly now
+  void cut_watches();                // open streams send half an event and drop the connection
   void split_event_writes(bool on);  // each event written in two pieces (a read sees half)
-  void bookmark_now();             // open streams with bookmarks get one at the current RV
+  void bookmark_now();               // open streams with bookmarks get one at the current RV
   void inject_watch_line(kube::Resource resource, std::string line);
 
   // Observations.
@@ -163,10 +164,12 @@ class FakeKubeApiServer {
   Reply bind(const Request& request, const std::string& ns, const std::string& name);
   void watch(boost::asio::ip::tcp::socket& socket, const Request& request, kube::Resource resource,
              const std::string& ns);
-  static Event pod_event(std::string type, std::optional<kube::Pod> old_pod, std::optional<kube::Pod> new_pod);
+  static Event pod_event(std::string type, std::optional<kube::Pod> old_pod,
+                         std::optional<kube::Pod> new_pod);
   // Callers hold mutex_.
   std::uint64_t record(Event event);
-  unsigned bind_locked(const std::string& key, const std::string& node, const kube::StringMap& annotations);
+  unsigned bind_locked(const std::string& key, const std::string& node,
+                       const kube::StringMap& annotations);
   bool delete_pod_locked(const std::string& key);
   std::optional<std::string> event_line(const Stream& stream, const Event& event) const;
 

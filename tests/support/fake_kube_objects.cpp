@@ -37,8 +37,8 @@ void string_field(Writer& w, const char* key, const std::string& value) {
 
 // Opens the object and its metadata with the fields every object has; the caller writes the rest
 // of the metadata and closes it.
-void begin_object(Writer& w, const char* kind, bool with_kind, const std::string& name, const std::string& uid,
-                  std::uint64_t resource_version, std::int64_t created_s) {
+void begin_object(Writer& w, const char* kind, bool with_kind, const std::string& name,
+                  const std::string& uid, std::uint64_t resource_version, std::int64_t created_s) {
   w.StartObject();
   write_kind(w, kind, with_kind);
   w.Key("metadata");
@@ -198,7 +198,8 @@ std::optional<std::vector<FieldTerm>> parse_field_selector(Resource resource, st
       op_len = 1;
     }
     if (op == std::string_view::npos || op == 0) {
-      error = "invalid selector: '" + std::string(term) + "'; can't understand '" + std::string(term) + "'";
+      error = "invalid selector: '" + std::string(term) + "'; can't understand '" +
+              std::string(term) + "'";
       return std::nullopt;
     }
     t.field = std::string(term.substr(0, op));
@@ -234,7 +235,8 @@ bool matches(const std::vector<FieldTerm>& selector, const Node& node) {
   return true;
 }
 
-std::optional<Pod> pod_from_json(std::string_view body, std::string_view url_namespace, std::string& error) {
+std::optional<Pod> pod_from_json(std::string_view body, std::string_view url_namespace,
+                                 std::string& error) {
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
   if (doc.HasParseError() || !doc.IsObject()) {

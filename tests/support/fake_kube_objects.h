@@ -25,7 +25,7 @@ struct Pod {
   std::string phase = "Pending";
   StringMap labels{};
   StringMap annotations{};
-  std::int64_t created_s = 0;               // creationTimestamp, Unix seconds
+  std::int64_t created_s = 0;                 // creationTimestamp, Unix seconds
   std::optional<std::int64_t> scheduled_s{};  // PodScheduled=True lastTransitionTime
   std::optional<std::int64_t> deleting_s{};   // deletionTimestamp
 };
@@ -67,7 +67,8 @@ bool matches(const std::vector<FieldTerm>& selector, const Node& node);
 
 // What a pod created by POST carries: metadata.{name,namespace,labels,annotations},
 // spec.nodeName, status.phase. nullopt (with `error`) for malformed JSON or a missing name.
-std::optional<Pod> pod_from_json(std::string_view body, std::string_view url_namespace, std::string& error);
+std::optional<Pod> pod_from_json(std::string_view body, std::string_view url_namespace,
+                                 std::string& error);
 
 struct Binding {
   std::string name{};

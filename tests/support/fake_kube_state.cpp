@@ -13,17 +13,20 @@ namespace http = boost::beast::http;
 using boost::asio::ip::tcp;
 using kube::Resource;
 
-
 namespace {
 
-std::int64_t now_s() { return static_cast<std::int64_t>(std::time(nullptr)); }
+std::int64_t now_s() {
+  return static_cast<std::int64_t>(std::time(nullptr));
+}
 
-
-bool terminal(const kube::Pod& pod) { return pod.phase == "Succeeded" || pod.phase == "Failed"; }
+bool terminal(const kube::Pod& pod) {
+  return pod.phase == "Succeeded" || pod.phase == "Failed";
+}
 
 }  // namespace
 
-FakeKubeApiServer::Event FakeKubeApiServer::pod_event(std::string type, std::optional<kube::Pod> old_pod,
+FakeKubeApiServer::Event FakeKubeApiServer::pod_event(std::string type,
+                                                      std::optional<kube::Pod> old_pod,
                                                       std::optional<kube::Pod> new_pod) {
   Event e;
   e.type = std::move(type);
@@ -51,7 +54,9 @@ void FakeKubeApiServer::put_node(const std::string& name, kube::StringMap labels
   Event e;
   e.resource = Resource::nodes;
   e.type = it == nodes_.end() ? "ADDED" : "MODIFIED";
-  kube::Node node{.name = name, .uid = "node-uid-" + std::to_string(++uid_counter_), .labels = std::move(labels),
+  kube::Node node{.name = name,
+                  .uid = "node-uid-" + std::to_string(++uid_counter_),
+                  .labels = std::move(labels),
                   .created_s = now_s()};
   if (it != nodes_.end()) {
     e.old_node = it->second;
@@ -86,7 +91,8 @@ std::string FakeKubeApiServer::create_pod(kube::Pod pod) {
   return pod.uid;
 }
 
-unsigned FakeKubeApiServer::bind_pod(const std::string& ns, const std::string& name, const std::string& node) {
+unsigned FakeKubeApiServer::bind_pod(const std::string& ns, const std::string& name,
+                                     const std::string& node) {
   std::lock_guard lock(mutex_);
   const unsigned status = bind_locked(ns + "/" + name, node, {});
   if (status == 201) ++counters_.bindings;
@@ -126,7 +132,8 @@ bool FakeKubeApiServer::delete_pod_locked(const std::string& key) {
   return true;
 }
 
-bool FakeKubeApiServer::set_pod_phase(const std::string& ns, const std::string& name, const std::string& phase) {
+bool FakeKubeApiServer::set_pod_phase(const std::string& ns, const std::string& name,
+                                      const std::string& phase) {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(ns + "/" + name);
   if (it == pods_.end()) return false;
@@ -137,7 +144,8 @@ bool FakeKubeApiServer::set_pod_phase(const std::string& ns, const std::string& 
   return true;
 }
 
-std::optional<kube::Pod> FakeKubeApiServer::pod(const std::string& ns, const std::string& name) const {
+std::optional<kube::Pod> FakeKubeApiServer::pod(const std::string& ns,
+                                                const std::string& name) const {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(ns + "/" + name);
   if (it == pods_.end()) return std::nullopt;
@@ -164,7 +172,8 @@ void FakeKubeApiServer::set_tokens(std::set<std::string> valid, std::set<std::st
   forbidden_tokens_ = std::move(forbidden);
 }
 
-void FakeKubeApiServer::fail_next_requests(unsigned status, unsigned count, unsigned retry_after_s) {
+void FakeKubeApiServer::fail_next_requests(unsigned status, unsigned count,
+                                           unsigned retry_after_s) {
   std::lock_guard lock(mutex_);
   fail_status_ = status;
   fail_count_ = count;

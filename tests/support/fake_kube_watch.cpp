@@ -22,7 +22,8 @@ std::string event_json(std::string_view type, const std::string& object) {
 
 // Selector transitions as the watch cache synthesizes them: an object that starts matching is
 // ADDED, one that stops matching is DELETED with its previous content at the new RV.
-std::optional<std::string> FakeKubeApiServer::event_line(const Stream& stream, const Event& event) const {
+std::optional<std::string> FakeKubeApiServer::event_line(const Stream& stream,
+                                                         const Event& event) const {
   if (event.resource != stream.resource) return std::nullopt;
   if (stream.resource == Resource::nodes) {
     const bool was = event.old_node && kube::matches(stream.selector, *event.old_node);
@@ -45,7 +46,8 @@ std::optional<std::string> FakeKubeApiServer::event_line(const Stream& stream, c
   return event_json("DELETED", kube::to_json(last, true));
 }
 
-void FakeKubeApiServer::watch(tcp::socket& socket, const Request& request, Resource resource, const std::string& ns) {
+void FakeKubeApiServer::watch(tcp::socket& socket, const Request& request, Resource resource,
+                              const std::string& ns) {
   std::string error;
   const auto selector = kube::parse_field_selector(resource, request.param("fieldSelector"), error);
   const auto answer = [&](unsigned status, const std::string& body) {
@@ -58,21 +60,24 @@ void FakeKubeApiServer::watch(tcp::socket& socket, const Request& request, Resou
     http::write(socket, res, ignored);
   };
   if (!request.param("labelSelector").empty() || !selector) {
-    answer(400, kube::status_json(400, "BadRequest", selector ? "labelSelector is not emulated" : error));
+    answer(400, kube::status_json(400, "BadRequest",
+                                  selector ? "labelSelector is not emulated" : error));
     return;
   }
   auto stream = std::make_shared<Stream>();
   stream->resource = resource;
   stream->ns = ns;
   stream->selector = *selector;
-  stream->bookmarks = request.has("allowWatchBookmarks") && request.param("allowWatchBookmarks") != "false" &&
+  stream->bookmarks = request.has("allowWatchBookmarks") &&
+                      request.param("allowWatchBookmarks") != "false" &&
                       request.param("allowWatchBookmarks") != "0";
   auto timeout = options_.default_watch_timeout;
   const std::string timeout_param = request.param("timeoutSeconds");
   std::uint32_t timeout_s = 0;
   const auto [t_end, t_ec] =
       std::from_chars(timeout_param.data(), timeout_param.data() + timeout_param.size(), timeout_s);
-  if (!timeout_param.empty() && (t_ec != std::errc{} || t_end != timeout_param.data() + timeout_param.size())) {
+  if (!timeout_param.empty() &&
+      (t_ec != std::errc{} || t_end != timeout_param.data() + timeout_param.size())) {
     answer(400, kube::status_json(400, "BadRequest", "invalid timeoutSeconds: " + timeout_param));
     return;
   }
@@ -93,13 +98,15 @@ void FakeKubeApiServer::watch(tcp::socket& socket, const Request& request, Resou
       }
     } else {
       for (const auto& [name, node] : nodes_) {
-        if (kube::matches(*selector, node)) pending += event_json("ADDED", kube::to_json(node, true));
+        if (kube::matches(*selector, node))
+          pending += event_json("ADDED", kube::to_json(node, true));
       }
     }
     stream->cursor = rv_;
   } else {
     std::uint64_t from = 0;
-    const auto [end, ec] = std::from_chars(rv_param.data(), rv_param.data() + rv_param.size(), from);
+    const auto [end, ec] =
+        std::from_chars(rv_param.data(), rv_param.data() + rv_param.size(), from);
     if (ec != std::errc{} || end != rv_param.data() + rv_param.size()) {
       lock.unlock();
       answer(400, kube::status_json(400, "BadRequest", "invalid resource version: " + rv_param));
@@ -131,7 +138,8 @@ void FakeKubeApiServer::watch(tcp::socket& socket, const Request& request, Resou
   boost::system::error_code ec;
   http::write_header(socket, serializer, ec);
   const auto send = [&](const std::string& data) {
-    if (!ec && !data.empty()) boost::asio::write(socket, http::make_chunk(boost::asio::buffer(data)), ec);
+    if (!ec && !data.empty())
+      boost::asio::write(socket, http::make_chunk(boost::asio::buffer(data)), ec);
     return !ec;
   };
   bool clean_end = true;
@@ -145,7 +153,8 @@ void FakeKubeApiServer::watch(tcp::socket& socket, const Request& request, Resou
         return stream->close || stream->bookmark || !stream->raw.empty() || stream->cursor < rv_;
       };
       auto wake_at = deadline;
-      if (stream->bookmarks && options_.bookmark_period.count() > 0) wake_at = std::min(wake_at, next_bookmark);
+      if (stream->bookmarks && options_.bookmark_period.count() > 0)
+        wake_at = std::min(wake_at, next_bookmark);
       changed_.wait_until(lock, wake_at, ready);
       // A stalled stream ignores its deadline too: only the client giving up ends it.
       if (stream->stalled) changed_.wait(lock, [&] { return stopping_ || stream->cut; });
@@ -167,7 +176,8 @@ void FakeKubeApiServer::watch(tcp::socket& socket, const Request& request, Resou
       }
       for (; !stream->raw.empty(); stream->raw.pop_front()) pending += stream->raw.front();
       const auto now = std::chrono::steady_clock::now();
-      const bool periodic = stream->bookmarks && options_.bookmark_period.count() > 0 && now >= next_bookmark;
+      const bool periodic =
+          stream->bookmarks && options_.bookmark_period.count() > 0 && now >= next_bookmark;
       const bool at_deadline = now >= deadline;
       if (!stream->close && (stream->bookmark || periodic || (at_deadline && stream->bookmarks))) {
         pending += event_json("BOOKMARK", kube::bookmark_object(resource, stream->cursor));

@@ -18,15 +18,18 @@ HttpReply http_request(const HttpRequest& request) {
   HttpReply reply;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return reply;
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(nullptr, &curl_slist_free_all);
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(nullptr,
+                                                                      &curl_slist_free_all);
   const auto add_header = [&](const std::string& line) {
     headers.reset(curl_slist_append(headers.release(), line.c_str()));
   };
   const ClientAuth& auth = request.auth;
   if (!auth.ca_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_CAINFO, auth.ca_file.c_str());
-  if (!auth.cert_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLCERT, auth.cert_file.c_str());
+  if (!auth.cert_file.empty())
+    curl_easy_setopt(curl.get(), CURLOPT_SSLCERT, auth.cert_file.c_str());
   if (!auth.key_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_SSLKEY, auth.key_file.c_str());
-  if (!auth.user_password.empty()) curl_easy_setopt(curl.get(), CURLOPT_USERPWD, auth.user_password.c_str());
+  if (!auth.user_password.empty())
+    curl_easy_setopt(curl.get(), CURLOPT_USERPWD, auth.user_password.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
@@ -53,7 +56,8 @@ HttpReply http_get(const std::string& url, std::chrono::milliseconds timeout) {
   return http_request({.url = url, .timeout = timeout});
 }
 
-HttpReply http_post(const std::string& url, const std::string& body, std::chrono::milliseconds timeout) {
+HttpReply http_post(const std::string& url, const std::string& body,
+                    std::chrono::milliseconds timeout) {
   return http_request({.method = "POST", .url = url, .body = body, .timeout = timeout});
 }
 

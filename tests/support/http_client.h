@@ -25,7 +25,8 @@ struct HttpReply {
   std::string headers{};  // the raw header lines
 };
 
-HttpReply http_get(const std::string& url, std::chrono::milliseconds timeout = std::chrono::seconds(15));
+HttpReply http_get(const std::string& url,
+                   std::chrono::milliseconds timeout = std::chrono::seconds(15));
 struct HttpRequest {
   std::string method = "GET";
   std::string url{};

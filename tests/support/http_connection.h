@@ -44,7 +44,8 @@ class HttpConnection {
  public:
   // The default deadline only ends an exchange with a hung server: it is far above what a
   // sanitizer build on a loaded machine needs to answer.
-  explicit HttpConnection(std::uint16_t port, std::chrono::milliseconds timeout = std::chrono::seconds(60))
+  explicit HttpConnection(std::uint16_t port,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(60))
       : port_(port), timeout_(timeout) {
     connect();
   }
@@ -55,7 +56,8 @@ class HttpConnection {
     run([&](auto done) { http::async_write(stream_, req, done); });
     return read();
   }
-  WireResponse send(http::verb method, const std::string& target, std::string body = {}, bool keep_alive = true) {
+  WireResponse send(http::verb method, const std::string& target, std::string body = {},
+                    bool keep_alive = true) {
     return send(json_request(method, target, std::move(body), keep_alive));
   }
 
@@ -68,7 +70,9 @@ class HttpConnection {
   }
 
   void write_raw(std::string_view bytes) {
-    run([&](auto done) { boost::asio::async_write(stream_, boost::asio::buffer(bytes.data(), bytes.size()), done); });
+    run([&](auto done) {
+      boost::asio::async_write(stream_, boost::asio::buffer(bytes.data(), bytes.size()), done);
+    });
   }
 
   // True when the server closes the connection (EOF or reset) within the deadline.
@@ -91,7 +95,8 @@ class HttpConnection {
  private:
   void connect() {
     stream_.expires_after(timeout_);
-    stream_.connect(boost::asio::ip::tcp::endpoint{boost::asio::ip::make_address("127.0.0.1"), port_});
+    stream_.connect(
+        boost::asio::ip::tcp::endpoint{boost::asio::ip::make_address("127.0.0.1"), port_});
     stream_.socket().set_option(boost::asio::ip::tcp::no_delay(true));
   }
 

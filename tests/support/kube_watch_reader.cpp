@@ -8,8 +8,8 @@ namespace netscore::testing {
 namespace http = boost::beast::http;
 using boost::asio::ip::tcp;
 
-KubeWatchReader::KubeWatchReader(std::uint16_t port, const std::string& target, const std::string& bearer_token,
-                                 std::chrono::milliseconds timeout)
+KubeWatchReader::KubeWatchReader(std::uint16_t port, const std::string& target,
+                                 const std::string& bearer_token, std::chrono::milliseconds timeout)
     : socket_(io_), timeout_(timeout) {
   socket_.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
   http::request<http::empty_body> request{http::verb::get, target, 11};
@@ -51,7 +51,8 @@ bool KubeWatchReader::read_more() {
   if (parser_.is_done()) ended_ = true;
   if (parser_.is_header_done()) {
     const std::string& body = parser_.get().body();
-    for (std::size_t nl; (nl = body.find('\n', consumed_)) != std::string::npos; consumed_ = nl + 1) {
+    for (std::size_t nl; (nl = body.find('\n', consumed_)) != std::string::npos;
+         consumed_ = nl + 1) {
       lines_.push_back(body.substr(consumed_, nl - consumed_));
     }
   }

@@ -16,11 +16,13 @@ namespace netscore::testing {
 class KubeWatchReader {
  public:
   // `target` is the path and query, e.g. "/api/v1/pods?watch=1&resourceVersion=5".
-  KubeWatchReader(std::uint16_t port, const std::string& target, const std::string& bearer_token = {},
+  KubeWatchReader(std::uint16_t port, const std::string& target,
+                  const std::string& bearer_token = {},
                   std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
   unsigned status() const { return status_; }
-  // Reads until `count` complete lines arrived in total (true), the stream ended or a read timed out.
+  // Reads until `count` complete lines arrived in total (true), the stream ended or a read timed
+  // out.
   bool wait_for_lines(std::size_t count);
   // Reads until the server ends the response; true when it ended cleanly (final chunk).
   bool wait_for_end();

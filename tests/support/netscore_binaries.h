@@ -13,7 +13,8 @@ namespace netscore::testing {
 
 // NETSCORE_PROMETHEUS_URL, NETSCORE_INTERFACE (the synthetic traffic's), NETSCORE_SHM_NAME,
 // NETSCORE_REFRESH_INTERVAL and debug logging.
-std::vector<std::string> collector_env(const std::string& prometheus_url, const std::string& shm_name,
+std::vector<std::string> collector_env(const std::string& prometheus_url,
+                                       const std::string& shm_name,
                                        const std::string& refresh_interval);
 
 // The port from the extender's "listening address=127.0.0.1:PORT ..." line, empty until logged.

@@ -25,7 +25,10 @@ namespace fs = std::filesystem;
 BinaryProcess::Options logged_program(std::vector<std::string> args, const std::string& log_file) {
   std::string program = std::move(args.front());
   args.erase(args.begin());
-  return {.path = std::move(program), .log_path = log_file, .args = std::move(args), .inherit_env = true};
+  return {.path = std::move(program),
+          .log_path = log_file,
+          .args = std::move(args),
+          .inherit_env = true};
 }
 
 std::string log_tail(const std::string& file) {
@@ -58,7 +61,8 @@ std::uint16_t free_local_port() {
   return ntohs(addr.sin_port);
 }
 
-PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file) : dir_(make_temp_dir("netscore-prometheus")) {
+PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file)
+    : dir_(make_temp_dir("netscore-prometheus")) {
   backfill_and_start(openmetrics_file, nullptr);
 }
 
@@ -67,7 +71,8 @@ PrometheusProcess::PrometheusProcess(const SynthOptions& traffic, ServeOptions s
   backfill_and_start(dir_ + "/traffic.om", &traffic);
 }
 
-void PrometheusProcess::backfill_and_start(const std::string& openmetrics_file, const SynthOptions* traffic) {
+void PrometheusProcess::backfill_and_start(const std::string& openmetrics_file,
+                                           const SynthOptions* traffic) {
   try {
     if (traffic != nullptr) {
       std::ofstream out(openmetrics_file);
@@ -105,9 +110,12 @@ void PrometheusProcess::start() {
 }
 
 bool PrometheusProcess::try_start(std::uint16_t port, std::chrono::seconds ready_deadline) {
-  std::vector<std::string> args{"prometheus", "--config.file=" + dir_ + "/prometheus.yml",
-                                "--storage.tsdb.path=" + dir_ + "/data", "--storage.tsdb.retention.time=100y",
-                                "--web.listen-address=127.0.0.1:" + std::to_string(port), "--log.level=warn"};
+  std::vector<std::string> args{"prometheus",
+                                "--config.file=" + dir_ + "/prometheus.yml",
+                                "--storage.tsdb.path=" + dir_ + "/data",
+                                "--storage.tsdb.retention.time=100y",
+                                "--web.listen-address=127.0.0.1:" + std::to_string(port),
+                                "--log.level=warn"};
   if (!serve_.route_prefix.empty()) args.push_back("--web.route-prefix=" + serve_.route_prefix);
   if (!serve_.web_config.empty()) args.push_back("--web.config.file=" + dir_ + "/web.yml");
   process_.emplace(logged_program(std::move(args), dir_ + "/prometheus.log"));
@@ -117,8 +125,8 @@ bool PrometheusProcess::try_start(std::uint16_t port, std::chrono::seconds ready
       [&] {
         exited = !process_->alive();
         return exited || http_request({.url = url() + "/-/ready",
-                                        .timeout = std::chrono::milliseconds(500),
-                                        .auth = serve_.probe})
+                                       .timeout = std::chrono::milliseconds(500),
+                                       .auth = serve_.probe})
                                  .status == 200;
       },
       ready_deadline);

@@ -48,8 +48,8 @@ class PrometheusProcess {
   std::uint16_t port() const { return port_; }
   // Base URL including the route prefix; https when a web config is given.
   std::string url() const {
-    return (serve_.web_config.empty() ? "http://" : "https://") + std::string("127.0.0.1:") + std::to_string(port_) +
-           serve_.route_prefix;
+    return (serve_.web_config.empty() ? "http://" : "https://") + std::string("127.0.0.1:") +
+           std::to_string(port_) + serve_.route_prefix;
   }
   const std::string& directory() const { return dir_; }
 

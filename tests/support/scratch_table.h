@@ -17,7 +17,8 @@ namespace netscore::testing {
 // (the benchmarks use it) and is header-only (the fuzz targets, built without this library, too).
 class ScratchTable {
  public:
-  explicit ScratchTable(std::string_view kind, std::string_view tag = {}) : name_(make_name(kind, tag)) {
+  explicit ScratchTable(std::string_view kind, std::string_view tag = {})
+      : name_(make_name(kind, tag)) {
     ScoreTableWriter::remove(name_);
   }
   ~ScratchTable() { ScoreTableWriter::remove(name_); }

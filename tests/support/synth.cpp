@@ -16,8 +16,8 @@ std::string target_labels(const SynthNode& node, SynthLayout layout) {
       return "instance=\"" + node.instance + "\",kubernetes_node=\"" + node.name + "\"";
     case SynthLayout::kube_prometheus:
       return "container=\"kube-rbac-proxy\",endpoint=\"https\",instance=\"" + node.name +
-             "\",job=\"node-exporter\",namespace=\"monitoring\",pod=\"node-exporter-" + node.name.substr(5) +
-             "\",service=\"node-exporter\"";
+             "\",job=\"node-exporter\",namespace=\"monitoring\",pod=\"node-exporter-" +
+             node.name.substr(5) + "\",service=\"node-exporter\"";
     case SynthLayout::neither:
       return "instance=\"" + node.instance + "\",job=\"node\"";
   }
@@ -29,17 +29,18 @@ struct Format {
   std::int64_t time_scale = 1;
 };
 
-void write_counter(std::ostream& out, const std::string& metric, const SynthNode& node, const char* device,
-                   double bytes_per_s, double base, std::int64_t start_s, const SynthOptions& o, bool reset,
-                   Format format) {
+void write_counter(std::ostream& out, const std::string& metric, const SynthNode& node,
+                   const char* device, double bytes_per_s, double base, std::int64_t start_s,
+                   const SynthOptions& o, bool reset, Format format) {
   const std::int64_t reset_at = start_s + (o.end_s - start_s) / 2;
   const std::string labels = target_labels(node, o.layout);
   char line[512];
   for (std::int64_t t = start_s; t <= o.end_s; t += o.step_s) {
-    const double value = reset && t >= reset_at ? bytes_per_s * static_cast<double>(t - reset_at)
-                                                : base + bytes_per_s * static_cast<double>(t - start_s);
-    std::snprintf(line, sizeof line, "%s{device=\"%s\",%s} %.0f %lld\n", metric.c_str(), device, labels.c_str(), value,
-                  static_cast<long long>(t * format.time_scale));
+    const double value = reset && t >= reset_at
+                             ? bytes_per_s * static_cast<double>(t - reset_at)
+                             : base + bytes_per_s * static_cast<double>(t - start_s);
+    std::snprintf(line, sizeof line, "%s{device=\"%s\",%s} %.0f %lld\n", metric.c_str(), device,
+                  labels.c_str(), value, static_cast<long long>(t * format.time_scale));
     out << line;
   }
 }
@@ -71,8 +72,9 @@ void write_samples(const SynthOptions& o, std::ostream& out, Format format) {
   for (const auto& n : nodes) {
     const std::string instance = o.layout == SynthLayout::kube_prometheus ? n.name : n.instance;
     for (std::int64_t t = start_s; t <= o.end_s; t += o.step_s) {
-      std::snprintf(line, sizeof line, "node_uname_info{instance=\"%s\",nodename=\"%s\"} 1 %lld\n", instance.c_str(),
-                    n.name.c_str(), static_cast<long long>(t * format.time_scale));
+      std::snprintf(line, sizeof line, "node_uname_info{instance=\"%s\",nodename=\"%s\"} 1 %lld\n",
+                    instance.c_str(), n.name.c_str(),
+                    static_cast<long long>(t * format.time_scale));
       out << line;
     }
   }
@@ -87,7 +89,8 @@ std::vector<SynthNode> synth_nodes(unsigned count) {
     char name[32];
     char instance[48];
     std::snprintf(name, sizeof name, "node-%05u", i);
-    std::snprintf(instance, sizeof instance, "10.%u.%u.%u:9100", (i >> 16) & 0xFFU, (i >> 8) & 0xFFU, i & 0xFFU);
+    std::snprintf(instance, sizeof instance, "10.%u.%u.%u:9100", (i >> 16) & 0xFFU,
+                  (i >> 8) & 0xFFU, i & 0xFFU);
     SynthNode n{name, instance, 1000.0 * (i + 1) + 13.0 * (i % 7), i == 0, i == 1};
     if (n.idle) n.bytes_per_s = 0;
     nodes.push_back(std::move(n));
@@ -100,6 +103,8 @@ void write_openmetrics(const SynthOptions& o, std::ostream& out) {
   out << "# EOF\n";
 }
 
-void write_prometheus_text(const SynthOptions& o, std::ostream& out) { write_samples(o, out, Format{1000}); }
+void write_prometheus_text(const SynthOptions& o, std::ostream& out) {
+  write_samples(o, out, Format{1000});
+}
 
 }  // namespace netscore::testing

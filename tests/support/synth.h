@@ -6,9 +6,9 @@
 #include <vector>
 
 // Synthetic node-exporter data for tests, the benchmark and demos: per node two devices of
-// node_network_receive_bytes_total{instance,kubernetes_node,device} and node_uname_info{instance,nodename},
-// written as OpenMetrics text for `promtool tsdb create-blocks-from openmetrics`.
-// Pure functions: thread-safe.
+// node_network_receive_bytes_total{instance,kubernetes_node,device} and
+// node_uname_info{instance,nodename}, written as OpenMetrics text for `promtool tsdb
+// create-blocks-from openmetrics`. Pure functions: thread-safe.
 namespace netscore::testing {
 
 inline constexpr const char* kSynthInterface = "eth0";       // the one tests configure
@@ -31,13 +31,14 @@ struct SynthOptions {
   double hours = 2;        // window length ending at end_s
   unsigned step_s = 15;
   SynthLayout layout = SynthLayout::kubernetes_node;
-  // Non-empty: the receive counters are also written under this name (a recording rule's, with ':').
+  // Non-empty: the receive counters are also written under this name (a recording rule's, with
+  // ':').
   std::string extra_metric;
 };
 
 struct SynthNode {
-  std::string name;      // kubernetes_node and nodename
-  std::string instance;  // host:port as node-exporter would be scraped
+  std::string name;        // kubernetes_node and nodename
+  std::string instance;    // host:port as node-exporter would be scraped
   double bytes_per_s = 0;  // eth0 receive rate; 0 for the idle node
   bool idle = false;
   bool counter_reset = false;  // eth0 counter drops to zero mid-window (node-exporter restart)

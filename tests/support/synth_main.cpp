@@ -25,8 +25,10 @@ int main(int argc, char** argv) {
     } else if (arg == "--out" && has_value) {
       out_file = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--nodes N] [--end UNIX_SECONDS (default now+1h)] [--hours H] --out FILE\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--nodes N] [--end UNIX_SECONDS (default now+1h)] [--hours H] --out FILE\n",
+          argv[0]);
       return 2;
     }
   }

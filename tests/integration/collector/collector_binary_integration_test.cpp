@@ -30,7 +30,8 @@ class CollectorBinary : public BinaryProcess {
 TEST(CollectorBinaryTest, BadVariableExitsTwoNamingIt) {
   CollectorBinary collector({"NETSCORE_REFRESH_INTERVAL=soon"});
   EXPECT_EQ(collector.wait_exit(std::chrono::seconds(30)), 2);
-  EXPECT_NE(collector.log().find("NETSCORE_REFRESH_INTERVAL"), std::string::npos) << collector.log();
+  EXPECT_NE(collector.log().find("NETSCORE_REFRESH_INTERVAL"), std::string::npos)
+      << collector.log();
 }
 
 TEST(CollectorBinaryTest, BadNodeLabelExitsTwoNamingIt) {
@@ -42,15 +43,18 @@ TEST(CollectorBinaryTest, BadNodeLabelExitsTwoNamingIt) {
 TEST(CollectorBinaryTest, UnreadableHeadersFileExitsTwoNamingIt) {
   CollectorBinary collector({"NETSCORE_PROMETHEUS_HEADERS_FILE=/nonexistent/netscore-headers"});
   EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
-  EXPECT_NE(collector.log().find("NETSCORE_PROMETHEUS_HEADERS_FILE"), std::string::npos) << collector.log();
+  EXPECT_NE(collector.log().find("NETSCORE_PROMETHEUS_HEADERS_FILE"), std::string::npos)
+      << collector.log();
 }
 
 TEST(CollectorBinaryTest, CheckFailsWhenPrometheusIsUnreachable) {
   FakeHttpServer server;
   server.respond_with({503, "unavailable", {}});
-  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_PROMETHEUS_RETRIES=0"}, {"--check"});
+  CollectorBinary collector(
+      {"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_PROMETHEUS_RETRIES=0"}, {"--check"});
   EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 1);
-  EXPECT_NE(collector.log().find("FAIL: the query failed: http status 503"), std::string::npos) << collector.log();
+  EXPECT_NE(collector.log().find("FAIL: the query failed: http status 503"), std::string::npos)
+      << collector.log();
 }
 
 class CollectorBinarySignalTest : public ::testing::TestWithParam<int> {};
@@ -60,11 +64,13 @@ class CollectorBinarySignalTest : public ::testing::TestWithParam<int> {};
 // processes slowly) and still far below the hour it would otherwise take.
 TEST_P(CollectorBinarySignalTest, PublishesThenStopsPromptly) {
   FakeHttpServer server;
-  server.respond_with({200, R"({"status":"success","data":{"resultType":"vector","result":[)"
-                            R"({"metric":{"kubernetes_node":"n1"},"value":[1,"42"]}]}})",
+  server.respond_with({200,
+                       R"({"status":"success","data":{"resultType":"vector","result":[)"
+                       R"({"metric":{"kubernetes_node":"n1"},"value":[1,"42"]}]}})",
                        {}});
   const TableName shm("collector-bin");
-  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_SHM_NAME=" + shm.str(),
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url(),
+                             "NETSCORE_SHM_NAME=" + shm.str(),
                              "NETSCORE_NODE_LABEL=kubernetes_node", "NETSCORE_REFRESH_INTERVAL=1h",
                              "NETSCORE_LOG_LEVEL=debug"});
   shm::CollectorStatus status{};
@@ -82,22 +88,27 @@ TEST_P(CollectorBinarySignalTest, PublishesThenStopsPromptly) {
   EXPECT_EQ(status.writer_pid, collector.pid());
   collector.signal(GetParam());
   EXPECT_EQ(collector.wait_exit(std::chrono::minutes(1)), 0) << collector.log();
-  EXPECT_NE(server.last_request().headers["user-agent"].find("netscore-collector/"), std::string::npos);
+  EXPECT_NE(server.last_request().headers["user-agent"].find("netscore-collector/"),
+            std::string::npos);
 }
 
 TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
   FakeHttpServer server;
   server.respond_with({500, "down", {}});
   const std::string token_file =
-      (std::filesystem::temp_directory_path() / ("netscore-bin-token-" + std::to_string(getpid()))).string();
+      (std::filesystem::temp_directory_path() / ("netscore-bin-token-" + std::to_string(getpid())))
+          .string();
   std::ofstream(token_file) << "tok-secret-123\n";
   const TableName shm("collector-secret");
-  const std::string url = "http://user:pw-secret-456@" + server.url().substr(std::string("http://").size());
+  const std::string url =
+      "http://user:pw-secret-456@" + server.url().substr(std::string("http://").size());
   CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + url, "NETSCORE_SHM_NAME=" + shm.str(),
-                             "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file, "NETSCORE_PROMETHEUS_RETRIES=0",
-                             "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=trace"});
+                             "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file,
+                             "NETSCORE_PROMETHEUS_RETRIES=0", "NETSCORE_REFRESH_INTERVAL=1h",
+                             "NETSCORE_LOG_LEVEL=trace"});
   // The failure line is written (and flushed, being a warning) after the answer arrives.
-  EXPECT_TRUE(collector.wait_for_log("prometheus failing", std::chrono::seconds(30))) << collector.log();
+  EXPECT_TRUE(collector.wait_for_log("prometheus failing", std::chrono::seconds(30)))
+      << collector.log();
   collector.signal(SIGTERM);
   EXPECT_EQ(collector.wait_exit(std::chrono::seconds(30)), 0);
   const std::string log = collector.log();
@@ -110,7 +121,8 @@ TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
 
 INSTANTIATE_TEST_SUITE_P(Signals, CollectorBinarySignalTest, ::testing::Values(SIGTERM, SIGINT),
                          [](const ::testing::TestParamInfo<int>& param_info) {
-                           return param_info.param == SIGTERM ? std::string("SIGTERM") : std::string("SIGINT");
+                           return param_info.param == SIGTERM ? std::string("SIGTERM")
+                                                              : std::string("SIGINT");
                          });
 
 }  // namespace

@@ -27,8 +27,8 @@ std::string vector_of(const std::vector<std::pair<std::string, std::string>>& no
   std::string body = R"({"status":"success","data":{"resultType":"vector","result":[)";
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (i > 0) body += ',';
-    body += R"({"metric":{"kubernetes_node":")" + nodes[i].first + R"("},"value":[1700000000,")" + nodes[i].second +
-            R"("]})";
+    body += R"({"metric":{"kubernetes_node":")" + nodes[i].first + R"("},"value":[1700000000,")" +
+            nodes[i].second + R"("]})";
   }
   return body + "]}}";
 }
@@ -60,7 +60,8 @@ class FakePrometheusTest : public ::testing::Test {
     return client_.get();
   }
 
-  void expect_failure_keeps_snapshot(const CannedResponse& response, const std::string& error_part) {
+  void expect_failure_keeps_snapshot(const CannedResponse& response,
+                                     const std::string& error_part) {
     auto& refresher = refresher_with_good_snapshot();
     server_.respond_with(response);
     const auto result = refresher.refresh(kEvalMs + 15000, no_wait());
@@ -77,7 +78,8 @@ class FakePrometheusTest : public ::testing::Test {
     EXPECT_EQ(status.consecutive_failures, 1U);
     EXPECT_EQ(status.failures_total, 1U);
     EXPECT_EQ(status.refreshes_total, 2U);
-    EXPECT_NE(std::string(status.last_error).find(error_part), std::string::npos) << status.last_error;
+    EXPECT_NE(std::string(status.last_error).find(error_part), std::string::npos)
+        << status.last_error;
     EXPECT_GT(status.last_success_mono_ns, 0);
     EXPECT_LT(status.last_success_mono_ns, status.heartbeat_mono_ns);
   }
@@ -95,10 +97,14 @@ TEST_F(FakePrometheusTest, SendsFormEncodedQueryAndTimeWithUserAgent) {
   EXPECT_EQ(seen.target, "/api/v1/query");
   EXPECT_EQ(seen.headers.at("content-type"), "application/x-www-form-urlencoded");
   EXPECT_EQ(seen.body,
-            "query=label_replace%28sum%20by%20%28kubernetes_node%29%20%28sum_over_time%28node_network_receive_bytes"
-            "_total%7Bdevice%3D%22eth0%22%7D%5B5m%5D%29%29%2C%20%22netscore_kind%22%2C%20%22score%22%2C%20%22"
-            "%22%2C%20%22%22%29%20or%20label_replace%28sum%20by%20%28kubernetes_node%29%20%28rate%28node_netw"
-            "ork_receive_bytes_total%7Bdevice%3D%22eth0%22%7D%5B5m%5D%29%29%2C%20%22netscore_kind%22%2C%20%22"
+            "query=label_replace%28sum%20by%20%28kubernetes_node%29%20%28sum_over_time%28node_"
+            "network_receive_bytes"
+            "_total%7Bdevice%3D%22eth0%22%7D%5B5m%5D%29%29%2C%20%22netscore_kind%22%2C%20%22score%"
+            "22%2C%20%22"
+            "%22%2C%20%22%22%29%20or%20label_replace%28sum%20by%20%28kubernetes_node%29%20%28rate%"
+            "28node_netw"
+            "ork_receive_bytes_total%7Bdevice%3D%22eth0%22%7D%5B5m%5D%29%29%2C%20%22netscore_kind%"
+            "22%2C%20%22"
             "rate%22%2C%20%22%22%2C%20%22%22%29"
             "&time=1700000000.000");
   EXPECT_TRUE(seen.headers.at("user-agent").starts_with("netscore-collector"));
@@ -114,7 +120,8 @@ TEST_F(FakePrometheusTest, BearerTokenFileIsReadAndReReadWhenItChanges) {
   EXPECT_EQ(server_.last_request().headers.at("authorization"), "Bearer first-token");
   std::ofstream(token) << "second-token";
   // A distinct mtime without sleeping: set it explicitly.
-  std::filesystem::last_write_time(token, std::filesystem::last_write_time(token) + std::chrono::seconds(5));
+  std::filesystem::last_write_time(
+      token, std::filesystem::last_write_time(token) + std::chrono::seconds(5));
   ASSERT_TRUE(refresher_->refresh(kEvalMs, no_wait()).ok);
   EXPECT_EQ(server_.last_request().headers.at("authorization"), "Bearer second-token");
   std::filesystem::remove(token);
@@ -122,25 +129,33 @@ TEST_F(FakePrometheusTest, BearerTokenFileIsReadAndReReadWhenItChanges) {
   EXPECT_NE(std::string(table_.status().last_error).find("bearer token file"), std::string::npos);
 }
 
-TEST_F(FakePrometheusTest, Http500KeepsLastSnapshot) { expect_failure_keeps_snapshot({500, "oops", {}}, "http status 500"); }
+TEST_F(FakePrometheusTest, Http500KeepsLastSnapshot) {
+  expect_failure_keeps_snapshot({500, "oops", {}}, "http status 500");
+}
 
 TEST_F(FakePrometheusTest, StatusErrorKeepsLastSnapshotWithPrometheusMessage) {
   expect_failure_keeps_snapshot(
-      {422, R"({"status":"error","errorType":"execution","error":"query processing would load too many samples"})", {}},
-      "http status 422: prometheus error errorType=execution error=query processing would load too many samples");
+      {422,
+       R"({"status":"error","errorType":"execution","error":"query processing would load too many samples"})",
+       {}},
+      "http status 422: prometheus error errorType=execution error=query processing would load too "
+      "many samples");
 }
 
 TEST_F(FakePrometheusTest, StatusErrorWith200KeepsLastSnapshot) {
-  expect_failure_keeps_snapshot({200, R"({"status":"error","errorType":"timeout","error":"query timed out"})", {}},
-                                "prometheus error errorType=timeout");
+  expect_failure_keeps_snapshot(
+      {200, R"({"status":"error","errorType":"timeout","error":"query timed out"})", {}},
+      "prometheus error errorType=timeout");
 }
 
 TEST_F(FakePrometheusTest, TruncatedJsonKeepsLastSnapshot) {
-  expect_failure_keeps_snapshot({200, kGoodBody.substr(0, kGoodBody.size() / 2), {}}, "unparsable response");
+  expect_failure_keeps_snapshot({200, kGoodBody.substr(0, kGoodBody.size() / 2), {}},
+                                "unparsable response");
 }
 
 TEST_F(FakePrometheusTest, HugeBodyIsCutOffAndKeepsLastSnapshot) {
-  expect_failure_keeps_snapshot({200, std::string(3U << 20, ' ') + kGoodBody, {}}, "response body exceeds 1048576 bytes");
+  expect_failure_keeps_snapshot({200, std::string(3U << 20, ' ') + kGoodBody, {}},
+                                "response body exceeds 1048576 bytes");
 }
 
 TEST_F(FakePrometheusTest, ZeroSeriesKeepsLastSnapshot) {
@@ -148,8 +163,9 @@ TEST_F(FakePrometheusTest, ZeroSeriesKeepsLastSnapshot) {
 }
 
 TEST_F(FakePrometheusTest, MatrixResultKeepsLastSnapshot) {
-  expect_failure_keeps_snapshot({200, R"({"status":"success","data":{"resultType":"matrix","result":[]}})", {}},
-                                "resultType \"matrix\"");
+  expect_failure_keeps_snapshot(
+      {200, R"({"status":"success","data":{"resultType":"matrix","result":[]}})", {}},
+      "resultType \"matrix\"");
 }
 
 TEST_F(FakePrometheusTest, SlowerThanTimeoutKeepsLastSnapshot) {
@@ -158,13 +174,15 @@ TEST_F(FakePrometheusTest, SlowerThanTimeoutKeepsLastSnapshot) {
   const auto started = std::chrono::steady_clock::now();
   // The server would answer after two minutes; the timeout must cut that short. The bound is half
   // the server's delay, not a latency figure: a loaded machine meets it easily.
-  expect_failure_keeps_snapshot({200, kGoodBody, std::chrono::minutes(2)}, "transport error: Timeout");
+  expect_failure_keeps_snapshot({200, kGoodBody, std::chrono::minutes(2)},
+                                "transport error: Timeout");
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::minutes(1));
 }
 
 TEST_F(FakePrometheusTest, NaNAndInfinityArePublishedInvalidOthersNormalised) {
   auto& refresher = refresher_with_good_snapshot();
-  server_.respond_with({200, vector_of({{"a", "NaN"}, {"b", "300"}, {"c", "+Inf"}, {"d", "100"}, {"e", "-5"}}), {}});
+  server_.respond_with(
+      {200, vector_of({{"a", "NaN"}, {"b", "300"}, {"c", "+Inf"}, {"d", "100"}, {"e", "-5"}}), {}});
   const auto result = refresher.refresh(kEvalMs + 15000, no_wait());
   ASSERT_TRUE(result.ok) << result.error;
   shm::SnapshotMeta meta{};
@@ -187,7 +205,8 @@ TEST_F(FakePrometheusTest, RetriesTransientFailuresWithinOneRefresh) {
   const auto before = server_.requests();
   server_.respond_with({503, "unavailable", {}});
   unsigned waits = 0;
-  const auto result = refresher.refresh(kEvalMs, [&](std::chrono::milliseconds) { return ++waits > 0; });
+  const auto result =
+      refresher.refresh(kEvalMs, [&](std::chrono::milliseconds) { return ++waits > 0; });
   EXPECT_FALSE(result.ok);
   EXPECT_EQ(result.attempts, 3U);
   EXPECT_EQ(waits, 2U);
@@ -201,7 +220,8 @@ TEST_F(FakePrometheusTest, LoopRefreshesOnSchedule) {
   server_.respond_with({200, kGoodBody, {}});
   config_.refresh_interval = *parse_prom_duration("100ms");
   collector::Refresher refresher(config_, *client(), table_.writer());
-  collector::RefreshLoop loop({std::chrono::milliseconds(100), [] { return kEvalMs; }}, refresher, *client());
+  collector::RefreshLoop loop({std::chrono::milliseconds(100), [] { return kEvalMs; }}, refresher,
+                              *client());
   std::thread runner([&] { loop.run(); });
   EXPECT_TRUE(eventually([&] { return loop.refreshes() >= 3; }));
   loop.stop();
@@ -260,7 +280,8 @@ TEST_F(LoopStopTest, StopAbortsASlowRequestInFlight) {
 
 TEST(RealPrometheusFaultTest, KilledBetweenRefreshesThenRecovers) {
   const std::int64_t now_s = std::time(nullptr);
-  PrometheusProcess prometheus(SynthOptions{6, now_s + 3600, 1.5, 15, SynthLayout::kubernetes_node, {}});
+  PrometheusProcess prometheus(
+      SynthOptions{6, now_s + 3600, 1.5, 15, SynthLayout::kubernetes_node, {}});
   const Config config = collector_config(prometheus.url());
   TableFixture table("collector-kill");
   collector::PrometheusClient client({config.prometheus});

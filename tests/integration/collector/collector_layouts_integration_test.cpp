@@ -35,11 +35,19 @@ class CollectorLayoutsTest : public ::testing::Test {
   static void SetUpTestSuite() {
     now_s_ = std::time(nullptr);
     kube_prometheus_ = std::make_unique<PrometheusProcess>(
-        SynthOptions{.nodes = kNodes, .end_s = now_s_ + 3600, .hours = 2, .step_s = 15,
-                     .layout = SynthLayout::kube_prometheus, .extra_metric = kRuleMetric},
+        SynthOptions{.nodes = kNodes,
+                     .end_s = now_s_ + 3600,
+                     .hours = 2,
+                     .step_s = 15,
+                     .layout = SynthLayout::kube_prometheus,
+                     .extra_metric = kRuleMetric},
         ServeOptions{.route_prefix = "/prom", .web_config = {}, .probe = {}});
-    neither_ = std::make_unique<PrometheusProcess>(
-        SynthOptions{.nodes = kNodes, .end_s = now_s_ + 3600, .hours = 2, .step_s = 15, .layout = SynthLayout::neither, .extra_metric = {}});
+    neither_ = std::make_unique<PrometheusProcess>(SynthOptions{.nodes = kNodes,
+                                                                .end_s = now_s_ + 3600,
+                                                                .hours = 2,
+                                                                .step_s = 15,
+                                                                .layout = SynthLayout::neither,
+                                                                .extra_metric = {}});
   }
   static void TearDownTestSuite() {
     kube_prometheus_.reset();
@@ -55,8 +63,8 @@ class CollectorLayoutsTest : public ::testing::Test {
     return load_config(Component::collector, {}, env);
   }
 
-  static double per_node_value(collector::PrometheusClient& client, QueryConfig query, const std::string& label,
-                               const std::string& node) {
+  static double per_node_value(collector::PrometheusClient& client, QueryConfig query,
+                               const std::string& label, const std::string& node) {
     query.node_label = label;
     query.node_labels = {label};
     const auto http = client.query(collector::build_per_node_query(query, node), eval_time_ms());
@@ -180,7 +188,11 @@ TEST_F(CollectorLayoutsTest, CheckWithOnlyTheUrlNamesTheInterfaceAndTheLabel) {
 
 // As an operator runs it: the binary, only the URL in its environment.
 TEST_F(CollectorLayoutsTest, CheckBinaryWithOnlyTheUrlExitsOneNamingInstanceAndEth0) {
-  BinaryProcess check({NETSCORE_COLLECTOR_BINARY, {"NETSCORE_PROMETHEUS_URL=" + kube_prometheus_->url()}, {}, {}, {"--check"}});
+  BinaryProcess check({NETSCORE_COLLECTOR_BINARY,
+                       {"NETSCORE_PROMETHEUS_URL=" + kube_prometheus_->url()},
+                       {},
+                       {},
+                       {"--check"}});
   EXPECT_EQ(check.wait_exit(std::chrono::seconds(30)), 1) << check.log();
   EXPECT_THAT(check.log(), HasSubstr("NETSCORE_INTERFACE=eth0\n"));
   EXPECT_THAT(check.log(), HasSubstr("NETSCORE_NODE_LABEL=instance\n"));
@@ -196,13 +208,17 @@ TEST_F(CollectorLayoutsTest, ScrapeAddressesAreReportedNotScoredAndDiagnosed) {
   EXPECT_EQ(result.skipped, kNodes);
   const std::string diagnosis = status.diagnosis;
   EXPECT_THAT(diagnosis, ::testing::StartsWith("Try: NETSCORE_QUERY_MODE=uname."));
-  EXPECT_THAT(diagnosis, HasSubstr("\"10.0.0.0:9100\" (label first of kubernetes_node,node,nodename,instance)"));
+  EXPECT_THAT(
+      diagnosis,
+      HasSubstr("\"10.0.0.0:9100\" (label first of kubernetes_node,node,nodename,instance)"));
 
   int exit_status = -1;
   const std::string out = check_output(config, exit_status);
   EXPECT_EQ(exit_status, 1) << out;
   EXPECT_THAT(out, HasSubstr("not a node name 12"));
-  EXPECT_THAT(out, HasSubstr("Label instance holds values like \"10.0.0.0:9100\", which are not node names."));
+  EXPECT_THAT(
+      out,
+      HasSubstr("Label instance holds values like \"10.0.0.0:9100\", which are not node names."));
   EXPECT_THAT(out, HasSubstr("node_uname_info{nodename} joins on instance"));
   EXPECT_THAT(out, HasSubstr("settings to use:\n  NETSCORE_QUERY_MODE=uname\n"));
 
@@ -214,7 +230,8 @@ TEST_F(CollectorLayoutsTest, ScrapeAddressesAreReportedNotScoredAndDiagnosed) {
   ASSERT_EQ(rows.size(), kNodes);
   collector::PrometheusClient client({uname.prometheus});
   for (const auto& row : rows) {
-    const auto http = client.query(collector::build_per_node_query(uname.query, row.name), eval_time_ms());
+    const auto http =
+        client.query(collector::build_per_node_query(uname.query, row.name), eval_time_ms());
     const auto parsed = collector::parse_vector_response(http.body, "nodename");
     ASSERT_EQ(parsed.samples.size(), 1U);
     EXPECT_EQ(row.score.raw, parsed.samples[0].value) << row.name;

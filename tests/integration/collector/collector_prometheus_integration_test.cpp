@@ -16,7 +16,9 @@
 
 namespace netscore {
 // Readable ctest names for the mode parameter.
-inline void PrintTo(QueryMode mode, std::ostream* out) { *out << (mode == QueryMode::label ? "label" : "uname"); }
+inline void PrintTo(QueryMode mode, std::ostream* out) {
+  *out << (mode == QueryMode::label ? "label" : "uname");
+}
 }  // namespace netscore
 
 namespace netscore::testing {
@@ -28,7 +30,8 @@ class CollectorPrometheusTest : public ::testing::TestWithParam<QueryMode> {
  protected:
   static void SetUpTestSuite() {
     now_s_ = std::time(nullptr);
-    prometheus_ = std::make_unique<PrometheusProcess>(SynthOptions{kNodes, now_s_ + 3600, 2, 15, SynthLayout::kubernetes_node, {}});
+    prometheus_ = std::make_unique<PrometheusProcess>(
+        SynthOptions{kNodes, now_s_ + 3600, 2, 15, SynthLayout::kubernetes_node, {}});
   }
   static void TearDownTestSuite() { prometheus_.reset(); }
 
@@ -36,13 +39,16 @@ class CollectorPrometheusTest : public ::testing::TestWithParam<QueryMode> {
   // the 5m range holds samples from both sides of the reset.
   static std::int64_t eval_time_ms() { return (now_s_ + 150) * 1000 + 250; }
 
-  static double per_node_value(collector::PrometheusClient& client, const Config& config, const std::string& node) {
-    const auto http = client.query(collector::build_per_node_query(config.query, node), eval_time_ms());
+  static double per_node_value(collector::PrometheusClient& client, const Config& config,
+                               const std::string& node) {
+    const auto http =
+        client.query(collector::build_per_node_query(config.query, node), eval_time_ms());
     EXPECT_TRUE(http.ok()) << http.transport_error << " status=" << http.http_status;
     const auto parsed = collector::parse_vector_response(
         http.body, config.query.mode == QueryMode::uname ? "nodename" : config.query.node_label);
     EXPECT_TRUE(parsed.ok()) << parsed.error;
-    EXPECT_EQ(parsed.samples.size(), 1U) << "the original query returns exactly one series for " << node;
+    EXPECT_EQ(parsed.samples.size(), 1U)
+        << "the original query returns exactly one series for " << node;
     return parsed.samples.empty() ? std::nan("") : parsed.samples.front().value;
   }
 
@@ -91,7 +97,8 @@ TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
   EXPECT_EQ(rows[0].score.node_score, kMaxNodeScore);
   EXPECT_LT(rows[1].score.raw, rows[2].score.raw / 2);
   // Only eth0 counts: eth1 carries a different, constant load on every node.
-  for (std::size_t i = 3; i < nodes.size(); ++i) EXPECT_LT(rows[i - 1].score.raw, rows[i].score.raw);
+  for (std::size_t i = 3; i < nodes.size(); ++i)
+    EXPECT_LT(rows[i - 1].score.raw, rows[i].score.raw);
 
   const auto status = table.status();
   EXPECT_EQ(status.consecutive_failures, 0U);
@@ -120,7 +127,8 @@ TEST_P(CollectorPrometheusTest, OtherInterfaceGivesOtherValues) {
 // The same Prometheus, other ways to ask: every variant must agree with the label-mode table.
 class CollectorQueryVariantsTest : public CollectorPrometheusTest {
  protected:
-  static std::vector<TableRow> refresh_rows(const Config& config, collector::RefreshResult& result) {
+  static std::vector<TableRow> refresh_rows(const Config& config,
+                                            collector::RefreshResult& result) {
     TableFixture table("collector-variant");
     collector::PrometheusClient client({config.prometheus});
     collector::Refresher refresher(config, client, table.writer());
@@ -141,7 +149,8 @@ TEST_F(CollectorQueryVariantsTest, RegexInterfaceAndCustomTemplateMatchLabelMode
   regex.query.interface_regex = true;
   Config custom = collector_config(prometheus_->url(), QueryMode::custom);
   custom.query.custom_template =
-      "sum by ({node_label}) (sum_over_time(node_network_receive_bytes_total{device=\"{interface}\"}[{range}]))";
+      "sum by ({node_label}) "
+      "(sum_over_time(node_network_receive_bytes_total{device=\"{interface}\"}[{range}]))";
   for (const Config& variant : {regex, custom}) {
     const auto rows = refresh_rows(variant, result);
     ASSERT_TRUE(result.ok) << result.error;
@@ -195,9 +204,11 @@ TEST_F(CollectorQueryVariantsTest, InjectedInterfaceStaysALiteralDeviceName) {
   EXPECT_EQ(result.error, "zero series in the answer");
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, CollectorPrometheusTest, ::testing::Values(QueryMode::label, QueryMode::uname),
+INSTANTIATE_TEST_SUITE_P(Modes, CollectorPrometheusTest,
+                         ::testing::Values(QueryMode::label, QueryMode::uname),
                          [](const ::testing::TestParamInfo<QueryMode>& param_info) {
-                           return param_info.param == QueryMode::label ? std::string("label") : std::string("uname");
+                           return param_info.param == QueryMode::label ? std::string("label")
+                                                                       : std::string("uname");
                          });
 
 }  // namespace

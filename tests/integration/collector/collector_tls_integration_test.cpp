@@ -43,7 +43,8 @@ std::string run(const std::string& command) {
   char buffer[512];
   while (std::fgets(buffer, sizeof buffer, pipe.get()) != nullptr) out += buffer;
   const int status = pclose(pipe.release());
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error(command + " failed: " + out);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(command + " failed: " + out);
   return out;
 }
 
@@ -54,14 +55,18 @@ struct Pki {
   explicit Pki(std::string directory) : dir(std::move(directory)) {
     const std::string ec = " -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes";
     for (const char* ca : {"ca", "other-ca"}) {
-      run("openssl req -x509" + ec + " -keyout " + path(ca) + ".key -out " + path(ca) + ".crt -days 2 -subj /CN=" + ca);
+      run("openssl req -x509" + ec + " -keyout " + path(ca) + ".key -out " + path(ca) +
+          ".crt -days 2 -subj /CN=" + ca);
     }
-    std::ofstream(path("server.ext")) << "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n";
+    std::ofstream(path("server.ext"))
+        << "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n";
     std::ofstream(path("client.ext")) << "extendedKeyUsage=clientAuth\n";
     for (const char* who : {"server", "client"}) {
-      run("openssl req" + ec + " -keyout " + path(who) + ".key -out " + path(who) + ".csr -subj /CN=netscore-" + who);
-      run("openssl x509 -req -in " + path(who) + ".csr -CA " + path("ca") + ".crt -CAkey " + path("ca") +
-          ".key -CAcreateserial -days 2 -out " + path(who) + ".crt -extfile " + path(who) + ".ext");
+      run("openssl req" + ec + " -keyout " + path(who) + ".key -out " + path(who) +
+          ".csr -subj /CN=netscore-" + who);
+      run("openssl x509 -req -in " + path(who) + ".csr -CA " + path("ca") + ".crt -CAkey " +
+          path("ca") + ".key -CAcreateserial -days 2 -out " + path(who) + ".crt -extfile " +
+          path(who) + ".ext");
     }
   }
   std::string path(const std::string& name) const { return dir + "/" + name; }
@@ -80,18 +85,28 @@ class CollectorTlsTest : public ::testing::Test {
     const std::string tls = "tls_server_config:\n  cert_file: " + pki_->path("server.crt") +
                             "\n  key_file: " + pki_->path("server.key") + "\n";
     now_s_ = std::time(nullptr);
-    const SynthOptions traffic{.nodes = kNodes, .end_s = now_s_ + 3600, .hours = 1, .step_s = 15,
-                               .layout = SynthLayout::kubernetes_node, .extra_metric = {}};
+    const SynthOptions traffic{.nodes = kNodes,
+                               .end_s = now_s_ + 3600,
+                               .hours = 1,
+                               .step_s = 15,
+                               .layout = SynthLayout::kubernetes_node,
+                               .extra_metric = {}};
     basic_ = std::make_unique<PrometheusProcess>(
-        traffic, ServeOptions{.route_prefix = {},
-                              .web_config = tls + "basic_auth_users:\n  " + kUser + ": '" + hash + "'\n",
-                              .probe = {.ca_file = pki_->path("ca.crt"), .cert_file = {}, .key_file = {},
-                                        .user_password = std::string(kUser) + ":" + kPassword}});
+        traffic,
+        ServeOptions{.route_prefix = {},
+                     .web_config = tls + "basic_auth_users:\n  " + kUser + ": '" + hash + "'\n",
+                     .probe = {.ca_file = pki_->path("ca.crt"),
+                               .cert_file = {},
+                               .key_file = {},
+                               .user_password = std::string(kUser) + ":" + kPassword}});
     mtls_ = std::make_unique<PrometheusProcess>(
-        traffic, ServeOptions{.route_prefix = {},
-                              .web_config = tls + "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: " +
-                                            pki_->path("ca.crt") + "\n",
-                              .probe = client_auth()});
+        traffic,
+        ServeOptions{
+            .route_prefix = {},
+            .web_config = tls +
+                          "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: " +
+                          pki_->path("ca.crt") + "\n",
+            .probe = client_auth()});
   }
   static void TearDownTestSuite() {
     basic_.reset();
@@ -101,13 +116,16 @@ class CollectorTlsTest : public ::testing::Test {
   }
 
   static ClientAuth client_auth() {
-    return {.ca_file = pki_->path("ca.crt"), .cert_file = pki_->path("client.crt"),
-            .key_file = pki_->path("client.key"), .user_password = {}};
+    return {.ca_file = pki_->path("ca.crt"),
+            .cert_file = pki_->path("client.crt"),
+            .key_file = pki_->path("client.key"),
+            .user_password = {}};
   }
 
   // https://user:password@127.0.0.1:port for the basic-auth Prometheus.
   static std::string basic_url(const std::string& password) {
-    return "https://" + std::string(kUser) + ":" + password + "@" + basic_->url().substr(std::string("https://").size());
+    return "https://" + std::string(kUser) + ":" + password + "@" +
+           basic_->url().substr(std::string("https://").size());
   }
 
   static collector::RefreshResult refresh(const Config& config, std::size_t& rows) {
@@ -151,7 +169,9 @@ TEST_F(CollectorTlsTest, WrongCaSaysTheCertificateIsNotTrusted) {
   std::size_t rows = 0;
   const auto result = refresh(config, rows);
   EXPECT_FALSE(result.ok);
-  EXPECT_THAT(result.error, HasSubstr("TLS: Prometheus' certificate is not trusted, check NETSCORE_PROMETHEUS_CA_FILE"));
+  EXPECT_THAT(
+      result.error,
+      HasSubstr("TLS: Prometheus' certificate is not trusted, check NETSCORE_PROMETHEUS_CA_FILE"));
   EXPECT_THAT(result.error, Not(HasSubstr(kPassword)));
 }
 
@@ -185,15 +205,18 @@ TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
   const std::string headers_file = pki_->path("headers");
   std::ofstream(headers_file) << "X-Secret: " << kHeaderSecret << "\n";
   const TableName shm("tls-secrets");
-  const std::vector<std::string> common{"NETSCORE_SHM_NAME=" + shm.str(), "NETSCORE_INTERFACE=eth0",
+  const std::vector<std::string> common{"NETSCORE_SHM_NAME=" + shm.str(),
+                                        "NETSCORE_INTERFACE=eth0",
                                         "NETSCORE_PROMETHEUS_CA_FILE=" + pki_->path("ca.crt"),
                                         "NETSCORE_PROMETHEUS_HEADERS_FILE=" + headers_file,
-                                        "NETSCORE_PROMETHEUS_RETRIES=0", "NETSCORE_REFRESH_INTERVAL=1h",
+                                        "NETSCORE_PROMETHEUS_RETRIES=0",
+                                        "NETSCORE_REFRESH_INTERVAL=1h",
                                         "NETSCORE_LOG_LEVEL=trace"};
   std::vector<std::string> bad = common;
   bad.push_back("NETSCORE_PROMETHEUS_URL=" + basic_url("wrong-pw-5d1e"));
   BinaryProcess refused({NETSCORE_COLLECTOR_BINARY, bad, {}, {}, {}});
-  EXPECT_TRUE(refused.wait_for_log("prometheus failing", std::chrono::seconds(20))) << refused.log();
+  EXPECT_TRUE(refused.wait_for_log("prometheus failing", std::chrono::seconds(20)))
+      << refused.log();
   refused.stop(std::chrono::seconds(5));
   EXPECT_THAT(refused.log(), HasSubstr("401: Prometheus refused the credentials"));
 
@@ -201,7 +224,8 @@ TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
   good.push_back("NETSCORE_PROMETHEUS_URL=" + basic_url(kPassword));
   BinaryProcess collector({NETSCORE_COLLECTOR_BINARY, good, {}, {}, {}});
   BinaryProcess extender({NETSCORE_EXTENDER_BINARY,
-                          {"NETSCORE_SHM_NAME=" + shm.str(), "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_LOG_LEVEL=trace"},
+                          {"NETSCORE_SHM_NAME=" + shm.str(), "NETSCORE_LISTEN=127.0.0.1:0",
+                           "NETSCORE_LOG_LEVEL=trace"},
                           {},
                           {},
                           {}});
@@ -218,13 +242,16 @@ TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
   ASSERT_TRUE(eventually([&] {
     table = http_get(base + "/table");
     return table.status == 200 && table.body.find("node-00005") != std::string::npos;
-  })) << table.body << collector.log();
+  })) << table.body
+      << collector.log();
   const HttpReply metrics = http_get(base + "/metrics");
   EXPECT_EQ(metrics.status, 200);
   collector.stop(std::chrono::seconds(5));
   extender.stop(std::chrono::seconds(5));
-  for (const std::string& text : {refused.log(), collector.log(), extender.log(), table.body, metrics.body}) {
-    for (const char* secret : {kPassword, "wrong-pw-5d1e", kHeaderSecret}) EXPECT_THAT(text, Not(HasSubstr(secret)));
+  for (const std::string& text :
+       {refused.log(), collector.log(), extender.log(), table.body, metrics.body}) {
+    for (const char* secret : {kPassword, "wrong-pw-5d1e", kHeaderSecret})
+      EXPECT_THAT(text, Not(HasSubstr(secret)));
   }
 }
 

@@ -23,21 +23,27 @@ class CollectorVictoriaMetricsTest : public ::testing::TestWithParam<QueryMode> 
  protected:
   static void SetUpTestSuite() {
     now_s_ = std::time(nullptr);
-    vm_ = std::make_unique<VictoriaMetricsProcess>(SynthOptions{.nodes = kNodes, .end_s = now_s_ + 3600, .hours = 2,
-                                                                .step_s = 15, .layout = SynthLayout::kubernetes_node,
-                                                                .extra_metric = {}});
+    vm_ = std::make_unique<VictoriaMetricsProcess>(
+        SynthOptions{.nodes = kNodes,
+                     .end_s = now_s_ + 3600,
+                     .hours = 2,
+                     .step_s = 15,
+                     .layout = SynthLayout::kubernetes_node,
+                     .extra_metric = {}});
   }
   static void TearDownTestSuite() { vm_.reset(); }
 
   static std::int64_t eval_time_ms() { return (now_s_ + 150) * 1000 + 250; }
 
-  static double per_node_value(collector::PrometheusClient& client, QueryConfig query, const std::string& node) {
+  static double per_node_value(collector::PrometheusClient& client, QueryConfig query,
+                               const std::string& node) {
     query.node_label = "kubernetes_node";
     query.node_labels = {"kubernetes_node"};
     const auto http = client.query(collector::build_per_node_query(query, node), eval_time_ms());
-    EXPECT_TRUE(http.ok()) << http.transport_error << " status=" << http.http_status << " " << http.body;
-    const auto parsed =
-        collector::parse_vector_response(http.body, query.mode == QueryMode::uname ? "nodename" : "kubernetes_node");
+    EXPECT_TRUE(http.ok()) << http.transport_error << " status=" << http.http_status << " "
+                           << http.body;
+    const auto parsed = collector::parse_vector_response(
+        http.body, query.mode == QueryMode::uname ? "nodename" : "kubernetes_node");
     EXPECT_EQ(parsed.samples.size(), 1U) << "one series for " << node << ": " << http.body;
     return parsed.samples.empty() ? std::nan("") : parsed.samples.front().value;
   }
@@ -69,14 +75,17 @@ TEST_P(CollectorVictoriaMetricsTest, TableEqualsVictoriaMetricsPerNodeAnswers) {
     EXPECT_NE(rows[i].score.flags & shm::kEntryRateValid, 0U);
     EXPECT_EQ(rows[i].score.rate, per_node_value(client, rate, nodes[i].name));
   }
-  // The data is the same as the Prometheus tests': the idle node is idle, load grows with the index.
+  // The data is the same as the Prometheus tests': the idle node is idle, load grows with the
+  // index.
   EXPECT_EQ(rows[0].score.raw, 0.0);
   for (std::size_t i = 3; i < kNodes; ++i) EXPECT_LT(rows[i - 1].score.raw, rows[i].score.raw);
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, CollectorVictoriaMetricsTest, ::testing::Values(QueryMode::label, QueryMode::uname),
+INSTANTIATE_TEST_SUITE_P(Modes, CollectorVictoriaMetricsTest,
+                         ::testing::Values(QueryMode::label, QueryMode::uname),
                          [](const ::testing::TestParamInfo<QueryMode>& param_info) {
-                           return param_info.param == QueryMode::label ? std::string("label") : std::string("uname");
+                           return param_info.param == QueryMode::label ? std::string("label")
+                                                                       : std::string("uname");
                          });
 
 }  // namespace

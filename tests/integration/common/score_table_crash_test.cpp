@@ -46,7 +46,8 @@ IdleCopy inspect_idle_copy(const std::string& name, std::uint64_t next) {
   const auto layout = shm::compute_layout(header->capacity);
   const std::size_t idle = (header->snapshot_seq.load() + 1) & 1;
   IdleCopy copy;
-  for (std::uint32_t i = 0; i < layout.index_slots; ++i) copy.index_slots_used += words[layout.index_word(idle) + i].load() != 0;
+  for (std::uint32_t i = 0; i < layout.index_slots; ++i)
+    copy.index_slots_used += words[layout.index_word(idle) + i].load() != 0;
   constexpr std::size_t kSampleWord = offsetof(shm::EntryRecord, sample_ms) / 8;
   for (std::uint32_t i = 0; i < layout.capacity; ++i) {
     if (words[layout.entry_word(idle, i) + kSampleWord].load() != next) continue;
@@ -90,7 +91,8 @@ class ScoreTableCrash : public ::testing::Test {
     shm::SnapshotMeta meta{};
     ASSERT_EQ(reader.read_all(rows, meta), ReadStatus::ok) << when;
     EXPECT_EQ(meta.publish_id, id) << when;
-    EXPECT_TRUE(snapshot_matches_pattern(meta, rows, kBase)) << when << ": publish " << meta.publish_id;
+    EXPECT_TRUE(snapshot_matches_pattern(meta, rows, kBase))
+        << when << ": publish " << meta.publish_id;
     shm::CollectorStatus status{};
     ASSERT_EQ(reader.read_status(status), ReadStatus::ok) << when;
     EXPECT_EQ(status.refreshes_total, status_id) << when;
@@ -123,14 +125,16 @@ TEST_F(ScoreTableCrash, WriterKilledAtEveryPointOfAPublishLeavesTheLastCompleteS
     // Once on each copy: the child first completes 0 or 1 publishes, flipping the idle copy.
     for (const std::uint64_t complete_first : {0, 1}) {
       const std::uint64_t next = visible + complete_first + 1;
-      const std::string when = std::string("killed at '") + at.what + "' publishing " + std::to_string(next) +
+      const std::string when = std::string("killed at '") + at.what + "' publishing " +
+                               std::to_string(next) +
                                (complete_first == 0 ? "" : " after one complete publish");
       ChildProcess<Nothing> writer([&]() -> Nothing {
         bool armed = false;
         ScoreTableWriter w({.name = name_,
                             .capacity = kCapacity,
                             .test_hook = [&](WritePoint point, std::uint32_t stored) {
-                              if (armed && point == at.point && (point != WritePoint::entry_stored || stored == at.stored)) {
+                              if (armed && point == at.point &&
+                                  (point != WritePoint::entry_stored || stored == at.stored)) {
                                 ::raise(SIGSTOP);
                               }
                             }});
@@ -145,9 +149,11 @@ TEST_F(ScoreTableCrash, WriterKilledAtEveryPointOfAPublishLeavesTheLastCompleteS
         w.record_status(status_for(next));
         ::_exit(6);  // the hook never stopped the writer
       });
-      ASSERT_TRUE(writer.wait_until_stopped()) << when << ": the writer ended with wait status " << writer.exit_status();
+      ASSERT_TRUE(writer.wait_until_stopped())
+          << when << ": the writer ended with wait status " << writer.exit_status();
 
-      const bool snapshot_done = at.point == WritePoint::published || at.point == WritePoint::status_stored;
+      const bool snapshot_done =
+          at.point == WritePoint::published || at.point == WritePoint::status_stored;
       const std::uint64_t expect_id = snapshot_done ? next : next - 1;
       expect_visible(expect_id, next - 1, when + " (stopped)");
       const IdleCopy idle = inspect_idle_copy(name_, next);
@@ -168,10 +174,12 @@ TEST_F(ScoreTableCrash, WriterKilledAtEveryPointOfAPublishLeavesTheLastCompleteS
           break;
         }
         case WritePoint::published:
-          EXPECT_NE(idle.meta_publish_id, next) << when << ": the published copy must be the visible one";
+          EXPECT_NE(idle.meta_publish_id, next)
+              << when << ": the published copy must be the visible one";
           break;
         case WritePoint::status_stored:
-          EXPECT_EQ(idle.status_refreshes, next) << when << ": the new status must be written, unpublished";
+          EXPECT_EQ(idle.status_refreshes, next)
+              << when << ": the new status must be written, unpublished";
           break;
       }
 
@@ -204,7 +212,9 @@ TEST_F(ScoreTableCrash, WriterKilledAtEveryPointOfAPublishLeavesTheLastCompleteS
 TEST_F(ScoreTableCrash, WriterKilledAtRandomInstantsLeavesTheLastCompleteSnapshot) {
   constexpr std::uint32_t kLargeBase = 2000;
   ScoreTableWriter::remove(name_);
-  { ScoreTableWriter({.name = name_, .capacity = 4096}).publish(pattern_snapshot(1, kLargeBase), 0); }
+  {
+    ScoreTableWriter({.name = name_, .capacity = 4096}).publish(pattern_snapshot(1, kLargeBase), 0);
+  }
   ScoreTableReader reader({.name = name_});
   std::mt19937 random(12345);
   constexpr int kKills = 10;
@@ -223,22 +233,28 @@ TEST_F(ScoreTableCrash, WriterKilledAtRandomInstantsLeavesTheLastCompleteSnapsho
       return Nothing{};
     });
     // A few publishes in, so the kill meets a writer in its publishing loop.
-    ASSERT_TRUE(eventually([&] { return reader.lookup({}, {}, meta) == ReadStatus::ok && meta.publish_id >= visible + 2; },
-                           std::chrono::seconds(60)))
+    ASSERT_TRUE(eventually(
+        [&] {
+          return reader.lookup({}, {}, meta) == ReadStatus::ok && meta.publish_id >= visible + 2;
+        },
+        std::chrono::seconds(60)))
         << "writer " << kill << " never published";
     // Not a wait for anything: a random instant, so the kills land at different points.
-    const auto kill_at = std::chrono::steady_clock::now() + std::chrono::microseconds(random() % 2000);
+    const auto kill_at =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(random() % 2000);
     while (std::chrono::steady_clock::now() < kill_at) {
     }
     writer.kill_now();
 
     ASSERT_EQ(reader.read_all(rows, meta), ReadStatus::ok);
-    EXPECT_TRUE(snapshot_matches_pattern(meta, rows, kLargeBase)) << "kill " << kill << " publish " << meta.publish_id;
+    EXPECT_TRUE(snapshot_matches_pattern(meta, rows, kLargeBase))
+        << "kill " << kill << " publish " << meta.publish_id;
     ASSERT_GE(meta.publish_id, visible + 2);
     visible = meta.publish_id;
     inside_publish += inspect_idle_copy(name_, visible + 1).entries_of_next > 0 ? 1 : 0;
   }
-  std::printf("random kills=%d, inside a publish=%d (not asserted: up to the scheduler)\n", kKills, inside_publish);
+  std::printf("random kills=%d, inside a publish=%d (not asserted: up to the scheduler)\n", kKills,
+              inside_publish);
 
   ScoreTableWriter successor({.name = name_, .capacity = 4096});
   EXPECT_TRUE(successor.took_over());

@@ -92,7 +92,8 @@ ReaderReport run_reader(const ReaderPlan& plan) {
 }
 
 // Publishes until `stop` says so or the time limit passes (a stuck parent cannot leave it running).
-WriterReport run_writer(ScoreTableWriter& writer, const std::function<bool()>& stop, Clock::duration limit) {
+WriterReport run_writer(ScoreTableWriter& writer, const std::function<bool()>& stop,
+                        Clock::duration limit) {
   WriterReport report;
   const auto deadline = Clock::now() + limit;
   for (std::uint64_t id = writer.last_publish_id() + 1; !stop() && Clock::now() < deadline; ++id) {
@@ -110,7 +111,8 @@ constexpr auto kWriteLimit = std::chrono::minutes(10);
 class ScoreTableStress : public ::testing::Test {
  protected:
   // Readers and the writer in separate processes; the writer stops when the parent closes a pipe.
-  std::vector<ReaderReport> run_processes(int readers, std::uint64_t quota, WriterReport& writer_report) {
+  std::vector<ReaderReport> run_processes(int readers, std::uint64_t quota,
+                                          WriterReport& writer_report) {
     ScoreTableWriter writer({.name = name_, .capacity = 128});
     writer.publish(pattern_snapshot(1), 0);
     int stop_pipe[2];
@@ -118,16 +120,20 @@ class ScoreTableStress : public ::testing::Test {
     auto writer_process = std::make_unique<ChildProcess<WriterReport>>([&] {
       ::close(stop_pipe[1]);
       pollfd pfd{stop_pipe[0], POLLIN, 0};
-      return run_writer(writer, [&] { return ::poll(&pfd, 1, 0) != 0; }, kWriteLimit);
+      return run_writer(
+          writer, [&] { return ::poll(&pfd, 1, 0) != 0; }, kWriteLimit);
     });
     ::close(stop_pipe[0]);
     std::vector<std::unique_ptr<ChildProcess<ReaderReport>>> children;
     for (int r = 0; r < readers; ++r) {
-      children.push_back(std::make_unique<ChildProcess<ReaderReport>>(
-          [&] { return run_reader({.name = name_, .quota = quota, .limit = kReadLimit, .min_publish_id = 1001}); }));
+      children.push_back(std::make_unique<ChildProcess<ReaderReport>>([&] {
+        return run_reader(
+            {.name = name_, .quota = quota, .limit = kReadLimit, .min_publish_id = 1001});
+      }));
     }
     std::vector<ReaderReport> reports(children.size());
-    for (std::size_t r = 0; r < children.size(); ++r) EXPECT_TRUE(children[r]->join(reports[r])) << "reader " << r;
+    for (std::size_t r = 0; r < children.size(); ++r)
+      EXPECT_TRUE(children[r]->join(reports[r])) << "reader " << r;
     ::close(stop_pipe[1]);
     EXPECT_TRUE(writer_process->join(writer_report));
     return reports;
@@ -149,10 +155,14 @@ ReaderReport total(const std::vector<ReaderReport>& reports) {
 }
 
 void print(const char* what, const ReaderReport& sum, const WriterReport& writer) {
-  std::printf("%s: verified=%llu torn=%llu busy=%llu distinct_snapshots=%llu full_reads=%llu publishes=%llu\n", what,
-              static_cast<unsigned long long>(sum.verified), static_cast<unsigned long long>(sum.torn),
-              static_cast<unsigned long long>(sum.busy), static_cast<unsigned long long>(sum.distinct_snapshots),
-              static_cast<unsigned long long>(sum.full_reads), static_cast<unsigned long long>(writer.publishes));
+  std::printf(
+      "%s: verified=%llu torn=%llu busy=%llu distinct_snapshots=%llu full_reads=%llu "
+      "publishes=%llu\n",
+      what, static_cast<unsigned long long>(sum.verified),
+      static_cast<unsigned long long>(sum.torn), static_cast<unsigned long long>(sum.busy),
+      static_cast<unsigned long long>(sum.distinct_snapshots),
+      static_cast<unsigned long long>(sum.full_reads),
+      static_cast<unsigned long long>(writer.publishes));
 }
 
 TEST_F(ScoreTableStress, ProcessesNeverSeeATornSnapshot) {
@@ -181,15 +191,16 @@ TEST_F(ScoreTableStress, BrokenPublishIsCaught) {
                              .capacity = 128,
                              .unsafe_write_active_copy = true,
                              .test_hook = [&](WritePoint point, std::uint32_t stored) {
-                               if (point == WritePoint::entry_stored && stored == half) ::raise(SIGSTOP);
+                               if (point == WritePoint::entry_stored && stored == half)
+                                 ::raise(SIGSTOP);
                              }});
     broken.publish(pattern_snapshot(2), 0);
     ::_exit(6);  // the hook never stopped it
   });
   ASSERT_TRUE(writer.wait_until_stopped()) << "wait status " << writer.exit_status();
 
-  const ReaderReport full_read =
-      run_reader({.name = name_, .quota = 1, .limit = kReadLimit, .stop_on_torn = true, .min_snapshots = 0});
+  const ReaderReport full_read = run_reader(
+      {.name = name_, .quota = 1, .limit = kReadLimit, .stop_on_torn = true, .min_snapshots = 0});
   print("broken writer", full_read, {});
   EXPECT_EQ(full_read.torn, 1U);
   EXPECT_EQ(full_read.full_reads, 1U);
@@ -204,7 +215,8 @@ TEST_F(ScoreTableStress, BrokenPublishIsCaught) {
   ASSERT_EQ(reader.lookup(views, out, meta), ReadStatus::ok);
   EXPECT_EQ(meta.publish_id, 1U);
   std::uint32_t torn = 0;
-  for (std::uint32_t i = 0; i < out.size(); ++i) torn += matches_pattern(meta.publish_id, i, out[i]) ? 0 : 1;
+  for (std::uint32_t i = 0; i < out.size(); ++i)
+    torn += matches_pattern(meta.publish_id, i, out[i]) ? 0 : 1;
   EXPECT_GT(torn, 0U) << "lookups of a half-overwritten snapshot all passed the check";
   writer.kill_now();
 }
@@ -215,13 +227,17 @@ TEST_F(ScoreTableStress, ThreadsNeverSeeATornSnapshot) {
   writer.publish(pattern_snapshot(1), 0);
   std::atomic<bool> stop{false};
   WriterReport writer_report;
-  std::thread writer_thread(
-      [&] { writer_report = run_writer(writer, [&] { return stop.load(); }, kWriteLimit); });
+  std::thread writer_thread([&] {
+    writer_report = run_writer(
+        writer, [&] { return stop.load(); }, kWriteLimit);
+  });
   constexpr int kReaders = 2;
   std::vector<ReaderReport> reports(kReaders);
   std::vector<std::thread> readers;
   for (int r = 0; r < kReaders; ++r) {
-    readers.emplace_back([&, r] { reports[r] = run_reader({.name = name_, .quota = 300'000, .limit = kReadLimit}); });
+    readers.emplace_back([&, r] {
+      reports[r] = run_reader({.name = name_, .quota = 300'000, .limit = kReadLimit});
+    });
   }
   for (auto& t : readers) t.join();
   stop = true;

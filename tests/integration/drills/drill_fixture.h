@@ -31,8 +31,8 @@ inline constexpr const char* kShortMaxAge = "2s";
 inline constexpr std::chrono::seconds kShortMaxAgeValue{2};
 inline constexpr std::chrono::seconds kPatience{20};
 
-
-// A running extender and the address it listens on (NETSCORE_LISTEN port 0, read back from its log).
+// A running extender and the address it listens on (NETSCORE_LISTEN port 0, read back from its
+// log).
 struct Extender {
   std::unique_ptr<BinaryProcess> process;
   std::string base;  // http://127.0.0.1:<port>
@@ -51,8 +51,8 @@ class DrillTest : public ::testing::Test {
 
   // NETSCORE_PROMETHEUS_URL, NETSCORE_INTERFACE, NETSCORE_SHM_NAME and the short refresh interval,
   // after `extra`: the config loader keeps the first of duplicate names, so `extra` overrides them.
-  std::unique_ptr<BinaryProcess> start_collector(std::vector<std::string> extra = {},
-                                                std::optional<std::uint64_t> file_size_limit = {}) const;
+  std::unique_ptr<BinaryProcess> start_collector(
+      std::vector<std::string> extra = {}, std::optional<std::uint64_t> file_size_limit = {}) const;
   // Fails the test (empty base) if the extender does not log its port.
   Extender start_extender(std::vector<std::string> extra = {}) const;
 

@@ -1,4 +1,5 @@
-// Security checks on the real binaries: secrets stay out of every output, a non-loopback bind warns.
+// Security checks on the real binaries: secrets stay out of every output, a non-loopback bind
+// warns.
 #include <unistd.h>
 
 #include <csignal>
@@ -25,11 +26,13 @@ constexpr const char* kToken = "tok-secret-drill-7";
 class SecurityDrill : public DrillTest {};
 
 TEST_F(SecurityDrill, SecretsNeverReachTableMetricsErrorBodiesOrLogs) {
-  const std::string token_file =
-      (std::filesystem::temp_directory_path() / ("netscore-drill-token-" + std::to_string(getpid()))).string();
+  const std::string token_file = (std::filesystem::temp_directory_path() /
+                                  ("netscore-drill-token-" + std::to_string(getpid())))
+                                     .string();
   std::ofstream(token_file) << kToken << "\n";
   // Nothing listens there, so every refresh fails and the error lands in the table's status.
-  const std::string url = "http://user:" + std::string(kPassword) + "@127.0.0.1:" + std::to_string(free_local_port());
+  const std::string url =
+      "http://user:" + std::string(kPassword) + "@127.0.0.1:" + std::to_string(free_local_port());
   auto collector = start_collector({"NETSCORE_PROMETHEUS_URL=" + url,
                                     "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file,
                                     "NETSCORE_PROMETHEUS_RETRIES=0", "NETSCORE_LOG_LEVEL=trace"});
@@ -38,8 +41,11 @@ TEST_F(SecurityDrill, SecretsNeverReachTableMetricsErrorBodiesOrLogs) {
   ASSERT_TRUE(eventually([&] {
     table = extender.get("/table").body;
     return table.find(R"("status":"failing")") != std::string::npos;
-  })) << table << "\n" << collector->log();
-  EXPECT_THAT(table, Not(HasSubstr(R"("last_error":"")"))) << "the failure must be recorded to prove anything";
+  })) << table
+      << "\n"
+      << collector->log();
+  EXPECT_THAT(table, Not(HasSubstr(R"("last_error":"")")))
+      << "the failure must be recorded to prove anything";
 
   const std::vector<std::pair<std::string, std::string>> outputs = {
       {"/table", table},
@@ -67,7 +73,8 @@ TEST_F(SecurityDrill, NonLoopbackBindWarnsAndLoopbackDoesNot) {
   const Extender wide = start_extender({"NETSCORE_LISTEN=0.0.0.0:0"});
   ASSERT_FALSE(wide.base.empty());
   EXPECT_EQ(wide.get("/healthz").status, 200);
-  EXPECT_THAT(wide.process->log(), HasSubstr("warning netscore-extender listening on non-loopback address=0.0.0.0"));
+  EXPECT_THAT(wide.process->log(),
+              HasSubstr("warning netscore-extender listening on non-loopback address=0.0.0.0"));
 
   const Extender loopback = start_extender();
   ASSERT_FALSE(loopback.base.empty());

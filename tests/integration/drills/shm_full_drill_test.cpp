@@ -32,7 +32,8 @@ class ShmFullDrill : public DrillTest {
     while (at < log.size()) {
       const auto end = std::min(log.find('\n', at), log.size());
       const std::string line = log.substr(at, end - at);
-      if (line.find(" error ") != std::string::npos || line.find(" critical ") != std::string::npos) {
+      if (line.find(" error ") != std::string::npos ||
+          line.find(" critical ") != std::string::npos) {
         lines.push_back(line);
       }
       at = end + 1;

@@ -18,9 +18,15 @@ constexpr int kReaders = 2;
 constexpr int kPerWriter = 20000;
 constexpr int kPodsPerWriter = 8;
 
-std::string pod_name(int writer, int pod) { return "w" + std::to_string(writer) + "-p" + std::to_string(pod); }
-std::uint64_t marker(int writer, int i) { return static_cast<std::uint64_t>(writer) * 1'000'000 + i; }
-std::string node_name(std::uint64_t mark, std::size_t j) { return std::to_string(mark) + "-n" + std::to_string(j); }
+std::string pod_name(int writer, int pod) {
+  return "w" + std::to_string(writer) + "-p" + std::to_string(pod);
+}
+std::uint64_t marker(int writer, int i) {
+  return static_cast<std::uint64_t>(writer) * 1'000'000 + i;
+}
+std::string node_name(std::uint64_t mark, std::size_t j) {
+  return std::to_string(mark) + "-n" + std::to_string(j);
+}
 
 TEST(DecisionLogStress, ConcurrentRecordersAndReadersNeverSeeATornDecision) {
   DecisionLog log(64, 512);  // small: both rings wrap hundreds of times
@@ -62,14 +68,16 @@ TEST(DecisionLogStress, ConcurrentRecordersAndReadersNeverSeeATornDecision) {
           for (const NodeDecision& n : d.nodes) {
             if (n.seed_raw != static_cast<double>(mark) || n.score < 0 ||
                 n.name.view() != node_name(mark, static_cast<std::size_t>(n.score))) {
-              errors[r] = "node " + std::string(n.name.view()) + " mixed into decision " + std::to_string(mark);
+              errors[r] = "node " + std::string(n.name.view()) + " mixed into decision " +
+                          std::to_string(mark);
             }
           }
           ++checked[r];
         }
       };
       for (unsigned round = 0; writers_left.load() > 0; ++round) {
-        verify(static_cast<int>(round % kWriters), static_cast<int>((round / kWriters) % kPodsPerWriter));
+        verify(static_cast<int>(round % kWriters),
+               static_cast<int>((round / kWriters) % kPodsPerWriter));
       }
       for (int w = 0; w < kWriters; ++w) verify(w, r);  // once more after the last write
     });
@@ -83,9 +91,11 @@ TEST(DecisionLogStress, ConcurrentRecordersAndReadersNeverSeeATornDecision) {
   // Quiescent now: every one of the 64 slots is readable.
   std::size_t newest = 0;
   for (int w = 0; w < kWriters; ++w) {
-    for (int p = 0; p < kPodsPerWriter; ++p) newest += log.find("ns", pod_name(w, p), {}, 100).size();
+    for (int p = 0; p < kPodsPerWriter; ++p)
+      newest += log.find("ns", pod_name(w, p), {}, 100).size();
   }
-  EXPECT_EQ(newest, 64U);  // every slot holds a whole decision (a dropped write leaves the older one)
+  EXPECT_EQ(newest,
+            64U);  // every slot holds a whole decision (a dropped write leaves the older one)
 }
 
 }  // namespace

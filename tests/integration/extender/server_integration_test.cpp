@@ -40,17 +40,41 @@ using ::testing::HasSubstr;
 using Client = netscore::testing::HttpConnection;
 
 std::string names_body(std::string_view names_json) {
-  return R"({"Pod":{"metadata":{"name":"p"}},"Nodes":null,"NodeNames":)" + std::string(names_json) + "}";
+  return R"({"Pod":{"metadata":{"name":"p"}},"Nodes":null,"NodeNames":)" + std::string(names_json) +
+         "}";
 }
 
-constexpr std::string_view kExpected = R"([{"Host":"a","Score":10},{"Host":"b","Score":8},{"Host":"c","Score":0}])";
+constexpr std::string_view kExpected =
+    R"([{"Host":"a","Score":10},{"Host":"b","Score":8},{"Host":"c","Score":0}])";
 
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
-    const std::vector<TableEntry> entries = {{.name = "a", .raw = 0, .raw_score = 0, .node_score = 100, .sample_ms = 1, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 100}, {.name = "b", .raw = 50, .raw_score = 50, .node_score = 75, .sample_ms = 1, .valid = true, .corrected_raw_score = 50, .corrected_node_score = 75},
-                                             {.name = "c", .raw = 200, .raw_score = 200, .node_score = 0, .sample_ms = 1, .valid = true, .corrected_raw_score = 200, .corrected_node_score = 0}};
+    const std::vector<TableEntry> entries = {{.name = "a",
+                                              .raw = 0,
+                                              .raw_score = 0,
+                                              .node_score = 100,
+                                              .sample_ms = 1,
+                                              .valid = true,
+                                              .corrected_raw_score = 0,
+                                              .corrected_node_score = 100},
+                                             {.name = "b",
+                                              .raw = 50,
+                                              .raw_score = 50,
+                                              .node_score = 75,
+                                              .sample_ms = 1,
+                                              .valid = true,
+                                              .corrected_raw_score = 50,
+                                              .corrected_node_score = 75},
+                                             {.name = "c",
+                                              .raw = 200,
+                                              .raw_score = 200,
+                                              .node_score = 0,
+                                              .sample_ms = 1,
+                                              .valid = true,
+                                              .corrected_raw_score = 200,
+                                              .corrected_node_score = 0}};
     writer_->publish(entries, 1);
     config_.shm.name = name_;
     config_.max_age = {std::chrono::seconds(60), "1m"};
@@ -69,13 +93,12 @@ class ServerTest : public ::testing::Test {
     server_.emplace(config_);
     server_->start();
   }
-  void TearDown() override {
-    server_.reset();
-  }
+  void TearDown() override { server_.reset(); }
 
   // Each server thread attaches on its own first poll; wait (bounded) until requests see the table.
   void wait_until_scored(Client& client) {
-    if (!netscore::testing::eventually([&] { return client.send(http::verb::get, "/readyz").result_int() == 200; })) {
+    if (!netscore::testing::eventually(
+            [&] { return client.send(http::verb::get, "/readyz").result_int() == 200; })) {
       FAIL() << "server never became ready";
     }
   }
@@ -90,7 +113,8 @@ TEST_F(ServerTest, KeepAliveConnectionServesManyRequests) {
   Client client(server_->port());
   wait_until_scored(client);
   for (int i = 0; i < 20; ++i) {
-    const auto res = client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])"));
+    const auto res =
+        client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])"));
     ASSERT_EQ(res.result_int(), 200U);
     EXPECT_EQ(res.body(), kExpected);
     EXPECT_TRUE(res.keep_alive());
@@ -99,14 +123,18 @@ TEST_F(ServerTest, KeepAliveConnectionServesManyRequests) {
 }
 
 TEST_F(ServerTest, ConcurrentClientsAllGetCorrectAnswers) {
-  { Client probe(server_->port()); wait_until_scored(probe); }
+  {
+    Client probe(server_->port());
+    wait_until_scored(probe);
+  }
   std::vector<std::thread> threads;
   std::atomic<int> good{0};
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&] {
       Client client(server_->port());
       for (int i = 0; i < 100; ++i) {
-        const auto res = client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])"));
+        const auto res =
+            client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])"));
         if (res.result_int() == 200 && res.body() == kExpected) ++good;
       }
     });
@@ -156,7 +184,8 @@ TEST_F(ServerTest, BadInputGetsAClearErrorAndTheConnectionKeepsWorking) {
 
 TEST_F(ServerTest, OversizedBodyGets413AndClose) {
   Client client(server_->port());
-  client.write_raw("POST /netscore/prioritize HTTP/1.1\r\nHost: x\r\nContent-Length: 20000000\r\n\r\n{");
+  client.write_raw(
+      "POST /netscore/prioritize HTTP/1.1\r\nHost: x\r\nContent-Length: 20000000\r\n\r\n{");
   const auto res = client.read();
   EXPECT_EQ(res.result_int(), 413U);
   EXPECT_THAT(res.body(), HasSubstr("NETSCORE_BODY_LIMIT"));
@@ -165,7 +194,8 @@ TEST_F(ServerTest, OversizedBodyGets413AndClose) {
 
 TEST_F(ServerTest, OversizedHeaderGets431) {
   Client client(server_->port());
-  client.write_raw("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n");
+  client.write_raw("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') +
+                   "\r\n\r\n");
   EXPECT_EQ(client.read().result_int(), 431U);
   EXPECT_TRUE(client.closed_by_server());
 }
@@ -191,7 +221,9 @@ TEST_F(ServerTest, SlowClientIsDisconnectedAfterTheRequestTimeout) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(15));
   Client client(server_->port());
   wait_until_scored(client);
-  EXPECT_EQ(client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])")).body(), kExpected);
+  EXPECT_EQ(
+      client.send(http::verb::post, "/netscore/prioritize", names_body(R"(["a","b","c"])")).body(),
+      kExpected);
 }
 
 TEST_F(ServerTest, DrainClosesIdleConnectionsAndStops) {

@@ -78,14 +78,18 @@ long placed_pods(const TableState& t, const std::string& node) {
 }
 
 std::string binding_json(const std::string& pod, const std::string& node) {
-  return R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":")" + pod + R"(","namespace":"default"},)"
-         R"("target":{"apiVersion":"v1","kind":"Node","name":")" + node + R"("}})";
+  return R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":")" + pod +
+         R"(","namespace":"default"},)"
+         R"("target":{"apiVersion":"v1","kind":"Node","name":")" +
+         node + R"("}})";
 }
 
 class HerdTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    traffic_dir_ = (std::filesystem::temp_directory_path() / ("netscore-herd-" + std::to_string(getpid()))).string();
+    traffic_dir_ =
+        (std::filesystem::temp_directory_path() / ("netscore-herd-" + std::to_string(getpid())))
+            .string();
     std::filesystem::create_directories(traffic_dir_);
     const std::string file = traffic_dir_ + "/traffic.om";
     {
@@ -133,12 +137,12 @@ class HerdTest : public ::testing::Test {
     std::vector<std::string> env = collector_env(prometheus_->url(), shm_.str(), "10m");
     if (mode != Mode::watch_off) env.push_back("NETSCORE_KUBE_API_URL=" + api_.url());
     if (mode == Mode::correction_off) env.push_back("NETSCORE_CORRECTION=false");
-    collector_ = std::make_unique<BinaryProcess>(
-        BinaryProcess::Options{.path = NETSCORE_COLLECTOR_BINARY, .env = env, .file_size_limit = {}, .log_path = {}});
+    collector_ = std::make_unique<BinaryProcess>(BinaryProcess::Options{
+        .path = NETSCORE_COLLECTOR_BINARY, .env = env, .file_size_limit = {}, .log_path = {}});
     extender_ = std::make_unique<BinaryProcess>(BinaryProcess::Options{
         .path = NETSCORE_EXTENDER_BINARY,
-        .env = {"NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_SHM_NAME=" + shm_.str(), "NETSCORE_MAX_AGE=30s",
-                "NETSCORE_LOG_LEVEL=info"},
+        .env = {"NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_SHM_NAME=" + shm_.str(),
+                "NETSCORE_MAX_AGE=30s", "NETSCORE_LOG_LEVEL=info"},
         .file_size_limit = {},
         .log_path = {}});
     base_ = extender_base_url(*extender_, kStartup);
@@ -169,7 +173,8 @@ class HerdTest : public ::testing::Test {
                      },
                  .bind =
                      [this](const std::string& pod, const std::string& node) {
-                       const bool ok = http_post(api_.url() + "/api/v1/namespaces/default/pods/" + pod + "/binding",
+                       const bool ok = http_post(api_.url() + "/api/v1/namespaces/default/pods/" +
+                                                     pod + "/binding",
                                                  binding_json(pod, node))
                                            .status == 201;
                        bound_ += ok ? 1 : 0;
@@ -179,12 +184,14 @@ class HerdTest : public ::testing::Test {
                  .wait_visible = [](const std::string&, unsigned) { return true; }};
     const auto visible = [this](auto&& shown) {
       if (eventually([&] { return shown(read_table(base_)); }, kVisible)) return true;
-      ADD_FAILURE() << http_get(base_ + "/table?format=text").body << "\ncollector log:\n" << collector_->log();
+      ADD_FAILURE() << http_get(base_ + "/table?format=text").body << "\ncollector log:\n"
+                    << collector_->log();
       return false;
     };
     if (mode == Mode::correction_on) {
       a.wait_visible = [visible](const std::string& node, unsigned placed) {
-        return visible([&](const TableState& t) { return placed_pods(t, node) == static_cast<long>(placed); });
+        return visible(
+            [&](const TableState& t) { return placed_pods(t, node) == static_cast<long>(placed); });
       };
     } else if (mode == Mode::correction_off) {
       // Nothing in the scores depends on the binding; waiting for the watcher to count it keeps
@@ -208,9 +215,11 @@ class HerdTest : public ::testing::Test {
     std::string s = "placed:";
     const auto wf = water_filling(cluster_.initial_pods, kBurst);
     for (std::size_t i = 0; i < cluster_.names.size(); ++i) {
-      s += " " + cluster_.names[i] + "=" + std::to_string(r.placed[i]) + "(wf " + std::to_string(wf[i]) + ")";
+      s += " " + cluster_.names[i] + "=" + std::to_string(r.placed[i]) + "(wf " +
+           std::to_string(wf[i]) + ")";
     }
-    if (!r.prioritize.empty()) s += "\nfirst prioritize: " + r.prioritize.front() + "\nlast: " + r.prioritize.back();
+    if (!r.prioritize.empty())
+      s += "\nfirst prioritize: " + r.prioritize.front() + "\nlast: " + r.prioritize.back();
     return s;
   }
 
@@ -286,10 +295,13 @@ TEST_F(HerdTest, TableListsNodesWithoutSeriesAndSeriesWithoutNode) {
       kStartup))
       << http_get(base_ + "/table?format=text").body;
   const std::string metrics = http_get(base_ + "/metrics").body;
-  EXPECT_NE(metrics.find("\nnetscore_extender_nodes_without_series 1\n"), std::string::npos) << metrics;
-  EXPECT_NE(metrics.find("\nnetscore_extender_series_without_node 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\nnetscore_extender_nodes_without_series 1\n"), std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("\nnetscore_extender_series_without_node 1\n"), std::string::npos)
+      << metrics;
   const std::string text = http_get(base_ + "/table?format=text").body;
-  EXPECT_NE(text.find("nodes without series (1): node-new\nseries without node (1): node-19\n"), std::string::npos)
+  EXPECT_NE(text.find("nodes without series (1): node-new\nseries without node (1): node-19\n"),
+            std::string::npos)
       << text;
 }
 

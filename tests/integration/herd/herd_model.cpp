@@ -30,7 +30,8 @@ std::vector<unsigned> water_filling(std::span<const unsigned> initial, unsigned 
 
 unsigned pods_away(std::span<const unsigned> a, std::span<const unsigned> b) {
   unsigned l1 = 0;
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) l1 += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+    l1 += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
   return l1 / 2;
 }
 
@@ -50,7 +51,8 @@ std::int64_t least_allocated(unsigned pods_on_node) {
          2;
 }
 
-void write_traffic(const Cluster& cluster, std::int64_t end_s, double hours, unsigned step_s, std::ostream& out) {
+void write_traffic(const Cluster& cluster, std::int64_t end_s, double hours, unsigned step_s,
+                   std::ostream& out) {
   const std::int64_t start_s = end_s - static_cast<std::int64_t>(hours * 3600);
   out << "# HELP node_network_receive_bytes Network device statistic receive_bytes.\n"
          "# TYPE node_network_receive_bytes counter\n";
@@ -59,10 +61,11 @@ void write_traffic(const Cluster& cluster, std::int64_t end_s, double hours, uns
     const double rate = kBytesPerSecondPerPod * cluster.initial_pods[i];
     for (std::int64_t t = start_s; t <= end_s; t += step_s) {
       std::snprintf(line, sizeof line,
-                    "node_network_receive_bytes_total{device=\"%s\",instance=\"10.0.0.%zu:9100\",kubernetes_node=\"%s\"} "
+                    "node_network_receive_bytes_total{device=\"%s\",instance=\"10.0.0.%zu:9100\","
+                    "kubernetes_node=\"%s\"} "
                     "%.0f %lld\n",
-                    kSynthInterface, i + 1, cluster.names[i].c_str(), rate * static_cast<double>(86400 + t - start_s),
-                    static_cast<long long>(t));
+                    kSynthInterface, i + 1, cluster.names[i].c_str(),
+                    rate * static_cast<double>(86400 + t - start_s), static_cast<long long>(t));
       out << line;
     }
   }

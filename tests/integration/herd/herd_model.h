@@ -24,7 +24,7 @@ inline constexpr Resources kAllocatable{4000, std::int64_t{16} << 30};
 inline constexpr Resources kPodRequest{100, std::int64_t{256} << 20};
 
 struct Cluster {
-  std::vector<std::string> names;     // sorted: the tie order of every pick
+  std::vector<std::string> names;      // sorted: the tie order of every pick
   std::vector<unsigned> initial_pods;  // running before the test, per node
 };
 
@@ -44,9 +44,10 @@ unsigned nodes_used(std::span<const unsigned> placed);
 std::int64_t least_allocated(unsigned pods_on_node);
 
 // OpenMetrics for promtool: node_network_receive_bytes_total{device="eth0",kubernetes_node=...} at
-// kBytesPerSecondPerPod x initial pods, from end_s - hours to end_s every step_s. The counter starts
-// as if it had counted a day at that rate, so the plugin's sum_over_time is proportional to the
-// pods too, not only the rate.
-void write_traffic(const Cluster& cluster, std::int64_t end_s, double hours, unsigned step_s, std::ostream& out);
+// kBytesPerSecondPerPod x initial pods, from end_s - hours to end_s every step_s. The counter
+// starts as if it had counted a day at that rate, so the plugin's sum_over_time is proportional to
+// the pods too, not only the rate.
+void write_traffic(const Cluster& cluster, std::int64_t end_s, double hours, unsigned step_s,
+                   std::ostream& out);
 
 }  // namespace netscore::testing::herd

@@ -24,18 +24,18 @@ struct ClusterApi {
 };
 
 struct BurstResult {
-  std::vector<unsigned> placed;           // new pods per node, in Cluster::names order
-  std::vector<std::size_t> order;         // node index of each pod, in scheduling order
-  std::vector<std::string> prioritize;    // the extender's answer for each pod, for failure messages
-  std::string error;                      // empty when every pod was placed
+  std::vector<unsigned> placed;         // new pods per node, in Cluster::names order
+  std::vector<std::size_t> order;       // node index of each pod, in scheduling order
+  std::vector<std::string> prioritize;  // the extender's answer for each pod, for failure messages
+  std::string error;                    // empty when every pod was placed
 };
 
 // Schedules `pods` identical pods herd-000, herd-001, ... one after the other.
-BurstResult schedule_burst(const std::string& extender_base, const Cluster& cluster, const ClusterApi& api,
-                           unsigned pods);
+BurstResult schedule_burst(const std::string& extender_base, const Cluster& cluster,
+                           const ClusterApi& api, unsigned pods);
 
-// The framework's total for one node: extender score x weight 1 x (MaxNodeScore / MaxExtenderPriority)
-// plus LeastAllocated.
+// The framework's total for one node: extender score x weight 1 x (MaxNodeScore /
+// MaxExtenderPriority) plus LeastAllocated.
 std::int64_t framework_score(std::int64_t extender_score, unsigned pods_on_node);
 
 }  // namespace netscore::testing::herd

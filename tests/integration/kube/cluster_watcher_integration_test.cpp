@@ -15,8 +15,8 @@
 namespace netscore::collector {
 namespace {
 
-using testing::FakeKubeApiServer;
 using testing::eventually;
+using testing::FakeKubeApiServer;
 namespace kube = testing::kube;
 namespace fs = std::filesystem;
 
@@ -45,7 +45,8 @@ ClusterWatcher::Options fast_options(const std::string& url) {
 // swapped by renaming a new symlink over ..data, as the kubelet's AtomicWriter does.
 class ProjectedToken {
  public:
-  explicit ProjectedToken(const std::string& token) : dir_(fs::temp_directory_path() / ("netscore-token-" + std::to_string(::getpid()))) {
+  explicit ProjectedToken(const std::string& token)
+      : dir_(fs::temp_directory_path() / ("netscore-token-" + std::to_string(::getpid()))) {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     write(token);
@@ -66,7 +67,9 @@ class ProjectedToken {
   int generation_ = 0;
 };
 
-bool synced(const ClusterWatcher& w) { return w.status().state == shm::WatchState::synced; }
+bool synced(const ClusterWatcher& w) {
+  return w.status().state == shm::WatchState::synced;
+}
 
 std::uint32_t pods_on(ClusterState& state, const std::string& node) {
   for (const auto& load : state.loads({.now_ms = 0, .lag_ms = 0, .window_ms = 1})) {
@@ -94,7 +97,8 @@ TEST(ClusterWatcher, PaginatedListOfANodeWithThousandsOfPodsThenWatch) {
   EXPECT_EQ(loads[0].rule_mask, 1U);
   EXPECT_EQ(loads[1].rule_mask, 0U);
   std::size_t continued = 0;
-  for (const auto& t : server.request_targets()) continued += t.find("continue=") != std::string::npos;
+  for (const auto& t : server.request_targets())
+    continued += t.find("continue=") != std::string::npos;
   EXPECT_EQ(continued, 2U) << "1200 pods in pages of 500";
   // A binding arrives through the watch.
   EXPECT_EQ(server.bind_pod("shop", "pending", "n2"), 201U);
@@ -158,17 +162,23 @@ void expect_relist_after_gone(bool http_410) {
   ClusterState state;
   ClusterWatcher watcher(fast_options(server.url()), state);
   watcher.start();
-  ASSERT_TRUE(eventually([&] { return synced(watcher) && server.open_watches() == 2 && state.pod_count() == 2; }));
+  ASSERT_TRUE(eventually(
+      [&] { return synced(watcher) && server.open_watches() == 2 && state.pod_count() == 2; }));
   server.stall_watches();
   server.delete_pod("shop", "goes");
   server.compact();
   server.cut_watches();
-  EXPECT_TRUE(eventually([&] { return state.pod_count() == 1 && watcher.status().relists_total >= 3; }));
+  EXPECT_TRUE(
+      eventually([&] { return state.pod_count() == 1 && watcher.status().relists_total >= 3; }));
   EXPECT_TRUE(eventually([&] { return synced(watcher); }));
 }
 
-TEST(ClusterWatcher, GoneAsAnErrorEventRelistsAndDropsStalePods) { expect_relist_after_gone(false); }
-TEST(ClusterWatcher, GoneAsHttp410RelistsAndDropsStalePods) { expect_relist_after_gone(true); }
+TEST(ClusterWatcher, GoneAsAnErrorEventRelistsAndDropsStalePods) {
+  expect_relist_after_gone(false);
+}
+TEST(ClusterWatcher, GoneAsHttp410RelistsAndDropsStalePods) {
+  expect_relist_after_gone(true);
+}
 
 TEST(ClusterWatcher, StalledWatchIsAbandonedAfterItsTimeout) {
   FakeKubeApiServer server;

@@ -64,7 +64,8 @@ TEST(FakeKubeApiServer, EmptyListHasEmptyItemsAndBadRequestsAre4xx) {
   const auto reply = http_get(server.url() + "/api/v1/nodes");
   ASSERT_EQ(reply.status, 200);
   EXPECT_NE(reply.body.find(R"("items":[])"), std::string::npos) << reply.body;
-  EXPECT_EQ(http_get(server.url() + "/api/v1/pods?fieldSelector=spec.hostNetwork%3Dtrue").status, 400);
+  EXPECT_EQ(http_get(server.url() + "/api/v1/pods?fieldSelector=spec.hostNetwork%3Dtrue").status,
+            400);
   EXPECT_EQ(http_get(server.url() + "/api/v1/pods?labelSelector=app%3Dweb").status, 400);
   EXPECT_EQ(http_get(server.url() + "/api/v1/pods?continue=x&resourceVersion=5").status, 400);
   EXPECT_EQ(http_get(server.url() + "/api/v1/secrets").status, 404);
@@ -85,7 +86,8 @@ TEST(FakeKubeApiServer, FieldSelectorFiltersBoundPods) {
   FakeKubeApiServer server;
   server.create_pod(pod_named("bound", "n1"));
   server.create_pod(pod_named("pending"));
-  const auto doc = parse(http_get(server.url() + "/api/v1/pods?fieldSelector=spec.nodeName%21%3D").body);
+  const auto doc =
+      parse(http_get(server.url() + "/api/v1/pods?fieldSelector=spec.nodeName%21%3D").body);
   ASSERT_EQ(doc["items"].Size(), 1U);
   EXPECT_EQ(doc["items"][0]["metadata"]["name"], "bound");
   EXPECT_EQ(doc["items"][0]["status"]["conditions"][0]["type"], "PodScheduled");
@@ -97,8 +99,9 @@ TEST(FakeKubeApiServer, BindingIsAnAddedEventForBoundWatchersAndDeletedForUnboun
   const std::string rv = std::to_string(server.resource_version());
   KubeWatchReader bound(port_of(server), "/api/v1/pods?watch=1&resourceVersion=" + rv +
                                              "&fieldSelector=spec.nodeName%21%3D");
-  KubeWatchReader unbound(port_of(server), "/api/v1/namespaces/shop/pods?watch=true&resourceVersion=" + rv +
-                                               "&fieldSelector=spec.nodeName%3D");
+  KubeWatchReader unbound(port_of(server),
+                          "/api/v1/namespaces/shop/pods?watch=true&resourceVersion=" + rv +
+                              "&fieldSelector=spec.nodeName%3D");
   KubeWatchReader all(port_of(server), "/api/v1/pods?watch=1&resourceVersion=" + rv);
   ASSERT_EQ(bound.status(), 200U);
   const std::string binding =
@@ -106,7 +109,8 @@ TEST(FakeKubeApiServer, BindingIsAnAddedEventForBoundWatchersAndDeletedForUnboun
   const auto reply = http_post(server.url() + "/api/v1/namespaces/shop/pods/web/binding", binding);
   ASSERT_EQ(reply.status, 201) << reply.body;
   EXPECT_EQ(parse(reply.body)["status"], "Success");
-  EXPECT_EQ(http_post(server.url() + "/api/v1/namespaces/shop/pods/web/binding", binding).status, 409);
+  EXPECT_EQ(http_post(server.url() + "/api/v1/namespaces/shop/pods/web/binding", binding).status,
+            409);
 
   ASSERT_TRUE(bound.wait_for_lines(1));
   ASSERT_TRUE(unbound.wait_for_lines(1));
@@ -115,7 +119,8 @@ TEST(FakeKubeApiServer, BindingIsAnAddedEventForBoundWatchersAndDeletedForUnboun
   EXPECT_EQ(added["type"], "ADDED");
   EXPECT_EQ(added["object"]["spec"]["nodeName"], "n3");
   EXPECT_EQ(added["object"]["kind"], "Pod");
-  EXPECT_EQ(added["object"]["metadata"]["resourceVersion"].GetString(), std::to_string(server.resource_version()));
+  EXPECT_EQ(added["object"]["metadata"]["resourceVersion"].GetString(),
+            std::to_string(server.resource_version()));
   EXPECT_EQ(parse(unbound.lines()[0])["type"], "DELETED");
   EXPECT_EQ(parse(all.lines()[0])["type"], "MODIFIED");
   EXPECT_EQ(server.pods_per_node(), (std::map<std::string, unsigned>{{"n3", 1}}));
@@ -123,19 +128,24 @@ TEST(FakeKubeApiServer, BindingIsAnAddedEventForBoundWatchersAndDeletedForUnboun
 
 TEST(FakeKubeApiServer, CreateBindDeleteOverHttp) {
   FakeKubeApiServer server;
-  const auto created = http_post(server.url() + "/api/v1/namespaces/shop/pods",
-                                 R"({"metadata":{"name":"a","annotations":{"type":"space"}},"spec":{}})");
+  const auto created =
+      http_post(server.url() + "/api/v1/namespaces/shop/pods",
+                R"({"metadata":{"name":"a","annotations":{"type":"space"}},"spec":{}})");
   ASSERT_EQ(created.status, 201) << created.body;
   const auto pod = parse(created.body);
   EXPECT_EQ(pod["metadata"]["annotations"]["type"], "space");
-  EXPECT_EQ(http_post(server.url() + "/api/v1/namespaces/shop/pods", R"({"metadata":{"name":"a"}})").status, 409);
+  EXPECT_EQ(http_post(server.url() + "/api/v1/namespaces/shop/pods", R"({"metadata":{"name":"a"}})")
+                .status,
+            409);
   const std::string wrong_uid =
       R"({"metadata":{"name":"a","uid":"other"},"target":{"kind":"Node","name":"n1"}})";
-  EXPECT_EQ(http_post(server.url() + "/api/v1/namespaces/shop/pods/a/binding", wrong_uid).status, 409);
+  EXPECT_EQ(http_post(server.url() + "/api/v1/namespaces/shop/pods/a/binding", wrong_uid).status,
+            409);
   EXPECT_EQ(server.bind_pod("shop", "a", "n1"), 201U);
   const std::string rv = std::to_string(server.resource_version());
   KubeWatchReader watch(port_of(server), "/api/v1/pods?watch=1&resourceVersion=" + rv);
-  const auto deleted = http_request({.method = "DELETE", .url = server.url() + "/api/v1/namespaces/shop/pods/a"});
+  const auto deleted =
+      http_request({.method = "DELETE", .url = server.url() + "/api/v1/namespaces/shop/pods/a"});
   EXPECT_EQ(deleted.status, 200);
   ASSERT_TRUE(watch.wait_for_lines(2));
   const auto terminating = parse(watch.lines()[0]);
@@ -149,7 +159,8 @@ TEST(FakeKubeApiServer, BookmarksOnlyWhenAllowed) {
   FakeKubeApiServer server;
   server.create_pod(pod_named("a", "n1"));
   const std::string rv = std::to_string(server.resource_version());
-  KubeWatchReader with(port_of(server), "/api/v1/pods?watch=1&allowWatchBookmarks=true&resourceVersion=" + rv);
+  KubeWatchReader with(port_of(server),
+                       "/api/v1/pods?watch=1&allowWatchBookmarks=true&resourceVersion=" + rv);
   KubeWatchReader without(port_of(server), "/api/v1/pods?watch=1&resourceVersion=" + rv);
   ASSERT_TRUE(eventually_open(server, 2));
   server.bookmark_now();
@@ -168,8 +179,11 @@ TEST(FakeKubeApiServer, BookmarksOnlyWhenAllowed) {
 TEST(FakeKubeApiServer, TimeoutSecondsEndsCleanlyAfterALastBookmark) {
   FakeKubeApiServer server;
   const std::string rv = std::to_string(server.resource_version());
-  KubeWatchReader with(port_of(server), "/api/v1/pods?watch=1&allowWatchBookmarks=1&timeoutSeconds=1&resourceVersion=" + rv);
-  KubeWatchReader without(port_of(server), "/api/v1/pods?watch=1&timeoutSeconds=1&resourceVersion=" + rv);
+  KubeWatchReader with(
+      port_of(server),
+      "/api/v1/pods?watch=1&allowWatchBookmarks=1&timeoutSeconds=1&resourceVersion=" + rv);
+  KubeWatchReader without(port_of(server),
+                          "/api/v1/pods?watch=1&timeoutSeconds=1&resourceVersion=" + rv);
   ASSERT_TRUE(with.wait_for_end());
   ASSERT_TRUE(without.wait_for_end());
   ASSERT_EQ(with.lines().size(), 1U);
@@ -200,11 +214,12 @@ TEST(FakeKubeApiServer, BoundedHistoryExpiresOldResourceVersions) {
   FakeKubeApiServer server({.history = 3});
   const std::uint64_t start = server.resource_version();
   for (int i = 0; i < 5; ++i) server.create_pod(pod_named("p" + std::to_string(i), "n1"));
-  KubeWatchReader old(port_of(server), "/api/v1/pods?watch=1&resourceVersion=" + std::to_string(start));
+  KubeWatchReader old(port_of(server),
+                      "/api/v1/pods?watch=1&resourceVersion=" + std::to_string(start));
   ASSERT_TRUE(old.wait_for_end());
   EXPECT_EQ(parse(old.lines().at(0))["type"], "ERROR");
-  KubeWatchReader recent(port_of(server),
-                         "/api/v1/pods?watch=1&timeoutSeconds=1&resourceVersion=" + std::to_string(start + 2));
+  KubeWatchReader recent(port_of(server), "/api/v1/pods?watch=1&timeoutSeconds=1&resourceVersion=" +
+                                              std::to_string(start + 2));
   ASSERT_TRUE(recent.wait_for_lines(3));
   EXPECT_EQ(parse(recent.lines()[0])["object"]["metadata"]["name"], "p2");
 }
@@ -213,7 +228,8 @@ TEST(FakeKubeApiServer, TokensAreCheckedAndRotate) {
   FakeKubeApiServer server;
   server.set_tokens({"old"}, {"denied"});
   const auto get_with = [&](const std::string& token) {
-    return http_request({.url = server.url() + "/api/v1/nodes", .headers = {"Authorization: Bearer " + token}});
+    return http_request(
+        {.url = server.url() + "/api/v1/nodes", .headers = {"Authorization: Bearer " + token}});
   };
   EXPECT_EQ(get_with("old").status, 200);
   EXPECT_EQ(get_with("wrong").status, 401);

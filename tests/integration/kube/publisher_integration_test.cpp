@@ -15,8 +15,8 @@
 namespace netscore::collector {
 namespace {
 
-using testing::FakeKubeApiServer;
 using testing::eventually;
+using testing::FakeKubeApiServer;
 namespace kube = testing::kube;
 
 class CurlEnvironment : public ::testing::Environment {
@@ -37,14 +37,16 @@ struct Cluster {
                  .backoff_max = std::chrono::milliseconds(100),
                  .on_change = [this] { publisher.cluster_changed(); }},
                 state),
-        publisher({.correction = {.enabled = correction, .function = QueryFunction::rate, .window_ms = 300000},
+        publisher({.correction = {.enabled = correction,
+                                  .function = QueryFunction::rate,
+                                  .window_ms = 300000},
                    .lag_ms = 15000},
                   writer, state, watcher) {
     const std::int64_t hour_ago = static_cast<std::int64_t>(std::time(nullptr)) - 3600;
     for (const char* node : {"n1", "n2"}) {
       server.put_node(node);
-      server.create_pod(
-          kube::Pod{.ns = "shop", .name = std::string("old-") + node, .node = node, .created_s = hour_ago});
+      server.create_pod(kube::Pod{
+          .ns = "shop", .name = std::string("old-") + node, .node = node, .created_s = hour_ago});
     }
     server.create_pod(kube::Pod{.ns = "shop", .name = "new"});
     if (!start) return;
@@ -77,7 +79,8 @@ TEST(Publisher, ABindingShowsInTheTableAfterItsWatchEvent) {
   Cluster c(true);
   shm::SnapshotMeta meta{};
   ASSERT_TRUE(eventually([&] {
-    return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0) && c.state.pod_count() == 2;
+    return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0) &&
+           c.state.pod_count() == 2;
   }));
   EXPECT_EQ(c.score("n1", meta).placed_pods, 0U);
   EXPECT_EQ(c.score("n1", meta).corrected_node_score, 0);  // both at 1000: equal
@@ -99,11 +102,13 @@ TEST(Publisher, ABindingShowsInTheTableAfterItsWatchEvent) {
 TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
   Cluster c(false);
   shm::SnapshotMeta meta{};
-  ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), meta.flags == shm::kSnapshotClusterSynced); }));
+  ASSERT_TRUE(
+      eventually([&] { return (c.score("n1", meta), meta.flags == shm::kSnapshotClusterSynced); }));
   ASSERT_EQ(c.server.bind_pod("shop", "new", "n1"), 201U);
   ASSERT_TRUE(eventually([&] { return c.state.pod_count() == 3; }));
   // A snapshot published after the binding is in the state: a refresh with its own eval time.
-  c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 99);
+  c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}},
+                                 99);
   ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), meta.eval_time_ms == 99); }));
   const NodeScore n1 = c.score("n1", meta);
   EXPECT_EQ(n1.expected, 0);
@@ -117,14 +122,18 @@ TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
 TEST(Publisher, MeasurementsAndBindingsInterleave) {
   Cluster c(true);
   shm::SnapshotMeta meta{};
-  ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0); }));
+  ASSERT_TRUE(eventually(
+      [&] { return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0); }));
   for (int i = 0; i < 20; ++i) {
     c.server.create_pod(kube::Pod{.ns = "shop", .name = "burst-" + std::to_string(i)});
-    ASSERT_EQ(c.server.bind_pod("shop", "burst-" + std::to_string(i), i % 2 == 0 ? "n1" : "n2"), 201U);
-    c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 6 + i);
+    ASSERT_EQ(c.server.bind_pod("shop", "burst-" + std::to_string(i), i % 2 == 0 ? "n1" : "n2"),
+              201U);
+    c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}},
+                                   6 + i);
   }
   EXPECT_TRUE(eventually([&] {
-    return c.score("n1", meta).placed_pods == 10 && c.score("n2", meta).placed_pods == 10 && meta.eval_time_ms == 25;
+    return c.score("n1", meta).placed_pods == 10 && c.score("n2", meta).placed_pods == 10 &&
+           meta.eval_time_ms == 25;
   }));
   shm::CollectorStatus status{};
   ScoreTableReader reader({.name = c.table_name});

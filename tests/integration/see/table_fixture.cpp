@@ -1,8 +1,8 @@
 // Publishes (or removes) a score table for the tests that run a real netscore-extender:
-//   table_fixture publish <shm-name> <last-error> NAME RAW NODE_SCORE VALID [NAME RAW NODE_SCORE VALID ...]
-//   table_fixture remove <shm-name>
-// RAW is also the plugin's raw_score (truncated); VALID is 1 or 0. A non-empty <last-error> records a
-// collector that failed once (still fresh), so its text reaches /table.
+//   table_fixture publish <shm-name> <last-error> NAME RAW NODE_SCORE VALID [NAME RAW NODE_SCORE
+//   VALID ...] table_fixture remove <shm-name>
+// RAW is also the plugin's raw_score (truncated); VALID is 1 or 0. A non-empty <last-error> records
+// a collector that failed once (still fresh), so its text reaches /table.
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -14,17 +14,19 @@
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() == 2 && args[0] == "remove") return netscore::ScoreTableWriter::remove(args[1]) ? 0 : 1;
+  if (args.size() == 2 && args[0] == "remove")
+    return netscore::ScoreTableWriter::remove(args[1]) ? 0 : 1;
   if (args.size() < 3 || args[0] != "publish" || (args.size() - 3) % 4 != 0) {
-    std::cerr << "usage: table_fixture publish <shm-name> <last-error> NAME RAW NODE_SCORE VALID ... | remove <shm-name>\n";
+    std::cerr << "usage: table_fixture publish <shm-name> <last-error> NAME RAW NODE_SCORE VALID "
+                 "... | remove <shm-name>\n";
     return 2;
   }
   std::vector<netscore::TableEntry> entries;
   const std::int64_t now_ms = netscore::wall_now_ms();
   for (std::size_t i = 3; i < args.size(); i += 4) {
     const double raw = std::strtod(args[i + 1].c_str(), nullptr);
-    entries.push_back({args[i], raw, static_cast<std::int64_t>(raw), std::atoll(args[i + 2].c_str()), now_ms,
-                       args[i + 3] == "1"});
+    entries.push_back({args[i], raw, static_cast<std::int64_t>(raw),
+                       std::atoll(args[i + 2].c_str()), now_ms, args[i + 3] == "1"});
   }
   netscore::ScoreTableWriter writer({args[1], 64, 0600, false});
   writer.publish(entries, now_ms);

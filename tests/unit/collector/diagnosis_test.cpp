@@ -27,7 +27,8 @@ TEST(NodeNameTest, AcceptsDnsSubdomainsOnly) {
 }
 
 TEST(NodeNameTest, RemovesAndCountsNonNodeNames) {
-  std::vector<NodeSample> samples{{.node = "10.0.0.2:9100"}, {.node = "node-a"}, {.node = "10.0.0.3:9100"}};
+  std::vector<NodeSample> samples{
+      {.node = "10.0.0.2:9100"}, {.node = "node-a"}, {.node = "10.0.0.3:9100"}};
   const NameFilter filter = remove_non_node_names(samples);
   ASSERT_EQ(samples.size(), 1U);
   EXPECT_EQ(samples[0].node, "node-a");

@@ -9,7 +9,9 @@ namespace {
 constexpr std::int64_t kWindowMs = 300000;
 constexpr std::int64_t kLagMs = 15000;
 
-NodeSample sample(const std::string& node, double value) { return {.node = node, .value = value}; }
+NodeSample sample(const std::string& node, double value) {
+  return {.node = node, .value = value};
+}
 
 NodeSample sample_with_rate(const std::string& node, double value, double rate) {
   return {.node = node, .value = value, .rate = rate, .rate_valid = true};
@@ -42,7 +44,8 @@ TEST(PendingFraction, FullUntilTheLagThenLinearOverTheWindow) {
 }
 
 TEST(BuildSnapshot, WithoutClusterItIsTodaysTable) {
-  const auto s = build_snapshot({sample("b", 3000), sample("a", 1000)}, 42, nullptr, {.enabled = true}, 7);
+  const auto s =
+      build_snapshot({sample("b", 3000), sample("a", 1000)}, 42, nullptr, {.enabled = true}, 7);
   ASSERT_EQ(s.entries.size(), 2U);
   EXPECT_EQ(s.entries[0].name, "a");
   EXPECT_EQ(s.entries[0].node_score, 67);  // 100 - 1000*100/3000
@@ -60,8 +63,9 @@ TEST(BuildSnapshot, WithoutClusterItIsTodaysTable) {
 TEST(BuildSnapshot, MeasuredTrafficPerPodInRateMode) {
   // n1: one settled pod and one just placed; n2: three settled pods; per pod (1000+3000)/4 = 1000.
   const std::vector<NodeLoad> loads{load("n1", 2, 1, 1), load("n2", 3, 3, 0)};
-  const auto s = build_snapshot({sample("n1", 1000), sample("n2", 3000), sample("n3", 2000)}, 1, &loads,
-                                {.enabled = true, .function = QueryFunction::rate, .window_ms = kWindowMs}, 9);
+  const auto s =
+      build_snapshot({sample("n1", 1000), sample("n2", 3000), sample("n3", 2000)}, 1, &loads,
+                     {.enabled = true, .function = QueryFunction::rate, .window_ms = kWindowMs}, 9);
   ASSERT_TRUE(s.corrected);
   EXPECT_EQ(s.info.flags, shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
   EXPECT_EQ(s.info.rules_hash, 9U);
@@ -75,7 +79,8 @@ TEST(BuildSnapshot, MeasuredTrafficPerPodInRateMode) {
   EXPECT_EQ(n1.corrected_node_score, 34);  // 100 - 2000*100/3000
   EXPECT_EQ(entry(s, "n3").corrected_node_score, 34);
   EXPECT_EQ(entry(s, "n3").flags, shm::kEntryHasSeries) << "a series without a watched node";
-  EXPECT_EQ(entry(s, "n2").flags, shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryLabelsKnown);
+  EXPECT_EQ(entry(s, "n2").flags,
+            shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryLabelsKnown);
 }
 
 TEST(BuildSnapshot, AnnotatedRateInIncreaseMode) {
@@ -86,7 +91,9 @@ TEST(BuildSnapshot, AnnotatedRateInIncreaseMode) {
   l.pending_annotated_share = 0.5;
   const std::vector<NodeLoad> loads{l};
   const auto s = build_snapshot({sample("n1", 600)}, 1, &loads,
-                                {.enabled = true, .function = QueryFunction::increase, .window_ms = kWindowMs,
+                                {.enabled = true,
+                                 .function = QueryFunction::increase,
+                                 .window_ms = kWindowMs,
                                  .default_rate = 2},
                                 0);
   ASSERT_TRUE(s.corrected);
@@ -97,10 +104,13 @@ TEST(BuildSnapshot, AnnotatedRateInIncreaseMode) {
 TEST(BuildSnapshot, SumOverTimeConvertsByTheClusterRatio) {
   // k = (4000 + 6000) / (10 + 10) = 500 raw per B/s; no settled pod: the default 4 B/s x 500.
   const std::vector<NodeLoad> loads{load("n1", 1, 0, 1)};
-  const auto s = build_snapshot({sample_with_rate("n1", 4000, 10), sample_with_rate("n2", 6000, 10)}, 1, &loads,
-                                {.enabled = true, .function = QueryFunction::sum_over_time, .window_ms = kWindowMs,
-                                 .default_rate = 4},
-                                0);
+  const auto s = build_snapshot(
+      {sample_with_rate("n1", 4000, 10), sample_with_rate("n2", 6000, 10)}, 1, &loads,
+      {.enabled = true,
+       .function = QueryFunction::sum_over_time,
+       .window_ms = kWindowMs,
+       .default_rate = 4},
+      0);
   ASSERT_TRUE(s.corrected);
   EXPECT_DOUBLE_EQ(entry(s, "n1").expected, 2000);
   EXPECT_EQ(entry(s, "n1").corrected_raw_score, 6000);
@@ -111,7 +121,9 @@ TEST(BuildSnapshot, SumOverTimeConvertsByTheClusterRatio) {
 TEST(BuildSnapshot, NoUsableTrafficPerPodLeavesTheSnapshotUncorrected) {
   const std::vector<NodeLoad> loads{load("n1", 1, 0, 1)};
   const auto s = build_snapshot({sample("n1", 4000), sample("n2", 1000)}, 1, &loads,
-                                {.enabled = true, .function = QueryFunction::sum_over_time, .window_ms = kWindowMs,
+                                {.enabled = true,
+                                 .function = QueryFunction::sum_over_time,
+                                 .window_ms = kWindowMs,
                                  .default_rate = 4},
                                 0);
   EXPECT_FALSE(s.corrected);
@@ -125,8 +137,9 @@ TEST(BuildSnapshot, NoUsableTrafficPerPodLeavesTheSnapshotUncorrected) {
 
 TEST(BuildSnapshot, DisabledCorrectionKeepsSeedValues) {
   const std::vector<NodeLoad> loads{load("n1", 2, 1, 1)};
-  const auto s = build_snapshot({sample("n1", 1000), sample("n2", 2000)}, 1, &loads,
-                                {.enabled = false, .function = QueryFunction::rate, .window_ms = kWindowMs}, 0);
+  const auto s = build_snapshot(
+      {sample("n1", 1000), sample("n2", 2000)}, 1, &loads,
+      {.enabled = false, .function = QueryFunction::rate, .window_ms = kWindowMs}, 0);
   EXPECT_FALSE(s.corrected);
   EXPECT_EQ(entry(s, "n1").expected, 0);
   EXPECT_EQ(entry(s, "n1").corrected_raw_score, 1000);
@@ -150,7 +163,8 @@ TEST(BuildSnapshot, WatchedNodeWithoutSeriesIsAnInvalidEntry) {
 TEST(ClusterState, RelistKeepsPlacementTimesAndDropsVanishedPods) {
   ClusterState state;
   state.upsert_pod({.uid = "a", .node = "n1"}, 1000000);
-  state.replace_pods({{.uid = "a", .node = "n1", .scheduled_ms = 1}, {.uid = "b", .node = "n1", .scheduled_ms = 2000000}},
+  state.replace_pods({{.uid = "a", .node = "n1", .scheduled_ms = 1},
+                      {.uid = "b", .node = "n1", .scheduled_ms = 2000000}},
                      2000000);
   // At 1015000 with lag 15000 and window 300000: "a" (placed at 1000000 by the watch) is wholly
   // pending; "b" is placed in the future of that clock and counts as pending too.
@@ -203,7 +217,8 @@ TEST(KubeObjects, ParsesTimestampsAndTheRateAnnotation) {
   EXPECT_EQ(pod->annotated_rate, 2500);
   EXPECT_EQ(pod->resource_version, "7");
   EXPECT_FALSE(parse_pod(std::string_view(R"({"metadata":{}})")).has_value());
-  const auto bad_rate = parse_pod(std::string_view(R"({"metadata":{"uid":"u","annotations":{"netscore.io/expected-receive-rate":"-3"}}})"));
+  const auto bad_rate = parse_pod(std::string_view(
+      R"({"metadata":{"uid":"u","annotations":{"netscore.io/expected-receive-rate":"-3"}}})"));
   ASSERT_TRUE(bad_rate.has_value());
   EXPECT_LT(bad_rate->annotated_rate, 0);
 }

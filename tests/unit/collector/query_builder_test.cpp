@@ -52,11 +52,16 @@ TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
   c.mode = QueryMode::uname;
   const BuiltQuery q = build_batch_query(c);
   const std::string join = R"( * on(instance) group_left(nodename) (node_uname_info)))";
-  EXPECT_EQ(q.promql,
-            tagged(R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))" + join,
-                   "score") +
-                " or " +
-                tagged(R"(sum by (nodename) (rate(node_network_receive_bytes_total{device="eth0"}[5m]))" + join, "rate"));
+  EXPECT_EQ(
+      q.promql,
+      tagged(
+          R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))" +
+              join,
+          "score") +
+          " or " +
+          tagged(R"(sum by (nodename) (rate(node_network_receive_bytes_total{device="eth0"}[5m]))" +
+                     join,
+                 "rate"));
   EXPECT_EQ(q.node_label, "nodename");
 }
 
@@ -66,9 +71,10 @@ TEST(BatchQueryTest, CandidateNodeLabelsTakeTheFirstPresentPerSeries) {
   c.function = QueryFunction::rate;
   const BuiltQuery q = build_batch_query(c);
   // The last candidate is applied first, so the first one present wins.
-  EXPECT_EQ(q.promql,
-            R"x(sum by (netscore_node) (label_replace(label_replace(rate(node_network_receive_bytes_total{device="eth0"}[5m]),)x"
-            R"x( "netscore_node", "$1", "instance", "(.+)"), "netscore_node", "$1", "kubernetes_node", "(.+)")))x");
+  EXPECT_EQ(
+      q.promql,
+      R"x(sum by (netscore_node) (label_replace(label_replace(rate(node_network_receive_bytes_total{device="eth0"}[5m]),)x"
+      R"x( "netscore_node", "$1", "instance", "(.+)"), "netscore_node", "$1", "kubernetes_node", "(.+)")))x");
   EXPECT_EQ(q.node_label, "netscore_node");
   c.node_labels = {"kubernetes-node"};
   EXPECT_THROW(build_batch_query(c), QueryError);
@@ -81,12 +87,14 @@ TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   c.function = QueryFunction::rate;
   c.time_range = *parse_prom_duration("1m30s");
   const BuiltQuery q = build_batch_query(c);
-  EXPECT_EQ(q.promql,
-            R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
+  EXPECT_EQ(
+      q.promql,
+      R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
   EXPECT_TRUE(q.score_is_rate);
   EXPECT_EQ(q.kind_label, "");
   c.function = QueryFunction::increase;
-  EXPECT_NE(build_batch_query(c).promql.find("label_replace(sum by (kubernetes_node) (increase("), std::string::npos);
+  EXPECT_NE(build_batch_query(c).promql.find("label_replace(sum by (kubernetes_node) (increase("),
+            std::string::npos);
 }
 
 TEST(BatchQueryTest, InterfaceWithQuoteAndNewlineIsEscaped) {
@@ -102,11 +110,15 @@ TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
   c.mode = QueryMode::custom;
   c.interface = "a\"b";
   c.node_label = "node";
-  c.custom_template = R"(max by ({node_label}) (rate(m{device="{interface}"}[{range}])) + {range_x})";
+  c.custom_template =
+      R"(max by ({node_label}) (rate(m{device="{interface}"}[{range}])) + {range_x})";
   const BuiltQuery q = build_batch_query(c);
   // The rate half is label mode's with NETSCORE_METRIC: the template's own metric is unknown.
-  EXPECT_EQ(q.promql, tagged(R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x})", "score") + " or " +
-                          tagged(R"(sum by (node) (rate(node_network_receive_bytes_total{device="a\"b"}[5m])))", "rate"));
+  EXPECT_EQ(
+      q.promql,
+      tagged(R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x})", "score") + " or " +
+          tagged(R"(sum by (node) (rate(node_network_receive_bytes_total{device="a\"b"}[5m])))",
+                 "rate"));
   EXPECT_EQ(q.node_label, "node");
 }
 
@@ -129,8 +141,9 @@ TEST(BatchQueryTest, RejectsBadNamesNamingTheVariable) {
 
 TEST(PerNodeQueryTest, MatchesTheGoPluginQueries) {
   QueryConfig c = base_config();
-  EXPECT_EQ(build_per_node_query(c, "node-1"),
-            R"(sum_over_time(node_network_receive_bytes_total{device="eth0",kubernetes_node="node-1"}[5m]))");
+  EXPECT_EQ(
+      build_per_node_query(c, "node-1"),
+      R"(sum_over_time(node_network_receive_bytes_total{device="eth0",kubernetes_node="node-1"}[5m]))");
   c.mode = QueryMode::uname;
   EXPECT_EQ(build_per_node_query(c, "n\"1"),
             R"(sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))"

@@ -12,7 +12,8 @@ std::string vector_body(const std::string& series) {
 }
 
 std::string series(const std::string& node, const std::string& value) {
-  return R"({"metric":{"kubernetes_node":")" + node + R"("},"value":[1700000000.5,")" + value + R"("]})";
+  return R"({"metric":{"kubernetes_node":")" + node + R"("},"value":[1700000000.5,")" + value +
+         R"("]})";
 }
 
 TEST(SampleValueTest, ParsesPrometheusFloatStrings) {
@@ -30,7 +31,8 @@ TEST(SampleValueTest, ParsesPrometheusFloatStrings) {
 }
 
 TEST(ResponseParserTest, ReadsEverySeries) {
-  const auto r = parse_vector_response(vector_body(series("a", "10") + "," + series("b", "2.5")), "kubernetes_node");
+  const auto r = parse_vector_response(vector_body(series("a", "10") + "," + series("b", "2.5")),
+                                       "kubernetes_node");
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.samples.size(), 2U);
   EXPECT_EQ(r.samples[0].node, "a");
@@ -41,7 +43,8 @@ TEST(ResponseParserTest, ReadsEverySeries) {
   EXPECT_EQ(r.skipped(), 0U);
 }
 
-std::string kind_series(const std::string& node, const std::string& kind, const std::string& value) {
+std::string kind_series(const std::string& node, const std::string& kind,
+                        const std::string& value) {
   return R"({"metric":{"kubernetes_node":")" + node + R"(","netscore_kind":")" + kind +
          R"("},"value":[1700000000.5,")" + value + R"("]})";
 }
@@ -50,7 +53,8 @@ TEST(ResponseParserTest, RateSeriesAnnotateTheirNodesScore) {
   const std::string body =
       vector_body(kind_series("b", "rate", "7.5") + "," + kind_series("a", "score", "10") + "," +
                   kind_series("b", "score", "20") + "," + kind_series("c", "score", "30") + "," +
-                  kind_series("d", "rate", "1") + "," + kind_series("c", "rate", "NaN") + "," + kind_series("a", "rate", "0"));
+                  kind_series("d", "rate", "1") + "," + kind_series("c", "rate", "NaN") + "," +
+                  kind_series("a", "rate", "0"));
   const auto r = parse_vector_response(body, "kubernetes_node", "netscore_kind");
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.samples.size(), 3U);
@@ -70,7 +74,8 @@ TEST(ResponseParserTest, RateSeriesAnnotateTheirNodesScore) {
 }
 
 TEST(ResponseParserTest, ScoreIsRateCopiesTheValue) {
-  const auto r = parse_vector_response(vector_body(series("a", "12.5")), "kubernetes_node", "", true);
+  const auto r =
+      parse_vector_response(vector_body(series("a", "12.5")), "kubernetes_node", "", true);
   ASSERT_EQ(r.samples.size(), 1U);
   EXPECT_TRUE(r.samples[0].rate_valid);
   EXPECT_EQ(r.samples[0].rate, 12.5);
@@ -81,7 +86,8 @@ TEST(ResponseParserTest, ScoreIsRateCopiesTheValue) {
 
 TEST(ResponseParserTest, KeepsNaNAndInfinitySamples) {
   const auto r = parse_vector_response(
-      vector_body(series("a", "NaN") + "," + series("b", "+Inf") + "," + series("c", "-Inf")), "kubernetes_node");
+      vector_body(series("a", "NaN") + "," + series("b", "+Inf") + "," + series("c", "-Inf")),
+      "kubernetes_node");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r.samples.size(), 3U);
   EXPECT_TRUE(std::isnan(r.samples[0].value));
@@ -90,10 +96,11 @@ TEST(ResponseParserTest, KeepsNaNAndInfinitySamples) {
 }
 
 TEST(ResponseParserTest, CountsAndSkipsBadSeries) {
-  const std::string body = vector_body(
-      series("a", "1") + "," + R"({"metric":{"other":"x"},"value":[1,"5"]})" + "," + series("a", "2") + "," +
-      series("b", "twelve") + "," + R"({"metric":{"kubernetes_node":"c"},"value":[1]})" + "," + R"(17)" + "," +
-      R"({"metric":{"kubernetes_node":"d"},"value":[1,3]})" + "," + series("e", "4"));
+  const std::string body =
+      vector_body(series("a", "1") + "," + R"({"metric":{"other":"x"},"value":[1,"5"]})" + "," +
+                  series("a", "2") + "," + series("b", "twelve") + "," +
+                  R"({"metric":{"kubernetes_node":"c"},"value":[1]})" + "," + R"(17)" + "," +
+                  R"({"metric":{"kubernetes_node":"d"},"value":[1,3]})" + "," + series("e", "4"));
   const auto r = parse_vector_response(body, "kubernetes_node");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.series, 8U);
@@ -114,7 +121,8 @@ TEST(ResponseParserTest, EmptyVectorIsNotAnError) {
 
 TEST(ResponseParserTest, CollectsWarnings) {
   const auto r = parse_vector_response(
-      R"({"status":"success","warnings":["partial response"],"data":{"resultType":"vector","result":[]}})", "n");
+      R"({"status":"success","warnings":["partial response"],"data":{"resultType":"vector","result":[]}})",
+      "n");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r.warnings.size(), 1U);
   EXPECT_EQ(r.warnings[0], "partial response");
@@ -139,17 +147,28 @@ INSTANTIATE_TEST_SUITE_P(
     Errors, ResponseErrorTest,
     testing::Values(
         ErrorCase{"EmptyBody", "", "unparsable response"},
-        ErrorCase{"TruncatedJson", R"({"status":"success","data":{"resultType":"vector","result":[{"metric":)", "unparsable response"},
+        ErrorCase{"TruncatedJson",
+                  R"({"status":"success","data":{"resultType":"vector","result":[{"metric":)",
+                  "unparsable response"},
         ErrorCase{"NotAnObject", "[1,2]", "not a JSON object"},
-        ErrorCase{"StatusError", R"({"status":"error","errorType":"bad_data","error":"parse error at char 3"})",
+        ErrorCase{"StatusError",
+                  R"({"status":"error","errorType":"bad_data","error":"parse error at char 3"})",
                   "prometheus error errorType=bad_data error=parse error at char 3"},
         ErrorCase{"UnknownStatus", R"({"status":"weird"})", "status is \"weird\""},
         ErrorCase{"MissingStatus", R"({"data":{}})", "status is \"\""},
         ErrorCase{"MissingData", R"({"status":"success"})", "no data object"},
-        ErrorCase{"MatrixResult", R"({"status":"success","data":{"resultType":"matrix","result":[]}})", "resultType \"matrix\""},
-        ErrorCase{"ScalarResult", R"({"status":"success","data":{"resultType":"scalar","result":[1,"2"]}})", "resultType \"scalar\""},
-        ErrorCase{"ResultNotArray", R"({"status":"success","data":{"resultType":"vector","result":{}}})", "not an array"}),
-    [](const testing::TestParamInfo<ErrorCase>& param_info) { return std::string(param_info.param.name); });
+        ErrorCase{"MatrixResult",
+                  R"({"status":"success","data":{"resultType":"matrix","result":[]}})",
+                  "resultType \"matrix\""},
+        ErrorCase{"ScalarResult",
+                  R"({"status":"success","data":{"resultType":"scalar","result":[1,"2"]}})",
+                  "resultType \"scalar\""},
+        ErrorCase{"ResultNotArray",
+                  R"({"status":"success","data":{"resultType":"vector","result":{}}})",
+                  "not an array"}),
+    [](const testing::TestParamInfo<ErrorCase>& param_info) {
+      return std::string(param_info.param.name);
+    });
 
 }  // namespace
 }  // namespace netscore::collector

@@ -12,7 +12,8 @@ Config load(Component c, const Environment& env, const std::vector<std::string>&
   return load_config(c, args, env);
 }
 
-std::string error_of(Component c, const Environment& env, const std::vector<std::string>& args = {}) {
+std::string error_of(Component c, const Environment& env,
+                     const std::vector<std::string>& args = {}) {
   try {
     load_config(c, args, env);
   } catch (const ConfigError& e) {
@@ -29,7 +30,8 @@ TEST(Config, DefaultsMatchTheDocumentedValues) {
   EXPECT_EQ(c.refresh_interval.value, std::chrono::seconds(15));
   EXPECT_EQ(c.query.mode, QueryMode::label);
   EXPECT_EQ(c.query.node_label, "kubernetes_node");
-  EXPECT_EQ(c.query.node_labels, (std::vector<std::string>{"kubernetes_node", "node", "nodename", "instance"}));
+  EXPECT_EQ(c.query.node_labels,
+            (std::vector<std::string>{"kubernetes_node", "node", "nodename", "instance"}));
   EXPECT_TRUE(c.prometheus.headers.empty());
   EXPECT_EQ(c.query.metric, "node_network_receive_bytes_total");
   EXPECT_EQ(c.shm.name, "netscore");
@@ -45,15 +47,16 @@ TEST(Config, DefaultsMatchTheDocumentedValues) {
 }
 
 TEST(Config, EnvironmentSetsEveryPublicVariable) {
-  const Config c = load(Component::collector, {{"NETSCORE_PROMETHEUS_URL", "https://prom.example:9091/"},
-                                               {"NETSCORE_INTERFACE", "eth0"},
-                                               {"NETSCORE_TIME_RANGE", "2m"},
-                                               {"NETSCORE_REFRESH_INTERVAL", "500ms"},
-                                               {"NETSCORE_QUERY_MODE", "uname"},
-                                               {"NETSCORE_NODE_LABEL", "instance_node"},
-                                               {"NETSCORE_SHM_NAME", "ns-test"},
-                                               {"NETSCORE_CAPACITY", "5000"},
-                                               {"NETSCORE_LOG_LEVEL", "debug"}});
+  const Config c =
+      load(Component::collector, {{"NETSCORE_PROMETHEUS_URL", "https://prom.example:9091/"},
+                                  {"NETSCORE_INTERFACE", "eth0"},
+                                  {"NETSCORE_TIME_RANGE", "2m"},
+                                  {"NETSCORE_REFRESH_INTERVAL", "500ms"},
+                                  {"NETSCORE_QUERY_MODE", "uname"},
+                                  {"NETSCORE_NODE_LABEL", "instance_node"},
+                                  {"NETSCORE_SHM_NAME", "ns-test"},
+                                  {"NETSCORE_CAPACITY", "5000"},
+                                  {"NETSCORE_LOG_LEVEL", "debug"}});
   EXPECT_EQ(c.prometheus.url, "https://prom.example:9091");
   EXPECT_EQ(c.query.interface, "eth0");
   EXPECT_EQ(c.query.time_range.value, std::chrono::minutes(2));
@@ -73,7 +76,8 @@ TEST(Config, EnvironmentSetsEveryPublicVariable) {
 }
 
 TEST(Config, FlagsOverrideEnvironment) {
-  const Config c = load(Component::collector, {{"NETSCORE_INTERFACE", "eth0"}}, {"--interface=eth1", "--time-range", "10m"});
+  const Config c = load(Component::collector, {{"NETSCORE_INTERFACE", "eth0"}},
+                        {"--interface=eth1", "--time-range", "10m"});
   EXPECT_EQ(c.query.interface, "eth1");
   EXPECT_EQ(c.query.time_range.text, "10m");
 }
@@ -129,32 +133,38 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::extender, "NETSCORE_THREADS", "-1", "thread count"}));
 
 TEST(Config, RecordingRuleMetricsNodeLabelListsAndHeaders) {
-  const Config c = load(Component::collector, {{"NETSCORE_METRIC", "instance:node_network_receive_bytes:rate5m"},
-                                               {"NETSCORE_NODE_LABEL", "node,instance"},
-                                               {"NETSCORE_PROMETHEUS_HEADERS", "X-Scope-OrgID=tenant1,X-Extra=a=b"}});
+  const Config c = load(Component::collector,
+                        {{"NETSCORE_METRIC", "instance:node_network_receive_bytes:rate5m"},
+                         {"NETSCORE_NODE_LABEL", "node,instance"},
+                         {"NETSCORE_PROMETHEUS_HEADERS", "X-Scope-OrgID=tenant1,X-Extra=a=b"}});
   EXPECT_EQ(c.query.metric, "instance:node_network_receive_bytes:rate5m");
   EXPECT_EQ(c.query.node_labels, (std::vector<std::string>{"node", "instance"}));
   EXPECT_EQ(c.query.node_label, "node");
   ASSERT_EQ(c.prometheus.headers.size(), 2U);
-  EXPECT_EQ(c.prometheus.headers[0], (std::pair<std::string, std::string>{"X-Scope-OrgID", "tenant1"}));
+  EXPECT_EQ(c.prometheus.headers[0],
+            (std::pair<std::string, std::string>{"X-Scope-OrgID", "tenant1"}));
   EXPECT_EQ(c.prometheus.headers[1], (std::pair<std::string, std::string>{"X-Extra", "a=b"}));
   const Config single = load(Component::collector, {{"NETSCORE_NODE_LABEL", "instance"}});
   EXPECT_EQ(single.query.node_labels, std::vector<std::string>{"instance"});
 }
 
 TEST(Config, CustomModeNeedsATemplate) {
-  EXPECT_THAT(error_of(Component::collector, {{"NETSCORE_QUERY_MODE", "custom"}}), HasSubstr("NETSCORE_QUERY_TEMPLATE"));
-  const Config c = load(Component::collector, {{"NETSCORE_QUERY_MODE", "custom"},
-                                               {"NETSCORE_QUERY_TEMPLATE", "sum by ({node_label}) (x[{range}])"}});
+  EXPECT_THAT(error_of(Component::collector, {{"NETSCORE_QUERY_MODE", "custom"}}),
+              HasSubstr("NETSCORE_QUERY_TEMPLATE"));
+  const Config c = load(Component::collector,
+                        {{"NETSCORE_QUERY_MODE", "custom"},
+                         {"NETSCORE_QUERY_TEMPLATE", "sum by ({node_label}) (x[{range}])"}});
   EXPECT_EQ(c.query.mode, QueryMode::custom);
 }
 
 TEST(Config, BadFlagsNameTheFlag) {
   EXPECT_THAT(error_of(Component::collector, {}, {"--interfase=eth0"}), HasSubstr("--interfase"));
   EXPECT_THAT(error_of(Component::collector, {}, {"--interface"}), HasSubstr("needs a value"));
-  EXPECT_THAT(error_of(Component::collector, {}, {"--time-range=forever"}), HasSubstr("--time-range"));
+  EXPECT_THAT(error_of(Component::collector, {}, {"--time-range=forever"}),
+              HasSubstr("--time-range"));
   // A variable of the other binary is not a flag of this one.
-  EXPECT_THAT(error_of(Component::collector, {}, {"--listen=0.0.0.0:1"}), HasSubstr("unknown flag"));
+  EXPECT_THAT(error_of(Component::collector, {}, {"--listen=0.0.0.0:1"}),
+              HasSubstr("unknown flag"));
 }
 
 TEST(Config, OtherBinarysVariablesAreNotValidatedHere) {
@@ -165,7 +175,8 @@ TEST(Config, OtherBinarysVariablesAreNotValidatedHere) {
 
 TEST(Config, UnknownVariablesWarnButDoNotFail) {
   std::vector<std::string> warnings;
-  load_config(Component::extender, {}, {{"NETSCORE_SERVICE_HOST", "10.0.0.1"}, {"OTHER", "x"}}, &warnings);
+  load_config(Component::extender, {}, {{"NETSCORE_SERVICE_HOST", "10.0.0.1"}, {"OTHER", "x"}},
+              &warnings);
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_THAT(warnings[0], HasSubstr("NETSCORE_SERVICE_HOST"));
 }
@@ -199,12 +210,14 @@ TEST(Config, ObservabilityVariables) {
   EXPECT_EQ(e.extender.metrics_port, 9888);
   EXPECT_EQ(e.extender.explain_decisions, 0U);
   EXPECT_EQ(e.extender.explain_nodes, 100U);
-  EXPECT_EQ(load(Component::collector, {{"NETSCORE_LOG_FORMAT", "json"}}).log_format, LogFormat::json);
+  EXPECT_EQ(load(Component::collector, {{"NETSCORE_LOG_FORMAT", "json"}}).log_format,
+            LogFormat::json);
   EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_LOG_FORMAT", "logfmt"}}),
               HasSubstr("NETSCORE_LOG_FORMAT=\"logfmt\": expected one of text json"));
   EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_METRICS_LISTEN", "9888"}}),
               HasSubstr("invalid NETSCORE_METRICS_LISTEN=\"9888\": expected host:port"));
-  EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_EXPLAIN_NODES", "0"}}), HasSubstr("NETSCORE_EXPLAIN_NODES"));
+  EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_EXPLAIN_NODES", "0"}}),
+              HasSubstr("NETSCORE_EXPLAIN_NODES"));
 }
 
 }  // namespace
@@ -221,13 +234,15 @@ TEST(KubeConfig, OffOutsideAPodWithoutAnUrl) {
 }
 
 TEST(KubeConfig, InClusterDiscoveryUsesTheServiceAccount) {
-  const Config c = load_config(Component::collector, {},
-                               {{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", "443"}});
+  const Config c =
+      load_config(Component::collector, {},
+                  {{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", "443"}});
   EXPECT_EQ(c.kube.url, "https://10.96.0.1:443");
   EXPECT_EQ(c.kube.token_file, "/var/run/secrets/kubernetes.io/serviceaccount/token");
   EXPECT_EQ(c.kube.ca_file, "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt");
-  const Config v6 = load_config(Component::collector, {},
-                                {{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "443"}});
+  const Config v6 =
+      load_config(Component::collector, {},
+                  {{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "443"}});
   EXPECT_EQ(v6.kube.url, "https://[fd00::1]:443");
   const Config off = load_config(Component::collector, {},
                                  {{"KUBERNETES_SERVICE_HOST", "10.96.0.1"},
@@ -262,12 +277,18 @@ TEST(KubeConfig, BadValuesNameTheVariable) {
     }
     return std::string("no error");
   };
-  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "true"}}), ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
-  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "maybe"}}), ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
-  EXPECT_THAT(error_of({{"NETSCORE_KUBE_API_URL", "ftp://x"}}), ::testing::HasSubstr("NETSCORE_KUBE_API_URL"));
-  EXPECT_THAT(error_of({{"NETSCORE_KUBE_INSECURE", "perhaps"}}), ::testing::HasSubstr("NETSCORE_KUBE_INSECURE"));
-  EXPECT_THAT(error_of({{"NETSCORE_POD_RECEIVE_RATE", "-1"}}), ::testing::HasSubstr("NETSCORE_POD_RECEIVE_RATE"));
-  EXPECT_THAT(error_of({{"NETSCORE_CORRECTION", "sometimes"}}), ::testing::HasSubstr("NETSCORE_CORRECTION"));
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "true"}}),
+              ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "maybe"}}),
+              ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_API_URL", "ftp://x"}}),
+              ::testing::HasSubstr("NETSCORE_KUBE_API_URL"));
+  EXPECT_THAT(error_of({{"NETSCORE_KUBE_INSECURE", "perhaps"}}),
+              ::testing::HasSubstr("NETSCORE_KUBE_INSECURE"));
+  EXPECT_THAT(error_of({{"NETSCORE_POD_RECEIVE_RATE", "-1"}}),
+              ::testing::HasSubstr("NETSCORE_POD_RECEIVE_RATE"));
+  EXPECT_THAT(error_of({{"NETSCORE_CORRECTION", "sometimes"}}),
+              ::testing::HasSubstr("NETSCORE_CORRECTION"));
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ TEST(LabelRules, ParsesTheSpaceCloudRuleAndSeveralSeparatedBySemicolons) {
   EXPECT_EQ(r.rules[0].node_key, "kubernetes.io/role");
   EXPECT_EQ(r.rules[0].node_value, "edge");
   EXPECT_EQ(r.rules[1].pod_key, "tier") << "spaces around a rule are not part of it";
-  EXPECT_THROW(parse_label_rules("type =space:role=edge"), LabelRuleError) << "inside a rule they are";
+  EXPECT_THROW(parse_label_rules("type =space:role=edge"), LabelRuleError)
+      << "inside a rule they are";
 }
 
 TEST(LabelRules, RejectsMalformedRulesSayingWhich) {
@@ -66,7 +67,8 @@ TEST(LabelRules, MasksSayWhichRulesAPodNeedsAndANodeMeets) {
   EXPECT_EQ(first_unmet_rule(3U, node_rule_mask(r, edge)), 1);
   EXPECT_EQ(first_unmet_rule(1U, node_rule_mask(r, edge)), -1);
   EXPECT_EQ(first_unmet_rule(0U, 0U), -1);
-  EXPECT_EQ(describe_rule(r.rules[0]), "pods annotated type=space need nodes labelled kubernetes.io/role=edge");
+  EXPECT_EQ(describe_rule(r.rules[0]),
+            "pods annotated type=space need nodes labelled kubernetes.io/role=edge");
 }
 
 TEST(LabelRules, ConfigNamesTheVariableOnABadRule) {
@@ -76,7 +78,8 @@ TEST(LabelRules, ConfigNamesTheVariableOnABadRule) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("NETSCORE_LABEL_RULES"), std::string::npos) << e.what();
   }
-  const Config c = load_config(Component::collector, {}, {{"NETSCORE_LABEL_RULES", "type=space:kubernetes.io/role=edge"}});
+  const Config c = load_config(Component::collector, {},
+                               {{"NETSCORE_LABEL_RULES", "type=space:kubernetes.io/role=edge"}});
   EXPECT_EQ(c.label_rules.rules.size(), 1U);
 }
 

@@ -81,7 +81,8 @@ TEST_F(LoggingTest, JsonFormatWritesOneValidObjectPerLine) {
     EXPECT_EQ(doc.MemberCount(), 4U) << lines[i];
     EXPECT_STREQ(doc["level"].GetString(), "warning");
     EXPECT_STREQ(doc["logger"].GetString(), "netscore-test");
-    EXPECT_EQ(std::string(doc["time"].GetString()).size(), std::string("2026-01-02T03:04:05.678+00:00").size());
+    EXPECT_EQ(std::string(doc["time"].GetString()).size(),
+              std::string("2026-01-02T03:04:05.678+00:00").size());
     EXPECT_EQ(std::string(doc["msg"].GetString(), doc["msg"].GetStringLength()), expected[i]);
   }
 }

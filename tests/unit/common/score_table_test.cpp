@@ -22,8 +22,9 @@ using ::testing::HasSubstr;
 
 class ScoreTable : public ::testing::Test {
  protected:
-
-  ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const { return {.name = name_, .capacity = capacity}; }
+  ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const {
+    return {.name = name_, .capacity = capacity};
+  }
   ScoreTableReader::Options reader_options() const { return {.name = name_}; }
 
   static TableEntry entry(std::string name, double raw, bool valid = true) {
@@ -81,7 +82,8 @@ TEST_F(ScoreTable, ReaderSeesEmptyTableUntilFirstPublish) {
 
 TEST_F(ScoreTable, LookupFindsEveryPublishedNodeAndOnlyThose) {
   ScoreTableWriter writer(writer_options());
-  std::vector<TableEntry> entries{entry("node-a", 10.5), entry("node-b", 20), entry("node-c", 0, false)};
+  std::vector<TableEntry> entries{entry("node-a", 10.5), entry("node-b", 20),
+                                  entry("node-c", 0, false)};
   const auto counts = writer.publish(entries, 99'000);
   EXPECT_EQ(counts.stored, 3U);
   ScoreTableReader reader(reader_options());
@@ -142,8 +144,9 @@ TEST_F(ScoreTable, MoreNodesThanCapacityCountAsOverflowAndNeverWriteOutOfBounds)
 TEST_F(ScoreTable, LongEmptyAndDuplicateNamesAreRejected) {
   ScoreTableWriter writer(writer_options());
   const std::string longest(253, 'x');
-  const auto counts = writer.publish(
-      std::vector{entry(longest, 1), entry(std::string(254, 'y'), 2), entry("", 3), entry("dup", 4), entry("dup", 5)}, 0);
+  const auto counts = writer.publish(std::vector{entry(longest, 1), entry(std::string(254, 'y'), 2),
+                                                 entry("", 3), entry("dup", 4), entry("dup", 5)},
+                                     0);
   EXPECT_EQ(counts.stored, 2U);
   EXPECT_EQ(counts.rejected, 3U);
   ScoreTableReader reader(reader_options());
@@ -195,7 +198,8 @@ TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegmentUnlessAllowed) {
   constexpr uid_t kOther = 4242;
   ASSERT_NE(::geteuid(), kOther);
   ASSERT_EQ(::chown(("/dev/shm/" + name_.str()).c_str(), kOther, kOther), 0)
-      << "this test needs root (CAP_CHOWN) to give the segment to uid 4242: " << std::strerror(errno);
+      << "this test needs root (CAP_CHOWN) to give the segment to uid 4242: "
+      << std::strerror(errno);
   EXPECT_THAT(error_of_attach(), HasSubstr("owned by uid 4242"));
   EXPECT_THAT(error_of_attach(), HasSubstr("NETSCORE_SHM_ALLOW_FOREIGN_OWNER"));
   EXPECT_NO_THROW(ScoreTableReader({.name = name_, .allow_foreign_owner = true}));
@@ -303,7 +307,8 @@ TEST_F(ForgedSegment, ReaderRefusesWrongMagic) {
 }
 
 TEST_F(ForgedSegment, ReaderRefusesOtherLayoutVersion) {
-  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.layout_version = 99; });
+  forge(shm::compute_layout(16).segment_bytes,
+        [](shm::SegmentHeader& h) { h.layout_version = 99; });
   EXPECT_THAT(error_of_attach(), HasSubstr("layout version 99"));
 }
 
@@ -313,12 +318,14 @@ TEST_F(ForgedSegment, ReaderRefusesSizeThatDoesNotMatchCapacity) {
 }
 
 TEST_F(ForgedSegment, ReaderRefusesShiftedOffsets) {
-  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.snapshot_offset[1] += 64; });
+  forge(shm::compute_layout(16).segment_bytes,
+        [](shm::SegmentHeader& h) { h.snapshot_offset[1] += 64; });
   EXPECT_THAT(error_of_attach(), HasSubstr("offsets"));
 }
 
 TEST_F(ForgedSegment, WriterReplacesAnIncompatibleSegment) {
-  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.layout_version = 99; });
+  forge(shm::compute_layout(16).segment_bytes,
+        [](shm::SegmentHeader& h) { h.layout_version = 99; });
   ScoreTableWriter writer(writer_options(16));
   EXPECT_FALSE(writer.took_over());
   EXPECT_EQ(error_of_attach(), "attached");

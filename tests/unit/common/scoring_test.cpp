@@ -44,7 +44,8 @@ TEST(NormalizeScores, AllIdleGivesMaxInsteadOfDividingByZero) {
 
 TEST(NormalizeScores, LargeValuesDoNotOverflow) {
   // raw * 100 exceeds int64 here; 10^18 * 100 / (4 * 10^18) = 25.
-  EXPECT_EQ(normalized({4'000'000'000'000'000'000, 1'000'000'000'000'000'000}), (std::vector<std::int64_t>{0, 75}));
+  EXPECT_EQ(normalized({4'000'000'000'000'000'000, 1'000'000'000'000'000'000}),
+            (std::vector<std::int64_t>{0, 75}));
 }
 
 TEST(ExtenderScore, RoundsHalfUpIntoZeroToTen) {

@@ -40,7 +40,23 @@ class ClockJumpTest : public ::testing::Test {
     config_.max_age = {std::chrono::seconds(60), "1m"};
     config_.extender.neutral_score = 5;
     const std::int64_t wall = wall_now_ms();
-    writer_.publish(std::vector<TableEntry>{{.name = "a", .raw = 0.0, .raw_score = 0, .node_score = 100, .sample_ms = wall, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 100}, {.name = "c", .raw = 200.0, .raw_score = 200, .node_score = 0, .sample_ms = wall, .valid = true, .corrected_raw_score = 200, .corrected_node_score = 0}}, wall);
+    writer_.publish(std::vector<TableEntry>{{.name = "a",
+                                             .raw = 0.0,
+                                             .raw_score = 0,
+                                             .node_score = 100,
+                                             .sample_ms = wall,
+                                             .valid = true,
+                                             .corrected_raw_score = 0,
+                                             .corrected_node_score = 100},
+                                            {.name = "c",
+                                             .raw = 200.0,
+                                             .raw_score = 200,
+                                             .node_score = 0,
+                                             .sample_ms = wall,
+                                             .valid = true,
+                                             .corrected_raw_score = 200,
+                                             .corrected_node_score = 0}},
+                    wall);
     shm::CollectorStatus status{};
     status.last_success_wall_ms = wall;
     status.last_success_mono_ns = mono_now_ns();

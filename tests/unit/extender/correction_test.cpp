@@ -24,18 +24,48 @@ namespace http = boost::beast::http;
 // NormalizeScore over max 300: a 0, b 84, c 34.
 std::vector<TableEntry> entries() {
   constexpr std::uint32_t kBoth = shm::kEntryHasSeries | shm::kEntryInCluster;
-  return {{.name = "a", .raw = 0.0, .raw_score = 0, .node_score = 100, .sample_ms = 1000, .valid = true,
-           .flags = kBoth | shm::kEntryRateValid, .rate = 0.0, .expected = 300.0, .corrected_raw_score = 300,
-           .corrected_node_score = 0, .placed_pods = 3},
-          {.name = "b", .raw = 50.0, .raw_score = 50, .node_score = 75, .sample_ms = 1000, .valid = true, .flags = kBoth,
-           .corrected_raw_score = 50, .corrected_node_score = 84},
-          {.name = "c", .raw = 200.0, .raw_score = 200, .node_score = 0, .sample_ms = 1000, .valid = true,
-           .flags = kBoth, .corrected_raw_score = 200, .corrected_node_score = 34},
+  return {{.name = "a",
+           .raw = 0.0,
+           .raw_score = 0,
+           .node_score = 100,
+           .sample_ms = 1000,
+           .valid = true,
+           .flags = kBoth | shm::kEntryRateValid,
+           .rate = 0.0,
+           .expected = 300.0,
+           .corrected_raw_score = 300,
+           .corrected_node_score = 0,
+           .placed_pods = 3},
+          {.name = "b",
+           .raw = 50.0,
+           .raw_score = 50,
+           .node_score = 75,
+           .sample_ms = 1000,
+           .valid = true,
+           .flags = kBoth,
+           .corrected_raw_score = 50,
+           .corrected_node_score = 84},
+          {.name = "c",
+           .raw = 200.0,
+           .raw_score = 200,
+           .node_score = 0,
+           .sample_ms = 1000,
+           .valid = true,
+           .flags = kBoth,
+           .corrected_raw_score = 200,
+           .corrected_node_score = 34},
           // In the cluster, no series: no score, listed as a node without series.
           {.name = "quiet-node", .sample_ms = 1000, .valid = false, .flags = shm::kEntryInCluster},
           // A series the cluster has no node for.
-          {.name = "old-node", .raw = 10.0, .raw_score = 10, .node_score = 95, .sample_ms = 1000, .valid = true,
-           .flags = shm::kEntryHasSeries, .corrected_raw_score = 10, .corrected_node_score = 97}};
+          {.name = "old-node",
+           .raw = 10.0,
+           .raw_score = 10,
+           .node_score = 95,
+           .sample_ms = 1000,
+           .valid = true,
+           .flags = shm::kEntryHasSeries,
+           .corrected_raw_score = 10,
+           .corrected_node_score = 97}};
 }
 
 // The same nodes as a collector without correction publishes them: corrected == seed.
@@ -63,7 +93,8 @@ class CorrectionTest : public HandlersFixture {
     std::vector<std::string> out;
     for (const auto mode : {ScoringMode::request, ScoringMode::cluster}) {
       config_.extender.scoring = mode;
-      for (const auto* names : {R"(["a","b","c"])", R"(["b","c"])", R"(["a","quiet-node","old-node","zz"])"}) {
+      for (const auto* names :
+           {R"(["a","b","c"])", R"(["b","c"])", R"(["a","quiet-node","old-node","zz"])"}) {
         out.push_back(prioritize(names));
       }
     }
@@ -84,8 +115,9 @@ TEST_F(CorrectionTest, ClusterModeUsesTheCorrectedNodeScore) {
   config_.extender.scoring = ScoringMode::cluster;
   publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
   // corrected_node_score 0→0, 84→8, 34→3; the node without a series gets the neutral 5.
-  EXPECT_EQ(prioritize(R"(["a","b","c","quiet-node"])"),
-            R"([{"Host":"a","Score":0},{"Host":"b","Score":8},{"Host":"c","Score":3},{"Host":"quiet-node","Score":5}])");
+  EXPECT_EQ(
+      prioritize(R"(["a","b","c","quiet-node"])"),
+      R"([{"Host":"a","Score":0},{"Host":"b","Score":8},{"Host":"c","Score":3},{"Host":"quiet-node","Score":5}])");
 }
 
 TEST_F(CorrectionTest, WithoutTheFlagAnswersAreByteIdenticalToAnUncorrectedTable) {
@@ -103,25 +135,36 @@ TEST_F(CorrectionTest, TableJsonShowsSeedAndCorrectedScoresAndTheClusterMismatch
   publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
   const std::string body = call(http::verb::get, "/table").body;
   EXPECT_THAT(body, HasSubstr(R"("corrected":true)"));
-  EXPECT_THAT(body, HasSubstr(R"({"name":"a","raw":0.0,"raw_score":0,"score":100,"extender_score":10,)"));
-  EXPECT_THAT(body, HasSubstr(R"("valid":true,"has_series":true,"in_cluster":true,"rate":0.0,"expected":300.0,)"
-                              R"("placed_pods":3,"corrected_raw_score":300,"corrected_score":0,"effective_score":0,)"
-                              R"("effective_extender_score":0,)"));
-  EXPECT_THAT(body, HasSubstr(R"("cluster":{"synced":true,"in_cluster_count":4,"nodes_without_series":["quiet-node"],)"
-                              R"("series_without_node":["old-node"]})"));
+  EXPECT_THAT(body,
+              HasSubstr(R"({"name":"a","raw":0.0,"raw_score":0,"score":100,"extender_score":10,)"));
+  EXPECT_THAT(
+      body,
+      HasSubstr(
+          R"("valid":true,"has_series":true,"in_cluster":true,"rate":0.0,"expected":300.0,)"
+          R"("placed_pods":3,"corrected_raw_score":300,"corrected_score":0,"effective_score":0,)"
+          R"("effective_extender_score":0,)"));
+  EXPECT_THAT(
+      body,
+      HasSubstr(
+          R"("cluster":{"synced":true,"in_cluster_count":4,"nodes_without_series":["quiet-node"],)"
+          R"("series_without_node":["old-node"]})"));
   // Correction off: the effective score is the seed score.
   publish(entries(), shm::kSnapshotClusterSynced);
   const std::string off = call(http::verb::get, "/table").body;
   EXPECT_THAT(off, HasSubstr(R"("corrected":false)"));
-  EXPECT_THAT(off, HasSubstr(R"("corrected_score":0,"effective_score":100,"effective_extender_score":10,)"));
+  EXPECT_THAT(
+      off,
+      HasSubstr(R"("corrected_score":0,"effective_score":100,"effective_extender_score":10,)"));
 }
 
 TEST_F(CorrectionTest, MismatchListsNeedAClusterSyncedSnapshot) {
   publish(entries(), 0);
   const std::string body = call(http::verb::get, "/table").body;
-  EXPECT_THAT(body, HasSubstr(R"("cluster":{"synced":false,"in_cluster_count":4,"nodes_without_series":[],)"
-                              R"("series_without_node":[]})"));
-  EXPECT_THAT(call(http::verb::get, "/metrics").body, Not(HasSubstr("netscore_extender_nodes_without_series")));
+  EXPECT_THAT(
+      body, HasSubstr(R"("cluster":{"synced":false,"in_cluster_count":4,"nodes_without_series":[],)"
+                      R"("series_without_node":[]})"));
+  EXPECT_THAT(call(http::verb::get, "/metrics").body,
+              Not(HasSubstr("netscore_extender_nodes_without_series")));
 }
 
 TEST_F(CorrectionTest, TableShowsTheWatcherState) {
@@ -140,14 +183,21 @@ TEST_F(CorrectionTest, TableShowsTheWatcherState) {
   std::strcpy(status.watch_error, "watch pods: HTTP 403");
   writer_->record_status(status);
   const std::string body = call(http::verb::get, "/table").body;
-  EXPECT_THAT(body, HasSubstr(R"("watcher":{"state":"failing","synced_wall_ms":5000,"resource_version":"12345",)"
-                              R"("last_event_wall_ms":6000,"last_event_age_seconds":)"));
-  EXPECT_THAT(body, HasSubstr(R"("errors_total":2,"relists_total":1,"nodes":4,"pods":31,"placements":3,)"
-                              R"("error":"watch pods: HTTP 403"})"));
+  EXPECT_THAT(
+      body,
+      HasSubstr(R"("watcher":{"state":"failing","synced_wall_ms":5000,"resource_version":"12345",)"
+                R"("last_event_wall_ms":6000,"last_event_age_seconds":)"));
+  EXPECT_THAT(body,
+              HasSubstr(R"("errors_total":2,"relists_total":1,"nodes":4,"pods":31,"placements":3,)"
+                        R"("error":"watch pods: HTTP 403"})"));
   const std::string text = call(http::verb::get, "/table?format=text").body;
   EXPECT_THAT(text, HasSubstr("watcher: failing resource_version=\"12345\" last_event_age="));
-  EXPECT_THAT(text, HasSubstr("errors=2 relists=1 nodes=4 pods=31 placements=3 error=\"watch pods: HTTP 403\"\n"));
-  EXPECT_THAT(text, HasSubstr("nodes without series (1): quiet-node\nseries without node (1): old-node\n"));
+  EXPECT_THAT(
+      text,
+      HasSubstr(
+          "errors=2 relists=1 nodes=4 pods=31 placements=3 error=\"watch pods: HTTP 403\"\n"));
+  EXPECT_THAT(
+      text, HasSubstr("nodes without series (1): quiet-node\nseries without node (1): old-node\n"));
   // Sorted by the effective score: b (84) before c (34) before a (0).
   const auto b = text.find("\nb "), c = text.find("\nc "), a = text.find("\na ");
   ASSERT_NE(a, std::string::npos);
@@ -174,7 +224,8 @@ TEST_F(CorrectionTest, MetricsExposeWatcherHealthAndTheMismatch) {
   EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_relists_total 1\n"));
   EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_pods 31\n"));
   EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_placements 3\n"));
-  EXPECT_THAT(body, HasSubstr("# TYPE netscore_extender_kube_watch_last_event_age_seconds gauge\n"));
+  EXPECT_THAT(body,
+              HasSubstr("# TYPE netscore_extender_kube_watch_last_event_age_seconds gauge\n"));
   EXPECT_THAT(body, HasSubstr("netscore_extender_table_corrected 1\n"));
   EXPECT_THAT(body, HasSubstr("netscore_extender_nodes_without_series 1\n"));
   EXPECT_THAT(body, HasSubstr("netscore_extender_series_without_node 1\n"));

@@ -29,15 +29,24 @@ class ExplainTest : public ::testing::Test {
     config_.max_age = {std::chrono::seconds(60), "1m"};
     config_.extender.neutral_score = 5;
     writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
-    // raw a=0, b=50, c=200 (and as many bytes/s); cluster node_score a=34, b=95, c=4; "bad" invalid.
+    // raw a=0, b=50, c=200 (and as many bytes/s); cluster node_score a=34, b=95, c=4; "bad"
+    // invalid.
     const auto entry = [](std::string name, double raw, std::int64_t node_score, bool valid) {
       const auto score = valid ? static_cast<std::int64_t>(raw) : 0;
-      return TableEntry{.name = std::move(name), .raw = raw, .raw_score = score, .node_score = node_score,
-                        .sample_ms = 1000, .valid = valid, .flags = shm::kEntryHasSeries | shm::kEntryRateValid,
-                        .rate = raw, .corrected_raw_score = score, .corrected_node_score = node_score};
+      return TableEntry{.name = std::move(name),
+                        .raw = raw,
+                        .raw_score = score,
+                        .node_score = node_score,
+                        .sample_ms = 1000,
+                        .valid = valid,
+                        .flags = shm::kEntryHasSeries | shm::kEntryRateValid,
+                        .rate = raw,
+                        .corrected_raw_score = score,
+                        .corrected_node_score = node_score};
     };
     const std::vector<TableEntry> entries = {entry("a", 0.0, 34, true), entry("b", 50.0, 95, true),
-                                             entry("c", 200.0, 4, true), entry("bad", 1e9, 0, false)};
+                                             entry("c", 200.0, 4, true),
+                                             entry("bad", 1e9, 0, false)};
     writer_->publish(entries, 1000);
     attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
     ASSERT_TRUE(attachment_->poll());
@@ -48,7 +57,8 @@ class ExplainTest : public ::testing::Test {
     return h.handle(method, target, body, *attachment_, mono_now_ns(), accept);
   }
   Response get(std::string_view target) { return call(handlers_, http::verb::get, target); }
-  Response post(std::string_view verb, std::string_view pod, std::string_view names, std::string_view annotations = "{}") {
+  Response post(std::string_view verb, std::string_view pod, std::string_view names,
+                std::string_view annotations = "{}") {
     return call(handlers_, http::verb::post, verb,
                 std::string(R"({"Pod":{"metadata":{)") + std::string(pod) + R"(,"annotations":)" +
                     std::string(annotations) + R"(}},"NodeNames":)" + std::string(names) + "}");
@@ -92,8 +102,11 @@ TEST_F(ExplainTest, PrioritizeIsExplainedNodeByNode) {
     int score;  // -1: null
     int ext;
   };
-  const Want want[] = {{"a", true, 0, 100, 10}, {"b", true, 50, 75, 8}, {"c", true, 200, 0, 0},
-                       {"zz", false, 0, -1, 5}, {"bad", true, 1e9, -1, 5}};
+  const Want want[] = {{"a", true, 0, 100, 10},
+                       {"b", true, 50, 75, 8},
+                       {"c", true, 200, 0, 0},
+                       {"zz", false, 0, -1, 5},
+                       {"bad", true, 1e9, -1, 5}};
   const auto& nodes = d["nodes"];
   ASSERT_EQ(nodes.Size(), std::size(want));
   for (rapidjson::SizeType i = 0; i < std::size(want); ++i) {
@@ -170,9 +183,10 @@ TEST_F(ExplainTest, TextFormatAndQueryErrors) {
   EXPECT_EQ(unknown.status, 404U);
   EXPECT_EQ(unknown.content_type, "application/json");
   EXPECT_THAT(unknown.body, HasSubstr(R"({"error":"no decision recorded for pod ns1/p2)"));
-  for (std::string_view bad : {"/explain", "/explain?pod=p1", "/explain?pod=ns1/", "/explain?pod=ns1/p1&limit=0",
-                               "/explain?pod=ns1/p1&limit=101", "/explain?pod=ns1/p1&x=1", "/explain?pod=%zz",
-                               "/explain?pod=ns1/p1&format=html", "/explain?uid="}) {
+  for (std::string_view bad :
+       {"/explain", "/explain?pod=p1", "/explain?pod=ns1/", "/explain?pod=ns1/p1&limit=0",
+        "/explain?pod=ns1/p1&limit=101", "/explain?pod=ns1/p1&x=1", "/explain?pod=%zz",
+        "/explain?pod=ns1/p1&format=html", "/explain?uid="}) {
     const Response r = get(bad);
     EXPECT_EQ(r.status, 400U) << bad;
     EXPECT_THAT(r.body, HasSubstr(R"({"error":)")) << bad;
@@ -184,7 +198,8 @@ TEST_F(ExplainTest, DisabledLogAnswers404) {
   SharedState off{1, 0, 0};
   Handlers h{config_, off, 0};
   std::string body = R"({"Pod":{"metadata":{"namespace":"ns1","name":"p1"}},"NodeNames":["a"]})";
-  EXPECT_EQ(h.handle(http::verb::post, "/prioritize", body, *attachment_, mono_now_ns()).status, 200U);
+  EXPECT_EQ(h.handle(http::verb::post, "/prioritize", body, *attachment_, mono_now_ns()).status,
+            200U);
   const Response r = call(h, http::verb::get, "/explain?pod=ns1/p1");
   EXPECT_EQ(r.status, 404U);
   EXPECT_THAT(r.body, HasSubstr("NETSCORE_EXPLAIN_DECISIONS=0"));
@@ -195,8 +210,11 @@ TEST_F(ExplainTest, ReadOnlyListenerServesOnlyTheOperatorEndpoints) {
   for (std::string_view path : {"/metrics", "/healthz", "/readyz", "/table"}) {
     EXPECT_EQ(call(metrics, http::verb::get, path).status, 200U) << path;
   }
-  EXPECT_EQ(call(metrics, http::verb::post, "/prioritize", R"({"Pod":{},"NodeNames":["a"]})").status, 404U);
-  EXPECT_EQ(call(metrics, http::verb::post, "/filter", R"({"Pod":{},"NodeNames":["a"]})").status, 404U);
+  EXPECT_EQ(
+      call(metrics, http::verb::post, "/prioritize", R"({"Pod":{},"NodeNames":["a"]})").status,
+      404U);
+  EXPECT_EQ(call(metrics, http::verb::post, "/filter", R"({"Pod":{},"NodeNames":["a"]})").status,
+            404U);
   const Response explain = call(metrics, http::verb::get, "/explain?pod=ns1/p1");
   EXPECT_EQ(explain.status, 404U);
   EXPECT_THAT(explain.body, HasSubstr("NETSCORE_METRICS_LISTEN"));
@@ -229,9 +247,11 @@ TEST_F(ExplainTest, TableAsHtmlEscapesEverythingUnderAStrictPolicy) {
   EXPECT_LT(html.body.find("alert(1)"), html.body.find("onmouseover"));
 
   // A browser's Accept header gets HTML, an explicit format wins, curl's */* gets JSON.
-  EXPECT_EQ(call(handlers_, http::verb::get, "/table", {}, "text/html,application/xhtml+xml").content_type,
+  EXPECT_EQ(call(handlers_, http::verb::get, "/table", {}, "text/html,application/xhtml+xml")
+                .content_type,
             "text/html; charset=utf-8");
-  EXPECT_EQ(call(handlers_, http::verb::get, "/table?format=json", {}, "text/html").content_type, "application/json");
+  EXPECT_EQ(call(handlers_, http::verb::get, "/table?format=json", {}, "text/html").content_type,
+            "application/json");
   EXPECT_EQ(call(handlers_, http::verb::get, "/table", {}, "*/*").content_type, "application/json");
   EXPECT_EQ(call(handlers_, http::verb::get, "/table?format=html&refresh=0").status, 400U);
 

@@ -22,8 +22,10 @@ using ::testing::HasSubstr;
 using ::testing::Optional;
 namespace http = boost::beast::http;
 
-constexpr std::uint32_t kKnown = shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryLabelsKnown;
-constexpr std::string_view kSpaceReason = "netscore: pods annotated type=space need nodes labelled kubernetes.io/role=edge";
+constexpr std::uint32_t kKnown =
+    shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryLabelsKnown;
+constexpr std::string_view kSpaceReason =
+    "netscore: pods annotated type=space need nodes labelled kubernetes.io/role=edge";
 
 // What the scheduler reads from a filter answer.
 struct Answer {
@@ -42,29 +44,43 @@ class FilterTest : public ::testing::Test {
     config_.label_rules = parse_label_rules("type=space:kubernetes.io/role=edge;tier=db:disk=ssd");
   }
 
-  // Rates in bytes/s; rule_mask bit 0: role=edge, bit 1: disk=ssd. "nolabels" has no kEntryLabelsKnown,
-  // "norate" no kEntryRateValid.
-  void publish(std::uint32_t snapshot_flags = shm::kSnapshotClusterSynced, std::uint64_t rules_hash = 0) {
+  // Rates in bytes/s; rule_mask bit 0: role=edge, bit 1: disk=ssd. "nolabels" has no
+  // kEntryLabelsKnown, "norate" no kEntryRateValid.
+  void publish(std::uint32_t snapshot_flags = shm::kSnapshotClusterSynced,
+               std::uint64_t rules_hash = 0) {
     const auto entry = [](std::string name, double rate, std::uint32_t flags, std::uint64_t mask) {
-      return TableEntry{.name = std::move(name), .raw = 1, .raw_score = 1, .node_score = 50, .sample_ms = 1000,
-                        .valid = true, .flags = flags, .rate = rate, .corrected_raw_score = 1,
-                        .corrected_node_score = 50, .rule_mask = mask};
+      return TableEntry{.name = std::move(name),
+                        .raw = 1,
+                        .raw_score = 1,
+                        .node_score = 50,
+                        .sample_ms = 1000,
+                        .valid = true,
+                        .flags = flags,
+                        .rate = rate,
+                        .corrected_raw_score = 1,
+                        .corrected_node_score = 50,
+                        .rule_mask = mask};
     };
-    const std::vector<TableEntry> entries = {entry("core", 100, kKnown | shm::kEntryRateValid, 0),
-                                             entry("edge", 5000, kKnown | shm::kEntryRateValid, 1),
-                                             entry("edge-ssd", 7000, kKnown | shm::kEntryRateValid, 3),
-                                             entry("nolabels", 100, shm::kEntryHasSeries | shm::kEntryRateValid, 0),
-                                             entry("norate", 0, kKnown, 1)};
+    const std::vector<TableEntry> entries = {
+        entry("core", 100, kKnown | shm::kEntryRateValid, 0),
+        entry("edge", 5000, kKnown | shm::kEntryRateValid, 1),
+        entry("edge-ssd", 7000, kKnown | shm::kEntryRateValid, 3),
+        entry("nolabels", 100, shm::kEntryHasSeries | shm::kEntryRateValid, 0),
+        entry("norate", 0, kKnown, 1)};
     writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64, .mode = 0600});
-    writer_->publish(entries, SnapshotInfo{.eval_time_ms = 1000, .flags = snapshot_flags,
-                                           .rules_hash = rules_hash != 0 ? rules_hash : config_.label_rules.hash});
+    writer_->publish(
+        entries,
+        SnapshotInfo{.eval_time_ms = 1000,
+                     .flags = snapshot_flags,
+                     .rules_hash = rules_hash != 0 ? rules_hash : config_.label_rules.hash});
     attachment_.poll();
     ASSERT_NE(attachment_.reader(), nullptr) << attachment_.last_error();
   }
 
   Answer filter(const std::string& annotations, const std::string& nodes_json,
                 std::int64_t now = mono_now_ns()) {
-    std::string body = R"({"Pod":{"metadata":{"annotations":)" + annotations + "}}," + nodes_json + "}";
+    std::string body =
+        R"({"Pod":{"metadata":{"annotations":)" + annotations + "}}," + nodes_json + "}";
     const Response r = handlers_.handle(http::verb::post, "/filter", body, attachment_, now);
     EXPECT_EQ(r.status, 200U) << r.body;
     rapidjson::Document doc;
@@ -77,15 +93,18 @@ class FilterTest : public ::testing::Test {
     if (doc["NodeNames"].IsArray()) {
       for (const auto& n : doc["NodeNames"].GetArray()) a.passed.emplace_back(n.GetString());
     } else {
-      for (const auto& item : doc["Nodes"]["items"].GetArray()) a.passed.emplace_back(item["metadata"]["name"].GetString());
+      for (const auto& item : doc["Nodes"]["items"].GetArray())
+        a.passed.emplace_back(item["metadata"]["name"].GetString());
     }
-    for (const auto& m : doc["FailedAndUnresolvableNodes"].GetObject()) a.failed[m.name.GetString()] = m.value.GetString();
+    for (const auto& m : doc["FailedAndUnresolvableNodes"].GetObject())
+      a.failed[m.name.GetString()] = m.value.GetString();
     a.failed_resolvable = doc["FailedNodes"].MemberCount();
     a.error = doc["Error"].GetString();
     return a;
   }
   Answer names(const std::string& annotations, std::int64_t now = mono_now_ns()) {
-    return filter(annotations, R"("NodeNames":["core","edge","edge-ssd","nolabels","norate","absent"])", now);
+    return filter(annotations,
+                  R"("NodeNames":["core","edge","edge-ssd","nolabels","norate","absent"])", now);
   }
 
   netscore::testing::TableName name_{"filter"};
@@ -102,7 +121,8 @@ TEST(ParseRate, TakesNumbersAndKubernetesQuantitySuffixes) {
   EXPECT_THAT(parse_rate("10Mi"), Optional(10.0 * 1024 * 1024));
   EXPECT_THAT(parse_rate("2G"), Optional(2e9));
   EXPECT_THAT(parse_rate("0"), Optional(0.0));
-  for (const char* bad : {"", "abc", "Mi", "1e3", "inf", "nan", "-1", "1.2.3", "10 Mi", "10m", "0x10", ".", "1Mib"}) {
+  for (const char* bad :
+       {"", "abc", "Mi", "1e3", "inf", "nan", "-1", "1.2.3", "10 Mi", "10m", "0x10", ".", "1Mib"}) {
     EXPECT_EQ(parse_rate(bad), std::nullopt) << bad;
   }
 }
@@ -120,7 +140,8 @@ TEST_F(FilterTest, RateCeilingFailsFasterNodesWithOneSharedReason) {
   // Nodes without a valid rate and nodes the table lacks pass: no data is not evidence of traffic.
   EXPECT_THAT(a.passed, ElementsAre("core", "nolabels", "norate", "absent"));
   ASSERT_EQ(a.failed.size(), 2U);
-  EXPECT_EQ(a.failed.at("edge"), "netscore: node receive rate above the pod's netscore.io/max-receive-rate of 4k");
+  EXPECT_EQ(a.failed.at("edge"),
+            "netscore: node receive rate above the pod's netscore.io/max-receive-rate of 4k");
   EXPECT_EQ(a.failed.at("edge-ssd"), a.failed.at("edge"));
   EXPECT_EQ(a.failed_resolvable, 0U);
   EXPECT_EQ(a.error, "");
@@ -133,8 +154,9 @@ TEST_F(FilterTest, MalformedAnnotationFailsEveryNodeWithAReasonTheSchedulerHonou
   const Answer a = names(R"({"netscore.io/max-receive-rate":"10%fast"})");
   EXPECT_TRUE(a.passed.empty());
   ASSERT_EQ(a.failed.size(), 6U);
-  EXPECT_EQ(a.failed.at("core"),
-            R"(netscore: annotation netscore.io/max-receive-rate="10?fast" is not bytes per second (e.g. 2000000 or 10Mi))");
+  EXPECT_EQ(
+      a.failed.at("core"),
+      R"(netscore: annotation netscore.io/max-receive-rate="10?fast" is not bytes per second (e.g. 2000000 or 10Mi))");
   EXPECT_EQ(a.error, "");  // an Error would be skipped by an ignorable extender
 }
 
@@ -142,8 +164,9 @@ TEST_F(FilterTest, RemovedByteCeilingNamesItsReplacement) {
   publish();
   const Answer a = names(R"({"netscore.io/max-receive-bytes":"600"})");
   EXPECT_TRUE(a.passed.empty());
-  EXPECT_EQ(a.failed.at("edge"), "netscore: annotation netscore.io/max-receive-bytes is no longer supported; use "
-                                 "netscore.io/max-receive-rate (bytes per second)");
+  EXPECT_EQ(a.failed.at("edge"),
+            "netscore: annotation netscore.io/max-receive-bytes is no longer supported; use "
+            "netscore.io/max-receive-rate (bytes per second)");
 }
 
 TEST_F(FilterTest, StaleTableFollowsThePolicyWithoutAnError) {
@@ -154,7 +177,8 @@ TEST_F(FilterTest, StaleTableFollowsThePolicyWithoutAnError) {
   const Answer closed = names(R"({"netscore.io/max-receive-rate":"1"})", stale);
   EXPECT_TRUE(closed.passed.empty());
   EXPECT_EQ(closed.failed.at("core"),
-            "netscore: score table stale, cannot check netscore.io/max-receive-rate (NETSCORE_STALE_POLICY=closed)");
+            "netscore: score table stale, cannot check netscore.io/max-receive-rate "
+            "(NETSCORE_STALE_POLICY=closed)");
   EXPECT_EQ(closed.error, "");
   // Pods that ask for nothing are never held back by the table's state.
   EXPECT_EQ(names(R"({})", stale).passed.size(), 6U);
@@ -170,18 +194,21 @@ TEST_F(FilterTest, LabelRulesFromTheTableWhenOnlyNamesAreSent) {
   const Answer both = names(R"({"type":"space","tier":"db"})");
   EXPECT_THAT(both.passed, ElementsAre("edge-ssd", "nolabels", "absent"));
   EXPECT_EQ(both.failed.at("core"), kSpaceReason);
-  EXPECT_EQ(both.failed.at("edge"), "netscore: pods annotated tier=db need nodes labelled disk=ssd");
+  EXPECT_EQ(both.failed.at("edge"),
+            "netscore: pods annotated tier=db need nodes labelled disk=ssd");
   EXPECT_EQ(both.failed.at("norate"), both.failed.at("edge"));
   // Unknown labels (not watched yet, or not in the table) fail only with the closed policy.
   config_.extender.stale_policy = StalePolicy::fail_closed;
   const Answer closed = names(R"({"type":"space"})");
   EXPECT_THAT(closed.passed, ElementsAre("edge", "edge-ssd", "norate"));
-  EXPECT_EQ(closed.failed.at("nolabels"), "netscore: node labels unknown to netscore (NETSCORE_STALE_POLICY=closed)");
+  EXPECT_EQ(closed.failed.at("nolabels"),
+            "netscore: node labels unknown to netscore (NETSCORE_STALE_POLICY=closed)");
   EXPECT_EQ(closed.failed.at("absent"), closed.failed.at("nolabels"));
 }
 
 TEST_F(FilterTest, MasksFromOtherRulesOrAnUnsyncedWatchCountAsUnknown) {
-  publish(shm::kSnapshotClusterSynced, parse_label_rules("type=space:kubernetes.io/role=core").hash);
+  publish(shm::kSnapshotClusterSynced,
+          parse_label_rules("type=space:kubernetes.io/role=core").hash);
   EXPECT_EQ(names(R"({"type":"space"})").passed.size(), 6U);
   config_.extender.stale_policy = StalePolicy::fail_closed;
   EXPECT_EQ(names(R"({"type":"space"})").failed.size(), 6U);
@@ -210,22 +237,30 @@ TEST_F(FilterTest, ManyFailingNodesShareOneReasonSoTheSchedulerMessageStaysShort
   std::string list;
   for (int i = 0; i < 100; ++i) {
     const std::string name = "node-" + std::to_string(i);
-    entries.push_back({.name = name, .raw = 1, .raw_score = 1, .node_score = 1, .sample_ms = 1, .valid = true,
-                       .flags = kKnown | shm::kEntryRateValid, .rate = 1000.0 + i, .corrected_raw_score = 1,
+    entries.push_back({.name = name,
+                       .raw = 1,
+                       .raw_score = 1,
+                       .node_score = 1,
+                       .sample_ms = 1,
+                       .valid = true,
+                       .flags = kKnown | shm::kEntryRateValid,
+                       .rate = 1000.0 + i,
+                       .corrected_raw_score = 1,
                        .corrected_node_score = 1});
     list += (i == 0 ? "" : ",") + ("\"" + name + "\"");
   }
   writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 128, .mode = 0600});
-  writer_->publish(entries, SnapshotInfo{.eval_time_ms = 1, .flags = shm::kSnapshotClusterSynced,
+  writer_->publish(entries, SnapshotInfo{.eval_time_ms = 1,
+                                         .flags = shm::kSnapshotClusterSynced,
                                          .rules_hash = config_.label_rules.hash});
   ASSERT_TRUE(attachment_.poll());
-  const Answer a = filter(R"({"netscore.io/max-receive-rate":"999","type":"space"})", R"("NodeNames":[)" + list + "]");
+  const Answer a = filter(R"({"netscore.io/max-receive-rate":"999","type":"space"})",
+                          R"("NodeNames":[)" + list + "]");
   ASSERT_EQ(a.failed.size(), 100U);
   std::set<std::string> distinct;
   for (const auto& [node, reason] : a.failed) distinct.insert(reason);
   EXPECT_THAT(distinct, ElementsAre(std::string(kSpaceReason)));
 }
-
 
 // Scheduler configurations without the filter verb: prioritize is the only call a pod gets.
 class PrioritizeWithoutFilterTest : public FilterTest {
@@ -236,10 +271,12 @@ class PrioritizeWithoutFilterTest : public FilterTest {
     config_.extender.neutral_score = 3;
   }
 
-  std::map<std::string, std::int64_t> prioritize(Handlers& handlers, const std::string& annotations) {
-    std::string body = R"({"Pod":{"metadata":{"namespace":"shop","name":"web","annotations":)" + annotations +
-                       R"(}},"NodeNames":["core","edge","edge-ssd","absent"]})";
-    const Response r = handlers.handle(http::verb::post, "/prioritize", body, attachment_, mono_now_ns());
+  std::map<std::string, std::int64_t> prioritize(Handlers& handlers,
+                                                 const std::string& annotations) {
+    std::string body = R"({"Pod":{"metadata":{"namespace":"shop","name":"web","annotations":)" +
+                       annotations + R"(}},"NodeNames":["core","edge","edge-ssd","absent"]})";
+    const Response r =
+        handlers.handle(http::verb::post, "/prioritize", body, attachment_, mono_now_ns());
     EXPECT_EQ(r.status, 200U) << r.body;
     rapidjson::Document doc;
     doc.Parse(r.body.data(), r.body.size());
@@ -267,8 +304,10 @@ TEST_F(PrioritizeWithoutFilterTest, NodesTheFilterWouldRefuseScoreZeroAndThePodI
             (Scores{{"core", 0}, {"edge", 5}, {"edge-ssd", 5}, {"absent", 3}}));
   EXPECT_EQ(prioritize(handlers_, R"({"netscore.io/max-receive-rate":"abc"})"),
             (Scores{{"core", 0}, {"edge", 0}, {"edge-ssd", 0}, {"absent", 0}}));
-  EXPECT_EQ(prioritize(handlers_, R"({"other":"1"})"), (Scores{{"core", 5}, {"edge", 5}, {"edge-ssd", 5}, {"absent", 3}}));
-  EXPECT_THAT(metrics(handlers_), HasSubstr("\nnetscore_extender_constraints_without_filter_total 3\n"));
+  EXPECT_EQ(prioritize(handlers_, R"({"other":"1"})"),
+            (Scores{{"core", 5}, {"edge", 5}, {"edge-ssd", 5}, {"absent", 3}}));
+  EXPECT_THAT(metrics(handlers_),
+              HasSubstr("\nnetscore_extender_constraints_without_filter_total 3\n"));
 }
 
 TEST_F(PrioritizeWithoutFilterTest, OnceTheSchedulerCallsTheFilterPrioritizeLeavesRefusalsToIt) {
@@ -277,7 +316,8 @@ TEST_F(PrioritizeWithoutFilterTest, OnceTheSchedulerCallsTheFilterPrioritizeLeav
   using Scores = std::map<std::string, std::int64_t>;
   EXPECT_EQ(prioritize(handlers_, R"({"netscore.io/max-receive-rate":"4k"})"),
             (Scores{{"core", 5}, {"edge", 5}, {"edge-ssd", 5}, {"absent", 3}}));
-  EXPECT_THAT(metrics(handlers_), HasSubstr("\nnetscore_extender_constraints_without_filter_total 0\n"));
+  EXPECT_THAT(metrics(handlers_),
+              HasSubstr("\nnetscore_extender_constraints_without_filter_total 0\n"));
 }
 
 TEST_F(PrioritizeWithoutFilterTest, ExplainShowsWhyANodeScoredZero) {
@@ -286,11 +326,13 @@ TEST_F(PrioritizeWithoutFilterTest, ExplainShowsWhyANodeScoredZero) {
   Handlers handlers(config_, shared, 0);
   prioritize(handlers, R"({"netscore.io/max-receive-rate":"4k"})");
   std::string body;
-  const Response r = handlers.handle(http::verb::get, "/explain?pod=shop/web&format=text", body, attachment_,
-                                     mono_now_ns());
+  const Response r = handlers.handle(http::verb::get, "/explain?pod=shop/web&format=text", body,
+                                     attachment_, mono_now_ns());
   ASSERT_EQ(r.status, 200U) << r.body;
-  EXPECT_THAT(r.body, HasSubstr("node receive rate above the pod's netscore.io/max-receive-rate of 4k"));
-  EXPECT_THAT(metrics(handlers), HasSubstr("\nnetscore_extender_constraints_without_filter_total 1\n"));
+  EXPECT_THAT(r.body,
+              HasSubstr("node receive rate above the pod's netscore.io/max-receive-rate of 4k"));
+  EXPECT_THAT(metrics(handlers),
+              HasSubstr("\nnetscore_extender_constraints_without_filter_total 1\n"));
 }
 
 }  // namespace

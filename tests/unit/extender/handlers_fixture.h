@@ -45,8 +45,9 @@ class HandlersFixture : public ::testing::Test {
 
   // A NodeNames-mode prioritize request for the given JSON array of names.
   Response prioritize_names(std::string_view names_json, std::int64_t now = mono_now_ns()) {
-    return call(boost::beast::http::verb::post, "/netscore/prioritize",
-                std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") + std::string(names_json) + "}", now);
+    return call(
+        boost::beast::http::verb::post, "/netscore/prioritize",
+        std::string(R"({"Pod":{},"Nodes":null,"NodeNames":)") + std::string(names_json) + "}", now);
   }
 
   netscore::testing::TableName name_;

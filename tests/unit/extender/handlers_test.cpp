@@ -23,10 +23,38 @@ class HandlersTest : public HandlersFixture {
 
   // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
   void publish() {
-    const std::vector<TableEntry> entries = {{.name = "a", .raw = 0.0, .raw_score = 0, .node_score = 34, .sample_ms = 1000, .valid = true, .corrected_raw_score = 0, .corrected_node_score = 34},
-                                             {.name = "b", .raw = 50.9, .raw_score = 50, .node_score = 95, .sample_ms = 1000, .valid = true, .corrected_raw_score = 50, .corrected_node_score = 95},
-                                             {.name = "c", .raw = 200.0, .raw_score = 200, .node_score = 4, .sample_ms = 1000, .valid = true, .corrected_raw_score = 200, .corrected_node_score = 4},
-                                             {.name = "bad", .raw = 1e9, .raw_score = 0, .node_score = 0, .sample_ms = 1000, .valid = false, .corrected_raw_score = 0, .corrected_node_score = 0}};
+    const std::vector<TableEntry> entries = {{.name = "a",
+                                              .raw = 0.0,
+                                              .raw_score = 0,
+                                              .node_score = 34,
+                                              .sample_ms = 1000,
+                                              .valid = true,
+                                              .corrected_raw_score = 0,
+                                              .corrected_node_score = 34},
+                                             {.name = "b",
+                                              .raw = 50.9,
+                                              .raw_score = 50,
+                                              .node_score = 95,
+                                              .sample_ms = 1000,
+                                              .valid = true,
+                                              .corrected_raw_score = 50,
+                                              .corrected_node_score = 95},
+                                             {.name = "c",
+                                              .raw = 200.0,
+                                              .raw_score = 200,
+                                              .node_score = 4,
+                                              .sample_ms = 1000,
+                                              .valid = true,
+                                              .corrected_raw_score = 200,
+                                              .corrected_node_score = 4},
+                                             {.name = "bad",
+                                              .raw = 1e9,
+                                              .raw_score = 0,
+                                              .node_score = 0,
+                                              .sample_ms = 1000,
+                                              .valid = false,
+                                              .corrected_raw_score = 0,
+                                              .corrected_node_score = 0}};
     ASSERT_TRUE(publish_rows(entries, {.eval_time_ms = 1000}));
   }
   Response prioritize(std::string_view names_json, std::int64_t now = mono_now_ns()) {
@@ -37,11 +65,13 @@ class HandlersTest : public HandlersFixture {
 
 TEST_F(HandlersTest, RequestModeNormalisesOverTheRequestedNodes) {
   publish();
-  // max raw_score 200: a 100-0=100→10, b 100-25=75→8, c 100-100=0→0, unknown and invalid → neutral 5.
+  // max raw_score 200: a 100-0=100→10, b 100-25=75→8, c 100-100=0→0, unknown and invalid →
+  // neutral 5.
   const Response r = prioritize(R"(["a","b","c","zz","bad"])");
   EXPECT_EQ(r.status, 200U);
-  EXPECT_EQ(r.body,
-            R"([{"Host":"a","Score":10},{"Host":"b","Score":8},{"Host":"c","Score":0},{"Host":"zz","Score":5},{"Host":"bad","Score":5}])");
+  EXPECT_EQ(
+      r.body,
+      R"([{"Host":"a","Score":10},{"Host":"b","Score":8},{"Host":"c","Score":0},{"Host":"zz","Score":5},{"Host":"bad","Score":5}])");
   // Without c the max is 50: a 100→10, b 100-100=0→0.
   EXPECT_EQ(prioritize(R"(["a","b"])").body, R"([{"Host":"a","Score":10},{"Host":"b","Score":0}])");
 }
@@ -82,20 +112,25 @@ TEST_F(HandlersTest, CollectorFailingLongerThanMaxAgeMakesTheTableStale) {
 
 TEST_F(HandlersTest, FilterPassesEverythingWithoutTheAnnotation) {
   publish();
-  const Response r = call(http::verb::post, "/netscore/filter", R"({"Pod":{},"NodeNames":["a","c","zz"]})");
-  EXPECT_EQ(r.body,
-            R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
+  const Response r =
+      call(http::verb::post, "/netscore/filter", R"({"Pod":{},"NodeNames":["a","c","zz"]})");
+  EXPECT_EQ(
+      r.body,
+      R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
 }
 
 TEST_F(HandlersTest, FilterEchoesFullNodesWhenNotNodeCacheCapable) {
   publish();
   const std::string a = R"({"metadata":{"name":"a","labels":{"x":"\u003c"}}})";
   const std::string c = R"({"metadata":{"name":"c"}})";
-  const Response r = call(http::verb::post, "/netscore/filter",
-                          R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":"100"}}},"Nodes":{"items":[)" +
-                              a + "," + c + R"(]},"NodeNames":null})");
-  EXPECT_EQ(r.body, R"({"Nodes":{"metadata":{},"items":[)" + a + "," + c +
-                        R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
+  const Response r = call(
+      http::verb::post, "/netscore/filter",
+      R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":"100"}}},"Nodes":{"items":[)" +
+          a + "," + c + R"(]},"NodeNames":null})");
+  EXPECT_EQ(
+      r.body,
+      R"({"Nodes":{"metadata":{},"items":[)" + a + "," + c +
+          R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
 }
 
 TEST_F(HandlersTest, BadRequestsGet4xxWithJsonError) {
@@ -147,11 +182,15 @@ TEST_F(HandlersTest, CollectorNotHeardFromForThreeIntervalsIsSilentNotOk) {
   status.refresh_interval_ms = 15'000;
   status.heartbeat_mono_ns = now - 44'000'000'000;
   writer_->record_status(status);
-  EXPECT_THAT(call(http::verb::get, "/table", {}, now).body, HasSubstr(R"("collector":{"status":"ok","last_heard_seconds":44)"));
-  EXPECT_THAT(call(http::verb::get, "/metrics", {}, now).body, HasSubstr("\nnetscore_extender_collector_silent 0\n"));
+  EXPECT_THAT(call(http::verb::get, "/table", {}, now).body,
+              HasSubstr(R"("collector":{"status":"ok","last_heard_seconds":44)"));
+  EXPECT_THAT(call(http::verb::get, "/metrics", {}, now).body,
+              HasSubstr("\nnetscore_extender_collector_silent 0\n"));
   const std::int64_t later = now + 2'000'000'000;
-  EXPECT_THAT(call(http::verb::get, "/table", {}, later).body, HasSubstr(R"("collector":{"status":"silent","last_heard_seconds":46)"));
-  EXPECT_THAT(call(http::verb::get, "/table?format=text", {}, later).body, HasSubstr("collector: silent (not heard from for 46s)"));
+  EXPECT_THAT(call(http::verb::get, "/table", {}, later).body,
+              HasSubstr(R"("collector":{"status":"silent","last_heard_seconds":46)"));
+  EXPECT_THAT(call(http::verb::get, "/table?format=text", {}, later).body,
+              HasSubstr("collector: silent (not heard from for 46s)"));
   const std::string metrics = call(http::verb::get, "/metrics", {}, later).body;
   EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_silent 1\n"));
   EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_last_heard_seconds 46\n"));
@@ -166,7 +205,10 @@ TEST_F(HandlersTest, TableListsNodesHeaderAndMissingNodes) {
   EXPECT_THAT(json.body, HasSubstr(R"("node_count":4)"));
   EXPECT_THAT(json.body, HasSubstr(R"("capacity":64)"));
   EXPECT_THAT(json.body, HasSubstr(R"("missing_nodes":["ghost"])"));
-  EXPECT_THAT(json.body, HasSubstr(R"({"name":"b","raw":50.9,"raw_score":50,"score":95,"extender_score":10,"sample_time_ms":1000,)"));
+  EXPECT_THAT(
+      json.body,
+      HasSubstr(
+          R"({"name":"b","raw":50.9,"raw_score":50,"score":95,"extender_score":10,"sample_time_ms":1000,)"));
   const Response text = call(http::verb::get, "/table?format=text");
   EXPECT_EQ(text.content_type, "text/plain; charset=utf-8");
   // Sorted by score: b (95) before a (34) before c (4); invalid last.
@@ -183,9 +225,12 @@ TEST_F(HandlersTest, MetricsExposeTableAndMissingNodes) {
   prioritize(R"(["a","ghost"])");
   shared_.metrics.record(0, Verb::prioritize, 200, 15'000);
   const Response r = call(http::verb::get, "/metrics");
-  EXPECT_THAT(r.body, HasSubstr("netscore_extender_requests_total{verb=\"prioritize\",code=\"200\"} 1\n"));
-  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"1e-05\"} 0\n"));
-  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"2e-05\"} 1\n"));
+  EXPECT_THAT(r.body,
+              HasSubstr("netscore_extender_requests_total{verb=\"prioritize\",code=\"200\"} 1\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb="
+                                "\"prioritize\",le=\"1e-05\"} 0\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb="
+                                "\"prioritize\",le=\"2e-05\"} 1\n"));
   EXPECT_THAT(r.body, HasSubstr("netscore_extender_table_nodes 4\n"));
   EXPECT_THAT(r.body, HasSubstr("netscore_extender_missing_node_lookups_total 1\n"));
   EXPECT_THAT(r.body, HasSubstr("# TYPE netscore_extender_table_age_seconds gauge\n"));

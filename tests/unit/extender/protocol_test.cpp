@@ -38,7 +38,8 @@ const std::string kNodeC =
     R"( "status": {"daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}}, "nodeInfo": {"osImage": "Ubuntu 24.04 LTS"}}})";
 const std::string kPrioritizeNodes =
     R"({"Pod": {"metadata": {"name": "web-7d9f8-x2kqp", "namespace": "default"}, "spec": {"containers": [{"name": "web"}]}},)"
-    R"( "Nodes": {"metadata": {}, "items": [)" + kNodeA + ", " + kNodeC + R"(]}, "NodeNames": null})";
+    R"( "Nodes": {"metadata": {}, "items": [)" +
+    kNodeA + ", " + kNodeC + R"(]}, "NodeNames": null})";
 
 std::optional<std::string> parse(std::string body, ExtenderArgs& args, std::string& keep) {
   keep = std::move(body);
@@ -60,7 +61,8 @@ TEST(Protocol, ParsesNodeNamesRequestAndAnnotation) {
   // Every string annotation once; a repeated key keeps its last value, as Go's decoder does.
   EXPECT_THAT(args.pod_annotations, ElementsAre(KeyValue{"example.com/egress-mbps", "300"},
                                                 KeyValue{"netscore.io/max-receive-rate", "1000"}));
-  EXPECT_THAT(find_value(args.pod_annotations, "netscore.io/max-receive-rate"), ::testing::Optional(std::string_view("1000")));
+  EXPECT_THAT(find_value(args.pod_annotations, "netscore.io/max-receive-rate"),
+              ::testing::Optional(std::string_view("1000")));
   EXPECT_EQ(find_value(args.pod_annotations, "absent"), std::nullopt);
   EXPECT_TRUE(args.node_labels.empty());
 }
@@ -77,8 +79,9 @@ TEST(Protocol, ParsesFullNodesRequestWithSpans) {
   EXPECT_TRUE(args.pod_annotations.empty());
   ASSERT_EQ(args.label_ranges.size(), 2U);
   const auto labels = [&](std::size_t i) {
-    return std::vector<KeyValue>(args.node_labels.begin() + static_cast<std::ptrdiff_t>(args.label_ranges[i].begin),
-                                 args.node_labels.begin() + static_cast<std::ptrdiff_t>(args.label_ranges[i].end));
+    return std::vector<KeyValue>(
+        args.node_labels.begin() + static_cast<std::ptrdiff_t>(args.label_ranges[i].begin),
+        args.node_labels.begin() + static_cast<std::ptrdiff_t>(args.label_ranges[i].end));
   };
   EXPECT_THAT(labels(0), ElementsAre(KeyValue{"kubernetes.io/hostname", "node-a"}));
   EXPECT_THAT(labels(1), ElementsAre(KeyValue{"kubernetes.io/hostname", "node-c"}));
@@ -87,16 +90,21 @@ TEST(Protocol, ParsesFullNodesRequestWithSpans) {
 TEST(Protocol, TopLevelKeysMatchCaseInsensitivelyAndLastDuplicateWins) {
   ExtenderArgs args;
   std::string buffer;
-  ASSERT_EQ(parse(R"({"pod":{},"nodenames":["x"],"NODENAMES":["y","z"],"nodes":null,"Extra":[1,{"a":2}]})", args, buffer),
-            std::nullopt);
+  ASSERT_EQ(
+      parse(
+          R"({"pod":{},"nodenames":["x"],"NODENAMES":["y","z"],"nodes":null,"Extra":[1,{"a":2}]})",
+          args, buffer),
+      std::nullopt);
   EXPECT_THAT(args.names, ElementsAre("y", "z"));
   // KELVIN SIGN folds to 'k' in Go's encoding/json, LONG S to 's'.
   ASSERT_EQ(parse("{\"Pod\":{},\"NodeName\xC5\xBF\":[\"n\"]}", args, buffer), std::nullopt);
   EXPECT_THAT(args.names, ElementsAre("n"));
   // A later null NodeNames falls back to Nodes.
-  ASSERT_EQ(parse(R"({"Pod":{},"NodeNames":["x"],"Nodes":{"items":[{"metadata":{"name":"m"}}]},"NodeNames":null})", args,
-                  buffer),
-            std::nullopt);
+  ASSERT_EQ(
+      parse(
+          R"({"Pod":{},"NodeNames":["x"],"Nodes":{"items":[{"metadata":{"name":"m"}}]},"NodeNames":null})",
+          args, buffer),
+      std::nullopt);
   EXPECT_FALSE(args.node_cache_capable);
   EXPECT_THAT(args.names, ElementsAre("m"));
 }
@@ -104,9 +112,11 @@ TEST(Protocol, TopLevelKeysMatchCaseInsensitivelyAndLastDuplicateWins) {
 TEST(Protocol, DecodesUnicodeEscapesIncludingSurrogatePairs) {
   ExtenderArgs args;
   std::string buffer;
-  ASSERT_EQ(parse(R"({"Pod":{"metadata":{"annotations":{"a":"\u003c\u0026\u003e"}}},"NodeNames":["n\u00e9-\ud83d\ude00"]})",
-                  args, buffer),
-            std::nullopt);
+  ASSERT_EQ(
+      parse(
+          R"({"Pod":{"metadata":{"annotations":{"a":"\u003c\u0026\u003e"}}},"NodeNames":["n\u00e9-\ud83d\ude00"]})",
+          args, buffer),
+      std::nullopt);
   EXPECT_THAT(args.names, ElementsAre("n\xC3\xA9-\xF0\x9F\x98\x80"));
 }
 
@@ -115,26 +125,35 @@ TEST(Protocol, RejectsBadInputWithAClearMessage) {
   EXPECT_THAT(parse_error("[1,2]"), HasSubstr("JSON object"));
   EXPECT_THAT(parse_error(R"({"NodeNames":["a"]})"), HasSubstr("missing Pod"));
   EXPECT_THAT(parse_error(R"({"Pod":null,"NodeNames":["a"]})"), HasSubstr("missing Pod"));
-  EXPECT_THAT(parse_error(R"({"Pod":{},"Nodes":null,"NodeNames":null})"), HasSubstr("both NodeNames and Nodes"));
-  EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":"a"})"), HasSubstr("NodeNames must not be a string"));
+  EXPECT_THAT(parse_error(R"({"Pod":{},"Nodes":null,"NodeNames":null})"),
+              HasSubstr("both NodeNames and Nodes"));
+  EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":"a"})"),
+              HasSubstr("NodeNames must not be a string"));
   EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":[1]})"), HasSubstr("only strings"));
   EXPECT_THAT(parse_error(R"({"Pod":7,"NodeNames":["a"]})"), HasSubstr("Pod must not be a number"));
-  EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":["a","b","a"]})"), HasSubstr("duplicate node name \"a\""));
+  EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":["a","b","a"]})"),
+              HasSubstr("duplicate node name \"a\""));
   EXPECT_THAT(parse_error(R"({"Pod":{},"NodeNames":[""]})"), HasSubstr("empty node name"));
-  EXPECT_THAT(parse_error(R"({"Pod":{},"Nodes":{"items":[{"metadata":{}}]}})"), HasSubstr("has no metadata.name"));
-  EXPECT_THAT(parse_error(R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":5}}},"NodeNames":["a"]})"),
-              HasSubstr("annotations value must not be a number"));
-  EXPECT_THAT(parse_error(R"({"Pod":{},"Nodes":{"items":[{"metadata":{"name":"a","labels":{"x":[]}}}]}})"),
-              HasSubstr("labels value must not be an array"));
+  EXPECT_THAT(parse_error(R"({"Pod":{},"Nodes":{"items":[{"metadata":{}}]}})"),
+              HasSubstr("has no metadata.name"));
+  EXPECT_THAT(
+      parse_error(
+          R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":5}}},"NodeNames":["a"]})"),
+      HasSubstr("annotations value must not be a number"));
+  EXPECT_THAT(
+      parse_error(R"({"Pod":{},"Nodes":{"items":[{"metadata":{"name":"a","labels":{"x":[]}}}]}})"),
+      HasSubstr("labels value must not be an array"));
   EXPECT_THAT(parse_error("{\"Pod\":{},\"NodeNames\":[\"\xff\"]}"), HasSubstr("malformed JSON"));
   EXPECT_THAT(parse_error(std::string(100000, '[')), HasSubstr("JSON object"));
-  EXPECT_THAT(parse_error("{\"Pod\":{\"x\":" + std::string(100000, '[')), HasSubstr("nested deeper"));
+  EXPECT_THAT(parse_error("{\"Pod\":{\"x\":" + std::string(100000, '[')),
+              HasSubstr("nested deeper"));
 }
 
 // Found by http_request_fuzz: RapidJSON takes every continuation byte a lead byte announces, so a
 // body cut inside a multi-byte sequence was read up to two bytes past its end. Here each body is
 // allocated at its exact size; the fuzz preset replays the original reproducer
-// (http_request_fuzz_corpus/body-cut-inside-utf8-sequence), where clang's ASan reports the over-read.
+// (http_request_fuzz_corpus/body-cut-inside-utf8-sequence), where clang's ASan reports the
+// over-read.
 TEST(Protocol, BodyCutInsideAMultiByteSequenceIsMalformedAndReadOnlyWithinItself) {
   for (const char* cut : {"\xc3", "\xe2\x82", "\xf0", "\xf0\x9f", "\xf0\x9f\x98"}) {
     const std::string text = std::string(R"({"Pod":{},"NodeNames":[")") + cut;
@@ -156,7 +175,8 @@ TEST(Protocol, BodyWithANulByteIsNotOneJsonText) {
 
 TEST(Protocol, RejectsMoreNodesThanTheLimit) {
   std::string body = R"({"Pod":{},"NodeNames":[)";
-  for (std::size_t i = 0; i <= kMaxRequestNodes; ++i) body += (i ? ",\"n" : "\"n") + std::to_string(i) + "\"";
+  for (std::size_t i = 0; i <= kMaxRequestNodes; ++i)
+    body += (i ? ",\"n" : "\"n") + std::to_string(i) + "\"";
   body += "]}";
   EXPECT_THAT(parse_error(body), HasSubstr("more than 65536 nodes"));
 }
@@ -174,7 +194,9 @@ TEST(Protocol, EscapesNamesThatNeedIt) {
   const std::vector<std::int64_t> scores = {1, -2, 10};
   std::string out;
   write_host_priority_list(names, scores, out);
-  EXPECT_EQ(out, R"([{"Host":"a\"b\\","Score":1},{"Host":"c\n","Score":-2},{"Host":"plain","Score":10}])");
+  EXPECT_EQ(
+      out,
+      R"([{"Host":"a\"b\\","Score":1},{"Host":"c\n","Score":-2},{"Host":"plain","Score":10}])");
 }
 
 TEST(Protocol, WritesFilterResultWithNodeNames) {
@@ -185,7 +207,9 @@ TEST(Protocol, WritesFilterResultWithNodeNames) {
   const std::vector<FailedNode> failed = {{1, "egress 9.4/10 Gbit/s, above 90% threshold"}};
   std::string out;
   write_filter_result(args, kFilterNames, passed, failed, "", out);
-  EXPECT_EQ(out, R"({"Nodes":null,"NodeNames":["node-a","node-c"],"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-b":"egress 9.4/10 Gbit/s, above 90% threshold"},"Error":""})");
+  EXPECT_EQ(
+      out,
+      R"({"Nodes":null,"NodeNames":["node-a","node-c"],"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-b":"egress 9.4/10 Gbit/s, above 90% threshold"},"Error":""})");
 }
 
 TEST(Protocol, WritesFilterResultWithNodesCopiedFromTheRequest) {
@@ -196,8 +220,10 @@ TEST(Protocol, WritesFilterResultWithNodesCopiedFromTheRequest) {
   const std::vector<FailedNode> failed = {{0, "too busy"}};
   std::string out;
   write_filter_result(args, kPrioritizeNodes, passed, failed, "", out);
-  EXPECT_EQ(out, R"({"Nodes":{"metadata":{},"items":[)" + kNodeC +
-                     R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-a":"too busy"},"Error":""})");
+  EXPECT_EQ(
+      out,
+      R"({"Nodes":{"metadata":{},"items":[)" + kNodeC +
+          R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-a":"too busy"},"Error":""})");
 }
 
 TEST(Protocol, ErrorBodyIsEscapedJson) {
