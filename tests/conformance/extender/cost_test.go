@@ -5,14 +5,64 @@ import (
 	"net"
 	"net/http"
 	. "netscore.io/conformance/wire"
+	"os"
+	"regexp"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// What one pod costs the scheduler in extender calls, for the two shipped configurations: with
-// filterVerb (filter, then prioritize on the nodes that passed) and prioritize-only. Run with
-// `go test -run '^$' -bench .` (reproduce command in bench/RESULTS.md); not part of the default run.
+// What one pod costs the scheduler in extender calls, for the two shipped configurations: the
+// default prioritize-only and the filter variant (filter, then prioritize on the nodes that
+// passed). TestCostPerPod runs in the default run (asserting round trips, reporting times); the
+// benchmarks give the figures in bench/RESULTS.md (`go test -run '^$' -bench .`).
+
+// The shipped control-plane configurations, and whether each configures the filter verb.
+var shippedConfigs = []string{"kube-scheduler-config.yaml", "kube-scheduler-config-filter.yaml"}
+
+var filterVerbLine = regexp.MustCompile(`(?m)^\s*filterVerb:\s*"?filter"?\s*$`)
+
+func shippedFilterVerb(t *testing.T, name string) bool {
+	text, err := os.ReadFile("../../../deploy/overlays/control-plane/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filterVerbLine.Match(text)
+}
+
+// One run, both configurations: the default makes one round trip per pod, the filter variant two,
+// and the time per pod of each (and their ratio) is reported, not asserted.
+func TestCostPerPod(t *testing.T) {
+	waitReady(t)
+	const pods = 300
+	all := manyNodes(100)
+	perPod := map[string]time.Duration{}
+	for _, name := range shippedConfigs {
+		filter := shippedFilterVerb(t, name)
+		if want := name == "kube-scheduler-config-filter.yaml"; filter != want {
+			t.Fatalf("%s: filterVerb configured = %v, want %v", name, filter, want)
+		}
+		counter := &countingTransport{next: http.DefaultTransport.(*http.Transport).Clone()}
+		h := &HTTPExtender{URLPrefix: urlPrefix, NodeCacheCapable: true,
+			Client: &http.Client{Timeout: shippedTimeout, Transport: counter}}
+		p := pod(nil)
+		start := time.Now()
+		for i := 0; i < pods; i++ {
+			scheduleOne(h, p, all, filter)
+		}
+		perPod[name] = time.Since(start) / pods
+		want := int64(pods)
+		if filter {
+			want *= 2
+		}
+		if got := counter.trips.Load(); got != want {
+			t.Errorf("%s: %d round trips for %d pods, want %d", name, got, pods, want)
+		}
+		t.Logf("%s: %.1f round trips/pod, %v/pod", name, float64(counter.trips.Load())/pods, perPod[name])
+	}
+	t.Logf("prioritize-only / filter+prioritize time per pod: %.2f",
+		float64(perPod[shippedConfigs[0]])/float64(perPod[shippedConfigs[1]]))
+}
 
 // shippedTimeout is the httpTimeout of deploy/overlays/*/scheduler configs.
 const shippedTimeout = 300 * time.Millisecond
