@@ -13,20 +13,6 @@
 namespace netscore::collector {
 namespace {
 
-const char* state_name(shm::WatchState s) {
-  switch (s) {
-    case shm::WatchState::off:
-      return "off";
-    case shm::WatchState::syncing:
-      return "syncing";
-    case shm::WatchState::synced:
-      return "synced";
-    case shm::WatchState::failing:
-      return "failing";
-  }
-  return "?";
-}
-
 // Bound pods that still run: what kube-scheduler's own pod informer watches.
 constexpr const char* kPodSelector =
     "spec.nodeName%21%3D%2Cstatus.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed";
@@ -133,9 +119,11 @@ void ClusterWatcher::set_synced(Kind kind, bool synced, const std::string& error
   }
   if (before != after) {
     if (after == shm::WatchState::failing) {
-      spdlog::warn("kube watcher state={} error=\"{}\"", state_name(after), error);
+      spdlog::warn("kube watcher state={} error=\"{}\"",
+                   shm::watch_state_name(static_cast<std::uint32_t>(after)), error);
     } else {
-      spdlog::info("kube watcher state={} pods={} nodes={}", state_name(after), state_.pod_count(),
+      spdlog::info("kube watcher state={} pods={} nodes={}",
+                   shm::watch_state_name(static_cast<std::uint32_t>(after)), state_.pod_count(),
                    state_.node_count());
     }
     changed();

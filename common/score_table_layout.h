@@ -128,6 +128,21 @@ struct CollectorStatus {
 
 enum class WatchState : std::uint32_t { off = 0, syncing = 1, synced = 2, failing = 3 };
 
+// The state's name in logs, /table and /metrics; "unknown" for a value no collector writes.
+constexpr std::string_view watch_state_name(std::uint32_t state) {
+  switch (static_cast<WatchState>(state)) {
+    case WatchState::off:
+      return "off";
+    case WatchState::syncing:
+      return "syncing";
+    case WatchState::synced:
+      return "synced";
+    case WatchState::failing:
+      return "failing";
+  }
+  return "unknown";
+}
+
 template <class T>
 inline constexpr std::size_t kWordsOf = sizeof(T) / sizeof(std::uint64_t);
 

@@ -15,20 +15,6 @@ constexpr std::array<shm::WatchState, 4> kWatchStates = {
 
 }  // namespace
 
-std::string_view watch_state_name(std::uint32_t state) {
-  switch (static_cast<shm::WatchState>(state)) {
-    case shm::WatchState::off:
-      return "off";
-    case shm::WatchState::syncing:
-      return "syncing";
-    case shm::WatchState::synced:
-      return "synced";
-    case shm::WatchState::failing:
-      return "failing";
-  }
-  return "unknown";
-}
-
 std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept {
   return (meta.flags & shm::kSnapshotCorrected) != 0 ? n.corrected_node_score : n.node_score;
 }
@@ -74,7 +60,7 @@ void render_cluster_metrics(const shm::CollectorStatus* status, const shm::Snaps
     for (const auto state : kWatchStates) {
       const auto value = static_cast<std::uint32_t>(state);
       fmt::format_to(it, "netscore_extender_kube_watch_state{{state=\"{}\"}} {}\n",
-                     watch_state_name(value), status->watch_state == value ? 1 : 0);
+                     shm::watch_state_name(value), status->watch_state == value ? 1 : 0);
     }
     gauge("netscore_extender_kube_watch_errors_total",
           "Failed API server requests and malformed events.", "counter",

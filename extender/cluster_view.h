@@ -13,8 +13,6 @@
 // watcher. Shared by /table (every format) and /metrics. Pure functions: thread-safe.
 namespace netscore::extender {
 
-std::string_view watch_state_name(std::uint32_t state);
-
 // The 0..100 score prioritize's cluster mode answers for the node: corrected when the snapshot is.
 std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept;
 

@@ -139,7 +139,7 @@ std::string render_table_json(const TableView& v) {
   w.Key("watcher");
   w.StartObject();
   w.Key("state");
-  str(watch_state_name(v.status.watch_state));
+  str(shm::watch_state_name(v.status.watch_state));
   w.Key("synced_wall_ms");
   w.Int64(v.status.watch_synced_wall_ms);
   w.Key("resource_version");
@@ -266,7 +266,7 @@ std::string render_table_text(const TableView& v) {
                  "\nwatcher: {} resource_version=\"{}\" last_event_age={} errors={} relists={} "
                  "nodes={} pods={} "
                  "placements={} error=\"{}\"\n",
-                 watch_state_name(v.status.watch_state), v.status.watch_resource_version,
+                 shm::watch_state_name(v.status.watch_state), v.status.watch_resource_version,
                  v.watch_event_age_ns < 0 ? std::string("none")
                                           : fmt::format("{:.1f}s", seconds(v.watch_event_age_ns)),
                  v.status.watch_errors_total, v.status.watch_relists_total, v.status.watch_nodes,
