@@ -61,12 +61,14 @@ ClusterWatcher::~ClusterWatcher() {
 }
 
 void ClusterWatcher::start() {
+  // Logged before the loops start, so this line comes before theirs and a process that had not
+  // logged yet sets spdlog up on this thread instead of racing the loops to it.
+  spdlog::info("kube watcher state=syncing url={}", options_.kube.url);
   for (int i = 0; i < 2; ++i) {
     const Kind kind = i == 0 ? Kind::pods : Kind::nodes;
     loops_[i] = std::make_unique<Loop>(kind, options_.kube);
     threads_[i] = std::thread([this, kind] { run(kind); });
   }
-  spdlog::info("kube watcher state=syncing url={}", options_.kube.url);
 }
 
 void ClusterWatcher::stop() {
