@@ -81,28 +81,30 @@ void Filter::warn_once_about(const Lookup& lookup) {
   }
 }
 
+Filter::PodAsks Filter::asks(const ExtenderArgs& args) const {
+  const LabelRules& rules = config_.label_rules;
+  return {.required = rules.empty() ? 0 : pod_rule_mask(rules, args.pod_annotations),
+          .rate_text = find_value(args.pod_annotations, kMaxReceiveRateAnnotation),
+          .removed = find_value(args.pod_annotations, kRemovedCeilingAnnotation).has_value()};
+}
+
 bool Filter::constrains(const ExtenderArgs& args) const {
-  return (!config_.label_rules.empty() &&
-          pod_rule_mask(config_.label_rules, args.pod_annotations) != 0) ||
-         find_value(args.pod_annotations, kMaxReceiveRateAnnotation) ||
-         find_value(args.pod_annotations, kRemovedCeilingAnnotation);
+  return asks(args).any();
 }
 
 void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::int64_t now_mono_ns,
                  FilterOutcome& outcome) {
   outcome = FilterOutcome{};
   const std::size_t n = args.names.size();
+  const PodAsks pod = asks(args);
   // The common case costs no table read: nothing about this pod asks for filtering.
-  if (!constrains(args)) {
+  if (!pod.any()) {
     outcome.passed.resize(n);
     for (std::size_t i = 0; i < n; ++i) outcome.passed[i] = i;
     return;
   }
+  const auto& [required, rate_text, removed] = pod;
   const LabelRules& rules = config_.label_rules;
-  const std::uint64_t required = rules.empty() ? 0 : pod_rule_mask(rules, args.pod_annotations);
-  const auto rate_text = find_value(args.pod_annotations, kMaxReceiveRateAnnotation);
-  const bool removed = find_value(args.pod_annotations, kRemovedCeilingAnnotation).has_value();
-
   reasons_.assign(kSlots + rules.rules.size(), {});
   const auto fail_all = [&](std::string reason) {
     reasons_[kPodError] = without_percent(std::move(reason));

@@ -57,6 +57,14 @@ class Filter {
            FilterOutcome& outcome);
 
  private:
+  // What the pod's annotations ask of the filter, read once per call.
+  struct PodAsks {
+    std::uint64_t required = 0;  // label rules the pod must satisfy
+    std::optional<std::string_view> rate_text;
+    bool removed = false;  // carries the removed byte-ceiling annotation
+    bool any() const { return required != 0 || rate_text || removed; }
+  };
+  PodAsks asks(const ExtenderArgs& args) const;
   void warn_once_about(const Lookup& lookup);
 
   const Config& config_;
