@@ -1,6 +1,7 @@
 #include "collector/cluster_state.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace netscore::collector {
@@ -18,15 +19,49 @@ std::uint32_t ClusterState::intern(const std::string& node) {
   if (inserted) {
     node_names_.push_back(node);
     node_pods_.push_back(0);
+    node_background_.push_back(-1);
   }
   return it->second;
 }
 
+std::uint32_t ClusterState::intern_workload(const std::string& key) {
+  if (workloads_.empty()) workloads_.emplace_back();  // kNoWorkload
+  if (key.empty()) return kNoWorkload;
+  const auto found = workload_ids_.find(key);
+  if (found != workload_ids_.end()) return found->second;
+  std::uint32_t id = 0;
+  if (!free_workloads_.empty()) {
+    id = free_workloads_.back();
+    free_workloads_.pop_back();
+    workloads_[id] = Workload{.key = key};
+  } else {
+    id = static_cast<std::uint32_t>(workloads_.size());
+    workloads_.push_back(Workload{.key = key});
+  }
+  workload_ids_.emplace(key, id);
+  return id;
+}
+
+void ClusterState::release_workload(std::uint32_t id) {
+  Workload& w = workloads_[id];
+  if (id == kNoWorkload || w.pods > 0 || w.departed > 0) return;
+  workload_ids_.erase(w.key);
+  w = Workload{};
+  free_workloads_.push_back(id);
+}
+
 void ClusterState::insert_locked(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms) {
   const std::uint32_t node = intern(pod.node);
+  const std::uint32_t workload = intern_workload(pod.workload);
   auto [it, inserted] = pods_.try_emplace(pod.uid);
-  if (!inserted) --node_pods_[it->second.node];
+  ++workloads_[workload].pods;
+  if (!inserted) {
+    --node_pods_[it->second.node];
+    --workloads_[it->second.workload].pods;
+    release_workload(it->second.workload);
+  }
   it->second = PodRecord{.node = node,
+                         .workload = workload,
                          .annotated_rate = static_cast<float>(pod.annotated_rate),
                          .placed_ms = placed_ms};
   ++node_pods_[node];
@@ -37,25 +72,50 @@ void ClusterState::insert_locked(const PodFacts& pod, std::int64_t placed_ms, st
   }
 }
 
-void ClusterState::erase_locked(std::unordered_map<std::string, PodRecord>::iterator it) {
-  --node_pods_[it->second.node];
+void ClusterState::erase_locked(std::unordered_map<std::string, PodRecord>::iterator it,
+                                std::int64_t now_ms) {
+  const PodRecord& pod = it->second;
+  --node_pods_[pod.node];
+  --workloads_[pod.workload].pods;
+  // Kept until loads() sees its traffic gone from the window.
+  departed_.push_back({.pod = pod, .left_ms = now_ms});
+  ++workloads_[pod.workload].departed;
   recent_.erase(it->first);
   pods_.erase(it);
 }
 
+double ClusterState::known_rate_locked(const PodRecord& pod) const {
+  if (pod.annotated_rate >= 0) return pod.annotated_rate;
+  const Workload& w = workloads_[pod.workload];
+  return pod.workload != kNoWorkload && w.known ? w.rate : -1;
+}
+
+double ClusterState::in_window(const Departed& gone, const LoadWindow& window) {
+  const double absorbed_when_left =
+      1.0 - pending_fraction(gone.left_ms - gone.pod.placed_ms, window);
+  return pending_fraction(window.now_ms - gone.left_ms, window) * absorbed_when_left;
+}
+
 void ClusterState::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
-  std::unordered_map<std::string, PodRecord> previous;
-  previous.swap(pods_);
-  recent_.clear();
-  std::fill(node_pods_.begin(), node_pods_.end(), 0);
-  pods_.reserve(pods.size());
+  std::unordered_map<std::string, const PodFacts*> running;
+  running.reserve(pods.size());
   for (const auto& pod : pods) {
-    if (pod.node.empty() || pod.terminal) continue;
-    const auto known = previous.find(pod.uid);
-    std::int64_t placed = pod.scheduled_ms > 0 ? std::min(pod.scheduled_ms, now_ms) : 0;
-    if (known != previous.end()) placed = known->second.placed_ms;
-    insert_locked(pod, placed, now_ms);
+    if (!pod.node.empty() && !pod.terminal) running[pod.uid] = &pod;
+  }
+  for (auto it = pods_.begin(); it != pods_.end();) {
+    if (running.contains(it->first)) {
+      ++it;
+    } else {
+      erase_locked(it++, now_ms);
+    }
+  }
+  pods_.reserve(running.size());
+  for (const auto& [uid, pod] : running) {
+    const auto known = pods_.find(uid);
+    std::int64_t placed = pod->scheduled_ms > 0 ? std::min(pod->scheduled_ms, now_ms) : 0;
+    if (known != pods_.end()) placed = known->second.placed_ms;
+    insert_locked(*pod, placed, now_ms);
   }
 }
 
@@ -63,16 +123,16 @@ void ClusterState::upsert_pod(const PodFacts& pod, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(pod.uid);
   if (pod.node.empty() || pod.terminal) {
-    if (it != pods_.end()) erase_locked(it);
+    if (it != pods_.end()) erase_locked(it, now_ms);
     return;
   }
   insert_locked(pod, it != pods_.end() ? it->second.placed_ms : now_ms, now_ms);
 }
 
-void ClusterState::remove_pod(const std::string& uid) {
+void ClusterState::remove_pod(const std::string& uid, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(uid);
-  if (it != pods_.end()) erase_locked(it);
+  if (it != pods_.end()) erase_locked(it, now_ms);
 }
 
 void ClusterState::replace_nodes(const std::vector<NodeFacts>& nodes) {
@@ -108,17 +168,36 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
     NodeLoad& load = by_id[pod->second.node];
     ++load.placed;
     load.settled -= pending;
-    if (pod->second.annotated_rate >= 0) {
-      load.pending_annotated += pending * static_cast<double>(pod->second.annotated_rate);
-      load.pending_annotated_share += pending;
+    if (const double rate = known_rate_locked(pod->second); rate >= 0) {
+      load.pending_known += pending * rate;
+      load.pending_known_share += pending;
+      ++(pod->second.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
     } else {
       load.pending_plain += pending;
     }
     ++it;
   }
+  std::erase_if(departed_, [&](const Departed& gone) {
+    const double held = in_window(gone, window);
+    if (held <= 0) {
+      --workloads_[gone.pod.workload].departed;
+      release_workload(gone.pod.workload);
+      return true;
+    }
+    NodeLoad& load = by_id[gone.pod.node];
+    ++load.departed;
+    if (const double rate = known_rate_locked(gone.pod); rate >= 0) {
+      load.departed_known += held * rate;
+      load.departed_known_share += held;
+      ++(gone.pod.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
+    } else {
+      load.departed_plain += held;
+    }
+    return false;
+  });
   std::map<std::string, NodeLoad> sorted;
   for (std::size_t id = 0; id < by_id.size(); ++id) {
-    if (by_id[id].pods == 0) continue;
+    if (by_id[id].pods == 0 && by_id[id].departed == 0) continue;
     by_id[id].name = node_names_[id];
     sorted[node_names_[id]] = std::move(by_id[id]);
   }
@@ -132,6 +211,113 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
   out.reserve(sorted.size());
   for (auto& [name, load] : sorted) out.push_back(std::move(load));
   return out;
+}
+
+void ClusterState::learn(std::span<const NodeRate> measured, const LoadWindow& window) {
+  std::lock_guard lock(mutex_);
+  std::vector<double> rate_of(node_names_.size(), -1);
+  for (const auto& m : measured) {
+    const auto id = node_ids_.find(m.node);
+    if (id != node_ids_.end() && std::isfinite(m.rate) && m.rate >= 0) rate_of[id->second] = m.rate;
+  }
+  // One term per pod whose traffic the window holds: (node, workload, part held); an annotated
+  // pod is a fixed part of its node's prediction instead.
+  struct Term {
+    std::uint32_t node, workload;
+    double held;
+  };
+  std::vector<Term> terms;
+  std::vector<double> fixed(node_names_.size(), 0);
+  const auto add = [&](const PodRecord& pod, double held) {
+    if (held <= 0 || rate_of[pod.node] < 0) return;
+    if (pod.annotated_rate >= 0) {
+      fixed[pod.node] += held * pod.annotated_rate;
+    } else {
+      terms.push_back({pod.node, pod.workload, held});
+    }
+  };
+  for (const auto& [uid, pod] : pods_) {
+    const auto recent = recent_.find(uid);
+    add(pod, recent == recent_.end()
+                 ? 1.0
+                 : 1.0 - pending_fraction(window.now_ms - recent->second, window));
+  }
+  for (const auto& gone : departed_) add(gone.pod, in_window(gone, window));
+
+  // Start values: half of a node's rate is its background, the other half its pods' (a workload
+  // seen for the first time starts at the cluster's traffic per pod).
+  std::vector<double> weight(workloads_.size(), 0);
+  std::vector<double> pods_weight(node_names_.size(), 0);
+  for (const auto& t : terms) {
+    weight[t.workload] += t.held;
+    pods_weight[t.node] += t.held;
+  }
+  double start_rate = rate_per_pod_.value_or(0);
+  if (!rate_per_pod_) {
+    double pod_traffic = 0, held = 0;
+    for (std::size_t n = 0; n < rate_of.size(); ++n) {
+      if (rate_of[n] < 0 || pods_weight[n] <= 0) continue;
+      pod_traffic += std::max(0.0, rate_of[n] - fixed[n]) / 2;
+      held += pods_weight[n];
+    }
+    if (held > 0) start_rate = pod_traffic / held;
+  }
+  for (std::size_t w = 0; w < workloads_.size(); ++w) {
+    if (!workloads_[w].known && weight[w] > 0) workloads_[w].rate = start_rate;
+  }
+  for (std::size_t n = 0; n < rate_of.size(); ++n) {
+    if (rate_of[n] >= 0 && node_background_[n] < 0) {
+      node_background_[n] = pods_weight[n] > 0 ? std::max(0.0, rate_of[n] - fixed[n]) / 2
+                                               : std::max(0.0, rate_of[n] - fixed[n]);
+    }
+  }
+  // Multiplicative updates keep every rate non-negative and move each in proportion to how much
+  // the nodes it appears on are under- or over-predicted. A background, constant in truth, moves
+  // slower than the workloads (square root of the ratio), so a change on a node is first
+  // attributed to the pods that came or went there.
+  constexpr int kSteps = 4;
+  std::vector<double> predicted(node_names_.size());
+  std::vector<double> ratio(node_names_.size());
+  std::vector<double> gain(workloads_.size());
+  for (int step = 0; step < kSteps; ++step) {
+    for (std::size_t n = 0; n < predicted.size(); ++n)
+      predicted[n] = std::max(0.0, node_background_[n]) + fixed[n];
+    for (const auto& t : terms) predicted[t.node] += t.held * workloads_[t.workload].rate;
+    for (std::size_t n = 0; n < ratio.size(); ++n) {
+      const double variable = predicted[n] - fixed[n];
+      ratio[n] =
+          rate_of[n] < 0 || variable <= 0 ? 1.0 : std::max(0.0, rate_of[n] - fixed[n]) / variable;
+    }
+    std::fill(gain.begin(), gain.end(), 0.0);
+    for (const auto& t : terms) gain[t.workload] += t.held * ratio[t.node];
+    for (std::size_t w = 0; w < workloads_.size(); ++w) {
+      if (weight[w] > 0) workloads_[w].rate *= gain[w] / weight[w];
+    }
+    for (std::size_t n = 0; n < ratio.size(); ++n) {
+      if (rate_of[n] >= 0 && node_background_[n] > 0) node_background_[n] *= std::sqrt(ratio[n]);
+    }
+  }
+  double pod_traffic = 0, running = 0;
+  for (std::size_t w = 0; w < workloads_.size(); ++w) {
+    if (weight[w] >= 1.0) workloads_[w].known = true;
+    if (workloads_[w].known && workloads_[w].pods > 0) {
+      pod_traffic += workloads_[w].rate * workloads_[w].pods;
+      running += workloads_[w].pods;
+    }
+  }
+  if (running > 0) rate_per_pod_ = pod_traffic / running;
+}
+
+std::optional<double> ClusterState::rate_per_pod() const {
+  std::lock_guard lock(mutex_);
+  return rate_per_pod_;
+}
+
+std::optional<double> ClusterState::workload_rate(const std::string& workload) const {
+  std::lock_guard lock(mutex_);
+  const auto it = workload_ids_.find(workload);
+  if (it == workload_ids_.end() || !workloads_[it->second].known) return std::nullopt;
+  return workloads_[it->second].rate;
 }
 
 std::size_t ClusterState::recent_count() const {

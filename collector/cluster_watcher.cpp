@@ -241,7 +241,7 @@ void ClusterWatcher::run(Kind kind) {
           if (!pod) {
             applied = false;
           } else if (type == "DELETED") {
-            state_.remove_pod(pod->uid);
+            state_.remove_pod(pod->uid, wall_now_ms());
           } else {
             state_.upsert_pod(*pod, wall_now_ms());
           }

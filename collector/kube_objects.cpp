@@ -29,6 +29,31 @@ int digits(std::string_view text, std::size_t at, std::size_t n, bool& ok) {
   return value;
 }
 
+// "namespace/Kind/name" of the controller that owns the pod, with a ReplicaSet named after its
+// Deployment (name = deployment + "-" + pod-template-hash, as the Deployment controller names it)
+// standing for that Deployment: a rolling update's new ReplicaSet runs the same workload.
+std::string workload_of(const rapidjson::Value& meta) {
+  const auto& owners = member(meta, "ownerReferences");
+  if (!owners.IsArray()) return {};
+  for (const auto& owner : owners.GetArray()) {
+    const auto& controller = member(owner, "controller");
+    if (!controller.IsBool() || !controller.GetBool()) continue;
+    std::string_view kind = string_of(member(owner, "kind"));
+    std::string_view name = string_of(member(owner, "name"));
+    if (kind.empty() || name.empty()) return {};
+    const std::string_view hash = string_of(member(member(meta, "labels"), "pod-template-hash"));
+    if (kind == "ReplicaSet" && !hash.empty() && name.size() > hash.size() + 1 &&
+        name.ends_with(hash) && name[name.size() - hash.size() - 1] == '-') {
+      kind = "Deployment";
+      name.remove_suffix(hash.size() + 1);
+    }
+    std::string key(string_of(member(meta, "namespace")));
+    key.append("/").append(kind).append("/").append(name);
+    return key;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text) {
@@ -90,6 +115,7 @@ std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
         pod.scheduled_ms = *at;
     }
   }
+  pod.workload = workload_of(meta);
   const std::string_view rate =
       string_of(member(member(meta, "annotations"), kExpectedRateAnnotation.data()));
   double value = 0;

@@ -26,9 +26,18 @@ void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
 
 }  // namespace
 
+std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples) {
+  std::vector<NodeRate> out;
+  out.reserve(samples.size());
+  for (const auto& s : samples) {
+    if (s.rate_valid) out.push_back({.node = s.node, .rate = s.rate});
+  }
+  return out;
+}
+
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
-                             std::uint64_t rules_hash) {
+                             std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod) {
   BuiltSnapshot out;
   out.info.eval_time_ms = eval_time_ms;
   auto& entries = out.entries;
@@ -105,29 +114,43 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
         break;
     }
     std::optional<double> per_pod;
-    if (sum_settled >= 1.0) {
+    if (learned_rate_per_pod && factor) {
+      per_pod = *learned_rate_per_pod * *factor;
+    } else if (sum_settled >= 1.0) {
       per_pod = raw_with_pods / sum_settled;
     } else if (factor) {
       per_pod = settings.default_rate * *factor;
     }
-    bool pending = false;
-    for (const auto* load : load_of) pending = pending || (load != nullptr && load->placed > 0);
-    if (!per_pod && pending) {
+    bool changing = false;
+    for (const auto* load : load_of) {
+      changing = changing || (load != nullptr && (load->placed > 0 || load->departed > 0));
+    }
+    if (!per_pod && changing) {
       out.uncorrected_reason =
           "no traffic per pod measured yet and no rate to convert NETSCORE_POD_RECEIVE_RATE";
     } else {
       out.corrected = true;
       out.info.flags |= shm::kSnapshotCorrected;
+      out.info.pod_price = plugin_score(per_pod.value_or(0)).value_or(0);
       for (std::size_t i = 0; i < entries.size(); ++i) {
         const NodeLoad* load = load_of[i];
-        if (load == nullptr || load->placed == 0) continue;
+        if (load == nullptr || (load->placed == 0 && load->departed == 0)) continue;
         TableEntry& e = entries[i];
         const double plain = per_pod.value_or(0);
-        e.expected = factor ? load->pending_annotated * *factor + load->pending_plain * plain
-                            : (load->pending_plain + load->pending_annotated_share) * plain;
+        const double plain_parts = load->pending_plain - load->departed_plain;
+        e.expected =
+            factor ? (load->pending_known - load->departed_known) * *factor + plain_parts * plain
+                   : (plain_parts + load->pending_known_share - load->departed_known_share) * plain;
         e.placed_pods = load->placed;
-        out.placed += load->placed;
-        if (e.valid) e.corrected_raw_score = plugin_score(e.raw + e.expected).value_or(e.raw_score);
+        if (load->priced_by_annotation > 0) e.flags |= shm::kEntryPricedByAnnotation;
+        if (load->priced_by_workload > 0) e.flags |= shm::kEntryPricedByWorkload;
+        if (load->priced_by_annotation + load->priced_by_workload < load->placed + load->departed)
+          e.flags |= shm::kEntryPricedByAverage;
+        out.placed += load->placed + load->departed;
+        if (e.valid) {
+          e.corrected_raw_score =
+              plugin_score(std::max(0.0, e.raw + e.expected)).value_or(e.raw_score);
+        }
       }
     }
   }

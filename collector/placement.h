@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,19 +14,23 @@
 //
 // Placement correction. A pod placed on a node adds traffic Prometheus' window only shows
 // gradually: nothing for `lag` (the pod starts, the next scrape and refresh see it), then a
-// linearly growing part until the window has absorbed it all, `lag + window` after placement.
-// The missing part is what the correction adds to the node's raw value:
-//   expected = sum over the node's pods of  delta x (1 - clamp((age - lag) / window, 0, 1))
+// linearly growing part until the window has absorbed it all, `lag + window` after placement. A
+// pod that left takes its traffic out of the window the same way. What the window misses of the
+// first and still holds of the second is the node's `expected` (negative when more left than
+// came), added to its raw value:
+//   expected = sum over new pods of delta x missing part - sum over gone pods of delta x held part
 // with delta, in the raw value's unit:
 //   1. the pod's netscore.io/expected-receive-rate annotation (bytes/s) x f, when f is known;
-//   2. else the measured raw per pod: sum of raw / sum of the pods' settled parts over the
+//   2. else its workload's learned traffic per pod (ClusterState::learn) x f, when f is known;
+//   3. else the learned traffic per running pod x f;
+//   4. else the measured raw per pod: sum of raw / sum of the pods' settled parts over the
 //      nodes with a series (needs at least one settled pod's worth in the cluster);
-//   3. else NETSCORE_POD_RECEIVE_RATE x f.
+//   5. else NETSCORE_POD_RECEIVE_RATE x f.
 // f converts bytes/s to the raw unit: 1 for rate, the window in seconds for increase, and for
 // sum_over_time the cluster ratio sum(raw)/sum(rate) of the same answer (a counter growing
 // linearly has sum_over_time proportional to its rate: an approximation, exact only in steady
 // state); unknown without a rate. Without any usable delta the snapshot is published uncorrected
-// and says so (no kSnapshotCorrected).
+// and says so (no kSnapshotCorrected). The corrected value is never below 0.
 namespace netscore::collector {
 
 struct CorrectionSettings {
@@ -33,6 +38,7 @@ struct CorrectionSettings {
   QueryFunction function = QueryFunction::sum_over_time;
   std::int64_t window_ms = 300000;
   double default_rate = 0;  // bytes/s
+  bool learn_workloads = true;
 };
 
 struct BuiltSnapshot {
@@ -41,14 +47,19 @@ struct BuiltSnapshot {
   bool corrected = false;
   std::string
       uncorrected_reason{};  // why correction is off for this snapshot (empty when on or disabled)
-  std::uint32_t placed = 0;  // pods counted in some node's expected traffic
+  std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
 };
 
 // `loads` null: no synced view of the cluster, so exactly the measurement (today's table:
 // corrected_* equal the seed values, expected 0). Otherwise entries are the union of series
 // nodes and watched nodes; a watched node without a series is an invalid (neutral) entry.
+// The measured rates ClusterState::learn() fits: the nodes whose rate half answered.
+std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples);
+
+// `learned_rate_per_pod`: ClusterState::rate_per_pod(), what a pod of an unknown workload costs.
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
-                             std::uint64_t rules_hash);
+                             std::uint64_t rules_hash,
+                             std::optional<double> learned_rate_per_pod = std::nullopt);
 
 }  // namespace netscore::collector

@@ -87,6 +87,7 @@ void Publisher::run() {
       // Leading edge: this change is published now, the next ones wait out the coalescing window.
       next_cluster_publish = now + options_.coalesce;
     }
+    const bool fresh_measurement = measurement_dirty_;
     measurement_dirty_ = false;
     const std::vector<NodeSample> samples = publish_now ? samples_ : std::vector<NodeSample>{};
     const std::int64_t eval_time_ms = eval_time_ms_;
@@ -97,7 +98,7 @@ void Publisher::run() {
     status_dirty_ = false;
     lock.unlock();
     if (publish_now) {
-      publish(samples, eval_time_ms);
+      publish(samples, eval_time_ms, fresh_measurement);
       next_decay = Clock::now() + options_.decay_tick;
     }
     if (status_due && status) record_status(*status);
@@ -106,16 +107,20 @@ void Publisher::run() {
   }
 }
 
-void Publisher::publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms) {
+void Publisher::publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+                        bool fresh_measurement) {
   const bool synced = watcher_.status().state == shm::WatchState::synced;
   std::vector<NodeLoad> loads;
   if (synced) {
-    loads = state_.loads({.now_ms = wall_now_ms(),
-                          .lag_ms = options_.lag_ms,
-                          .window_ms = options_.correction.window_ms});
+    const LoadWindow window{.now_ms = wall_now_ms(),
+                            .lag_ms = options_.lag_ms,
+                            .window_ms = options_.correction.window_ms};
+    if (fresh_measurement && learning()) state_.learn(node_rates(samples), window);
+    loads = state_.loads(window);
   }
-  const BuiltSnapshot snapshot = build_snapshot(samples, eval_time_ms, synced ? &loads : nullptr,
-                                                options_.correction, options_.rules_hash);
+  const BuiltSnapshot snapshot =
+      build_snapshot(samples, eval_time_ms, synced ? &loads : nullptr, options_.correction,
+                     options_.rules_hash, learning() ? state_.rate_per_pod() : std::nullopt);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);

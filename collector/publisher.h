@@ -52,8 +52,12 @@ class Publisher {
 
  private:
   void run();
-  void publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms);
+  void publish(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+               bool fresh_measurement);
   void record_status(shm::CollectorStatus status);
+  bool learning() const {
+    return options_.correction.enabled && options_.correction.learn_workloads;
+  }
 
   Options options_;
   ScoreTableWriter& writer_;
@@ -93,7 +97,8 @@ class PlacementPipeline {
         publisher_({.correction = {.enabled = config.kube.correction,
                                    .function = config.query.function,
                                    .window_ms = config.query.time_range.value.count(),
-                                   .default_rate = config.kube.pod_receive_rate},
+                                   .default_rate = config.kube.pod_receive_rate,
+                                   .learn_workloads = config.kube.learn_workloads},
                     .lag_ms = config.refresh_interval.value.count(),
                     .rules_hash = config.label_rules.hash},
                    writer, state_, watcher_) {}

@@ -22,7 +22,10 @@ enum class LogLevel { trace, debug, info, warn, error, off };
 enum class LogFormat { text, json };
 enum class QueryMode { label, uname, custom };
 enum class QueryFunction { sum_over_time, rate, increase };
-enum class ScoringMode { request, cluster };
+// request: the plugin's formula over the nodes of one request; range: the whole 0..10 between the
+// least and the most loaded node of the request; cluster: the collector's cluster-wide scores.
+enum class ScoringMode { request, range, cluster };
+std::string_view scoring_mode_name(ScoringMode mode);
 enum class StalePolicy { fail_open, fail_closed };
 enum class KubeWatch { automatic, on, off };
 
@@ -58,7 +61,7 @@ inline const std::vector<std::string>& auto_node_labels() {
 
 struct QueryConfig {
   QueryMode mode = QueryMode::label;
-  QueryFunction function = QueryFunction::sum_over_time;
+  QueryFunction function = QueryFunction::rate;
   std::string metric;
   std::string interface;
   bool interface_regex = false;
@@ -79,6 +82,8 @@ struct ExtenderConfig {
   unsigned max_connections = 0;
   ScoringMode scoring = ScoringMode::request;
   int neutral_score = 0;
+  // How long prioritize remembers the node it recommended for a pod of a workload (0: off).
+  PromDuration spread_window;
   StalePolicy stale_policy = StalePolicy::fail_open;
   // Second, read-only listener (/metrics, /healthz, /readyz, /table); off when metrics_host is
   // empty.
@@ -98,6 +103,7 @@ struct KubeConfig {
   std::string ca_file{};
   bool insecure = false;
   bool correction = true;
+  bool learn_workloads = true;  // price a new pod at its workload's learned traffic per pod
   double pod_receive_rate = 0;  // bytes/s expected of a placed pod when nothing better is known
 };
 

@@ -16,6 +16,19 @@
 #include "common/prometheus_names.h"
 
 namespace netscore {
+
+constexpr std::array<std::pair<std::string_view, ScoringMode>, 3> kScoringModes{
+    {{"request", ScoringMode::request},
+     {"range", ScoringMode::range},
+     {"cluster", ScoringMode::cluster}}};
+
+std::string_view scoring_mode_name(ScoringMode mode) {
+  for (const auto& [name, value] : kScoringModes) {
+    if (value == mode) return name;
+  }
+  return "unknown";
+}
+
 namespace {
 
 template <class T>
@@ -277,8 +290,9 @@ const std::array kOptionTable{
                                             {"uname", QueryMode::uname},
                                             {"custom", QueryMode::custom}}});
         }},
-    Option{"NETSCORE_QUERY_FUNCTION", "sum_over_time", kCollector,
-           "sum_over_time (the original plugin's), rate or increase (counter-correct)",
+    Option{"NETSCORE_QUERY_FUNCTION", "rate", kCollector,
+           "rate (current traffic, bytes/s), increase, or sum_over_time (the original plugin's "
+           "exact scores: it sums counter values, so it ranks nodes by bytes since boot)",
            [](Config& c, std::string_view v) {
              c.query.function =
                  parse_enum(v, std::array<std::pair<std::string_view, QueryFunction>, 3>{
@@ -363,13 +377,20 @@ const std::array kOptionTable{
              c.extender.max_connections =
                  parse_number<unsigned>(v, 1, 1U << 20, "a connection count");
            }},
-    Option{"NETSCORE_SCORING", "request", kExtender,
-           "request: normalise over the nodes in each request (the plugin's NormalizeScore); "
-           "cluster: the collector's cluster-wide score",
+    Option{
+        "NETSCORE_SCORING", "request", kExtender,
+        "request: normalise over the nodes in each request (the plugin's NormalizeScore); "
+        "range: the whole 0..10 from the least (10) to the most (0) loaded node of each request; "
+        "cluster: the collector's cluster-wide score",
+        [](Config& c, std::string_view v) { c.extender.scoring = parse_enum(v, kScoringModes); }},
+    Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender,
+           "prioritize recommends one node (10) per pod of a workload (its controlling owner) and "
+           "counts the pod there for the workload's next pods until a snapshot published this "
+           "long after shows the binding, so a burst of replicas does not pile onto one node "
+           "(0: off)",
            [](Config& c, std::string_view v) {
-             c.extender.scoring = parse_enum(
-                 v, std::array<std::pair<std::string_view, ScoringMode>, 2>{
-                        {{"request", ScoringMode::request}, {"cluster", ScoringMode::cluster}}});
+             c.extender.spread_window =
+                 v == "0" ? PromDuration{.value = {}, .text = "0"} : parse_duration(v);
            }},
     Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender,
            "0..10 score for unknown nodes and stale tables",
@@ -420,6 +441,10 @@ const std::array kOptionTable{
            "count traffic that just-placed pods will add until Prometheus' window shows it (needs "
            "the watcher)",
            [](Config& c, std::string_view v) { c.kube.correction = parse_bool(v); }},
+    Option{"NETSCORE_LEARN_WORKLOADS", "true", kCollector,
+           "learn each workload's traffic per pod from the node rates and the pods on each node, "
+           "and expect that of its new pods (false: every pod is priced at the cluster average)",
+           [](Config& c, std::string_view v) { c.kube.learn_workloads = parse_bool(v); }},
     Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
            "bytes/s a placed pod is expected to receive when neither its "
            "netscore.io/expected-receive-rate "

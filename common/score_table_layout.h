@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cstddef>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 // Layout of the shared-memory score table. Everything here is shared by writer and reader; a
 // change to any record below must bump kLayoutVersion.
@@ -23,7 +25,7 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 2;
+inline constexpr std::uint32_t kLayoutVersion = 3;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -40,6 +42,16 @@ inline constexpr std::uint32_t kEntryLabelsKnown =
     8U;  // rule_mask was computed from the node's labels
 inline constexpr std::uint32_t kEntryRateValid =
     16U;  // rate holds the average receive rate over the window
+// Where `expected` priced the node's new or gone pods (any combination).
+inline constexpr std::uint32_t kEntryPricedByAnnotation = 32U;  // their expected-rate annotation
+inline constexpr std::uint32_t kEntryPricedByWorkload = 64U;    // their workload's learned traffic
+inline constexpr std::uint32_t kEntryPricedByAverage = 128U;    // the cluster's traffic per pod
+
+// The pricing flags' names, in the order /table and /explain list them.
+inline constexpr std::array<std::pair<std::uint32_t, std::string_view>, 3> kPricedBy{
+    {{kEntryPricedByAnnotation, "annotation"},
+     {kEntryPricedByWorkload, "workload"},
+     {kEntryPricedByAverage, "cluster average"}}};
 
 // SnapshotMeta::flags.
 inline constexpr std::uint32_t kSnapshotCorrected =
@@ -90,6 +102,9 @@ struct SnapshotMeta {
   std::uint32_t flags;             // kSnapshot*
   std::uint32_t in_cluster_count;  // entries with kEntryInCluster
   std::uint64_t rules_hash;  // label_rules_hash() of the rules rule_mask was computed with; 0: none
+  // What one more pod of a workload nobody knows yet adds to a node's corrected_raw_score (the
+  // correction's price of a pod, kSnapshotCorrected only); 0: unknown.
+  std::int64_t pod_price;
 };
 
 // What the collector last did; published separately so a failure is visible without

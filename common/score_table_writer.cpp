@@ -190,6 +190,7 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
   meta.eval_time_ms = info.eval_time_ms;
   meta.flags = info.flags;
   meta.rules_hash = info.rules_hash;
+  meta.pod_price = info.pod_price;
   meta.node_count = counts.stored;
   meta.overflow = counts.overflow;
   meta.rejected = counts.rejected;

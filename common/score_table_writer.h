@@ -36,6 +36,7 @@ struct SnapshotInfo {
   std::int64_t eval_time_ms = 0;
   std::uint32_t flags = 0;  // shm::kSnapshot*
   std::uint64_t rules_hash = 0;
+  std::int64_t pod_price = 0;  // shm::SnapshotMeta::pod_price
 };
 
 // Points inside publish() and record_status() where a test can stop the writer (see

@@ -24,6 +24,13 @@ std::int64_t normalize_score(std::int64_t raw, std::int64_t max) {
   return kMaxNodeScore - static_cast<std::int64_t>(scaled);
 }
 
+std::int64_t normalize_score_range(std::int64_t raw, std::int64_t min, std::int64_t max) {
+  if (max <= min) return kMaxNodeScore;
+  const auto above = static_cast<Int128>(std::clamp(raw, min, max)) - min;
+  return kMaxNodeScore -
+         static_cast<std::int64_t>(above * kMaxNodeScore / (static_cast<Int128>(max) - min));
+}
+
 void normalize_scores(std::span<const std::int64_t> raw, std::span<std::int64_t> out) {
   std::int64_t max = 0;
   for (const auto value : raw) max = std::max(max, value);

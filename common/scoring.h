@@ -26,6 +26,11 @@ void normalize_scores(std::span<const std::int64_t> raw, std::span<std::int64_t>
 // One node against a known maximum (the same formula, for callers that already know the max).
 std::int64_t normalize_score(std::int64_t raw, std::int64_t max);
 
+// One node placed on the whole 0..100 between the least (100) and the most (0) loaded of the nodes
+// compared, so background traffic every node carries does not crowd the scores into the top of
+// the range. min == max gives every node kMaxNodeScore.
+std::int64_t normalize_score_range(std::int64_t raw, std::int64_t min, std::int64_t max);
+
 // 0..100 → 0..10 for the extender protocol, rounding half up: 0-4 → 0, 5-14 → 1, ..., 95-100 → 10.
 // Rounding (not truncation) keeps the idle node (100) and a node at 96 both at 10.
 std::int64_t to_extender_score(std::int64_t node_score);

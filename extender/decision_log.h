@@ -50,10 +50,11 @@ struct NodeDecision {
       -1;  // 0..100 used for this answer; -1: none (unknown node or table not fresh)
   std::int8_t extender_score = -1;  // 0..10 returned by prioritize; -1 for filter
   FilterVerdict verdict = FilterVerdict::none;
-  bool found = false;     // present in the table snapshot
-  bool valid = false;     // the collector marked its value usable
-  FixedText<64> name;     // Kubernetes allows 253; longer names are shown cut
-  FixedText<128> reason;  // filter failure reason
+  bool found = false;          // present in the table snapshot
+  bool valid = false;          // the collector marked its value usable
+  std::uint8_t priced_by = 0;  // shm::kEntryPricedBy* of `correction`, shifted down to bit 0
+  FixedText<64> name;          // Kubernetes allows 253; longer names are shown cut
+  FixedText<128> reason;       // filter failure reason
 };
 
 // The bytes of `T` a record must store; the rest may keep an older record's bytes. A NodeDecision

@@ -35,6 +35,7 @@ void describe_node(NodeDecision& n, std::string_view name, const NodeScore& scor
   n.valid = score.valid;
   n.seed_raw = score.raw;
   n.correction = score.expected;
+  n.priced_by = static_cast<std::uint8_t>(score.flags / shm::kEntryPricedByAnnotation);
   n.rate = (score.flags & shm::kEntryRateValid) != 0 ? score.rate : -1;
 }
 
@@ -64,10 +65,6 @@ std::string iso_time(std::int64_t wall_ms) {
   return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900,
                      utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
                      wall_ms % 1000);
-}
-
-std::string_view scoring_name(ScoringMode m) {
-  return m == ScoringMode::request ? "request" : "cluster";
 }
 
 // Names cut to their stored prefix end with an ellipsis so nobody takes them for the real name.
@@ -210,7 +207,7 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
     w.Uint64(h.publish_id);
     w.EndObject();
     w.Key("scoring");
-    str(h.verb == Verb::prioritize ? scoring_name(h.scoring) : "");
+    str(h.verb == Verb::prioritize ? scoring_mode_name(h.scoring) : "");
     w.Key("nodes_asked");
     w.Uint(h.nodes_asked);
     w.Key("nodes_recorded");
@@ -253,6 +250,12 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
         str(to_string(n.verdict));
       w.Key("reason");
       str(shown(n.reason));
+      w.Key("correction_priced_by");
+      w.StartArray();
+      for (const auto& [flag, name] : shm::kPricedBy) {
+        if ((n.priced_by & (flag / shm::kEntryPricedByAnnotation)) != 0) str(name);
+      }
+      w.EndArray();
       w.EndObject();
     }
     w.EndArray();
@@ -279,7 +282,7 @@ std::string render_explain_text(const ExplainQuery& query, std::span<const Decis
                    to_string(h.verb), shown(h.pod_namespace), shown(h.pod_name),
                    to_string(h.freshness), static_cast<double>(h.table_age_ns) * 1e-9,
                    h.publish_id);
-    if (h.verb == Verb::prioritize) fmt::format_to(it, " scoring={}", scoring_name(h.scoring));
+    if (h.verb == Verb::prioritize) fmt::format_to(it, " scoring={}", scoring_mode_name(h.scoring));
     fmt::format_to(it, " nodes={}", h.nodes_asked);
     if (h.nodes_recorded < h.nodes_asked) fmt::format_to(it, " (first {} kept)", h.nodes_recorded);
     if (d.nodes_overwritten != 0)

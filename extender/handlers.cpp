@@ -119,8 +119,23 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
   std::vector<std::int16_t> percent(args.names.size());
+  const std::int64_t spread_ns =
+      std::chrono::nanoseconds(config_.extender.spread_window.value).count();
+  std::vector<std::uint32_t> assumed;
+  const bool spreading = !args.pod_owner_uid.empty() && spread_ns > 0 &&
+                         lookup.freshness == Freshness::fresh && corrected(lookup.meta) &&
+                         lookup.meta.pod_price > 0;
+  if (spreading) {
+    assumed.resize(args.names.size());
+    shared_.spread.unconfirmed(args.pod_owner_uid, args.name_hashes, assumed, now_mono_ns,
+                               lookup.meta.published_mono_ns, spread_ns);
+  }
   score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores,
-              percent);
+              percent, assumed);
+  if (spreading) {
+    shared_.spread.recommend(args.pod_owner_uid, args.pod_uid, args.name_hashes, scores, percent,
+                             now_mono_ns, spread_ns);
+  }
   FilterOutcome unfiltered;
   if (!shared_.filter_served.load(std::memory_order_relaxed) && filter_.constrains(args)) {
     score_unfiltered_constraints(args, table, now_mono_ns, scores, unfiltered);

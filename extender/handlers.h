@@ -12,6 +12,7 @@
 #include "extender/decision_log.h"
 #include "extender/filter.h"
 #include "extender/metrics.h"
+#include "extender/sibling_spread.h"
 #include "extender/table_state.h"
 
 namespace netscore::extender {
@@ -32,6 +33,7 @@ struct SharedState {
   ServerMetrics metrics;
   DecisionLog decisions;
   MissingNodes missing;
+  SiblingSpread spread;
   TableStateLog table_state;
   std::atomic<bool> draining{false};
   // Whether kube-scheduler calls the filter verb at all (the shipped configurations score only).

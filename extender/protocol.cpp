@@ -53,7 +53,10 @@ enum class Slot : std::uint8_t {
   item_label,
   pod_namespace,
   pod_name,
-  pod_uid
+  pod_uid,
+  owner_refs,
+  owner_uid,
+  owner_controller
 };
 // What the enclosing container is.
 enum class Ctx : std::uint8_t {
@@ -67,7 +70,9 @@ enum class Ctx : std::uint8_t {
   item,
   item_meta,
   item_labels,
-  node_names
+  node_names,
+  owner_refs,
+  owner_ref
 };
 
 constexpr std::size_t kMaxDepth = 128;
@@ -82,7 +87,10 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::pod:
         pod_ = false;
         out_.pod_annotations.clear();
-        out_.pod_namespace = out_.pod_name = out_.pod_uid = {};
+        out_.pod_namespace = out_.pod_name = out_.pod_uid = out_.pod_owner_uid = {};
+        break;
+      case Slot::owner_refs:
+        out_.pod_owner_uid = {};
         break;
       case Slot::pod_namespace:
       case Slot::pod_name:
@@ -111,7 +119,11 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
     }
     return true;
   }
-  bool Bool(bool) { return scalar("a boolean"); }
+  bool Bool(bool b) {
+    if (slot() != Slot::owner_controller) return scalar("a boolean");
+    owner_controller_ = b;
+    return true;
+  }
   bool Int(int) { return scalar("a number"); }
   bool Uint(unsigned) { return scalar("a number"); }
   bool Int64(std::int64_t) { return scalar("a number"); }
@@ -137,7 +149,11 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::pod_uid:
         *pod_field(slot()) = value;
         return true;
+      case Slot::owner_uid:
+        owner_uid_ = value;
+        return true;
       case Slot::other:
+      case Slot::owner_controller:
         return true;
       default:
         return fail(std::string(describe(slot())) + " must not be a string");
@@ -172,6 +188,11 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
           return push(Ctx::item);
         }
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
+        if (top() == Ctx::owner_refs) {
+          owner_uid_ = {};
+          owner_controller_ = false;
+          return push(Ctx::owner_ref);
+        }
         return push(Ctx::skip);
       default:
         return fail(std::string(describe(slot())) + " must not be an object");
@@ -202,6 +223,14 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
           key_slot_ = Slot::pod_name;
         else if (key == "uid")
           key_slot_ = Slot::pod_uid;
+        else if (key == "ownerReferences")
+          key_slot_ = Slot::owner_refs;
+        break;
+      case Ctx::owner_ref:
+        if (key == "uid")
+          key_slot_ = Slot::owner_uid;
+        else if (key == "controller")
+          key_slot_ = Slot::owner_controller;
         break;
       case Ctx::annotations:
         key_slot_ = Slot::annotation;
@@ -237,6 +266,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       out_.item_spans.push_back({item_begin_, stream_.Tell() + 1});
       out_.label_ranges.push_back({item_label_begin_, out_.node_labels.size()});
     }
+    if (top() == Ctx::owner_ref && owner_controller_ && !owner_uid_.empty())
+      out_.pod_owner_uid = owner_uid_;
     return pop();
   }
 
@@ -250,6 +281,9 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::items:
         clear_items();
         return push(Ctx::items);
+      case Slot::owner_refs:
+        out_.pod_owner_uid = {};
+        return push(Ctx::owner_refs);
       case Slot::other:
         if (top() == Ctx::node_names) return fail("NodeNames must contain only strings");
         if (top() == Ctx::items) return fail("Nodes.items must contain only objects");
@@ -319,6 +353,11 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         return "Nodes.items[].metadata.labels";
       case Slot::item_label:
         return "a Nodes.items[].metadata.labels value";
+      case Slot::owner_refs:
+        return "Pod.metadata.ownerReferences";
+      case Slot::owner_uid:
+      case Slot::owner_controller:
+        return "a Pod.metadata.ownerReferences[] field";
       case Slot::other:
         break;
     }
@@ -412,6 +451,8 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
   std::size_t item_begin_ = 0;
   std::size_t item_label_begin_ = 0;
   std::string_view pending_key_;
+  std::string_view owner_uid_;
+  bool owner_controller_ = false;
   std::string error_;
 };
 

@@ -38,6 +38,9 @@ struct ExtenderArgs {
   std::string_view pod_namespace;
   std::string_view pod_name;
   std::string_view pod_uid;
+  // uid of the Pod's controlling ownerReference (controller: true), empty when it has none: the
+  // workload whose replicas prioritize spreads.
+  std::string_view pod_owner_uid;
   // Pod.metadata.annotations with string values, one entry per key (the last duplicate wins).
   std::vector<KeyValue> pod_annotations;
   // Nodes mode only: node i's metadata.labels are node_labels[label_ranges[i].begin, .end).

@@ -29,6 +29,7 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
                     std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept;
 
 // 0..10 per node. request: the plugin's NormalizeScore over the requested nodes' raw scores;
+// range: the whole 0..100 between the least and the most loaded of them;
 // cluster: the collector's cluster-wide node_score. Unknown or invalid nodes get `neutral`;
 // anything but fresh gives every node `neutral`. `percent` (same length as `out`) receives the
 // 0..100 score behind each answer, -1 where the answer is `neutral`.
@@ -36,9 +37,12 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
 // (corrected_raw_score / corrected_node_score): pods bound since their traffic could reach the
 // window count already, so a burst does not pile onto the nodes that look quietest. Without the
 // flag the seed's raw_score / node_score, exactly as before the correction existed.
+// `assumed[i]` (optional): pods recommended for node i moments ago whose bindings the table may not
+// show yet; on a corrected snapshot each adds the snapshot's pod_price to the node's traffic.
 void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
                  std::span<const NodeScore> nodes, std::span<std::int64_t> out,
-                 std::span<std::int16_t> percent) noexcept;
+                 std::span<std::int16_t> percent,
+                 std::span<const std::uint32_t> assumed = {}) noexcept;
 
 // Whether prioritize scores this snapshot on its corrected fields.
 bool corrected(const shm::SnapshotMeta& meta) noexcept;

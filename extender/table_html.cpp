@@ -138,7 +138,7 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
       "<br><span class=\"muted\">Snapshot {} &middot; {} nodes ({} valid) of capacity {} &middot; "
       "overflow {} &middot; rejected {} &middot; scoring {}</span></div>\n",
       v.meta.publish_id, v.meta.node_count, v.meta.valid_count, v.capacity, v.meta.overflow,
-      v.meta.rejected, v.scoring == ScoringMode::request ? "request" : "cluster");
+      v.meta.rejected, scoring_mode_name(v.scoring));
 
   if (!v.missing.empty() || v.missing_dropped != 0) {
     fmt::format_to(

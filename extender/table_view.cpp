@@ -91,7 +91,7 @@ std::string render_table_json(const TableView& v) {
   w.Key("max_age");
   str(v.max_age);
   w.Key("scoring");
-  str(v.scoring == ScoringMode::request ? "request" : "cluster");
+  str(scoring_mode_name(v.scoring));
   w.Key("publish_id");
   w.Uint64(v.meta.publish_id);
   w.Key("published_wall_ms");
@@ -234,6 +234,12 @@ std::string render_table_json(const TableView& v) {
     w.Bool((flags & shm::kEntryLabelsKnown) != 0);
     w.Key("rule_mask");
     w.Uint64(row.score.rule_mask);
+    w.Key("expected_priced_by");
+    w.StartArray();
+    for (const auto& [flag, name] : shm::kPricedBy) {
+      if ((flags & flag) != 0) str(name);
+    }
+    w.EndArray();
     w.EndObject();
   }
   w.EndArray();

@@ -56,6 +56,33 @@ class CollectorPrometheusTest : public ::testing::TestWithParam<QueryMode> {
   static inline std::unique_ptr<PrometheusProcess> prometheus_;
 };
 
+TEST_P(CollectorPrometheusTest, WithTheDefaultFunctionEveryNodeEqualsItsOwnRateQuery) {
+  Config config = collector_config(prometheus_->url(), GetParam());
+  config.query.function = load_config(Component::collector, {}, {}).query.function;
+  ASSERT_EQ(config.query.function, QueryFunction::rate);
+  TableFixture table("collector-default-rate");
+  collector::PrometheusClient client({config.prometheus});
+  collector::Refresher refresher(config, client, table.writer());
+  const auto result = refresher.refresh(eval_time_ms(), no_wait());
+  ASSERT_TRUE(result.ok) << result.error;
+  shm::SnapshotMeta meta{};
+  const auto rows = table.rows(meta);
+  const auto nodes = synth_nodes(kNodes);
+  ASSERT_EQ(rows.size(), kNodes);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    SCOPED_TRACE(nodes[i].name);
+    ASSERT_EQ(rows[i].name, nodes[i].name);
+    const double expected = per_node_value(client, config, nodes[i].name);
+    EXPECT_EQ(rows[i].score.raw, expected);
+    EXPECT_EQ(rows[i].score.rate, expected);
+    EXPECT_EQ(rows[i].score.raw_score, static_cast<std::int64_t>(expected));
+  }
+  // The idle node is idle by its rate too, and eth0's load grows with the node index.
+  EXPECT_EQ(rows[0].score.raw, 0.0);
+  for (std::size_t i = 3; i < nodes.size(); ++i)
+    EXPECT_LT(rows[i - 1].score.raw, rows[i].score.raw);
+}
+
 TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
   const Config config = collector_config(prometheus_->url(), GetParam());
   TableFixture table("collector-equal");

@@ -18,9 +18,12 @@
 // uniquely named table removed afterwards, and reads of what was published.
 namespace netscore::testing {
 
+// The seed's function (sum_over_time): these tests pin the original plugin's exact values; the
+// default (rate) has its own exactness test.
 inline Config collector_config(const std::string& url, QueryMode mode = QueryMode::label) {
   Config config = load_config(Component::collector, {},
                               {{"NETSCORE_PROMETHEUS_URL", url},
+                               {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
                                {"NETSCORE_INTERFACE", "eth0"},
                                {"NETSCORE_TIME_RANGE", "5m"},
                                {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},

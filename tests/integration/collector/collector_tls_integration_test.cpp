@@ -87,7 +87,7 @@ class CollectorTlsTest : public ::testing::Test {
     now_s_ = std::time(nullptr);
     const SynthOptions traffic{.nodes = kNodes,
                                .end_s = now_s_ + 3600,
-                               .hours = 1,
+                               .hours = 2,
                                .step_s = 15,
                                .layout = SynthLayout::kubernetes_node,
                                .extra_metric = {}};

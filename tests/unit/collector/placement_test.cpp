@@ -87,8 +87,8 @@ TEST(BuildSnapshot, AnnotatedRateInIncreaseMode) {
   // Half of an annotated 10 B/s pod is missing; increase counts bytes per 300 s window: 5 x 300.
   NodeLoad l = load("n1", 1, 0.5, 0);
   l.placed = 1;
-  l.pending_annotated = 5;
-  l.pending_annotated_share = 0.5;
+  l.pending_known = 5;
+  l.pending_known_share = 0.5;
   const std::vector<NodeLoad> loads{l};
   const auto s = build_snapshot({sample("n1", 600)}, 1, &loads,
                                 {.enabled = true,
@@ -198,7 +198,7 @@ TEST(ClusterState, FinishedPlacementsAreForgottenButTheirPodsStillCount) {
   EXPECT_DOUBLE_EQ(loads[0].settled, 2.0 - 1.0 / 3.0);
   EXPECT_EQ(loads[1].pods, 1U);
   EXPECT_EQ(state.recent_count(), 1U) << "a's placement is forgotten";
-  state.remove_pod("b");
+  state.remove_pod("b", 715000);
   EXPECT_EQ(state.recent_count(), 0U);
 }
 

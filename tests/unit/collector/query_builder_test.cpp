@@ -7,8 +7,10 @@
 namespace netscore::collector {
 namespace {
 
+// The seed's function: these cases pin the original plugin's exact query.
 QueryConfig base_config() {
   QueryConfig c;
+  c.function = QueryFunction::sum_over_time;
   c.metric = "node_network_receive_bytes_total";
   c.interface = "eth0";
   c.time_range = *parse_prom_duration("5m");

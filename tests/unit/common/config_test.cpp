@@ -127,7 +127,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::extender, "NETSCORE_LISTEN", "::1:8888", "host:port"},
         BadCase{Component::extender, "NETSCORE_URL_PREFIX", "/a b", "URL path"},
         BadCase{Component::extender, "NETSCORE_NEUTRAL_SCORE", "11", "from 0 to 10"},
-        BadCase{Component::extender, "NETSCORE_SCORING", "global", "request cluster"},
+        BadCase{Component::extender, "NETSCORE_SCORING", "global", "request range cluster"},
+        BadCase{Component::extender, "NETSCORE_SPREAD_WINDOW", "soon", "duration"},
+        BadCase{Component::collector, "NETSCORE_LEARN_WORKLOADS", "maybe", "true or false"},
         BadCase{Component::extender, "NETSCORE_STALE_POLICY", "lenient", "open closed"},
         BadCase{Component::extender, "NETSCORE_BODY_LIMIT", "10", "byte count"},
         BadCase{Component::extender, "NETSCORE_THREADS", "-1", "thread count"}));

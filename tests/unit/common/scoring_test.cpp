@@ -37,6 +37,18 @@ TEST(NormalizeScores, MatchesGoIntegerArithmetic) {
   EXPECT_EQ(normalized({0, 7}), (std::vector<std::int64_t>{100, 0}));
 }
 
+TEST(NormalizeScoreRange, SpansTheWholeRangeBetweenTheLeastAndTheMostLoaded) {
+  // 100 - (raw - min) * 100 / (max - min), integer division first.
+  EXPECT_EQ(normalize_score_range(900, 900, 1000), 100);
+  EXPECT_EQ(normalize_score_range(1000, 900, 1000), 0);
+  EXPECT_EQ(normalize_score_range(933, 900, 1000), 67);
+  EXPECT_EQ(normalize_score_range(950, 900, 1000), 50);
+  // Equal nodes all score the maximum; values outside [min, max] are clamped.
+  EXPECT_EQ(normalize_score_range(5, 5, 5), 100);
+  EXPECT_EQ(normalize_score_range(2000, 900, 1000), 0);
+  EXPECT_EQ(normalize_score_range(INT64_MAX, 0, INT64_MAX), 0);
+}
+
 TEST(NormalizeScores, AllIdleGivesMaxInsteadOfDividingByZero) {
   EXPECT_EQ(normalized({0, 0, 0}), (std::vector<std::int64_t>{100, 100, 100}));
   EXPECT_EQ(normalized({}), (std::vector<std::int64_t>{}));

@@ -111,6 +111,50 @@ TEST_F(CorrectionTest, RequestModeNormalisesMeasuredPlusExpectedOverTheRequested
   EXPECT_EQ(prioritize(R"(["b","c"])"), R"([{"Host":"b","Score":8},{"Host":"c","Score":0}])");
 }
 
+// A pod of a controlling owner: the body prioritize gets for it over the nodes b and c.
+std::string pod_request(std::string_view uid, std::string_view owner) {
+  const std::string owners = owner.empty() ? std::string("[]")
+                                           : R"([{"kind":"ReplicaSet","uid":")" +
+                                                 std::string(owner) + R"(","controller":true}])";
+  return R"({"Pod":{"metadata":{"uid":")" + std::string(uid) + R"(","ownerReferences":)" + owners +
+         R"(}},"Nodes":null,"NodeNames":["b","c"]})";
+}
+
+TEST_F(CorrectionTest, ReplicasOfOneWorkloadAreSpreadBeforeTheirBindingsReachTheTable) {
+  config_.extender.spread_window = {std::chrono::milliseconds(200), "200ms"};
+  publish_rows(entries(), {.eval_time_ms = 1000,
+                           .flags = shm::kSnapshotCorrected | shm::kSnapshotClusterSynced,
+                           .pod_price = 100});
+  const auto answer = [&](std::string_view uid, std::string_view owner) {
+    return call(http::verb::post, "/netscore/prioritize", pod_request(uid, owner)).body;
+  };
+  // b 50 and c 200 (max 200): b 75 -> 8, c 0. Recommended alone: b 10.
+  EXPECT_EQ(answer("p1", "rs"), R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+  // b now counts one assumed pod at twice the price: 250 against c's 200 (max 250): b 0, c 20.
+  EXPECT_EQ(answer("p2", "rs"), R"([{"Host":"b","Score":0},{"Host":"c","Score":10}])");
+  // b 250, c 400: b 38 -> 4 and the best again.
+  EXPECT_EQ(answer("p3", "rs"), R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+  // Another workload assumes nothing; a pod without an owner is scored as before.
+  EXPECT_EQ(answer("q1", "other"), R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+  EXPECT_EQ(answer("lone", ""), R"([{"Host":"b","Score":8},{"Host":"c","Score":0}])");
+}
+
+TEST_F(CorrectionTest, AnAssumptionEndsWithASnapshotPublishedAWindowLater) {
+  config_.extender.spread_window = {std::chrono::milliseconds(1), "1ms"};
+  const SnapshotInfo info{.eval_time_ms = 1000,
+                          .flags = shm::kSnapshotCorrected | shm::kSnapshotClusterSynced,
+                          .pod_price = 100};
+  publish_rows(entries(), info);
+  // Recommended 5 ms before the next snapshot is published: that snapshot shows the binding.
+  const std::int64_t recommended_at = mono_now_ns() - 5'000'000;
+  EXPECT_EQ(
+      call(http::verb::post, "/netscore/prioritize", pod_request("p1", "rs"), recommended_at).body,
+      R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+  publish_rows(entries(), info);
+  EXPECT_EQ(call(http::verb::post, "/netscore/prioritize", pod_request("p2", "rs")).body,
+            R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+}
+
 TEST_F(CorrectionTest, ClusterModeUsesTheCorrectedNodeScore) {
   config_.extender.scoring = ScoringMode::cluster;
   publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);

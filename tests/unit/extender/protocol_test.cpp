@@ -67,6 +67,28 @@ TEST(Protocol, ParsesNodeNamesRequestAndAnnotation) {
   EXPECT_TRUE(args.node_labels.empty());
 }
 
+TEST(Protocol, TakesTheControllingOwnersUidAsTheWorkload) {
+  const auto owner_of = [](const std::string& owners) {
+    ExtenderArgs args;
+    std::string buffer;
+    const auto error = parse(R"({"Pod": {"metadata": {"name": "web-1", "ownerReferences": )" +
+                                 owners + R"(}}, "NodeNames": ["n1"]})",
+                             args, buffer);
+    return error ? "error: " + *error : std::string(args.pod_owner_uid);
+  };
+  EXPECT_EQ(owner_of(R"([{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-7d9f8",)"
+                     R"( "uid": "rs-uid", "controller": true, "blockOwnerDeletion": true}])"),
+            "rs-uid");
+  // Only the controller counts, wherever it stands in the list.
+  EXPECT_EQ(owner_of(R"([{"kind": "ConfigMap", "uid": "cm-uid"},)"
+                     R"( {"controller": true, "uid": "job-uid", "kind": "Job"}])"),
+            "job-uid");
+  EXPECT_EQ(owner_of(R"([{"kind": "ReplicaSet", "uid": "rs-uid", "controller": false}])"), "");
+  EXPECT_EQ(owner_of("[]"), "");
+  EXPECT_EQ(owner_of("null"), "");
+  EXPECT_THAT(owner_of(R"({"uid": "x"})"), HasSubstr("Pod.metadata.ownerReferences"));
+}
+
 TEST(Protocol, ParsesFullNodesRequestWithSpans) {
   ExtenderArgs args;
   std::string buffer;

@@ -1,0 +1,84 @@
+#include "bench/closed_loop/balance_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "bench/percentile.h"
+
+namespace netscore::sim {
+
+BalanceRecorder::BalanceRecorder(double dt, double hot_factor) : dt_(dt), hot_factor_(hot_factor) {}
+
+void BalanceRecorder::add(std::span<const double> node_rates) {
+  const double t = static_cast<double>(instants_++) * dt_;
+  if (node_rates.empty()) return;
+  const double n = static_cast<double>(node_rates.size());
+  double sum = 0, peak = node_rates.front();
+  for (const double r : node_rates) {
+    sum += r;
+    peak = std::max(peak, r);
+  }
+  const double mean = sum / n;
+  if (!(mean > 0)) return;
+  double squares = 0;
+  unsigned hot = 0;
+  for (const double r : node_rates) {
+    squares += (r - mean) * (r - mean);
+    if (r > hot_factor_ * mean) ++hot;
+  }
+  peak_to_mean_.push_back(peak / mean);
+  times_.push_back(t);
+  cv_sum_ += std::sqrt(squares / n) / mean;
+  hot_node_seconds_ += dt_ * hot;
+}
+
+BalanceMetrics BalanceRecorder::result() const {
+  BalanceMetrics m;
+  m.seconds = static_cast<double>(instants_) * dt_;
+  m.hot_node_seconds = hot_node_seconds_;
+  if (peak_to_mean_.empty()) return m;
+  const double counted = static_cast<double>(peak_to_mean_.size());
+  double sum = 0;
+  for (const double v : peak_to_mean_) sum += v;
+  m.peak_to_mean = sum / counted;
+  m.cv = cv_sum_ / counted;
+  auto sorted = peak_to_mean_;
+  m.p99_peak_to_mean = bench::percentile(sorted, 0.99);
+  return m;
+}
+
+std::vector<std::pair<double, double>> BalanceRecorder::peak_to_mean_series(double smooth_s) const {
+  std::vector<std::pair<double, double>> out;
+  double sum = 0;
+  std::size_t first = 0;  // of the instants within (t - smooth_s, t]
+  for (std::size_t i = 0; i < times_.size(); ++i) {
+    sum += peak_to_mean_[i];
+    while (first < i && times_[first] <= times_[i] - smooth_s) sum -= peak_to_mean_[first++];
+    out.emplace_back(times_[i], sum / static_cast<double>(i + 1 - first));
+  }
+  return out;
+}
+
+BurstSpread burst_spread(const Trace& trace, std::span<const int> node_of_pod) {
+  BurstSpread spread;
+  double total = 0;
+  std::map<int, unsigned> on_node;
+  for (const auto& event : trace.events) {
+    if (event.kind != TraceEvent::Kind::create || event.pods.size() < 2) continue;
+    on_node.clear();
+    unsigned most = 0;
+    for (const auto pod : event.pods) {
+      const int node = pod < node_of_pod.size() ? node_of_pod[pod] : -1;
+      if (node >= 0) most = std::max(most, ++on_node[node]);
+    }
+    if (most == 0) continue;
+    ++spread.bursts;
+    total += most;
+    spread.max_on_one_node = std::max(spread.max_on_one_node, most);
+  }
+  if (spread.bursts > 0) spread.mean_max_on_one_node = total / spread.bursts;
+  return spread;
+}
+
+}  // namespace netscore::sim

@@ -1,0 +1,472 @@
+#include "bench/closed_loop/simulator.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <map>
+#include <queue>
+#include <random>
+#include <sstream>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "bench/closed_loop/promql.h"
+#include "bench/closed_loop/scheduler_model.h"
+#include "collector/cluster_state.h"
+#include "collector/placement.h"
+#include "common/clock.h"
+#include "common/score_table_reader.h"
+#include "common/scoring.h"
+#include "common/score_table_writer.h"
+#include "extender/scoring_policy.h"
+#include "extender/sibling_spread.h"
+#include "tests/support/scratch_table.h"
+
+namespace netscore::sim {
+namespace {
+
+using collector::ClusterState;
+using collector::NodeSample;
+
+// Wall-clock origin of virtual time: the collector's model works in Unix milliseconds.
+constexpr std::int64_t kEpochMs = 1'700'000'000'000;
+
+std::int64_t to_ms(double t) {
+  return kEpochMs + std::llround(t * 1000);
+}
+
+Config load(Component component, const Environment& env) {
+  return load_config(component, {}, env);
+}
+
+enum class EventKind {
+  trace,
+  scrape,
+  refresh,
+  schedule,
+  visible_bind,
+  visible_remove,
+  traffic,
+  sample
+};
+
+struct Event {
+  double t = 0;
+  std::uint64_t seq = 0;
+  EventKind kind = EventKind::trace;
+  std::uint32_t arg = 0;
+  bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+};
+
+class Loop {
+ public:
+  Loop(const Trace& trace, const Policy& policy, const LoopParams& params)
+      : trace_(trace),
+        policy_(policy),
+        params_(params),
+        nodes_(trace.node_names.size()),
+        collector_(load(Component::collector, policy.env)),
+        extender_(load(Component::extender, policy.env)),
+        refresh_s_(static_cast<double>(collector_.refresh_interval.value.count()) / 1000.0 /
+                   params.time_scale),
+        range_ms_(std::llround(static_cast<double>(collector_.query.time_range.value.count()) /
+                               params.time_scale)),
+        state_(std::llround(refresh_s_ * 1000) + range_ms_),
+        table_("closed-loop"),
+        writer_({.name = table_.str(), .capacity = 1024}),
+        reader_({.name = table_.str()}),
+        node_rate_(trace.background),
+        bound_rate_(trace.background),
+        counter_(trace.counter_start),
+        counter_t_(nodes_, 0.0),
+        node_pods_(nodes_, 0),
+        series_(nodes_),
+        node_of_pod_(trace.pods.size(), -1),
+        started_(trace.pods.size(), false),
+        removed_(trace.pods.size(), false),
+        recorder_(params.sample_s, params.hot_factor),
+        scheduler_(params.topology_spread, params.tie_seed) {
+    for (const auto& name : trace.node_names) {
+      names_.push_back(name);
+      name_hashes_.push_back(shm::name_hash(name));
+      state_.upsert_node({.name = name});
+    }
+  }
+
+  RunResult run() {
+    for (const auto pod : trace_.initial_pods) place_initial(pod);
+    for (std::uint32_t i = 0; i < trace_.events.size(); ++i)
+      push(trace_.events[i].t, EventKind::trace, i);
+    push(params_.scrape_s / 2, EventKind::scrape);
+    push(0.75 * refresh_s_, EventKind::refresh);
+    push(0, EventKind::sample);
+    const double end = trace_.params.duration_s;
+    while (!queue_.empty() && queue_.top().t < end) {
+      const Event e = queue_.top();
+      queue_.pop();
+      handle(e);
+    }
+    RunResult out{.policy = policy_.name,
+                  .balance = recorder_.result(),
+                  .bursts = burst_spread(trace_, node_of_pod_),
+                  .peak_to_mean = recorder_.peak_to_mean_series(30)};
+    return out;
+  }
+
+ private:
+  void push(double t, EventKind kind, std::uint32_t arg = 0) {
+    queue_.push({.t = t, .seq = seq_++, .kind = kind, .arg = arg});
+  }
+
+  void advance_counter(std::size_t node, double t) {
+    counter_[node] += node_rate_[node] * (t - counter_t_[node]);
+    counter_t_[node] = t;
+  }
+
+  void set_rate(std::size_t node, double t, double delta) {
+    advance_counter(node, t);
+    node_rate_[node] += delta;
+  }
+
+  // Pods alive at 0 were placed long ago: water-filling on true traffic, the same for every
+  // policy, already visible, their traffic settled in every window.
+  void place_initial(std::uint32_t pod) {
+    std::size_t best = 0;
+    for (std::size_t n = 1; n < nodes_; ++n) {
+      if (bound_rate_[n] < bound_rate_[best]) best = n;
+    }
+    bind(pod, best, -1e9);
+    started_[pod] = true;
+    node_rate_[best] += trace_.pods[pod].rate;
+    state_.upsert_pod(facts(pod), to_ms(-1e6));
+  }
+
+  collector::PodFacts facts(std::uint32_t pod) const {
+    const PodSpec& spec = trace_.pods[pod];
+    return {.uid = spec.name,
+            .node = node_of_pod_[pod] >= 0 ? names_[static_cast<std::size_t>(node_of_pod_[pod])]
+                                           : std::string(),
+            .workload = spec.ns + "/Deployment/" + trace_.deployments[spec.deployment].name};
+  }
+
+  void bind(std::uint32_t pod, std::size_t node, double t) {
+    (void)t;
+    node_of_pod_[pod] = static_cast<int>(node);
+    ++node_pods_[node];
+    bound_rate_[node] += trace_.pods[pod].rate;
+    auto& same = same_set_[trace_.pods[pod].replicaset];
+    same.resize(nodes_);
+    ++same[node];
+  }
+
+  void handle(const Event& e) {
+    switch (e.kind) {
+      case EventKind::trace:
+        on_trace(trace_.events[e.arg], e.t);
+        break;
+      case EventKind::scrape:
+        for (std::size_t n = 0; n < nodes_; ++n) {
+          advance_counter(n, e.t);
+          series_[n].t_ms.push_back(to_ms(e.t));
+          series_[n].v.push_back(counter_[n]);
+          trim(series_[n], to_ms(e.t) - range_ms_ - 3 * std::llround(params_.scrape_s * 1000));
+        }
+        push(e.t + params_.scrape_s, EventKind::scrape);
+        break;
+      case EventKind::refresh:
+        measure(e.t);
+        push(e.t + refresh_s_, EventKind::refresh);
+        break;
+      case EventKind::schedule:
+        schedule_next(e.t);
+        break;
+      case EventKind::visible_bind:
+        if (!removed_[e.arg]) {
+          state_.upsert_pod(facts(e.arg), to_ms(e.t));
+          publish(e.t, false);
+        }
+        break;
+      case EventKind::visible_remove:
+        state_.remove_pod(trace_.pods[e.arg].name, to_ms(e.t));
+        publish(e.t, false);
+        break;
+      case EventKind::traffic:
+        if (!removed_[e.arg]) {
+          started_[e.arg] = true;
+          set_rate(static_cast<std::size_t>(node_of_pod_[e.arg]), e.t, trace_.pods[e.arg].rate);
+        }
+        break;
+      case EventKind::sample:
+        recorder_.add(node_rate_);
+        push(e.t + params_.sample_s, EventKind::sample);
+        break;
+    }
+  }
+
+  void on_trace(const TraceEvent& event, double t) {
+    if (event.kind == TraceEvent::Kind::create) {
+      const bool idle = pending_.empty();
+      for (const auto pod : event.pods) pending_.push_back(pod);
+      if (idle) push(t, EventKind::schedule);
+      return;
+    }
+    const std::uint32_t pod = event.pods.front();
+    removed_[pod] = true;
+    const int node = node_of_pod_[pod];
+    if (node < 0) return;  // still pending: skipped when its turn comes
+    const auto n = static_cast<std::size_t>(node);
+    if (started_[pod]) set_rate(n, t, -trace_.pods[pod].rate);
+    --node_pods_[n];
+    bound_rate_[n] -= trace_.pods[pod].rate;
+    --same_set_[trace_.pods[pod].replicaset][n];
+    push(t + params_.visible_s, EventKind::visible_remove, pod);
+  }
+
+  void schedule_next(double t) {
+    while (!pending_.empty() && removed_[pending_.front()]) pending_.pop_front();
+    if (pending_.empty()) return;
+    const std::uint32_t pod = pending_.front();
+    pending_.pop_front();
+    const std::size_t node = pick(pod, t);
+    bind(pod, node, t);
+    push(t + params_.visible_s, EventKind::visible_bind, pod);
+    // Its containers start and the next scrape after that is the first to count its traffic.
+    push(std::floor(t / params_.scrape_s) * params_.scrape_s + params_.scrape_s, EventKind::traffic,
+         pod);
+    if (!pending_.empty()) push(t + params_.cycle_s, EventKind::schedule);
+  }
+
+  std::size_t pick(std::uint32_t pod, double t) {
+    std::vector<std::int64_t> total(nodes_, 0);
+    switch (policy_.kind) {
+      case PolicyKind::fewest_pods:
+        return static_cast<std::size_t>(
+            std::min_element(node_pods_.begin(), node_pods_.end()) - node_pods_.begin());
+      case PolicyKind::oracle:
+        return static_cast<std::size_t>(
+            std::min_element(bound_rate_.begin(), bound_rate_.end()) - bound_rate_.begin());
+      case PolicyKind::netscore:
+        add_extender(pod, t, total);
+        [[fallthrough]];
+      case PolicyKind::scheduler: {
+        auto& same = same_set_[trace_.pods[pod].replicaset];
+        same.resize(nodes_);
+        scheduler_.add_default_plugins(node_pods_, same, total);
+        break;
+      }
+    }
+    return scheduler_.select_host(total);
+  }
+
+  void add_extender(std::uint32_t pod, double t, std::vector<std::int64_t>& total) {
+    std::vector<std::string_view> names(names_.begin(), names_.end());
+    std::vector<NodeScore> found(nodes_);
+    const auto lookup = extender::lookup_nodes(&reader_, names, {}, found, mono_now_ns(),
+                                               std::numeric_limits<std::int64_t>::max() / 2);
+    std::vector<std::int64_t> scores(nodes_);
+    std::vector<std::int16_t> percent(nodes_);
+    // The pod's controlling owner is its ReplicaSet: the trace names it uniquely. The same
+    // decisions as Handlers::prioritize.
+    const PodSpec& spec = trace_.pods[pod];
+    const auto now_ns = std::llround(t * 1e9);
+    const std::int64_t spread_ns =
+        std::chrono::nanoseconds(extender_.extender.spread_window.value).count();
+    std::vector<std::uint32_t> assumed;
+    const bool spreading = spread_ns > 0 && lookup.freshness == extender::Freshness::fresh &&
+                           extender::corrected(lookup.meta) && lookup.meta.pod_price > 0;
+    if (spreading) {
+      assumed.resize(nodes_);
+      spread_.unconfirmed(spec.replicaset, name_hashes_, assumed, now_ns, published_ns_,
+                          spread_ns);
+    }
+    extender::score_nodes(extender_.extender.scoring, extender_.extender.neutral_score, lookup,
+                          found, scores, percent, assumed);
+    if (spreading) {
+      spread_.recommend(spec.replicaset, spec.name, name_hashes_, scores, percent, now_ns,
+                        spread_ns);
+    }
+    SchedulerModel::add_extender(scores,
+                                 policy_.weight > 0 ? policy_.weight : params_.shipped_weight, total);
+  }
+
+
+  void measure(double t) {
+    samples_.clear();
+    const auto function = static_cast<Function>(collector_.query.function);
+    for (std::size_t n = 0; n < nodes_; ++n) {
+      const auto value = evaluate(function, series_[n], to_ms(t), range_ms_);
+      if (!value) continue;
+      const auto rate = evaluate(Function::rate, series_[n], to_ms(t), range_ms_);
+      samples_.push_back({.node = names_[n],
+                          .value = *value,
+                          .rate = rate.value_or(0),
+                          .rate_valid = rate.has_value()});
+    }
+    eval_ms_ = to_ms(t);
+    have_measurement_ = true;
+    publish(t, true);
+  }
+
+  void publish(double t, bool fresh_measurement) {
+    if (!have_measurement_) return;
+    const collector::CorrectionSettings settings{.enabled = collector_.kube.correction,
+                                                 .function = collector_.query.function,
+                                                 .window_ms = range_ms_,
+                                                 .default_rate = collector_.kube.pod_receive_rate,
+                                                 .learn_workloads = collector_.kube.learn_workloads};
+    const bool learning = settings.enabled && settings.learn_workloads;
+    const collector::LoadWindow window{
+        .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
+    if (fresh_measurement && learning) state_.learn(collector::node_rates(samples_), window);
+    const auto loads = state_.loads(window);
+    const auto snapshot = collector::build_snapshot(
+        samples_, eval_ms_, &loads, settings, 0, learning ? state_.rate_per_pod() : std::nullopt);
+    writer_.publish(snapshot.entries, snapshot.info);
+    published_ns_ = std::llround(t * 1e9);
+  }
+
+  const Trace& trace_;
+  const Policy& policy_;
+  const LoopParams& params_;
+  std::size_t nodes_;
+  Config collector_, extender_;
+  double refresh_s_;
+  std::int64_t range_ms_;
+  ClusterState state_;
+  testing::ScratchTable table_;
+  ScoreTableWriter writer_;
+  ScoreTableReader reader_;
+  std::vector<std::string> names_;
+  std::vector<std::uint64_t> name_hashes_;
+  extender::SiblingSpread spread_;
+  std::int64_t published_ns_ = 0;  // virtual time of the latest publish
+  std::vector<double> node_rate_;   // true traffic now
+  std::vector<double> bound_rate_;  // true traffic once every bound pod runs (the oracle's view)
+  std::vector<double> counter_;
+  std::vector<double> counter_t_;
+  std::vector<unsigned> node_pods_;
+  // Pods bound per node, per ReplicaSet (PodTopologySpread's view of the pod's siblings).
+  std::unordered_map<std::string, std::vector<unsigned>> same_set_;
+  std::vector<Series> series_;
+  std::vector<int> node_of_pod_;
+  std::vector<bool> started_, removed_;
+  std::deque<std::uint32_t> pending_;
+  std::vector<NodeSample> samples_;
+  std::int64_t eval_ms_ = 0;
+  bool have_measurement_ = false;
+  BalanceRecorder recorder_;
+  SchedulerModel scheduler_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
+  std::uint64_t seq_ = 0;
+};
+
+struct LoopFlag {
+  std::string_view name;
+  std::function<std::string(LoopParams&, std::string_view)> apply;
+  std::string_view help;
+};
+
+template <class T>
+std::string parse_into(T& out, std::string_view text) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (text != "true" && text != "false") return "expected true or false";
+    out = text == "true";
+    return {};
+  } else {
+    T value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size()) return "expected a number";
+    out = value;
+    return {};
+  }
+}
+
+#define NETSCORE_LOOP_FLAG(member, help)                                                      \
+  LoopFlag {                                                                                  \
+#member, [](LoopParams & p, std::string_view v) { return parse_into(p.member, v); }, help \
+  }
+
+const std::vector<LoopFlag>& loop_flags() {
+  static const std::vector<LoopFlag> flags{
+      NETSCORE_LOOP_FLAG(scrape_s, "Prometheus scrape interval (s)"),
+      NETSCORE_LOOP_FLAG(time_scale, "the collector's refresh and window are divided by this"),
+      NETSCORE_LOOP_FLAG(cycle_s, "scheduling cycle per pod (s)"),
+      NETSCORE_LOOP_FLAG(visible_s, "binding to the collector's watch (s)"),
+      NETSCORE_LOOP_FLAG(sample_s, "step of the balance metrics (s)"),
+      NETSCORE_LOOP_FLAG(hot_factor, "a node above this x the mean is hot"),
+      NETSCORE_LOOP_FLAG(topology_spread, "the default PodTopologySpread constraint"),
+      NETSCORE_LOOP_FLAG(shipped_weight, "extender weight of the shipped configuration"),
+      NETSCORE_LOOP_FLAG(tie_seed, "seed of kube-scheduler's random tie-break"),
+  };
+  return flags;
+}
+#undef NETSCORE_LOOP_FLAG
+
+}  // namespace
+
+std::vector<Policy> standard_policies() {
+  return {
+      {.name = "kube-scheduler alone", .kind = PolicyKind::scheduler},
+      {.name = "fewest pods (baseline)", .kind = PolicyKind::fewest_pods},
+      {.name = "seed scores",
+       .env = {{"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+               {"NETSCORE_CORRECTION", "false"},
+               {"NETSCORE_SCORING", "request"}}},
+      {.name = "previous defaults (sum_over_time + correction)",
+       .env = {{"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+               {"NETSCORE_LEARN_WORKLOADS", "false"},
+               {"NETSCORE_SPREAD_WINDOW", "0"}}},
+      {.name = "netscore defaults"},
+      {.name = "defaults, workloads not learned", .env = {{"NETSCORE_LEARN_WORKLOADS", "false"}}},
+      {.name = "defaults, no burst spreading", .env = {{"NETSCORE_SPREAD_WINDOW", "0"}}},
+      {.name = "defaults, range scoring", .env = {{"NETSCORE_SCORING", "range"}}},
+      {.name = "defaults, range scoring, weight 3",
+       .env = {{"NETSCORE_SCORING", "range"}},
+       .weight = 3},
+      {.name = "defaults, window 2m", .env = {{"NETSCORE_TIME_RANGE", "2m"}}},
+      {.name = "oracle", .kind = PolicyKind::oracle},
+  };
+}
+
+std::string apply_loop_flag(LoopParams& params, std::string_view name, std::string_view value) {
+  std::string member(name);
+  std::replace(member.begin(), member.end(), '-', '_');
+  for (const auto& flag : loop_flags()) {
+    if (flag.name != member) continue;
+    const std::string error = flag.apply(params, value);
+    return error.empty() ? error
+                         : "--" + std::string(name) + "=" + std::string(value) + ": " + error;
+  }
+  return "unknown flag --" + std::string(name);
+}
+
+std::string loop_help() {
+  std::string out;
+  for (const auto& flag : loop_flags()) out += fmt::format("  --{:<18} {}\n", flag.name, flag.help);
+  return out;
+}
+
+RunResult run_policy(const Trace& trace, const Policy& policy, const LoopParams& params) {
+  return Loop(trace, policy, params).run();
+}
+
+std::string results_table(const std::vector<RunResult>& results) {
+  std::string out =
+      "| policy | peak/mean | CV | p99 peak/mean | hot node-s | burst max on one node (mean, max) "
+      "|\n"
+      "|---|---|---|---|---|---|\n";
+  for (const auto& r : results) {
+    out += fmt::format("| {} | {:.2f} | {:.3f} | {:.2f} | {:.1f} | {:.2f}, {} |\n", r.policy,
+                       r.balance.peak_to_mean, r.balance.cv, r.balance.p99_peak_to_mean,
+                       r.balance.hot_node_seconds, r.bursts.mean_max_on_one_node,
+                       r.bursts.max_on_one_node);
+  }
+  return out;
+}
+
+}  // namespace netscore::sim

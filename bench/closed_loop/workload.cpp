@@ -1,0 +1,411 @@
+#include "bench/closed_loop/workload.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <sstream>
+#include <unordered_set>
+#include <variant>
+
+namespace netscore::sim {
+namespace {
+
+// Hand-written distributions over mt19937_64, whose output the standard fixes: the same trace
+// from a seed with any standard library.
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : engine_(seed) {}
+  // In (0, 1): logarithms of it and of 1 - it are finite.
+  double open01() { return (static_cast<double>(engine_() >> 11) + 0.5) * 0x1p-53; }
+  double exponential(double mean) { return -mean * std::log(open01()); }
+  double normal() {
+    return std::sqrt(-2 * std::log(open01())) * std::cos(2 * std::numbers::pi * open01());
+  }
+  double lognormal(double median, double sigma) { return median * std::exp(sigma * normal()); }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * open01(); }
+  // Uniform over [lo, hi].
+  std::uint64_t integer(std::uint64_t lo, std::uint64_t hi) {
+    const auto span = hi - lo + 1;
+    return lo +
+           std::min(span - 1, static_cast<std::uint64_t>(open01() * static_cast<double>(span)));
+  }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// Independent streams per purpose, so that e.g. a new pod-rate jitter leaves arrivals as they were.
+std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + stream * 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+// lifecycle_stream + i is deployment i's.
+enum Stream : std::uint64_t { nodes_stream = 1, arrivals_stream, names_stream, lifecycle_stream };
+
+// Cumulative weights of the replica counts min..max, P(min + i) ~ 1 / (i + 1)^exponent.
+std::vector<double> replica_cdf(const WorkloadParams& p) {
+  std::vector<double> cdf;
+  double total = 0;
+  for (unsigned i = 0; i <= p.replicas_max - p.replicas_min; ++i) {
+    total += std::pow(i + 1.0, -p.replicas_zipf_exponent);
+    cdf.push_back(total);
+  }
+  for (auto& c : cdf) c /= total;
+  return cdf;
+}
+
+// Expected pod-seconds of one deployment, exactly, so that Little's law gives the arrival rate
+// that keeps pods_per_node alive on average. Without deaths, the live count N only grows (by
+// scale-ups); x[n] = E[integral of e^(-a/T) N(a) da | N(0) = n] is that expectation given n
+// replicas (the survival of an exponential lifetime T is e^(-a/T)), and first-jump analysis gives
+// x[n] (1/T + s) = n + s * mean(x[n + k], k = 1..max(1, n/2)). Beyond a cap where reaching is
+// negligible, x is its linear asymptote. A rolling update adds k (mean (N+1)/2) old pods for
+// min(delay, remaining life), whose mean is T (1 - e^(-delay/T)).
+double expected_pod_seconds(const WorkloadParams& p, const std::vector<double>& cdf) {
+  const double T = p.deployment_lifetime_mean_s;
+  const double s = p.scale_up_rate;
+  constexpr std::size_t cap = 1 << 16;
+  const double slope = 1 / (1 / T - s / 4);
+  const double offset = T * s * 0.375;  // the asymptote's intercept, E[k] ~ n/4 + 3/8
+  // Sum of the asymptote slope * (j + offset) over j = cap+1 .. last.
+  auto beyond = [&](double last) {
+    const double count = last - cap;
+    return slope * ((cap + 1 + last) * count / 2 + offset * count);
+  };
+  std::vector<double> x(cap + 1), suffix(cap + 2);  // suffix[n] = x[n] + ... + x[cap]
+  for (std::size_t n = cap; n >= 1; --n) {
+    const std::size_t m = std::max<std::size_t>(1, n / 2);
+    const double sum = n + m <= cap ? suffix[n + 1] - suffix[n + m + 1]
+                                    : suffix[n + 1] + beyond(static_cast<double>(n + m));
+    x[n] = (static_cast<double>(n) + s * sum / static_cast<double>(m)) / (1 / T + s);
+    suffix[n] = suffix[n + 1] + x[n];
+  }
+  double mean = 0;
+  for (std::size_t i = 0; i < cdf.size(); ++i) {
+    mean += (cdf[i] - (i == 0 ? 0 : cdf[i - 1])) * x[p.replicas_min + i];
+  }
+  return mean + p.rolling_update_rate * T * (1 - std::exp(-p.rollout_delay_s / T)) * (mean + T) / 2;
+}
+
+struct RawPod {
+  std::uint32_t deployment;
+  std::uint32_t replicaset;  // ordinal within the deployment
+  double rate;
+  double created;
+  double deleted;
+};
+struct RawBurst {
+  double t;
+  std::vector<std::uint32_t> pods;
+};
+
+// One deployment's life from its arrival until it ends or the trace does; returns its level.
+// Each draws from its own stream: the same deployment whatever the others do.
+double live_deployment(const WorkloadParams& p, const std::vector<double>& cdf, std::uint32_t index,
+                       double arrival, std::vector<RawPod>& pods, std::vector<RawBurst>& bursts) {
+  Random random(stream_seed(p.seed, lifecycle_stream + std::uint64_t{index}));
+  const double level = random.lognormal(p.deployment_rate_median, p.deployment_rate_sigma);
+  const double death = arrival + random.exponential(p.deployment_lifetime_mean_s);
+  const double end = std::min(death, p.duration_s);
+  std::uint32_t replicaset = 0;
+  std::vector<std::uint32_t> live;
+  auto create = [&](double t, std::uint64_t k) {
+    RawBurst burst{t, {}};
+    for (std::uint64_t i = 0; i < k; ++i) {
+      const auto id = static_cast<std::uint32_t>(pods.size());
+      pods.push_back(
+          {index, replicaset, level * std::exp(p.pod_jitter_sigma * random.normal()), t, death});
+      burst.pods.push_back(id);
+      live.push_back(id);
+    }
+    bursts.push_back(std::move(burst));
+  };
+  const auto first = std::upper_bound(cdf.begin(), cdf.end(), random.open01()) - cdf.begin();
+  create(arrival, p.replicas_min + std::min<std::uint64_t>(first, cdf.size() - 1));
+  const double changes = p.scale_up_rate + p.rolling_update_rate;
+  if (changes <= 0) return level;
+  // Strictly later than the previous event, so that no pod is removed when it is created.
+  for (double t = arrival;;) {
+    t = std::max(t + random.exponential(1 / changes), std::nextafter(t, death));
+    if (t >= end) return level;
+    if (random.open01() * changes < p.scale_up_rate) {
+      create(t, random.integer(1, std::max<std::size_t>(1, live.size() / 2)));
+      continue;
+    }
+    const auto k = random.integer(1, live.size());
+    for (std::size_t i = 0; i < k; ++i) {
+      std::swap(live[i], live[random.integer(i, live.size() - 1)]);
+      pods[live[i]].deleted = std::min(t + p.rollout_delay_s, death);
+    }
+    live.erase(live.begin(), live.begin() + static_cast<std::ptrdiff_t>(k));
+    ++replicaset;
+    create(t, k);
+  }
+}
+
+// Names as Kubernetes makes them: rand.SafeEncodeString's alphabet has no vowels nor look-alikes.
+std::string encoded(Random& random, std::size_t length) {
+  static constexpr std::string_view alphabet = "bcdfghjklmnpqrstvwxz2456789";
+  std::string out;
+  for (std::size_t i = 0; i < length; ++i) out += alphabet[random.integer(0, alphabet.size() - 1)];
+  return out;
+}
+
+std::string padded(std::size_t value, std::size_t width) {
+  std::string digits = std::to_string(value);
+  return std::string(width > digits.size() ? width - digits.size() : 0, '0') + digits;
+}
+
+// Renumbers the pods alive at 0 or created later, in creation order, and names them.
+void compact(const WorkloadParams& p, const std::vector<RawPod>& raw,
+             const std::vector<RawBurst>& bursts, const std::vector<double>& levels, Trace& trace) {
+  constexpr double never = std::numeric_limits<double>::infinity();
+  constexpr std::uint32_t none = 0xffffffff;
+  std::vector<std::uint32_t> new_id(raw.size(), none);
+  std::vector<std::uint32_t> new_deployment(levels.size(), none);
+  std::vector<std::uint32_t> replicasets(levels.size(), 0);
+  std::vector<std::uint32_t> order;  // of the pods kept
+  for (std::uint32_t id = 0; id < raw.size(); ++id) {
+    const auto& pod = raw[id];
+    if (pod.deleted <= 0) continue;
+    order.push_back(id);
+    replicasets[pod.deployment] = std::max(replicasets[pod.deployment], pod.replicaset + 1);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](auto a, auto b) { return raw[a].created < raw[b].created; });
+  Random random(stream_seed(p.seed, names_stream));
+  std::vector<std::vector<std::string>> hashes(levels.size());
+  std::unordered_set<std::string> names;
+  for (const auto id : order) {
+    const auto& pod = raw[id];
+    auto& deployment = new_deployment[pod.deployment];
+    if (deployment == none) {
+      deployment = static_cast<std::uint32_t>(trace.deployments.size());
+      trace.deployments.push_back({"app-" + padded(deployment, 4), levels[pod.deployment]});
+      auto& own = hashes[pod.deployment];
+      while (own.size() < replicasets[pod.deployment]) {
+        auto hash = encoded(random, 10);
+        if (std::find(own.begin(), own.end(), hash) == own.end()) own.push_back(std::move(hash));
+      }
+    }
+    PodSpec spec;
+    spec.id = new_id[id] = static_cast<std::uint32_t>(trace.pods.size());
+    spec.deployment = deployment;
+    spec.template_hash = hashes[pod.deployment][pod.replicaset];
+    spec.replicaset = trace.deployments[deployment].name + "-" + spec.template_hash;
+    do {
+      spec.name = spec.replicaset + "-" + encoded(random, 5);
+    } while (!names.insert(spec.name).second);
+    spec.rate = pod.rate;
+    spec.created_s = pod.created;
+    spec.deleted_s = pod.deleted < p.duration_s ? pod.deleted : never;
+    if (spec.created_s < 0) {
+      spec.burst = kInitialBurst;
+      trace.initial_pods.push_back(spec.id);
+    }
+    trace.pods.push_back(std::move(spec));
+  }
+  // Events: creates from the bursts at t >= 0, removes of the pods deleted before the end.
+  struct Keyed {
+    TraceEvent event;
+    std::size_t seq;
+  };
+  std::vector<Keyed> events;
+  for (const auto& burst : bursts) {
+    if (burst.t < 0) continue;
+    TraceEvent event{burst.t, TraceEvent::Kind::create, {}};
+    for (const auto id : burst.pods) event.pods.push_back(new_id[id]);
+    events.push_back({std::move(event), events.size()});
+  }
+  for (const auto& pod : trace.pods) {
+    if (pod.deleted_s < never) {
+      events.push_back({{pod.deleted_s, TraceEvent::Kind::remove, {pod.id}}, events.size()});
+    }
+  }
+  std::sort(events.begin(), events.end(), [](const Keyed& a, const Keyed& b) {
+    if (a.event.t != b.event.t) return a.event.t < b.event.t;
+    if (a.event.kind != b.event.kind) return a.event.kind == TraceEvent::Kind::remove;
+    return a.seq < b.seq;
+  });
+  for (auto& keyed : events) {
+    if (keyed.event.kind == TraceEvent::Kind::create) {
+      for (const auto id : keyed.event.pods) {
+        trace.pods[id].burst = static_cast<std::uint32_t>(trace.events.size());
+      }
+    }
+    trace.events.push_back(std::move(keyed.event));
+  }
+}
+
+}  // namespace
+
+std::string validate(const WorkloadParams& p) {
+  auto finite = [](double v) { return std::isfinite(v); };
+  if (p.nodes < 1) return "nodes must be at least 1";
+  if (!finite(p.duration_s) || p.duration_s <= 0) return "duration_s must be positive";
+  if (!finite(p.background_median) || p.background_median <= 0) {
+    return "background_median must be positive";
+  }
+  if (!finite(p.background_sigma) || p.background_sigma < 0) {
+    return "background_sigma must not be negative";
+  }
+  if (!finite(p.deployment_rate_median) || p.deployment_rate_median <= 0) {
+    return "deployment_rate_median must be positive";
+  }
+  if (!finite(p.deployment_rate_sigma) || p.deployment_rate_sigma < 1) {
+    return "deployment_rate_sigma must be at least 1 (heavy-tailed deployment rates)";
+  }
+  if (!finite(p.pod_jitter_sigma) || p.pod_jitter_sigma < 0) {
+    return "pod_jitter_sigma must not be negative";
+  }
+  if (p.replicas_min < 1) return "replicas_min must be at least 1";
+  if (p.replicas_max < p.replicas_min || p.replicas_max > 10000) {
+    return "replicas_max must be in [replicas_min, 10000]";
+  }
+  if (!finite(p.replicas_zipf_exponent) || p.replicas_zipf_exponent < 0) {
+    return "replicas_zipf_exponent must not be negative";
+  }
+  if (!finite(p.pods_per_node) || p.pods_per_node <= 0) return "pods_per_node must be positive";
+  if (!finite(p.deployment_lifetime_mean_s) || p.deployment_lifetime_mean_s <= 0) {
+    return "deployment_lifetime_mean_s must be positive";
+  }
+  if (!finite(p.rolling_update_rate) || p.rolling_update_rate < 0) {
+    return "rolling_update_rate must not be negative";
+  }
+  if (!finite(p.rollout_delay_s) || p.rollout_delay_s < 0) {
+    return "rollout_delay_s must not be negative";
+  }
+  // Scale-ups grow a deployment by a quarter of itself on average: past this the variance of
+  // its size is infinite and the pod count never settles.
+  if (!finite(p.scale_up_rate) || p.scale_up_rate < 0 ||
+      p.scale_up_rate * p.deployment_lifetime_mean_s >= 2) {
+    return "scale_up_rate must be in [0, 2 / deployment_lifetime_mean_s)";
+  }
+  if (!finite(p.counter_days_min) || p.counter_days_min < 0) {
+    return "counter_days_min must not be negative";
+  }
+  if (!finite(p.counter_days_max) || p.counter_days_max < p.counter_days_min) {
+    return "counter_days_max must be at least counter_days_min";
+  }
+  if (!finite(p.warmup_s) || p.warmup_s < 0) return "warmup_s must not be negative";
+  return {};
+}
+
+Trace generate_trace(const WorkloadParams& p) {
+  Trace trace;
+  trace.params = p;
+  Random node_random(stream_seed(p.seed, nodes_stream));
+  const std::size_t width = std::max<std::size_t>(2, std::to_string(p.nodes - 1).size());
+  for (unsigned n = 0; n < p.nodes; ++n) {
+    const double background = node_random.lognormal(p.background_median, p.background_sigma);
+    trace.background.push_back(background);
+    trace.counter_start.push_back(node_random.uniform(p.counter_days_min, p.counter_days_max) *
+                                  86400 * background);
+    trace.node_names.push_back("node-" + padded(n, width));
+  }
+  const auto cdf = replica_cdf(p);
+  trace.deployment_arrival_rate = p.pods_per_node * p.nodes / expected_pod_seconds(p, cdf);
+  Random arrivals(stream_seed(p.seed, arrivals_stream));
+  std::vector<RawPod> pods;
+  std::vector<RawBurst> bursts;
+  std::vector<double> levels;
+  const double warmup = p.warmup_s > 0 ? p.warmup_s : 10 * p.deployment_lifetime_mean_s;
+  for (double t = -warmup + arrivals.exponential(1 / trace.deployment_arrival_rate);
+       t < p.duration_s; t += arrivals.exponential(1 / trace.deployment_arrival_rate)) {
+    const auto index = static_cast<std::uint32_t>(levels.size());
+    levels.push_back(live_deployment(p, cdf, index, t, pods, bursts));
+  }
+  compact(p, pods, bursts, levels, trace);
+  return trace;
+}
+
+namespace {
+
+using Member = std::variant<std::uint64_t WorkloadParams::*, unsigned WorkloadParams::*,
+                            double WorkloadParams::*>;
+struct Flag {
+  std::string_view name;
+  Member member;
+  std::string_view help;
+};
+
+// Every parameter, as --name=value.
+constexpr Flag kFlags[] = {
+    {"seed", &WorkloadParams::seed, "random seed: the same seed gives the same trace"},
+    {"nodes", &WorkloadParams::nodes, "cluster nodes"},
+    {"duration-s", &WorkloadParams::duration_s, "simulated seconds of arrivals"},
+    {"background-median", &WorkloadParams::background_median,
+     "median per-node background traffic, bytes/s (lognormal, fixed per node)"},
+    {"background-sigma", &WorkloadParams::background_sigma, "log-sd of the background traffic"},
+    {"deployment-rate-median", &WorkloadParams::deployment_rate_median,
+     "median per-pod traffic of a deployment, bytes/s (lognormal per deployment)"},
+    {"deployment-rate-sigma", &WorkloadParams::deployment_rate_sigma,
+     "log-sd of the deployments' per-pod traffic (>= 1)"},
+    {"pod-jitter-sigma", &WorkloadParams::pod_jitter_sigma,
+     "log-sd of a pod's traffic around its deployment's"},
+    {"replicas-min", &WorkloadParams::replicas_min, "fewest replicas of a new deployment"},
+    {"replicas-max", &WorkloadParams::replicas_max, "most replicas of a new deployment"},
+    {"replicas-zipf-exponent", &WorkloadParams::replicas_zipf_exponent,
+     "P(min + i replicas) ~ 1 / (i + 1)^exponent; 0: uniform"},
+    {"pods-per-node", &WorkloadParams::pods_per_node, "target mean of pods alive per node"},
+    {"deployment-lifetime-mean-s", &WorkloadParams::deployment_lifetime_mean_s,
+     "mean (exponential) lifetime of a deployment"},
+    {"rolling-update-rate", &WorkloadParams::rolling_update_rate,
+     "rolling updates per live deployment per second"},
+    {"rollout-delay-s", &WorkloadParams::rollout_delay_s,
+     "seconds the replaced pods outlive their replacements"},
+    {"scale-up-rate", &WorkloadParams::scale_up_rate, "scale-ups per live deployment per second"},
+    {"counter-days-min", &WorkloadParams::counter_days_min,
+     "fewest days since boot of a node (its counter's start)"},
+    {"counter-days-max", &WorkloadParams::counter_days_max, "most days since boot of a node"},
+    {"warmup-s", &WorkloadParams::warmup_s,
+     "seconds of arrivals before t = 0; 0: 10 deployment lifetimes"},
+};
+
+// Leaves out as it was on error.
+template <typename T>
+std::string parse(std::string_view text, T& out) {
+  T value{};
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return "not a number";
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(value)) return "not finite";
+  }
+  out = value;
+  return {};
+}
+
+}  // namespace
+
+std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value) {
+  if (name.starts_with("--")) name.remove_prefix(2);
+  for (const auto& flag : kFlags) {
+    if (flag.name != name) continue;
+    const auto error =
+        std::visit([&](auto member) { return parse(value, params.*member); }, flag.member);
+    return error.empty() ? error
+                         : "--" + std::string(name) + "=" + std::string(value) + ": " + error;
+  }
+  return "unknown flag --" + std::string(name);
+}
+
+std::string workload_help() {
+  const WorkloadParams defaults;
+  std::ostringstream out;
+  for (const auto& flag : kFlags) {
+    std::ostringstream value;
+    std::visit([&](auto member) { value << defaults.*member; }, flag.member);
+    out << "  --" << std::left << std::setw(34) << (std::string(flag.name) + "=" + value.str())
+        << flag.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace netscore::sim

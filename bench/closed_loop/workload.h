@@ -1,0 +1,105 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// The pods a closed-loop run schedules, generated up front from a seed so that every policy
+// faces the same arrivals, rates and deletions: only placement differs between runs. Nothing
+// here knows about nodes except their background traffic, which no policy can move.
+namespace netscore::sim {
+
+// Rates are bytes/s; times are the simulator's seconds (already scaled).
+struct WorkloadParams {
+  std::uint64_t seed = 1;
+  unsigned nodes = 30;
+  double duration_s = 1800;  // arrivals happen in [0, duration_s)
+  double background_median = 1e6;
+  double background_sigma = 0.5;
+  double deployment_rate_median = 2e5;  // per pod of a deployment, lognormal per deployment
+  double deployment_rate_sigma = 1.0;   // the spec asks for heavy tails: validate() wants >= 1
+  double pod_jitter_sigma = 0.2;        // per-pod lognormal jitter around its deployment's level
+  // A new deployment creates all its replicas in one burst. The count is Zipf-like over
+  // [min, max], P(min + i) proportional to 1 / (i + 1)^exponent: with the defaults 44% of new
+  // deployments have 1 replica, the mean is 4.2 and 4% have 20 or more, so the large bursts
+  // that pile onto one node happen in every run. Exponent 0 is uniform.
+  unsigned replicas_min = 1, replicas_max = 30;
+  double replicas_zipf_exponent = 1.5;
+  // Target mean of pods alive per node: the deployment arrival rate follows by Little's law.
+  // It is the mean over seeds: one 30-minute run's mean swings by about 20% (10.5 to 15.5 over
+  // seeds 1-10), since one large deployment that scales up is several percent of the cluster.
+  double pods_per_node = 12.5;
+  double deployment_lifetime_mean_s = 240;  // exponential; at its end every live pod is deleted
+  // "live": the pods of a deployment not already bound for deletion (its desired replicas).
+  // Poisson per live deployment: k of its live pods (k uniform 1..live, chosen at random) are
+  // replaced by pods of a new ReplicaSet, created at t; the old ones are deleted at
+  // t + rollout_delay_s (or when the deployment ends, if sooner).
+  double rolling_update_rate = 1.0 / 120;
+  double rollout_delay_s = 2;
+  // Poisson per live deployment: k (uniform 1..max(1, live/2)) pods of its current ReplicaSet.
+  double scale_up_rate = 1.0 / 180;
+  // Node counters start at (uniform days since boot) x 86400 x background, so that scorers
+  // reading raw counters see values of realistic, different magnitudes.
+  double counter_days_min = 1, counter_days_max = 30;
+  // Arrivals start this long before t = 0 so that the cluster starts in its steady state; the
+  // pods alive at 0 are Trace::initial_pods. 0 picks 10 lifetime means: scale-ups make old
+  // deployments the big ones, so after only 3 the cluster would still be ~14% short.
+  double warmup_s = 0;
+};
+
+// Empty if every parameter is usable, else a message naming the first bad one.
+std::string validate(const WorkloadParams& params);
+
+// The burst of a pod created before t = 0 (one of Trace::initial_pods).
+inline constexpr std::uint32_t kInitialBurst = 0xffffffff;
+
+struct PodSpec {
+  std::uint32_t id = 0;  // index in Trace::pods
+  std::string ns = "default";
+  std::string name;  // "<deployment>-<template hash>-<5 chars>", as a ReplicaSet names its pods
+  std::uint32_t deployment = 0;  // index in Trace::deployments
+  std::string replicaset;        // "<deployment name>-<template hash>"
+  std::string template_hash;     // the pod-template-hash label value
+  std::uint32_t burst = 0;       // index in Trace::events of its create; kInitialBurst if none
+  double rate = 0;               // true receive bytes/s while running
+  double created_s = 0;
+  double deleted_s = 0;  // infinity if it outlives duration_s
+};
+
+struct Deployment {
+  std::string name;
+  double level = 0;  // the median per-pod rate of its pods
+};
+
+struct TraceEvent {
+  double t = 0;
+  enum class Kind { create, remove } kind = Kind::create;
+  std::vector<std::uint32_t> pods;  // create: the whole burst; remove: one pod
+};
+
+struct Trace {
+  WorkloadParams params;
+  std::vector<double> background;       // per node, bytes/s
+  std::vector<double> counter_start;    // per node, bytes at t = 0
+  std::vector<std::string> node_names;  // zero-padded so that name order is index order
+  std::vector<Deployment> deployments;
+  std::vector<PodSpec> pods;
+  // Every event in [0, duration_s), sorted by t; at equal t removes come first, so that a freed
+  // slot is visible to a create. Pods are numbered in creation order.
+  std::vector<TraceEvent> events;
+  std::vector<std::uint32_t> initial_pods;  // alive at t = 0 in creation order, placed before
+  double deployment_arrival_rate = 0;       // per second, from Little's law (workload.cpp)
+};
+
+// Deterministic for a seed on every platform: mt19937_64 and hand-written distributions (the
+// std:: ones may differ between standard library versions). Expects validate(params) empty.
+Trace generate_trace(const WorkloadParams& params);
+
+// "--name=value" for every WorkloadParams member, from one table. Returns an error message or
+// empty.
+std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value);
+// One line per flag: name, default, help.
+std::string workload_help();
+
+}  // namespace netscore::sim

@@ -1,0 +1,91 @@
+#include "bench/closed_loop/balance_metrics.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace netscore::sim {
+namespace {
+
+// Three nodes, one second apart:
+//   {1, 2, 3}: mean 2, max/mean 1.5, sd sqrt(2/3), none above 1.5 x 2 = 3 (strictly)
+//   {2, 2, 2}: max/mean 1, cv 0
+//   {0, 0, 6}: mean 2, max/mean 3, sd sqrt(8), one node above 3
+//   {0, 0, 0}: no mean: covered, not in the ratios
+BalanceRecorder three_nodes(double hot_factor = 1.5) {
+  BalanceRecorder recorder(1, hot_factor);
+  for (const auto& rates :
+       std::vector<std::vector<double>>{{1, 2, 3}, {2, 2, 2}, {0, 0, 6}, {0, 0, 0}}) {
+    recorder.add(rates);
+  }
+  return recorder;
+}
+
+TEST(BalanceMetricsTest, TimeAveragesOfThreeNodes) {
+  const auto m = three_nodes().result();
+  EXPECT_DOUBLE_EQ(m.seconds, 4);
+  EXPECT_DOUBLE_EQ(m.peak_to_mean, (1.5 + 1 + 3) / 3);
+  EXPECT_DOUBLE_EQ(m.cv, (std::sqrt(2.0 / 3) / 2 + 0 + std::sqrt(8.0) / 2) / 3);
+  EXPECT_DOUBLE_EQ(m.hot_node_seconds, 1);
+  // Nearest rank floor(0.99 x 2) = 1 of {1, 1.5, 3}.
+  EXPECT_DOUBLE_EQ(m.p99_peak_to_mean, 1.5);
+}
+
+TEST(BalanceMetricsTest, HotNodesAreCountedAgainstTheFactorTimesTheMean) {
+  // Factor 1.2: 3 > 2.4 in the first instant, 6 > 2.4 in the third.
+  EXPECT_DOUBLE_EQ(three_nodes(1.2).result().hot_node_seconds, 2);
+  BalanceRecorder half_seconds(0.5);
+  half_seconds.add(std::vector<double>{0, 0, 6});
+  half_seconds.add(std::vector<double>{0, 5, 6});  // mean 11/3: 6 > 5.5, 5 < 5.5
+  EXPECT_DOUBLE_EQ(half_seconds.result().hot_node_seconds, 1);
+  EXPECT_DOUBLE_EQ(half_seconds.result().seconds, 1);
+}
+
+TEST(BalanceMetricsTest, P99SeesSpikesInMoreThanOnePercentOfTheTime) {
+  BalanceRecorder one(1), two(1);
+  for (int i = 0; i < 100; ++i) {
+    one.add(i == 50 ? std::vector<double>{0, 0, 6} : std::vector<double>{1, 1, 1});
+    two.add(i == 50 || i == 70 ? std::vector<double>{0, 0, 6} : std::vector<double>{1, 1, 1});
+  }
+  // Rank floor(0.99 x 99) = 98 of the sorted 100.
+  EXPECT_DOUBLE_EQ(one.result().p99_peak_to_mean, 1);
+  EXPECT_DOUBLE_EQ(two.result().p99_peak_to_mean, 3);
+  EXPECT_DOUBLE_EQ(two.result().peak_to_mean, (98 + 2 * 3) / 100.0);
+}
+
+TEST(BalanceMetricsTest, PeakToMeanSeriesIsATrailingMovingAverage) {
+  const auto recorder = three_nodes();
+  using Points = std::vector<std::pair<double, double>>;
+  // Window (t - 2, t]: {1.5}, {1.5, 1}, {1, 3}; the instant without a mean is left out.
+  EXPECT_EQ(recorder.peak_to_mean_series(2), (Points{{0, 1.5}, {1, 1.25}, {2, 2}}));
+  EXPECT_EQ(recorder.peak_to_mean_series(0), (Points{{0, 1.5}, {1, 1}, {2, 3}}));
+}
+
+TEST(BalanceMetricsTest, EmptyRecorderGivesZeros) {
+  const auto m = BalanceRecorder(1).result();
+  EXPECT_EQ(m.seconds, 0);
+  EXPECT_EQ(m.peak_to_mean, 0);
+  EXPECT_EQ(m.p99_peak_to_mean, 0);
+  EXPECT_TRUE(BalanceRecorder(1).peak_to_mean_series(10).empty());
+}
+
+TEST(BalanceMetricsTest, BurstSpreadCountsTheMostPodsOfABurstOnOneNode) {
+  Trace trace;
+  using Kind = TraceEvent::Kind;
+  trace.events = {{0, Kind::create, {0, 1, 2}},                             // nodes 0, 0, 1: 2
+                  {1, Kind::create, {3}},                                   // one pod: not a burst
+                  {2, Kind::remove, {0}},       {3, Kind::create, {4, 5}},  // nodes 1, 2: 1
+                  {4, Kind::create, {6, 7}},   // never placed: left out
+                  {5, Kind::create, {8, 9}}};  // one placed, on node 0: 1
+  const std::vector<int> node_of_pod{0, 0, 1, 2, 1, 2, -1, -1, -1, 0};
+  const auto spread = burst_spread(trace, node_of_pod);
+  EXPECT_EQ(spread.bursts, 3U);
+  EXPECT_EQ(spread.max_on_one_node, 2U);
+  EXPECT_DOUBLE_EQ(spread.mean_max_on_one_node, 4.0 / 3);
+
+  EXPECT_EQ(burst_spread(trace, std::vector<int>(10, 3)).max_on_one_node, 3U);
+  EXPECT_EQ(burst_spread(Trace{}, {}).bursts, 0U);
+}
+
+}  // namespace
+}  // namespace netscore::sim
