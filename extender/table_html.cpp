@@ -1,5 +1,7 @@
 #include "extender/table_html.h"
 
+#include "common/markup_escape.h"
+
 #include <algorithm>
 #include <iterator>
 #include <vector>
@@ -35,7 +37,7 @@ code{font-family:monospace;background:#eef0f3;padding:0 .25em;border-radius:3px}
 
 std::string esc(std::string_view s) {
   std::string out;
-  append_html_escaped(s, out);
+  append_markup_escaped(s, out);
   return out;
 }
 
@@ -75,29 +77,6 @@ bool prefers_html(std::string_view accept) {
   return accept.find("text/html") != std::string_view::npos;
 }
 
-void append_html_escaped(std::string_view text, std::string& out) {
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-}
 
 std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
   std::string out;

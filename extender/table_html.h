@@ -21,7 +21,4 @@ bool prefers_html(std::string_view accept);
 // collector or a request is HTML-escaped.
 std::string render_table_html(const TableView& view, unsigned refresh_seconds);
 
-// & < > " ' as character references.
-void append_html_escaped(std::string_view text, std::string& out);
-
 }  // namespace netscore::extender

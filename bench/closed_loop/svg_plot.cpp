@@ -1,5 +1,7 @@
 #include "bench/closed_loop/svg_plot.h"
 
+#include "common/markup_escape.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -16,27 +18,7 @@ constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
 
 std::string escaped(const std::string& text) {
   std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
+  append_markup_escaped(text, out);
   return out;
 }
 
