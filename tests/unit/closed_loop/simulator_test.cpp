@@ -52,9 +52,9 @@ INSTANTIATE_TEST_SUITE_P(
     StandardWorkload, ClosedLoop,
     ::testing::Values(std::tuple{2U, true}, std::tuple{3U, true}, std::tuple{4U, true},
                       std::tuple{2U, false}, std::tuple{3U, false}),
-    [](const auto& info) {
-      return "seed" + std::to_string(std::get<0>(info.param)) +
-             (std::get<1>(info.param) ? "_TopologySpread" : "_NoTopologySpread");
+    [](const auto& param_info) {
+      return "seed" + std::to_string(std::get<0>(param_info.param)) +
+             (std::get<1>(param_info.param) ? "_TopologySpread" : "_NoTopologySpread");
     });
 
 TEST(ClosedLoop, SameTraceAndPolicyGiveTheSameResult) {
