@@ -21,7 +21,6 @@ std::uint64_t fnv1a(std::string_view text) {
   return h;
 }
 
-
 }  // namespace
 
 SiblingSpread::List* SiblingSpread::find_locked(std::string_view owner, std::int64_t now_ns,
@@ -43,8 +42,7 @@ SiblingSpread::List* SiblingSpread::find_locked(std::string_view owner, std::int
   return &it->second;
 }
 
-void SiblingSpread::unconfirmed(std::string_view owner,
-                                std::span<const std::uint64_t> name_hashes,
+void SiblingSpread::unconfirmed(std::string_view owner, std::span<const std::uint64_t> name_hashes,
                                 std::span<std::uint32_t> times, std::int64_t now_ns,
                                 std::int64_t published_ns, std::int64_t window_ns) {
   std::fill(times.begin(), times.end(), 0U);

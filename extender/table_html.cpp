@@ -77,7 +77,6 @@ bool prefers_html(std::string_view accept) {
   return accept.find("text/html") != std::string_view::npos;
 }
 
-
 std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
   std::string out;
   auto it = std::back_inserter(out);

@@ -5,10 +5,10 @@
 #include <span>
 
 // kube-scheduler v1.26's default profile as far as it tells nodes apart for identical pods (equal
-// requests, no affinity, no taints): NodeResourcesFit LeastAllocated (weight 1), PodTopologySpread's
-// system default constraint (hostname, maxSkew 3, ScheduleAnyway; weight 2) over the pods of the
-// pod's ReplicaSet, an extender's 0..10 x weight x 10, and selectHost's uniformly random choice
-// among the best totals. Both closed-loop levels schedule with it.
+// requests, no affinity, no taints): NodeResourcesFit LeastAllocated (weight 1),
+// PodTopologySpread's system default constraint (hostname, maxSkew 3, ScheduleAnyway; weight 2)
+// over the pods of the pod's ReplicaSet, an extender's 0..10 x weight x 10, and selectHost's
+// uniformly random choice among the best totals. Both closed-loop levels schedule with it.
 namespace netscore::sim {
 
 class SchedulerModel {

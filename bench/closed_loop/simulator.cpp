@@ -245,11 +245,11 @@ class Loop {
     std::vector<std::int64_t> total(nodes_, 0);
     switch (policy_.kind) {
       case PolicyKind::fewest_pods:
-        return static_cast<std::size_t>(
-            std::min_element(node_pods_.begin(), node_pods_.end()) - node_pods_.begin());
+        return static_cast<std::size_t>(std::min_element(node_pods_.begin(), node_pods_.end()) -
+                                        node_pods_.begin());
       case PolicyKind::oracle:
-        return static_cast<std::size_t>(
-            std::min_element(bound_rate_.begin(), bound_rate_.end()) - bound_rate_.begin());
+        return static_cast<std::size_t>(std::min_element(bound_rate_.begin(), bound_rate_.end()) -
+                                        bound_rate_.begin());
       case PolicyKind::netscore:
         add_extender(pod, t, total);
         [[fallthrough]];
@@ -281,8 +281,7 @@ class Loop {
                            extender::corrected(lookup.meta) && lookup.meta.pod_price > 0;
     if (spreading) {
       assumed.resize(nodes_);
-      spread_.unconfirmed(spec.replicaset, name_hashes_, assumed, now_ns, published_ns_,
-                          spread_ns);
+      spread_.unconfirmed(spec.replicaset, name_hashes_, assumed, now_ns, published_ns_, spread_ns);
     }
     extender::score_nodes(extender_.extender.scoring, extender_.extender.neutral_score, lookup,
                           found, scores, percent, assumed);
@@ -290,10 +289,9 @@ class Loop {
       spread_.recommend(spec.replicaset, spec.name, name_hashes_, scores, percent, now_ns,
                         spread_ns);
     }
-    SchedulerModel::add_extender(scores,
-                                 policy_.weight > 0 ? policy_.weight : params_.shipped_weight, total);
+    SchedulerModel::add_extender(
+        scores, policy_.weight > 0 ? policy_.weight : params_.shipped_weight, total);
   }
-
 
   void measure(double t) {
     samples_.clear();
@@ -314,11 +312,12 @@ class Loop {
 
   void publish(double t, bool fresh_measurement) {
     if (!have_measurement_) return;
-    const collector::CorrectionSettings settings{.enabled = collector_.kube.correction,
-                                                 .function = collector_.query.function,
-                                                 .window_ms = range_ms_,
-                                                 .default_rate = collector_.kube.pod_receive_rate,
-                                                 .learn_workloads = collector_.kube.learn_workloads};
+    const collector::CorrectionSettings settings{
+        .enabled = collector_.kube.correction,
+        .function = collector_.query.function,
+        .window_ms = range_ms_,
+        .default_rate = collector_.kube.pod_receive_rate,
+        .learn_workloads = collector_.kube.learn_workloads};
     const bool learning = settings.enabled && settings.learn_workloads;
     const collector::LoadWindow window{
         .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
@@ -344,7 +343,7 @@ class Loop {
   std::vector<std::string> names_;
   std::vector<std::uint64_t> name_hashes_;
   extender::SiblingSpread spread_;
-  std::int64_t published_ns_ = 0;  // virtual time of the latest publish
+  std::int64_t published_ns_ = 0;   // virtual time of the latest publish
   std::vector<double> node_rate_;   // true traffic now
   std::vector<double> bound_rate_;  // true traffic once every bound pod runs (the oracle's view)
   std::vector<double> counter_;

@@ -48,14 +48,15 @@ TEST_P(ClosedLoop, DefaultsBeatTheFewestPodsBaselineAndComeCloseToTheOracle) {
       << o.oracle.balance.peak_to_mean;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    StandardWorkload, ClosedLoop,
-    ::testing::Values(std::tuple{2U, true}, std::tuple{3U, true}, std::tuple{4U, true},
-                      std::tuple{2U, false}, std::tuple{3U, false}),
-    [](const auto& param_info) {
-      return "seed" + std::to_string(std::get<0>(param_info.param)) +
-             (std::get<1>(param_info.param) ? "_TopologySpread" : "_NoTopologySpread");
-    });
+INSTANTIATE_TEST_SUITE_P(StandardWorkload, ClosedLoop,
+                         ::testing::Values(std::tuple{2U, true}, std::tuple{3U, true},
+                                           std::tuple{4U, true}, std::tuple{2U, false},
+                                           std::tuple{3U, false}),
+                         [](const auto& param_info) {
+                           return "seed" + std::to_string(std::get<0>(param_info.param)) +
+                                  (std::get<1>(param_info.param) ? "_TopologySpread"
+                                                                 : "_NoTopologySpread");
+                         });
 
 TEST(ClosedLoop, SameTraceAndPolicyGiveTheSameResult) {
   WorkloadParams workload;

@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::int64_t kLagMs = 15000;
 constexpr std::int64_t kWindowMs = 300000;
-constexpr std::int64_t kLongAgo = 1'000'000;   // placed long before `now`: settled
+constexpr std::int64_t kLongAgo = 1'000'000;  // placed long before `now`: settled
 constexpr std::int64_t kNow = 10'000'000;
 
 LoadWindow at(std::int64_t now_ms) {
@@ -114,7 +114,8 @@ TEST(ClusterState, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
   annotated.annotated_rate = 3000;
   state.upsert_pod(annotated, kLongAgo);
   state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
-  for (int i = 0; i < 20; ++i) state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 4000}}, at(kNow));
+  for (int i = 0; i < 20; ++i)
+    state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 4000}}, at(kNow));
   EXPECT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 1000, 10);
 }
 

@@ -49,8 +49,8 @@ TEST(SiblingSpread, EqualNodesAreTieBrokenDifferentlyForDifferentPods) {
     SiblingSpread spread;
     std::vector<std::int64_t> answers(kHashes.size(), 10);
     const std::vector<std::int16_t> percent(kHashes.size(), 100);
-    chosen.insert(spread.recommend("rs-1", "pod-" + std::to_string(pod), kHashes, answers,
-                                   percent, 0, kWindow));
+    chosen.insert(spread.recommend("rs-1", "pod-" + std::to_string(pod), kHashes, answers, percent,
+                                   0, kWindow));
   }
   EXPECT_EQ(chosen.size(), kHashes.size());
 }
