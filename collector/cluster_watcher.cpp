@@ -158,10 +158,14 @@ bool ClusterWatcher::list(Loop& loop) {
         nodes.push_back(std::move(*node));
       }
     }
-    const auto& meta = doc["metadata"];
-    token = meta.IsObject() && meta.HasMember("continue") && meta["continue"].IsString()
-                ? meta["continue"].GetString()
-                : "";
+    // FindMember, not operator[]: a list without metadata must not trip RapidJSON's assertion.
+    token.clear();
+    if (const auto meta = doc.FindMember("metadata");
+        meta != doc.MemberEnd() && meta->value.IsObject()) {
+      const auto next = meta->value.FindMember("continue");
+      if (next != meta->value.MemberEnd() && next->value.IsString())
+        token = next->value.GetString();
+    }
     if (token.empty()) break;
   }
   if (loop.kind == Kind::pods) {
@@ -267,7 +271,14 @@ void ClusterWatcher::run(Kind kind) {
         if (applied && type != "BOOKMARK") changed();
         return true;
       };
-      const KubeResponse r = loop.client.watch(target, timeout + options_.watch_grace, on_line);
+      KubeResponse r;
+      try {
+        r = loop.client.watch(target, timeout + options_.watch_grace, on_line);
+      } catch (const std::exception& e) {
+        // An exception must not end the thread (std::terminate): it is one more failed watch.
+        if (loop.client.aborted() || !fail("watch " + loop.path() + ": " + e.what())) return;
+        break;
+      }
       std::string error =
           error_event.empty() ? "" : "watch " + loop.path() + " error event: " + error_event;
       if (loop.client.aborted()) return;

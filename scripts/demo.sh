@@ -39,7 +39,13 @@ shm="netscore-demo-$$"
 pids=()
 cleanup() {
   trap - EXIT INT TERM
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  # Only children still running: the PID of one that has exited and been reaped may already
+  # belong to another process (a test running next to the demo), which must not get the signal.
+  local running
+  running=$(jobs -pr)
+  for pid in "${pids[@]}"; do
+    if grep -qx "$pid" <<<"$running"; then kill -TERM "$pid" 2>/dev/null || true; fi
+  done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -f "/dev/shm/$shm"
   rm -rf "$work"
