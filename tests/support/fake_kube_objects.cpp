@@ -106,6 +106,18 @@ std::string to_json(const Pod& pod, bool with_kind) {
   }
   write_map(w, "labels", pod.labels);
   write_map(w, "annotations", pod.annotations);
+  if (pod.owner) {
+    one_element_array(w, "ownerReferences", [&] {
+      string_field(w, "apiVersion", "apps/v1");
+      string_field(w, "kind", pod.owner->kind);
+      string_field(w, "name", pod.owner->name);
+      string_field(w, "uid", pod.owner->uid);
+      w.Key("controller");
+      w.Bool(true);
+      w.Key("blockOwnerDeletion");
+      w.Bool(true);
+    });
+  }
   w.EndObject();
   w.Key("spec");
   w.StartObject();

@@ -16,6 +16,14 @@ using StringMap = std::map<std::string, std::string>;
 
 enum class Resource { pods, nodes };
 
+// A pod's controlling owner (ownerReferences[] with controller: true), from which a watcher tells
+// which workload a pod belongs to.
+struct OwnerReference {
+  std::string kind{};  // "ReplicaSet"
+  std::string name{};
+  std::string uid{};
+};
+
 struct Pod {
   std::string ns{};
   std::string name{};
@@ -28,6 +36,7 @@ struct Pod {
   std::int64_t created_s = 0;                 // creationTimestamp, Unix seconds
   std::optional<std::int64_t> scheduled_s{};  // PodScheduled=True lastTransitionTime
   std::optional<std::int64_t> deleting_s{};   // deletionTimestamp
+  std::optional<OwnerReference> owner{};      // served; not read from POSTed pods
 };
 
 struct Node {
