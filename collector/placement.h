@@ -38,7 +38,7 @@ struct CorrectionSettings {
   QueryFunction function = QueryFunction::sum_over_time;
   std::int64_t window_ms = 300000;
   double default_rate = 0;  // bytes/s
-  bool learn_workloads = true;
+  bool learn_workloads = false;
 };
 
 struct BuiltSnapshot {

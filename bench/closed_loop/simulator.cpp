@@ -421,7 +421,7 @@ std::vector<Policy> standard_policies() {
                {"NETSCORE_LEARN_WORKLOADS", "false"},
                {"NETSCORE_SPREAD_WINDOW", "0"}}},
       {.name = "netscore defaults"},
-      {.name = "defaults, workloads not learned", .env = {{"NETSCORE_LEARN_WORKLOADS", "false"}}},
+      {.name = "defaults, workloads learned", .env = {{"NETSCORE_LEARN_WORKLOADS", "true"}}},
       {.name = "defaults, no burst spreading", .env = {{"NETSCORE_SPREAD_WINDOW", "0"}}},
       {.name = "defaults, range scoring", .env = {{"NETSCORE_SCORING", "range"}}},
       {.name = "defaults, range scoring, weight 3",
