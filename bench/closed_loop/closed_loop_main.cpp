@@ -32,9 +32,7 @@ int main(int argc, char** argv) {
       svg_path = value;
       continue;
     }
-    std::string error = apply_flag(workload, name, value);
-    if (error.starts_with("unknown")) error = apply_loop_flag(loop, name, value);
-    if (!error.empty()) {
+    if (const std::string error = apply_run_flag(workload, loop, name, value); !error.empty()) {
       std::cerr << error << "\n";
       return 2;
     }

@@ -20,6 +20,7 @@
 #include <rapidjson/document.h>
 
 #include "bench/closed_loop/scheduler_model.h"
+#include "bench/closed_loop/timed_event.h"
 #include "bench/closed_loop/traffic_exporter.h"
 #include "common/config.h"
 #include "tests/support/binary_process.h"
@@ -110,13 +111,7 @@ class NetscoreProcesses {
 
 enum class EventKind { trace, schedule, sample };
 
-struct Event {
-  double t = 0;
-  std::uint64_t seq = 0;
-  EventKind kind = EventKind::trace;
-  std::uint32_t arg = 0;
-  bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
-};
+using Event = TimedEvent<EventKind>;
 
 class RealtimeLoop {
  public:

@@ -68,8 +68,7 @@ int main(int argc, char** argv) {
     } else if (name == "policies") {
       error = select_policies(value, policies);
     } else {
-      error = apply_flag(workload, name, value);
-      if (error.starts_with("unknown")) error = apply_loop_flag(loop, name, value);
+      error = apply_run_flag(workload, loop, name, value);
     }
     if (!error.empty()) {
       std::cerr << error << "\n";

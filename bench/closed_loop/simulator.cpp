@@ -17,6 +17,7 @@
 
 #include "bench/closed_loop/promql.h"
 #include "bench/closed_loop/scheduler_model.h"
+#include "bench/closed_loop/timed_event.h"
 #include "collector/cluster_state.h"
 #include "collector/placement.h"
 #include "common/clock.h"
@@ -55,13 +56,7 @@ enum class EventKind {
   sample
 };
 
-struct Event {
-  double t = 0;
-  std::uint64_t seq = 0;
-  EventKind kind = EventKind::trace;
-  std::uint32_t arg = 0;
-  bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
-};
+using Event = TimedEvent<EventKind>;
 
 class Loop {
  public:
@@ -442,6 +437,12 @@ std::string apply_loop_flag(LoopParams& params, std::string_view name, std::stri
                          : "--" + std::string(name) + "=" + std::string(value) + ": " + error;
   }
   return "unknown flag --" + std::string(name);
+}
+
+std::string apply_run_flag(WorkloadParams& workload, LoopParams& loop, std::string_view name,
+                           std::string_view value) {
+  const std::string error = apply_flag(workload, name, value);
+  return error.starts_with("unknown") ? apply_loop_flag(loop, name, value) : error;
 }
 
 std::string loop_help() {

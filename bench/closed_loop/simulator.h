@@ -51,6 +51,9 @@ struct LoopParams {
 // "--name=value" for every LoopParams member; an error message or empty.
 std::string apply_loop_flag(LoopParams& params, std::string_view name, std::string_view value);
 std::string loop_help();
+// A workload flag, else a loop flag: what both closed-loop commands accept.
+std::string apply_run_flag(WorkloadParams& workload, LoopParams& loop, std::string_view name,
+                           std::string_view value);
 
 struct RunResult {
   std::string policy;
