@@ -23,10 +23,6 @@ struct RealtimeBinaries {
 // processes are still stopped by PID and its temporary files removed.
 void stop_on_signals();
 
-// SIGINT and SIGTERM end the running policy early (run_policy_realtime then throws), so that its
-// processes are still stopped by PID and its temporary files removed.
-void stop_on_signals();
-
 // One policy on the trace. Throws std::runtime_error (with the failing process' log tail) when a
 // part does not start; every process is stopped by PID before it returns or throws.
 RunResult run_policy_realtime(const Trace& trace, const Policy& policy, const LoopParams& params,
