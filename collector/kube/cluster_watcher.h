@@ -10,8 +10,8 @@
 #include <string>
 #include <thread>
 
-#include "collector/cluster_state.h"
-#include "collector/kube_client.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/kube_client.h"
 #include "common/score_table_layout.h"
 
 namespace netscore::collector {

@@ -1,4 +1,4 @@
-#include "collector/cluster_watcher.h"
+#include "collector/kube/cluster_watcher.h"
 
 #include <random>
 
@@ -7,7 +7,7 @@
 #include <rapidjson/writer.h>
 #include <spdlog/spdlog.h>
 
-#include "collector/kube_objects.h"
+#include "collector/kube/kube_objects.h"
 #include "common/clock.h"
 
 namespace netscore::collector {

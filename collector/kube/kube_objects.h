@@ -4,7 +4,7 @@
 
 #include <rapidjson/document.h>
 
-#include "collector/cluster_state.h"
+#include "collector/kube/cluster_state.h"
 
 // RapidJSON forms of the object parsers, for the watcher, which parses each event once.
 namespace netscore::collector {

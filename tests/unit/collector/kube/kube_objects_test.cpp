@@ -1,7 +1,7 @@
 // The fields of Pod objects the correction reads: the workload a pod belongs to.
-#include "collector/kube_objects.h"
+#include "collector/kube/kube_objects.h"
 
-#include "collector/cluster_state.h"
+#include "collector/kube/cluster_state.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "collector/kube_objects.h"
+#include "collector/kube/kube_objects.h"
 
 #include <charconv>
 #include <ctime>

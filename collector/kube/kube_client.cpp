@@ -1,4 +1,4 @@
-#include "collector/kube_client.h"
+#include "collector/kube/kube_client.h"
 
 #include <fstream>
 #include <sstream>
