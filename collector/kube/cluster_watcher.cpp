@@ -1,6 +1,10 @@
 #include "collector/kube/cluster_watcher.h"
 
-#include <random>
+#include <algorithm>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <vector>
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -11,23 +15,52 @@
 #include "common/clock.h"
 
 namespace netscore::collector {
+
+// The parameters client-go's Reflector takes as a ListerWatcher and a Store: where the API serves
+// the resource, how an object is decoded, and how a list and the watch events reach the state.
+// A BOOKMARK only advances the resourceVersion, for every resource.
+template <class Facts>
+struct ClusterWatcher::Resource {
+  std::size_t slot;  // index of the resource's synced/failing flags
+  std::string_view path;
+  std::string_view parameters;    // extra list and watch query parameters
+  bool reports_resource_version;  // the status' resourceVersion is this resource's
+  // nullopt: not an object of this kind (counted as malformed).
+  std::optional<Facts> (*decode)(const rapidjson::Value& object, const LabelRules& rules);
+  void (*replace)(ClusterState& state, const std::vector<Facts>& listed);
+  void (*upsert)(ClusterState& state, const Facts& object);  // ADDED, MODIFIED
+  void (*remove)(ClusterState& state, const Facts& object);  // DELETED
+};
+
 namespace {
 
 // Bound pods that still run: what kube-scheduler's own pod informer watches.
-constexpr const char* kPodSelector =
-    "spec.nodeName%21%3D%2Cstatus.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed";
+constexpr ClusterWatcher::Resource<PodFacts> kPods{
+    .slot = 0,
+    .path = "/api/v1/pods",
+    .parameters =
+        "&fieldSelector=spec.nodeName%21%3D%2Cstatus.phase%21%3DSucceeded%2Cstatus.phase%21%"
+        "3DFailed",
+    .reports_resource_version = true,
+    .decode = [](const rapidjson::Value& object, const LabelRules&) { return parse_pod(object); },
+    .replace = [](ClusterState& state,
+                  const std::vector<PodFacts>& pods) { state.replace_pods(pods, wall_now_ms()); },
+    .upsert = [](ClusterState& state,
+                 const PodFacts& pod) { state.upsert_pod(pod, wall_now_ms()); },
+    .remove = [](ClusterState& state,
+                 const PodFacts& pod) { state.remove_pod(pod.uid, wall_now_ms()); }};
 
-std::string describe(const KubeResponse& r) {
-  if (!r.answered()) return "transport error: " + r.transport_error;
-  std::string text = "http status " + std::to_string(r.http_status);
-  rapidjson::Document doc;
-  doc.Parse(r.body.c_str());
-  if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("message") &&
-      doc["message"].IsString()) {
-    text += ": " + std::string(doc["message"].GetString());
-  }
-  return text;
-}
+constexpr ClusterWatcher::Resource<NodeFacts> kNodes{
+    .slot = 1,
+    .path = "/api/v1/nodes",
+    .parameters = "",
+    .reports_resource_version = false,
+    .decode = [](const rapidjson::Value& object,
+                 const LabelRules& rules) { return parse_node(object, rules); },
+    .replace = [](ClusterState& state,
+                  const std::vector<NodeFacts>& nodes) { state.replace_nodes(nodes); },
+    .upsert = [](ClusterState& state, const NodeFacts& node) { state.upsert_node(node); },
+    .remove = [](ClusterState& state, const NodeFacts& node) { state.remove_node(node.name); }};
 
 std::string json_of(const rapidjson::Value& value) {
   rapidjson::StringBuffer buffer;
@@ -37,19 +70,6 @@ std::string json_of(const rapidjson::Value& value) {
 }
 
 }  // namespace
-
-struct ClusterWatcher::Loop {
-  Kind kind;
-  KubeClient client;
-  std::string resource_version;
-  std::mt19937_64 random{std::random_device{}()};
-
-  Loop(Kind k, const KubeConfig& kube) : kind(k), client({.kube = kube}) {}
-  std::string path() const { return kind == Kind::pods ? "/api/v1/pods" : "/api/v1/nodes"; }
-  std::string selector() const {
-    return kind == Kind::pods ? std::string("&fieldSelector=") + kPodSelector : "";
-  }
-};
 
 ClusterWatcher::ClusterWatcher(Options options, ClusterState& state)
     : options_(std::move(options)), state_(state) {
@@ -64,24 +84,14 @@ void ClusterWatcher::start() {
   // Logged before the loops start, so this line comes before theirs and a process that had not
   // logged yet sets spdlog up on this thread instead of racing the loops to it.
   spdlog::info("kube watcher state=syncing url={}", options_.kube.url);
-  for (int i = 0; i < 2; ++i) {
-    const Kind kind = i == 0 ? Kind::pods : Kind::nodes;
-    loops_[i] = std::make_unique<Loop>(kind, options_.kube);
-    threads_[i] = std::thread([this, kind] { run(kind); });
-  }
+  threads_[kPods.slot] = std::jthread([this](std::stop_token stop) { reflect(kPods, stop); });
+  threads_[kNodes.slot] = std::jthread([this](std::stop_token stop) { reflect(kNodes, stop); });
 }
 
 void ClusterWatcher::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  for (auto& loop : loops_) {
-    if (loop) loop->client.abort();
-  }
-  for (auto& t : threads_) {
-    if (t.joinable()) t.join();
+  for (auto& thread : threads_) thread.request_stop();
+  for (auto& thread : threads_) {
+    if (thread.joinable()) thread.join();
   }
 }
 
@@ -90,23 +100,23 @@ WatcherStatus ClusterWatcher::status() const {
   return status_;
 }
 
-bool ClusterWatcher::wait(std::chrono::milliseconds delay) {
+bool ClusterWatcher::wait(std::chrono::milliseconds delay, std::stop_token stop) {
   std::unique_lock lock(mutex_);
-  return !wake_.wait_for(lock, delay, [this] { return stopping_; });
+  wake_.wait_for(lock, stop, delay, [] { return false; });
+  return !stop.stop_requested();
 }
 
 void ClusterWatcher::changed() {
   if (options_.on_change) options_.on_change();
 }
 
-void ClusterWatcher::set_synced(Kind kind, bool synced, const std::string& error) {
-  const int i = kind == Kind::pods ? 0 : 1;
+void ClusterWatcher::set_synced(std::size_t slot, bool synced, const std::string& error) {
   shm::WatchState before, after;
   {
     std::lock_guard lock(mutex_);
     before = status_.state;
-    synced_[i] = synced;
-    failing_[i] = !error.empty();
+    synced_[slot] = synced;
+    failing_[slot] = !error.empty();
     if (!error.empty()) {
       ++status_.errors_total;
       status_.error = error;
@@ -132,168 +142,138 @@ void ClusterWatcher::set_synced(Kind kind, bool synced, const std::string& error
   }
 }
 
-bool ClusterWatcher::list(Loop& loop) {
-  std::vector<PodFacts> pods;
-  std::vector<NodeFacts> nodes;
-  std::string token;
-  std::string list_rv;
-  for (;;) {
-    std::string target =
-        loop.path() + "?limit=" + std::to_string(options_.page_limit) + loop.selector();
-    if (!token.empty()) target += "&continue=" + token;
-    const KubeResponse r = loop.client.get(target);
-    if (loop.client.aborted()) return false;
-    if (!r.ok()) throw std::runtime_error("list " + loop.path() + ": " + describe(r));
-    rapidjson::Document doc;
-    doc.Parse(r.body.c_str());
-    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") ||
-        !doc["items"].IsArray()) {
-      throw std::runtime_error("list " + loop.path() + ": not a list");
-    }
-    if (list_rv.empty()) list_rv = resource_version_of(doc);
-    for (const auto& item : doc["items"].GetArray()) {
-      if (loop.kind == Kind::pods) {
-        if (auto pod = parse_pod(item)) pods.push_back(std::move(*pod));
-      } else if (auto node = parse_node(item, options_.rules)) {
-        nodes.push_back(std::move(*node));
-      }
-    }
-    // FindMember, not operator[]: a list without metadata must not trip RapidJSON's assertion.
-    token.clear();
-    if (const auto meta = doc.FindMember("metadata");
-        meta != doc.MemberEnd() && meta->value.IsObject()) {
-      const auto next = meta->value.FindMember("continue");
-      if (next != meta->value.MemberEnd() && next->value.IsString())
-        token = next->value.GetString();
-    }
-    if (token.empty()) break;
-  }
-  if (loop.kind == Kind::pods) {
-    state_.replace_pods(pods, wall_now_ms());
-  } else {
-    state_.replace_nodes(nodes);
-  }
-  loop.resource_version = list_rv;
-  {
-    std::lock_guard lock(mutex_);
-    ++status_.relists_total;
-    if (loop.kind == Kind::pods) status_.resource_version = list_rv;
-  }
-  return true;
-}
-
-void ClusterWatcher::run(Kind kind) {
-  Loop& loop = *loops_[kind == Kind::pods ? 0 : 1];
+template <class Facts>
+void ClusterWatcher::reflect(const Resource<Facts>& resource, std::stop_token stop) {
+  KubeClient client({.kube = options_.kube, .watch_grace = options_.watch_grace, .stop = stop});
+  std::mt19937_64 random{std::random_device{}()};
+  std::string resource_version;
   auto backoff = options_.backoff_initial;
   const auto fail = [&](const std::string& error) {
-    set_synced(kind, false, error);
+    set_synced(resource.slot, false, error);
     std::uniform_real_distribution<double> jitter(1.0, 2.0);
     const auto delay = std::chrono::milliseconds(
-        static_cast<std::int64_t>(static_cast<double>(backoff.count()) * jitter(loop.random)));
+        static_cast<std::int64_t>(static_cast<double>(backoff.count()) * jitter(random)));
     backoff = std::min(backoff * 2, options_.backoff_max);
-    return wait(delay);
+    return wait(delay, stop);
   };
-  while (!loop.client.aborted()) {
+  while (!stop.stop_requested()) {
     try {
-      if (!list(loop)) return;
+      if (!list(resource, client, resource_version)) return;
     } catch (const std::exception& e) {
       if (!fail(e.what())) return;
       continue;
     }
-    set_synced(kind, true, "");
+    set_synced(resource.slot, true, "");
     changed();
     backoff = options_.backoff_initial;
     // Watch until something demands a relist.
-    for (;;) {
-      std::uniform_int_distribution<std::int64_t> pick(
-          options_.watch_timeout_min.count(),
-          std::max(options_.watch_timeout_min.count(), options_.watch_timeout_max.count()));
-      const std::chrono::milliseconds timeout(pick(loop.random));
-      const auto timeout_s = std::max<std::int64_t>(1, timeout.count() / 1000);
-      const std::string target = loop.path() + "?watch=1&allowWatchBookmarks=true&timeoutSeconds=" +
-                                 std::to_string(timeout_s) +
-                                 "&resourceVersion=" + loop.resource_version + loop.selector();
-      bool gone = false;
-      std::string error_event;  // an ERROR event other than 410
-      std::uint64_t events = 0;
-      const auto started = std::chrono::steady_clock::now();
-      const auto on_line = [&](std::string_view line) {
-        rapidjson::Document doc;
-        doc.Parse(line.data(), line.size());
-        const bool shaped = !doc.HasParseError() && doc.IsObject() && doc.HasMember("type") &&
-                            doc["type"].IsString() && doc.HasMember("object") &&
-                            doc["object"].IsObject();
-        if (!shaped) {
-          std::lock_guard lock(mutex_);
-          ++status_.malformed_total;
-          return true;
-        }
-        const std::string_view type = doc["type"].GetString();
-        const auto& object = doc["object"];
-        if (type == "ERROR") {
-          gone =
-              object.HasMember("code") && object["code"].IsInt() && object["code"].GetInt() == 410;
-          if (!gone) error_event = describe({.http_status = 200, .body = json_of(object)});
-          return false;
-        }
-        ++events;
-        bool applied = true;
-        if (type == "BOOKMARK") {
-          // Only the resourceVersion matters.
-        } else if (kind == Kind::pods) {
-          auto pod = parse_pod(object);
-          if (!pod) {
-            applied = false;
-          } else if (type == "DELETED") {
-            state_.remove_pod(pod->uid, wall_now_ms());
-          } else {
-            state_.upsert_pod(*pod, wall_now_ms());
-          }
-        } else {
-          auto node = parse_node(object, options_.rules);
-          if (!node) {
-            applied = false;
-          } else if (type == "DELETED") {
-            state_.remove_node(node->name);
-          } else {
-            state_.upsert_node(*node);
-          }
-        }
-        std::string rv = resource_version_of(object);
-        {
-          std::lock_guard lock(mutex_);
-          if (!applied) ++status_.malformed_total;
-          status_.last_event_wall_ms = wall_now_ms();
-          status_.last_event_mono_ns = mono_now_ns();
-          if (!rv.empty() && kind == Kind::pods) status_.resource_version = rv;
-        }
-        if (!rv.empty()) loop.resource_version = std::move(rv);
-        if (applied && type != "BOOKMARK") changed();
-        return true;
-      };
-      KubeResponse r;
+    for (WatchEnd end = WatchEnd::resume; end == WatchEnd::resume;) {
+      std::string error;
       try {
-        r = loop.client.watch(target, timeout + options_.watch_grace, on_line);
+        end = watch(resource, client, resource_version, random, error);
       } catch (const std::exception& e) {
         // An exception must not end the thread (std::terminate): it is one more failed watch.
-        if (loop.client.aborted() || !fail("watch " + loop.path() + ": " + e.what())) return;
-        break;
+        end = client.stopped() ? WatchEnd::stopped : WatchEnd::failed;
+        error = "watch " + std::string(resource.path) + ": " + e.what();
       }
-      std::string error =
-          error_event.empty() ? "" : "watch " + loop.path() + " error event: " + error_event;
-      if (loop.client.aborted()) return;
-      if (gone || r.http_status == 410) break;  // relist at once
-      if (error.empty() && !r.ok()) error = "watch " + loop.path() + ": " + describe(r);
-      if (error.empty() && events == 0 &&
-          std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
-        error = "watch " + loop.path() + " closed at once";
-      }
-      if (!error.empty()) {
-        if (!fail(error)) return;
-        break;
-      }
+      if (end == WatchEnd::stopped || (end == WatchEnd::failed && !fail(error))) return;
     }
   }
+}
+
+template <class Facts>
+bool ClusterWatcher::list(const Resource<Facts>& resource, KubeClient& client,
+                          std::string& resource_version) {
+  const std::string what = "list " + std::string(resource.path) + ": ";
+  std::vector<Facts> listed;
+  std::string continue_token;
+  std::string list_rv;
+  do {
+    const HttpResult r =
+        client.list(resource.path, resource.parameters, options_.page_limit, continue_token);
+    if (client.stopped()) return false;
+    if (!r.ok()) throw std::runtime_error(what + describe_kube_failure(r));
+    rapidjson::Document doc;
+    const std::optional<ListPage> page = parse_list_page(r.body, doc);
+    if (!page) throw std::runtime_error(what + "not a list");
+    if (list_rv.empty()) list_rv = page->resource_version;
+    for (const auto& item : page->items->GetArray()) {
+      if (auto object = resource.decode(item, options_.rules)) listed.push_back(std::move(*object));
+    }
+    continue_token = page->continue_token;
+  } while (!continue_token.empty());
+  resource.replace(state_, listed);
+  resource_version = list_rv;
+  std::lock_guard lock(mutex_);
+  ++status_.relists_total;
+  if (resource.reports_resource_version) status_.resource_version = list_rv;
+  return true;
+}
+
+template <class Facts>
+ClusterWatcher::WatchEnd ClusterWatcher::watch(const Resource<Facts>& resource, KubeClient& client,
+                                               std::string& resource_version,
+                                               std::mt19937_64& random, std::string& error) {
+  std::uniform_int_distribution<std::int64_t> pick(
+      options_.watch_timeout_min.count(),
+      std::max(options_.watch_timeout_min.count(), options_.watch_timeout_max.count()));
+  const std::chrono::milliseconds timeout(pick(random));
+  const std::string path(resource.path);
+  bool gone = false;
+  std::string error_event;  // an ERROR event other than 410
+  std::uint64_t events = 0;
+  const auto started = std::chrono::steady_clock::now();
+  const auto on_line = [&](std::string_view line) {
+    rapidjson::Document doc;
+    const std::optional<WatchEvent> event = parse_watch_event(line, doc);
+    if (!event) {
+      std::lock_guard lock(mutex_);
+      ++status_.malformed_total;
+      return true;
+    }
+    const rapidjson::Value& object = *event->object;
+    if (event->type == "ERROR") {
+      gone = error_event_code(object) == 410;
+      if (!gone) error_event = describe_kube_failure({.http_status = 200, .body = json_of(object)});
+      return false;
+    }
+    ++events;
+    const bool bookmark = event->type == "BOOKMARK";
+    bool applied = true;
+    if (!bookmark) {
+      const std::optional<Facts> decoded = resource.decode(object, options_.rules);
+      if (!decoded) {
+        applied = false;
+      } else if (event->type == "DELETED") {
+        resource.remove(state_, *decoded);
+      } else {
+        resource.upsert(state_, *decoded);
+      }
+    }
+    std::string rv = resource_version_of(object);
+    {
+      std::lock_guard lock(mutex_);
+      if (!applied) ++status_.malformed_total;
+      status_.last_event_wall_ms = wall_now_ms();
+      status_.last_event_mono_ns = mono_now_ns();
+      if (!rv.empty() && resource.reports_resource_version) status_.resource_version = rv;
+    }
+    if (!rv.empty()) resource_version = std::move(rv);
+    if (applied && !bookmark) changed();
+    return true;
+  };
+  const HttpResult r =
+      client.watch(resource.path, resource.parameters, resource_version, timeout, on_line);
+  if (client.stopped()) return WatchEnd::stopped;
+  if (gone || r.http_status == 410) return WatchEnd::relist;
+  if (!error_event.empty()) {
+    error = "watch " + path + " error event: " + error_event;
+  } else if (!r.ok()) {
+    error = "watch " + path + ": " + describe_kube_failure(r);
+  } else if (events == 0 && std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
+    error = "watch " + path + " closed at once";
+  }
+  return error.empty() ? WatchEnd::resume : WatchEnd::failed;
 }
 
 }  // namespace netscore::collector

@@ -1,10 +1,11 @@
 #include "collector/prometheus/prometheus_client.h"
 
-#include <sys/stat.h>
+#include <curl/curl.h>
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace netscore::collector {
@@ -17,44 +18,6 @@ struct CurlString {
   char* text = nullptr;
   ~CurlString() { curl_free(text); }
 };
-
-void check(CURLcode code, const char* what) {
-  if (code != CURLE_OK)
-    throw std::runtime_error(std::string("libcurl ") + what + ": " + curl_easy_strerror(code));
-}
-
-// libcurl's code and detail, and which setting to look at for the TLS failures an operator can fix.
-std::string describe_transport_error(CURLcode code, const char* detail, bool tls) {
-  std::string text = curl_easy_strerror(code);
-  if (detail[0] != '\0') text += std::string(" (") + detail + ")";
-  switch (code) {
-    case CURLE_PEER_FAILED_VERIFICATION:
-      return "TLS: Prometheus' certificate is not trusted, check NETSCORE_PROMETHEUS_CA_FILE: " +
-             text;
-    case CURLE_SSL_CACERT_BADFILE:
-      return "TLS: cannot use NETSCORE_PROMETHEUS_CA_FILE: " + text;
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-      return "TLS: cannot use the client certificate, check NETSCORE_PROMETHEUS_CERT_FILE and "
-             "NETSCORE_PROMETHEUS_KEY_FILE: " +
-             text;
-    case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR:
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_HTTP2:
-    case CURLE_GOT_NOTHING:
-      // A server that rejects the client certificate ends the connection with an alert or a
-      // reset, depending on timing: both read the same to the operator.
-      if (tls) {
-        return "TLS: Prometheus ended the connection; if it requires a client certificate, check "
-               "NETSCORE_PROMETHEUS_CERT_FILE and NETSCORE_PROMETHEUS_KEY_FILE: " +
-               text;
-      }
-      return text;
-    default:
-      return text;
-  }
-}
 
 std::string format_eval_time(std::int64_t eval_time_ms) {
   char text[32];
@@ -123,145 +86,51 @@ std::string redact_url(const std::string& url) {
   return out.text;
 }
 
+namespace {
+
+HttpSession::Options session_options(const PrometheusClient::Options& options,
+                                     std::stop_token stop) {
+  const PrometheusConfig& p = options.prometheus;
+  HttpSession::Options session{
+      .tls = {.ca_file = p.ca_file,
+              .cert_file = p.cert_file,
+              .key_file = p.key_file,
+              .insecure = p.insecure},
+      .tls_names = {.server = "Prometheus",
+                    .ca_file = "NETSCORE_PROMETHEUS_CA_FILE",
+                    .client_cert =
+                        "NETSCORE_PROMETHEUS_CERT_FILE and NETSCORE_PROMETHEUS_KEY_FILE"},
+      .bearer_token_file = p.bearer_token_file,
+      .connect_timeout = p.connect_timeout.value,
+      .timeout = p.timeout.value,
+      .max_body_bytes = options.max_body_bytes,
+      .user_agent = options.user_agent,
+      .stop = std::move(stop)};
+  for (const auto& [name, value] : p.headers) session.headers.push_back(name + ": " + value);
+  if (!p.headers_file.empty()) {
+    for (const auto& [name, value] : read_headers_file(p.headers_file))
+      session.headers.push_back(name + ": " + value);
+  }
+  return session;
+}
+
+std::string base_url(std::string url) {
+  while (url.ends_with('/')) url.pop_back();
+  return url;
+}
+
+}  // namespace
+
 PrometheusClient::PrometheusClient(Options options)
-    : options_(std::move(options)), curl_(curl_easy_init()) {
-  if (!curl_) throw std::runtime_error("libcurl: curl_easy_init failed");
-  std::string base = options_.prometheus.url;
-  while (base.ends_with('/')) base.pop_back();
-  query_url_ = base + "/api/v1/query";
-  redacted_url_ = redact_url(base);
-  for (const auto& [name, value] : options_.prometheus.headers)
-    extra_headers_.push_back(name + ": " + value);
-  if (!options_.prometheus.headers_file.empty()) {
-    for (const auto& [name, value] : read_headers_file(options_.prometheus.headers_file)) {
-      extra_headers_.push_back(name + ": " + value);
-    }
-  }
-  configure();
-  install_headers({});
-}
-
-PrometheusClient::~PrometheusClient() = default;
-
-void PrometheusClient::configure() {
-  CURL* c = curl_.get();
-  const auto& p = options_.prometheus;
-  check(curl_easy_setopt(c, CURLOPT_URL, query_url_.c_str()), "URL");
-  check(curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https"), "protocols");
-  check(curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L), "nosignal");
-  check(curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
-                         static_cast<long>(p.connect_timeout.value.count())),
-        "connect timeout");
-  check(curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(p.timeout.value.count())),
-        "timeout");
-  check(curl_easy_setopt(c, CURLOPT_USERAGENT, options_.user_agent.c_str()), "user agent");
-  check(curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""), "accept encoding");
-  check(curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L), "keepalive");
-  check(curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &PrometheusClient::on_body), "write function");
-  check(curl_easy_setopt(c, CURLOPT_WRITEDATA, this), "write data");
-  check(curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &PrometheusClient::on_progress),
-        "progress function");
-  check(curl_easy_setopt(c, CURLOPT_XFERINFODATA, this), "progress data");
-  check(curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L), "noprogress");
-  check(curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_buffer_), "error buffer");
-  if (!p.ca_file.empty()) check(curl_easy_setopt(c, CURLOPT_CAINFO, p.ca_file.c_str()), "CA file");
-  if (!p.cert_file.empty())
-    check(curl_easy_setopt(c, CURLOPT_SSLCERT, p.cert_file.c_str()), "client certificate");
-  if (!p.key_file.empty())
-    check(curl_easy_setopt(c, CURLOPT_SSLKEY, p.key_file.c_str()), "client key");
-  if (p.insecure) {
-    check(curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L), "verify peer");
-    check(curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L), "verify host");
-  }
-}
-
-std::string PrometheusClient::update_auth_header() {
-  const std::string& file = options_.prometheus.bearer_token_file;
-  if (file.empty()) return {};
-  struct stat st {};
-  if (stat(file.c_str(), &st) != 0) return "cannot stat bearer token file " + file;
-  const std::int64_t mtime_ns =
-      std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
-  if (have_token_ && mtime_ns == token_mtime_ns_) return {};
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) return "cannot read bearer token file " + file;
-  std::string token = text.str();
-  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' '))
-    token.pop_back();
-  if (token.empty()) return "bearer token file " + file + " is empty";
-  install_headers("Authorization: Bearer " + token);
-  token_mtime_ns_ = mtime_ns;
-  have_token_ = true;
-  return {};
-}
-
-void PrometheusClient::install_headers(const std::string& authorization) {
-  std::unique_ptr<curl_slist, ListDeleter> list;
-  const auto append = [&list](const std::string& header) {
-    curl_slist* grown = curl_slist_append(list.get(), header.c_str());
-    if (!grown) throw std::runtime_error("libcurl: cannot build the request headers");
-    (void)list.release();
-    list.reset(grown);
-  };
-  for (const auto& header : extra_headers_) append(header);
-  if (!authorization.empty()) append(authorization);
-  check(curl_easy_setopt(curl_.get(), CURLOPT_HTTPHEADER, list.get()), "headers");
-  headers_ = std::move(list);
-}
+    : query_url_(base_url(options.prometheus.url) + "/api/v1/query"),
+      redacted_url_(redact_url(base_url(options.prometheus.url))),
+      session_(session_options(options, stop_.get_token())) {}
 
 HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_time_ms) {
-  HttpResult result;
-  if (std::string error = update_auth_header(); !error.empty()) {
-    result.transport_error = std::move(error);
-    return result;
-  }
-  CURL* c = curl_.get();
-  std::unique_ptr<char, decltype(&curl_free)> escaped(
-      curl_easy_escape(c, promql.data(), static_cast<int>(promql.size())), &curl_free);
-  if (!escaped) {
-    result.transport_error = "cannot encode the query";
-    return result;
-  }
-  const std::string form =
-      "query=" + std::string(escaped.get()) + "&time=" + format_eval_time(eval_time_ms);
-  check(curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(form.size())),
-        "post size");
-  check(curl_easy_setopt(c, CURLOPT_COPYPOSTFIELDS, form.c_str()), "post fields");
-  response_.clear();
-  error_buffer_[0] = '\0';
-  body_too_large_ = false;
-  const CURLcode code = curl_easy_perform(c);
-  if (code != CURLE_OK) {
-    if (body_too_large_) {
-      result.transport_error =
-          "response body exceeds " + std::to_string(options_.max_body_bytes) + " bytes";
-    } else {
-      result.transport_error =
-          describe_transport_error(code, error_buffer_, query_url_.starts_with("https://"));
-    }
-    return result;
-  }
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &result.http_status);
-  curl_easy_getinfo(c, CURLINFO_NUM_CONNECTS, &result.new_connections);
-  result.body = std::move(response_);
-  return result;
-}
-
-std::size_t PrometheusClient::on_body(char* data, std::size_t size, std::size_t count, void* self) {
-  auto* client = static_cast<PrometheusClient*>(self);
-  const std::size_t bytes = size * count;
-  if (client->response_.size() + bytes > client->options_.max_body_bytes) {
-    client->body_too_large_ = true;
-    return 0;
-  }
-  client->response_.append(data, bytes);
-  return bytes;
-}
-
-int PrometheusClient::on_progress(void* self, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-  return static_cast<PrometheusClient*>(self)->aborted_.load(std::memory_order_relaxed) ? 1 : 0;
+  const std::optional<std::string> escaped = url_escape(promql);
+  if (!escaped) return {.transport_error = "cannot encode the query"};
+  return session_.post_form(query_url_,
+                            "query=" + *escaped + "&time=" + format_eval_time(eval_time_ms));
 }
 
 }  // namespace netscore::collector
