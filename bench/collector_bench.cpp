@@ -15,9 +15,9 @@
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
 
-#include "collector/query_builder.h"
+#include "collector/prometheus/query_builder.h"
 #include "collector/refresher.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/config.h"
 #include "common/score_table_writer.h"
 #include "tests/support/prometheus_process.h"

@@ -19,9 +19,9 @@
 #include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 
-#include "collector/cluster_state.h"
-#include "collector/cluster_watcher.h"
-#include "collector/kube_objects.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
+#include "collector/kube/kube_objects.h"
 #include "collector/publisher.h"
 #include "common/score_table_reader.h"
 #include "tests/support/eventually.h"

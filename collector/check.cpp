@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "collector/diagnosis.h"
-#include "collector/prometheus_client.h"
-#include "collector/query_builder.h"
+#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/query_builder.h"
 #include "collector/refresher.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/response_parser.h"
 
 namespace netscore::collector {
 

@@ -7,7 +7,7 @@
 
 #include <rapidjson/document.h>
 
-#include "collector/query_builder.h"
+#include "collector/prometheus/query_builder.h"
 #include "collector/refresher.h"
 
 namespace netscore::collector {

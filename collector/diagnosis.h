@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/prometheus_client.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/config.h"
 
 // Why a configuration finds no (or only some) nodes, worked out from what Prometheus has: the

@@ -14,9 +14,9 @@
 #include <spdlog/spdlog.h>
 
 #include "collector/check.h"
-#include "collector/prometheus_client.h"
+#include "collector/prometheus/prometheus_client.h"
 #include "collector/publisher.h"
-#include "collector/query_builder.h"
+#include "collector/prometheus/query_builder.h"
 #include "collector/refresh_loop.h"
 #include "collector/refresher.h"
 #include "common/clock.h"

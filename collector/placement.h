@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "collector/cluster_state.h"
-#include "collector/response_parser.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/config.h"
 #include "common/score_table_writer.h"
 

@@ -8,11 +8,11 @@
 #include <thread>
 #include <vector>
 
-#include "collector/cluster_state.h"
-#include "collector/cluster_watcher.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
 #include "collector/placement.h"
 #include "collector/refresher.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/score_table_writer.h"
 
 namespace netscore::collector {

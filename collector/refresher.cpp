@@ -9,7 +9,7 @@
 
 #include "collector/diagnosis.h"
 #include "collector/placement.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/clock.h"
 
 namespace netscore::collector {

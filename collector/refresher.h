@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "collector/prometheus_client.h"
-#include "collector/query_builder.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/query_builder.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/score_table_writer.h"
 
 namespace netscore::collector {

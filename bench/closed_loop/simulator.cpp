@@ -18,7 +18,7 @@
 #include "bench/closed_loop/promql.h"
 #include "bench/closed_loop/scheduler_model.h"
 #include "bench/closed_loop/timed_event.h"
-#include "collector/cluster_state.h"
+#include "collector/kube/cluster_state.h"
 #include "collector/placement.h"
 #include "common/clock.h"
 #include "common/score_table_reader.h"

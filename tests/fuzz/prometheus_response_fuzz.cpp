@@ -11,7 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "collector/response_parser.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/scoring.h"
 
 namespace {

@@ -13,8 +13,8 @@
 #include <gtest/gtest.h>
 
 #include "collector/check.h"
-#include "collector/query_builder.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/query_builder.h"
+#include "collector/prometheus/response_parser.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/fake_http_server.h"

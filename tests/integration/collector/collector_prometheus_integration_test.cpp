@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/query_builder.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/query_builder.h"
+#include "collector/prometheus/response_parser.h"
 #include "common/scoring.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/prometheus_process.h"

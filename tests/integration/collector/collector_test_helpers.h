@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/prometheus_client.h"
+#include "collector/prometheus/prometheus_client.h"
 #include "collector/refresher.h"
 #include "common/config.h"
 #include "common/score_table_reader.h"

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/query_builder.h"
-#include "collector/response_parser.h"
+#include "collector/prometheus/query_builder.h"
+#include "collector/prometheus/response_parser.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/synth.h"
 #include "tests/support/victoria_metrics_process.h"

@@ -1,6 +1,6 @@
 // The collector's Kubernetes watcher against the fake API server: every list/watch convention
 // and failure the watcher must survive.
-#include "collector/cluster_watcher.h"
+#include "collector/kube/cluster_watcher.h"
 
 #include <curl/curl.h>
 #include <gtest/gtest.h>

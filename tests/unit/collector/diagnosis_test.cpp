@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/prometheus_client.h"
+#include "collector/prometheus/prometheus_client.h"
 
 namespace netscore::collector {
 namespace {

@@ -1,4 +1,4 @@
-#include "collector/kube_objects.h"
+#include "collector/kube/kube_objects.h"
 
 #include <charconv>
 #include <ctime>
@@ -91,6 +91,33 @@ std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text) {
 
 std::string resource_version_of(const rapidjson::Value& object) {
   return std::string(string_of(member(member(object, "metadata"), "resourceVersion")));
+}
+
+std::optional<ListPage> parse_list_page(std::string_view body, rapidjson::Document& doc) {
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  const auto& items = member(doc, "items");
+  if (!items.IsArray()) return std::nullopt;
+  // FindMember through member(), not operator[]: a list without metadata must not trip
+  // RapidJSON's assertion.
+  const auto& meta = member(doc, "metadata");
+  return ListPage{.items = &items,
+                  .resource_version = std::string(string_of(member(meta, "resourceVersion"))),
+                  .continue_token = std::string(string_of(member(meta, "continue")))};
+}
+
+std::optional<WatchEvent> parse_watch_event(std::string_view line, rapidjson::Document& doc) {
+  doc.Parse(line.data(), line.size());
+  if (doc.HasParseError()) return std::nullopt;
+  const auto& type = member(doc, "type");
+  const auto& object = member(doc, "object");
+  if (!type.IsString() || !object.IsObject()) return std::nullopt;
+  return WatchEvent{.type = string_of(type), .object = &object};
+}
+
+int error_event_code(const rapidjson::Value& status) {
+  const auto& code = member(status, "code");
+  return code.IsInt() ? code.GetInt() : 0;
 }
 
 std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {

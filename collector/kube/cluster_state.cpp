@@ -1,4 +1,4 @@
-#include "collector/cluster_state.h"
+#include "collector/kube/cluster_state.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // What the collector keeps of the cluster: pods gone while the window still holds their traffic,
 // and the traffic per pod of each workload, learned from node rates (hand-computed cases).
-#include "collector/cluster_state.h"
+#include "collector/kube/cluster_state.h"
 
 #include <gtest/gtest.h>
 

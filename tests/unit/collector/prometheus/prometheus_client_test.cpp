@@ -1,4 +1,4 @@
-#include "collector/prometheus_client.h"
+#include "collector/prometheus/prometheus_client.h"
 
 #include <gtest/gtest.h>
 

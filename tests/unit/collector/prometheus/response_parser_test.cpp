@@ -1,4 +1,4 @@
-#include "collector/response_parser.h"
+#include "collector/prometheus/response_parser.h"
 
 #include <cmath>
 

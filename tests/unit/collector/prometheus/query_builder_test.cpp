@@ -1,4 +1,4 @@
-#include "collector/query_builder.h"
+#include "collector/prometheus/query_builder.h"
 
 #include <gtest/gtest.h>
 

@@ -1,17 +1,18 @@
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <mutex>
+#include <random>
+#include <stop_token>
 #include <string>
 #include <thread>
 
-#include "collector/cluster_state.h"
-#include "collector/kube_client.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/kube_client.h"
 #include "common/score_table_layout.h"
 
 namespace netscore::collector {
@@ -29,13 +30,14 @@ struct WatcherStatus {
 };
 
 // List + watch of bound pods and of nodes into a ClusterState, one thread per resource, the
-// way client-go's Reflector does it: paginated list (limit/continue), replace the state (so
-// pods deleted while disconnected vanish), watch from the list's resourceVersion with
-// allowWatchBookmarks and a randomised timeoutSeconds, resume after a clean end from the last
-// RV seen, relist at once on 410 (HTTP or ERROR event), and after any other failure (401/403,
-// 5xx, transport, a watch ending within a second without events) back off exponentially with
-// jitter and relist. Malformed events are counted and skipped. Thread-safe: start/stop and
-// status() from any thread; `on_change` runs on a watcher thread after each change.
+// way client-go's Reflector does it, written once for any resource: paginated list
+// (limit/continue), replace the state (so objects deleted while disconnected vanish), watch from
+// the list's resourceVersion with allowWatchBookmarks and a randomised timeoutSeconds, resume
+// after a clean end from the last RV seen, relist at once on 410 (HTTP or ERROR event), and after
+// any other failure (401/403, 5xx, transport, a watch ending within a second without events) back
+// off exponentially with jitter and relist. Malformed events are counted and skipped.
+// Thread-safe: start/stop and status() from any thread; `on_change` runs on a watcher thread
+// after each change.
 class ClusterWatcher {
  public:
   struct Options {
@@ -57,29 +59,37 @@ class ClusterWatcher {
   ~ClusterWatcher();
 
   void start();
+  // Ends both loops, a list or watch in flight included, and waits for them.
   void stop();
   WatcherStatus status() const;
 
+  // What the loop needs to know of one resource; defined with the two resources in the source.
+  template <class Facts>
+  struct Resource;
+
  private:
-  enum class Kind { pods, nodes };
-  struct Loop;
-  void run(Kind kind);
+  enum class WatchEnd { resume, relist, failed, stopped };
+  template <class Facts>
+  void reflect(const Resource<Facts>& resource, std::stop_token stop);
   // False when stopping.
-  bool list(Loop& loop);
-  bool wait(std::chrono::milliseconds delay);
-  void set_synced(Kind kind, bool synced, const std::string& error);
+  template <class Facts>
+  bool list(const Resource<Facts>& resource, KubeClient& client, std::string& resource_version);
+  template <class Facts>
+  WatchEnd watch(const Resource<Facts>& resource, KubeClient& client, std::string& resource_version,
+                 std::mt19937_64& random, std::string& error);
+  // False when stopped first.
+  bool wait(std::chrono::milliseconds delay, std::stop_token stop);
+  void set_synced(std::size_t slot, bool synced, const std::string& error);
   void changed();
 
   Options options_;
   ClusterState& state_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
+  std::condition_variable_any wake_;
   bool synced_[2] = {false, false};
   bool failing_[2] = {false, false};
   WatcherStatus status_;
-  std::unique_ptr<Loop> loops_[2];
-  std::thread threads_[2];
+  std::jthread threads_[2];
 };
 
 }  // namespace netscore::collector
