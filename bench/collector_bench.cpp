@@ -16,7 +16,8 @@
 #include <spdlog/spdlog.h>
 
 #include "collector/prometheus/query_builder.h"
-#include "collector/refresher.h"
+#include "collector/pipeline/measure.h"
+#include "collector/pipeline/publisher.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
 #include "common/score_table_writer.h"
@@ -72,11 +73,15 @@ void BM_Collector_Refresh(benchmark::State& state) {
   {
     netscore::ScoreTableWriter writer({.name = shm, .capacity = config.shm.capacity});
     netscore::collector::PrometheusClient client({config.prometheus});
-    netscore::collector::Refresher refresher(config, client, writer);
+    netscore::collector::Measurer measurer(config, client);
+    netscore::collector::Publisher publisher(
+        netscore::collector::Publisher::options(config, client.redacted_url()), writer);
     const auto no_wait = [](std::chrono::milliseconds) { return true; };
     for (auto _ : state) {
-      const auto result = refresher.refresh(eval_time_ms(), no_wait);
-      if (!result.ok || result.published != nodes) state.SkipWithError("refresh failed");
+      const auto measurement = measurer.measure(eval_time_ms(), no_wait);
+      publisher.publish(measurement);
+      if (!measurement.ok || measurement.samples.size() != nodes)
+        state.SkipWithError("refresh failed");
     }
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);

@@ -22,7 +22,7 @@
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
 #include "collector/kube/kube_objects.h"
-#include "collector/publisher.h"
+#include "collector/pipeline/publisher.h"
 #include "common/score_table_reader.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
@@ -166,13 +166,13 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
   nc::Publisher publisher({.correction = {.enabled = true,
                                           .function = netscore::QueryFunction::rate,
                                           .window_ms = 300000}},
-                          writer, cluster, watcher);
+                          writer, nc::Publisher::Cluster{cluster, watcher});
   publisher_ptr = &publisher;
   std::vector<nc::NodeSample> samples;
   for (int i = 0; i < kNodes; ++i) samples.push_back({.node = node_name(i), .value = 20000});
   publisher.start();
   watcher.start();
-  publisher.submit_measurement(samples, 1);
+  publisher.publish({.ok = true, .eval_time_ms = 1, .samples = samples});
   if (!netscore::testing::eventually(
           [&] {
             return watcher.status().state == netscore::shm::WatchState::synced &&

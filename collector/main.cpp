@@ -13,12 +13,14 @@
 
 #include <spdlog/spdlog.h>
 
-#include "collector/check.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
+#include "collector/pipeline/check.h"
+#include "collector/pipeline/measure.h"
+#include "collector/pipeline/publisher.h"
+#include "collector/pipeline/refresh_loop.h"
 #include "collector/prometheus/prometheus_client.h"
-#include "collector/publisher.h"
 #include "collector/prometheus/query_builder.h"
-#include "collector/refresh_loop.h"
-#include "collector/refresher.h"
 #include "common/clock.h"
 #include "common/config.h"
 #include "common/logging.h"
@@ -85,29 +87,39 @@ int main(int argc, char** argv) {
         {.name = config.shm.name, .capacity = config.shm.capacity, .mode = config.shm.mode});
     netscore::collector::PrometheusClient client(
         {config.prometheus, 256U << 20, std::string("netscore-collector/") + NETSCORE_VERSION});
-    // With the watcher, the publisher thread owns the table's snapshots; without it the refresh
-    // thread publishes as it always did.
+    // measure -> publisher -> table; with a Kubernetes API server, the watcher's changes reach
+    // the publisher too.
     namespace nc = netscore::collector;
-    std::optional<nc::PlacementPipeline> placement;
-    nc::Refresher::Sink sink;
+    // Declared so that the watcher, whose thread calls the publisher, is destroyed first.
+    std::optional<nc::ClusterState> state;
+    std::optional<nc::Publisher> publisher;
+    std::optional<nc::ClusterWatcher> watcher;
     if (!config.kube.url.empty()) {
-      placement.emplace(config, writer);
-      sink = placement->sink();
-      placement->start();
+      state.emplace(config.refresh_interval.value.count() + config.query.time_range.value.count());
+      watcher.emplace(
+          nc::ClusterWatcher::Options{.kube = config.kube,
+                                      .rules = config.label_rules,
+                                      .on_change = [&publisher] { publisher->cluster_changed(); }},
+          *state);
     }
-    nc::Refresher refresher(config, client, writer, sink);
-    nc::RefreshLoop loop({config.refresh_interval.value, {}}, refresher, client);
+    publisher.emplace(
+        nc::Publisher::options(config, client.redacted_url()), writer,
+        watcher ? std::optional<nc::Publisher::Cluster>({*state, *watcher}) : std::nullopt);
+    publisher->start();
+    if (watcher) watcher->start();
+    nc::Measurer measurer(config, client);
+    nc::RefreshLoop loop({config.refresh_interval.value, {}}, measurer, *publisher, client);
     spdlog::info("started url={} mode={} query=\"{}\" interval={} shm={} took_over={}",
-                 client.redacted_url(), query_mode_name(config.query.mode),
-                 refresher.query().promql, config.refresh_interval.text, config.shm.name,
-                 writer.took_over());
-    std::thread runner([&loop] { loop.run(); });
+                 client.redacted_url(), query_mode_name(config.query.mode), measurer.query().promql,
+                 config.refresh_interval.text, config.shm.name, writer.took_over());
+    std::jthread runner([&loop](std::stop_token stop) { loop.run(stop); });
     int signal = 0;
     sigwait(&signals, &signal);
     spdlog::info("stopping signal={}", signal);
-    loop.stop();
+    runner.request_stop();
     runner.join();
-    if (placement) placement->stop();
+    if (watcher) watcher->stop();
+    publisher->stop();
     spdlog::info("stopped refreshes={}", loop.refreshes());
   } catch (const std::exception& e) {
     spdlog::error("fatal error=\"{}\"", e.what());

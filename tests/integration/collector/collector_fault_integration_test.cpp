@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/refresh_loop.h"
+#include "collector/pipeline/refresh_loop.h"
 #include "common/clock.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/fake_http_server.h"
@@ -44,8 +44,8 @@ class FakePrometheusTest : public ::testing::Test {
   }
 
   // A good snapshot first, so every fault below has something to keep.
-  collector::Refresher& refresher_with_good_snapshot() {
-    refresher_ = std::make_unique<collector::Refresher>(config_, *client(), table_.writer());
+  Refresh& refresher_with_good_snapshot() {
+    refresher_ = std::make_unique<Refresh>(config_, *client(), table_.writer());
     server_.respond_with({200, kGoodBody, {}});
     EXPECT_TRUE(refresher_->refresh(kEvalMs, no_wait()).ok);
     return *refresher_;
@@ -88,7 +88,7 @@ class FakePrometheusTest : public ::testing::Test {
   Config config_;
   TableFixture table_;
   std::unique_ptr<collector::PrometheusClient> client_;
-  std::unique_ptr<collector::Refresher> refresher_;
+  std::unique_ptr<Refresh> refresher_;
 };
 
 TEST_F(FakePrometheusTest, SendsFormEncodedQueryAndTimeWithUserAgent) {
@@ -219,59 +219,63 @@ TEST_F(FakePrometheusTest, RetriesTransientFailuresWithinOneRefresh) {
 TEST_F(FakePrometheusTest, LoopRefreshesOnSchedule) {
   server_.respond_with({200, kGoodBody, {}});
   config_.refresh_interval = *parse_prom_duration("100ms");
-  collector::Refresher refresher(config_, *client(), table_.writer());
-  collector::RefreshLoop loop({std::chrono::milliseconds(100), [] { return kEvalMs; }}, refresher,
-                              *client());
-  std::thread runner([&] { loop.run(); });
+  collector::Publisher publisher(collector::Publisher::options(config_, ""), table_.writer());
+  collector::Measurer measurer(config_, *client());
+  collector::RefreshLoop loop({std::chrono::milliseconds(100), [] { return kEvalMs; }}, measurer,
+                              publisher, *client());
+  std::jthread runner([&](std::stop_token stop) { loop.run(stop); });
   EXPECT_TRUE(eventually([&] { return loop.refreshes() >= 3; }));
-  loop.stop();
+  runner.request_stop();
   runner.join();
   EXPECT_GE(loop.refreshes(), 3U);
   EXPECT_EQ(table_.status().refreshes_total, loop.refreshes());
 }
 
-// stop() ends run() long before the loop would have woken by itself. "Promptly" is judged against
-// what the loop would otherwise wait (a two-minute interval or request), with a bound of half of
-// that, so scheduling delays on a loaded machine cannot fail the test and a missing wake-up can.
+// A stop request ends run() long before the loop would have woken by itself. "Promptly" is judged
+// against what the loop would otherwise wait (a two-minute interval or request), with a bound of
+// half of that, so scheduling delays on a loaded machine cannot fail the test and a missing wake-up
+// can.
 class LoopStopTest : public FakePrometheusTest {
  protected:
   void start(collector::RefreshLoop& loop) {
-    runner_ = std::thread([this, &loop] {
-      loop.run();
+    runner_ = std::jthread([this, &loop](std::stop_token stop) {
+      loop.run(stop);
       returned_ = true;
     });
   }
-  bool stops_before_it_would_wake(collector::RefreshLoop& loop) {
-    loop.stop();
+  bool stops_before_it_would_wake() {
+    runner_.request_stop();
     const bool returned = eventually([this] { return returned_.load(); }, std::chrono::minutes(1));
     runner_.join();
     return returned;
   }
 
   static constexpr std::chrono::minutes kWouldWait{2};
-  std::thread runner_;
+  std::jthread runner_;
   std::atomic<bool> returned_{false};
 };
 
 TEST_F(LoopStopTest, StopWakesTheLoopBetweenRefreshes) {
   server_.respond_with({200, kGoodBody, {}});
-  collector::Refresher refresher(config_, *client(), table_.writer());
-  collector::RefreshLoop loop({kWouldWait, [] { return kEvalMs; }}, refresher, *client());
+  collector::Publisher publisher(collector::Publisher::options(config_, ""), table_.writer());
+  collector::Measurer measurer(config_, *client());
+  collector::RefreshLoop loop({kWouldWait, [] { return kEvalMs; }}, measurer, publisher, *client());
   start(loop);
   ASSERT_TRUE(eventually([&] { return loop.refreshes() == 1; }));
-  EXPECT_TRUE(stops_before_it_would_wake(loop));
+  EXPECT_TRUE(stops_before_it_would_wake());
   EXPECT_EQ(loop.refreshes(), 1U);
 }
 
 TEST_F(LoopStopTest, StopAbortsASlowRequestInFlight) {
   server_.respond_with({200, kGoodBody, kWouldWait});
   config_.prometheus.timeout = *parse_prom_duration("2m");
-  collector::Refresher refresher(config_, *client(), table_.writer());
-  collector::RefreshLoop loop({kWouldWait, [] { return kEvalMs; }}, refresher, *client());
+  collector::Publisher publisher(collector::Publisher::options(config_, ""), table_.writer());
+  collector::Measurer measurer(config_, *client());
+  collector::RefreshLoop loop({kWouldWait, [] { return kEvalMs; }}, measurer, publisher, *client());
   start(loop);
   ASSERT_TRUE(eventually([&] { return server_.requests() >= 1; }));
   ASSERT_EQ(server_.requests(), 1U);
-  EXPECT_TRUE(stops_before_it_would_wake(loop));
+  EXPECT_TRUE(stops_before_it_would_wake());
   // The interrupted attempt is no Prometheus failure: nothing was recorded.
   ScoreTableReader reader({table_.name()});
   shm::CollectorStatus status{};
@@ -285,7 +289,7 @@ TEST(RealPrometheusFaultTest, KilledBetweenRefreshesThenRecovers) {
   const Config config = collector_config(prometheus.url());
   TableFixture table("collector-kill");
   collector::PrometheusClient client({config.prometheus});
-  collector::Refresher refresher(config, client, table.writer());
+  Refresh refresher(config, client, table.writer());
   const std::int64_t eval_ms = now_s * 1000;
 
   ASSERT_TRUE(refresher.refresh(eval_ms, no_wait()).ok);

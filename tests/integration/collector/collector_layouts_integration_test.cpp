@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "collector/check.h"
+#include "collector/pipeline/check.h"
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
 #include "tests/integration/collector/collector_test_helpers.h"
@@ -74,11 +74,11 @@ class CollectorLayoutsTest : public ::testing::Test {
     return parsed.samples.empty() ? std::nan("") : parsed.samples.front().value;
   }
 
-  static std::vector<TableRow> refresh_rows(const Config& config, collector::RefreshResult& result,
+  static std::vector<TableRow> refresh_rows(const Config& config, collector::Measurement& result,
                                             shm::CollectorStatus* status = nullptr) {
     TableFixture table("collector-layout");
     collector::PrometheusClient client({config.prometheus});
-    collector::Refresher refresher(config, client, table.writer());
+    Refresh refresher(config, client, table.writer());
     result = refresher.refresh(eval_time_ms(), no_wait());
     if (status != nullptr) *status = table.status();
     shm::SnapshotMeta meta{};
@@ -98,7 +98,7 @@ class CollectorLayoutsTest : public ::testing::Test {
 
 TEST_F(CollectorLayoutsTest, KubePrometheusLayoutNeedsOnlyTheUrlAndTheInterface) {
   const Config config = user_config(kube_prometheus_->url());
-  collector::RefreshResult result;
+  collector::Measurement result;
   shm::CollectorStatus status{};
   const auto rows = refresh_rows(config, result, &status);
   ASSERT_TRUE(result.ok) << result.error;
@@ -122,7 +122,7 @@ TEST_F(CollectorLayoutsTest, KubePrometheusLayoutNeedsOnlyTheUrlAndTheInterface)
 }
 
 TEST_F(CollectorLayoutsTest, RecordingRuleMetricNameWorks) {
-  collector::RefreshResult result;
+  collector::Measurement result;
   const auto plain = refresh_rows(user_config(kube_prometheus_->url()), result);
   ASSERT_TRUE(result.ok) << result.error;
   const Config rule = load_config(Component::collector, {},
@@ -153,7 +153,7 @@ TEST_F(CollectorLayoutsTest, HeadersAndTokenReachTheServerThroughTheRoutePrefix)
                                      {"NETSCORE_PROMETHEUS_HEADERS", "X-Scope-OrgID=tenant1"},
                                      {"NETSCORE_PROMETHEUS_HEADERS_FILE", headers_file},
                                      {"NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE", token_file}});
-  collector::RefreshResult result;
+  collector::Measurement result;
   const auto rows = refresh_rows(config, result);
   std::remove(headers_file.c_str());
   std::remove(token_file.c_str());
@@ -200,7 +200,7 @@ TEST_F(CollectorLayoutsTest, CheckBinaryWithOnlyTheUrlExitsOneNamingInstanceAndE
 
 TEST_F(CollectorLayoutsTest, ScrapeAddressesAreReportedNotScoredAndDiagnosed) {
   const Config config = user_config(neither_->url());
-  collector::RefreshResult result;
+  collector::Measurement result;
   shm::CollectorStatus status{};
   refresh_rows(config, result, &status);
   EXPECT_FALSE(result.ok);

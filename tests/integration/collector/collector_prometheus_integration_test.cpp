@@ -62,7 +62,7 @@ TEST_P(CollectorPrometheusTest, WithTheDefaultFunctionEveryNodeEqualsItsOwnRateQ
   ASSERT_EQ(config.query.function, QueryFunction::rate);
   TableFixture table("collector-default-rate");
   collector::PrometheusClient client({config.prometheus});
-  collector::Refresher refresher(config, client, table.writer());
+  Refresh refresher(config, client, table.writer());
   const auto result = refresher.refresh(eval_time_ms(), no_wait());
   ASSERT_TRUE(result.ok) << result.error;
   shm::SnapshotMeta meta{};
@@ -87,7 +87,7 @@ TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
   const Config config = collector_config(prometheus_->url(), GetParam());
   TableFixture table("collector-equal");
   collector::PrometheusClient client({config.prometheus});
-  collector::Refresher refresher(config, client, table.writer());
+  Refresh refresher(config, client, table.writer());
 
   const auto result = refresher.refresh(eval_time_ms(), no_wait());
   ASSERT_TRUE(result.ok) << result.error;
@@ -139,7 +139,7 @@ TEST_P(CollectorPrometheusTest, OtherInterfaceGivesOtherValues) {
   config.query.interface = kSynthOtherInterface;
   TableFixture table("collector-iface");
   collector::PrometheusClient client({config.prometheus});
-  collector::Refresher refresher(config, client, table.writer());
+  Refresh refresher(config, client, table.writer());
   ASSERT_TRUE(refresher.refresh(eval_time_ms(), no_wait()).ok);
   shm::SnapshotMeta meta{};
   const auto rows = table.rows(meta);
@@ -154,11 +154,10 @@ TEST_P(CollectorPrometheusTest, OtherInterfaceGivesOtherValues) {
 // The same Prometheus, other ways to ask: every variant must agree with the label-mode table.
 class CollectorQueryVariantsTest : public CollectorPrometheusTest {
  protected:
-  static std::vector<TableRow> refresh_rows(const Config& config,
-                                            collector::RefreshResult& result) {
+  static std::vector<TableRow> refresh_rows(const Config& config, collector::Measurement& result) {
     TableFixture table("collector-variant");
     collector::PrometheusClient client({config.prometheus});
-    collector::Refresher refresher(config, client, table.writer());
+    Refresh refresher(config, client, table.writer());
     result = refresher.refresh(eval_time_ms(), no_wait());
     shm::SnapshotMeta meta{};
     return result.ok ? table.rows(meta) : std::vector<TableRow>{};
@@ -166,7 +165,7 @@ class CollectorQueryVariantsTest : public CollectorPrometheusTest {
 };
 
 TEST_F(CollectorQueryVariantsTest, RegexInterfaceAndCustomTemplateMatchLabelMode) {
-  collector::RefreshResult result;
+  collector::Measurement result;
   const auto label_rows = refresh_rows(collector_config(prometheus_->url()), result);
   ASSERT_TRUE(result.ok) << result.error;
   ASSERT_EQ(label_rows.size(), kNodes);
@@ -192,7 +191,7 @@ TEST_F(CollectorQueryVariantsTest, RegexInterfaceAndCustomTemplateMatchLabelMode
 TEST_F(CollectorQueryVariantsTest, RateFunctionScoresAndPublishesTheSameRate) {
   Config config = collector_config(prometheus_->url());
   config.query.function = QueryFunction::rate;
-  collector::RefreshResult result;
+  collector::Measurement result;
   const auto rows = refresh_rows(config, result);
   ASSERT_TRUE(result.ok) << result.error;
   ASSERT_EQ(rows.size(), kNodes);
@@ -225,7 +224,7 @@ TEST_F(CollectorQueryVariantsTest, InjectedInterfaceStaysALiteralDeviceName) {
   // label, or a parse error. Escaped, Prometheus looks for a device with that odd name.
   Config config = collector_config(prometheus_->url());
   config.query.interface = "eth0\"} or vector(1) #\n";
-  collector::RefreshResult result;
+  collector::Measurement result;
   refresh_rows(config, result);
   EXPECT_FALSE(result.ok);
   EXPECT_EQ(result.error, "zero series in the answer");

@@ -7,8 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "collector/pipeline/measure.h"
+#include "collector/pipeline/publisher.h"
 #include "collector/prometheus/prometheus_client.h"
-#include "collector/refresher.h"
 #include "common/config.h"
 #include "common/score_table_reader.h"
 #include "common/score_table_writer.h"
@@ -59,8 +60,28 @@ class TableFixture {
   ScoreTableWriter writer_;
 };
 
-inline collector::Refresher::BackoffWait no_wait() {
+inline collector::Measurer::BackoffWait no_wait() {
   return [](std::chrono::milliseconds) { return true; };
 }
+
+// One refresh as the refresh loop makes it: measure, then hand the measurement to the publisher
+// (no cluster watched).
+class Refresh {
+ public:
+  Refresh(const Config& config, collector::PrometheusClient& client, ScoreTableWriter& writer)
+      : measurer_(config, client),
+        publisher_(collector::Publisher::options(config, client.redacted_url()), writer) {}
+
+  collector::Measurement refresh(std::int64_t eval_time_ms,
+                                 const collector::Measurer::BackoffWait& wait) {
+    collector::Measurement m = measurer_.measure(eval_time_ms, wait);
+    publisher_.publish(m);
+    return m;
+  }
+
+ private:
+  collector::Measurer measurer_;
+  collector::Publisher publisher_;
+};
 
 }  // namespace netscore::testing

@@ -128,10 +128,10 @@ class CollectorTlsTest : public ::testing::Test {
            basic_->url().substr(std::string("https://").size());
   }
 
-  static collector::RefreshResult refresh(const Config& config, std::size_t& rows) {
+  static collector::Measurement refresh(const Config& config, std::size_t& rows) {
     TableFixture table("collector-tls");
     collector::PrometheusClient client({config.prometheus});
-    collector::Refresher refresher(config, client, table.writer());
+    Refresh refresher(config, client, table.writer());
     const auto result = refresher.refresh((now_s_ + 60) * 1000, no_wait());
     shm::SnapshotMeta meta{};
     rows = result.ok ? table.rows(meta).size() : 0;

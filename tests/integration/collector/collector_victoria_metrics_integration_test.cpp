@@ -57,7 +57,7 @@ TEST_P(CollectorVictoriaMetricsTest, TableEqualsVictoriaMetricsPerNodeAnswers) {
   const Config config = collector_config(vm_->url() + "/prometheus", GetParam());
   TableFixture table("collector-vm");
   collector::PrometheusClient client({config.prometheus});
-  collector::Refresher refresher(config, client, table.writer());
+  Refresh refresher(config, client, table.writer());
   const auto result = refresher.refresh(eval_time_ms(), no_wait());
   ASSERT_TRUE(result.ok) << result.error;
   EXPECT_EQ(result.skipped, 0U);

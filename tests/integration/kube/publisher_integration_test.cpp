@@ -1,6 +1,6 @@
 // The publisher thread: a binding reaches the shared-memory table through the watch, the
 // correction can be switched off, and refreshes keep flowing while the cluster changes.
-#include "collector/publisher.h"
+#include "collector/pipeline/publisher.h"
 
 #include <curl/curl.h>
 #include <gtest/gtest.h>
@@ -26,6 +26,16 @@ class CurlEnvironment : public ::testing::Environment {
 };
 const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
+// What a refresh found: n1 and n2 at 1000 each.
+Measurement measured(std::int64_t eval_time_ms) {
+  return {.ok = true,
+          .queried = true,
+          .answered = true,
+          .eval_time_ms = eval_time_ms,
+          .samples = {{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}},
+          .series = 2};
+}
+
 // Two nodes with one pod each, placed an hour ago (wholly in the window), and 1000 B/s each.
 // Unless `start` is false, the publisher and the watcher run and the first measurement is in.
 struct Cluster {
@@ -41,7 +51,7 @@ struct Cluster {
                                   .function = QueryFunction::rate,
                                   .window_ms = 300000},
                    .lag_ms = 15000},
-                  writer, state, watcher) {
+                  writer, Publisher::Cluster{state, watcher}) {
     const std::int64_t hour_ago = static_cast<std::int64_t>(std::time(nullptr)) - 3600;
     for (const char* node : {"n1", "n2"}) {
       server.put_node(node);
@@ -52,7 +62,7 @@ struct Cluster {
     if (!start) return;
     publisher.start();
     watcher.start();
-    publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 5);
+    publisher.publish(measured(5));
   }
   ~Cluster() {
     watcher.stop();
@@ -107,8 +117,7 @@ TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
   ASSERT_EQ(c.server.bind_pod("shop", "new", "n1"), 201U);
   ASSERT_TRUE(eventually([&] { return c.state.pod_count() == 3; }));
   // A snapshot published after the binding is in the state: a refresh with its own eval time.
-  c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}},
-                                 99);
+  c.publisher.publish(measured(99));
   ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), meta.eval_time_ms == 99); }));
   const NodeScore n1 = c.score("n1", meta);
   EXPECT_EQ(n1.expected, 0);
@@ -128,8 +137,7 @@ TEST(Publisher, MeasurementsAndBindingsInterleave) {
     c.server.create_pod(kube::Pod{.ns = "shop", .name = "burst-" + std::to_string(i)});
     ASSERT_EQ(c.server.bind_pod("shop", "burst-" + std::to_string(i), i % 2 == 0 ? "n1" : "n2"),
               201U);
-    c.publisher.submit_measurement({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}},
-                                   6 + i);
+    c.publisher.publish(measured(6 + i));
   }
   EXPECT_TRUE(eventually([&] {
     return c.score("n1", meta).placed_pods == 10 && c.score("n2", meta).placed_pods == 10 &&
@@ -137,8 +145,11 @@ TEST(Publisher, MeasurementsAndBindingsInterleave) {
   }));
   shm::CollectorStatus status{};
   ScoreTableReader reader({.name = c.table_name});
-  // The status is recorded only once a refresh reported one; here the test is the refresher.
-  EXPECT_EQ(reader.read_status(status), ReadStatus::empty);
+  // Each measurement is a refresh the publisher records in the status.
+  ASSERT_EQ(reader.read_status(status), ReadStatus::ok);
+  EXPECT_EQ(status.refreshes_total, 21U);
+  EXPECT_EQ(status.failures_total, 0U);
+  EXPECT_EQ(status.series_count, 2U);
 }
 
 // Prometheus down from the start: refreshes report failures, no measurement ever arrives, and the
@@ -146,9 +157,9 @@ TEST(Publisher, MeasurementsAndBindingsInterleave) {
 TEST(Publisher, WatchStateReachesTheStatusWithoutAMeasurement) {
   Cluster c(true, false);
   c.publisher.start();
-  shm::CollectorStatus failing{};
-  failing.consecutive_failures = 3;
-  c.publisher.submit_status(failing);
+  for (int i = 0; i < 3; ++i) {
+    c.publisher.publish({.queried = false, .error = "transport error: connection refused"});
+  }
   ScoreTableReader reader({.name = c.table_name});
   shm::CollectorStatus status{};
   ASSERT_TRUE(eventually([&] { return reader.read_status(status) == ReadStatus::ok; }));

@@ -19,6 +19,10 @@ namespace netscore::collector {
 // (a scrape address) is not one.
 bool is_kubernetes_node_name(std::string_view name);
 
+// An HTTP answer's error text: Prometheus' own error message when the body carries one, and for
+// 401/403/404 the setting to check.
+std::string describe_http_failure(const HttpResult& result);
+
 // Samples whose name can never be a node's, moved out of a parsed answer.
 struct NameFilter {
   std::uint32_t rejected = 0;

@@ -1,5 +1,6 @@
 // The correction model with hand-computed expectations.
-#include "collector/placement.h"
+#include "collector/model/placement.h"
+#include "collector/model/snapshot.h"
 
 #include <gtest/gtest.h>
 

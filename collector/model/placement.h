@@ -10,7 +10,8 @@
 #include "common/config.h"
 #include "common/score_table_writer.h"
 
-// The table a measurement and the cluster's placements make (pure: thread-safe).
+// The correction model: what the cluster's recent placements add to a measurement (pure:
+// thread-safe). collector/model/snapshot turns the corrected entries into a table.
 //
 // Placement correction. A pod placed on a node adds traffic Prometheus' window only shows
 // gradually: nothing for `lag` (the pod starts, the next scrape and refresh see it), then a
@@ -41,25 +42,22 @@ struct CorrectionSettings {
   bool learn_workloads = false;
 };
 
-struct BuiltSnapshot {
-  std::vector<TableEntry> entries{};  // sorted by name
-  SnapshotInfo info{};
+struct CorrectionOutcome {
   bool corrected = false;
-  std::string
-      uncorrected_reason{};  // why correction is off for this snapshot (empty when on or disabled)
-  std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
+  std::string uncorrected_reason{};  // why it was not applied (empty when applied)
+  std::int64_t pod_price = 0;        // plugin score of a pod of an unknown workload
+  std::uint32_t placed = 0;          // pods, new or gone, counted in some node's expected traffic
 };
 
-// `loads` null: no synced view of the cluster, so exactly the measurement (today's table:
-// corrected_* equal the seed values, expected 0). Otherwise entries are the union of series
-// nodes and watched nodes; a watched node without a series is an invalid (neutral) entry.
 // The measured rates ClusterState::learn() fits: the nodes whose rate half answered.
 std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples);
 
-// `learned_rate_per_pod`: ClusterState::rate_per_pod(), what a pod of an unknown workload costs.
-BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
-                             const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
-                             std::uint64_t rules_hash,
-                             std::optional<double> learned_rate_per_pod = std::nullopt);
+// Sets each entry's expected traffic, placed pods, pricing flags and corrected_raw_score from its
+// node's load (`load_of[i]` for `entries[i]`; null when no pod of it is watched). Entries keep
+// their order; nothing is normalised. `learned_rate_per_pod`: ClusterState::rate_per_pod().
+CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
+                                   const std::vector<const NodeLoad*>& load_of,
+                                   const CorrectionSettings& settings,
+                                   std::optional<double> learned_rate_per_pod);
 
 }  // namespace netscore::collector

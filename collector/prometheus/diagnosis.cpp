@@ -1,4 +1,4 @@
-#include "collector/diagnosis.h"
+#include "collector/prometheus/diagnosis.h"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,6 @@
 #include <rapidjson/document.h>
 
 #include "collector/prometheus/query_builder.h"
-#include "collector/refresher.h"
 
 namespace netscore::collector {
 namespace {
@@ -94,6 +93,23 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 }
 
 }  // namespace
+
+std::string describe_http_failure(const HttpResult& result) {
+  if (!result.answered()) return "transport error: " + result.transport_error;
+  std::string text = "http status " + std::to_string(result.http_status);
+  if (result.http_status == 401 || result.http_status == 403) {
+    text +=
+        ": Prometheus refused the credentials (user:password in NETSCORE_PROMETHEUS_URL, "
+        "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE or an Authorization header)";
+  } else if (result.http_status == 404) {
+    text +=
+        ": no query API at this URL (a path prefix such as --web.route-prefix belongs in "
+        "NETSCORE_PROMETHEUS_URL)";
+  }
+  const ParsedVector parsed = parse_vector_response(result.body, "");
+  if (!parsed.ok() && parsed.error.starts_with("prometheus error")) text += ": " + parsed.error;
+  return text;
+}
 
 bool is_kubernetes_node_name(std::string_view name) {
   if (name.empty() || name.size() > 253) return false;

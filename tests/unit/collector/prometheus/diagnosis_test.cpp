@@ -1,4 +1,4 @@
-#include "collector/diagnosis.h"
+#include "collector/prometheus/diagnosis.h"
 
 #include <unistd.h>
 

@@ -1,0 +1,117 @@
+#include "collector/model/snapshot.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "common/scoring.h"
+
+namespace netscore::collector {
+namespace {
+
+// Normalises `score_of` over the valid entries into `set`, as the plugin's NormalizeScore.
+template <class Get, class Set>
+void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
+  std::vector<std::int64_t> raw;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].valid) continue;
+    raw.push_back(score_of(entries[i]));
+    at.push_back(i);
+  }
+  std::vector<std::int64_t> normalized(raw.size());
+  normalize_scores(raw, normalized);
+  for (std::size_t i = 0; i < at.size(); ++i) set(entries[at[i]], normalized[i]);
+}
+
+void sort_by_name(std::vector<TableEntry>& entries) {
+  std::sort(entries.begin(), entries.end(),
+            [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
+}
+
+std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,
+                                         std::int64_t eval_time_ms, std::size_t extra) {
+  std::vector<TableEntry> entries;
+  entries.reserve(samples.size() + extra);
+  for (const auto& s : samples) {
+    const auto score = plugin_score(s.value);
+    entries.push_back({.name = s.node,
+                       .raw = s.value,
+                       .raw_score = score.value_or(0),
+                       .sample_ms = eval_time_ms,
+                       .valid = score.has_value(),
+                       .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U),
+                       .rate = s.rate_valid ? s.rate : 0,
+                       .corrected_raw_score = score.value_or(0)});
+  }
+  return entries;
+}
+
+// Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
+std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
+                                           const std::vector<NodeLoad>& loads) {
+  std::unordered_map<std::string, std::size_t> by_name;
+  for (std::size_t i = 0; i < entries.size(); ++i) by_name.emplace(entries[i].name, i);
+  std::vector<const NodeLoad*> load_of(entries.size(), nullptr);
+  for (const auto& load : loads) {
+    auto it = by_name.find(load.name);
+    if (it == by_name.end()) {
+      if (!load.in_cluster) continue;  // pods on a node neither watched nor measured
+      entries.push_back({.name = load.name, .valid = false, .flags = 0});
+      load_of.push_back(nullptr);
+      it = by_name.emplace(load.name, entries.size() - 1).first;
+    }
+    TableEntry& e = entries[it->second];
+    load_of[it->second] = &load;
+    if (load.in_cluster) {
+      e.flags |= shm::kEntryInCluster | shm::kEntryLabelsKnown;
+      e.rule_mask = load.rule_mask;
+    }
+  }
+  return load_of;
+}
+
+}  // namespace
+
+BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+                             const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
+                             std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod) {
+  BuiltSnapshot out;
+  out.info.eval_time_ms = eval_time_ms;
+  auto& entries = out.entries;
+  entries = measured_entries(samples, eval_time_ms, loads ? loads->size() : 0);
+  if (loads == nullptr) {
+    sort_by_name(entries);
+    normalise(
+        entries, [](const TableEntry& e) { return e.raw_score; },
+        [](TableEntry& e, std::int64_t v) {
+          e.node_score = v;
+          e.corrected_node_score = v;
+        });
+    return out;
+  }
+
+  out.info.flags |= shm::kSnapshotClusterSynced;
+  out.info.rules_hash = rules_hash;
+  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
+  if (settings.enabled) {
+    const CorrectionOutcome correction =
+        apply_correction(entries, load_of, settings, learned_rate_per_pod);
+    out.corrected = correction.corrected;
+    out.uncorrected_reason = correction.uncorrected_reason;
+    out.placed = correction.placed;
+    if (correction.corrected) {
+      out.info.flags |= shm::kSnapshotCorrected;
+      out.info.pod_price = correction.pod_price;
+    }
+  }
+  sort_by_name(entries);
+  normalise(
+      entries, [](const TableEntry& e) { return e.raw_score; },
+      [](TableEntry& e, std::int64_t v) { e.node_score = v; });
+  normalise(
+      entries, [](const TableEntry& e) { return e.corrected_raw_score; },
+      [](TableEntry& e, std::int64_t v) { e.corrected_node_score = v; });
+  return out;
+}
+
+}  // namespace netscore::collector

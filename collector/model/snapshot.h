@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector/kube/cluster_state.h"
+#include "collector/model/placement.h"
+#include "collector/prometheus/response_parser.h"
+#include "common/score_table_writer.h"
+
+// Snapshot assembly: a measurement's usable series (and, with a synced view of the cluster, its
+// nodes and the placement correction) become the table's entries, scored and normalised as the
+// plugin's NormalizeScore does (pure: thread-safe).
+namespace netscore::collector {
+
+struct BuiltSnapshot {
+  std::vector<TableEntry> entries{};  // sorted by name
+  SnapshotInfo info{};
+  bool corrected = false;
+  std::string
+      uncorrected_reason{};  // why correction is off for this snapshot (empty when on or disabled)
+  std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
+};
+
+// `loads` null: no synced view of the cluster, so exactly the measurement (today's table:
+// corrected_* equal the seed values, expected 0). Otherwise entries are the union of series
+// nodes and watched nodes; a watched node without a series is an invalid (neutral) entry.
+// `learned_rate_per_pod`: ClusterState::rate_per_pod(), what a pod of an unknown workload costs.
+BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+                             const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
+                             std::uint64_t rules_hash,
+                             std::optional<double> learned_rate_per_pod = std::nullopt);
+
+}  // namespace netscore::collector

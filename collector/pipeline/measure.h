@@ -1,0 +1,90 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector/prometheus/diagnosis.h"
+#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/query_builder.h"
+#include "collector/prometheus/response_parser.h"
+#include "common/config.h"
+
+namespace netscore::collector {
+
+// What one query of Prometheus found: the value the refresh loop hands to the publisher and
+// `--check` prints. Nothing in it has been published or logged.
+struct Measurement {
+  bool ok = false;        // the answer has usable series; the table can be published
+  bool stopped = false;   // PrometheusClient::abort() interrupted it: it says nothing
+  bool queried = false;   // Prometheus answered the HTTP request with a success status
+  bool answered = false;  // ... with a well-formed vector answer
+  std::string error{};    // why it failed; empty on success
+  std::int64_t eval_time_ms = 0;
+  std::vector<NodeSample> samples{};  // the usable series, one per node name
+  std::uint32_t series = 0;           // series in the answer
+  std::uint32_t skipped = 0;          // series not usable, for any of the reasons below
+  std::uint32_t missing_label = 0;
+  std::uint32_t duplicate_node = 0;
+  std::uint32_t not_a_number = 0;
+  NameFilter rejected{};                // series whose node name can never be a Kubernetes node's
+  std::string rejected_names{};         // describe_rejected_names(); empty when none
+  std::vector<std::string> warnings{};  // Prometheus' own
+  unsigned attempts = 0;
+  std::int64_t started_wall_ms = 0;
+  std::int64_t finished_wall_ms = 0;
+  std::int64_t finished_mono_ns = 0;
+  std::int64_t duration_us = 0;
+  // Worked out by asking Prometheus more (see Measurer::DiagnoseWhen); empty when not asked.
+  std::optional<Diagnosis> diagnosis{};
+  // The status' new diagnosis text; empty optional: this measurement says nothing new (the
+  // query failed, or a failing streak was already diagnosed), so the last one stays.
+  std::optional<std::string> status_diagnosis{};
+};
+
+// Queries Prometheus once per measure() with bounded retries (transport errors, 5xx, 429;
+// backoff doubling, at most 2 s), parses the answer and keeps what names a node. Not
+// thread-safe: one thread owns it; PrometheusClient::abort() may stop it from any thread.
+class Measurer {
+ public:
+  // Waits up to the given time between attempts; returns false when the collector is stopping.
+  using BackoffWait = std::function<bool(std::chrono::milliseconds)>;
+
+  enum class DiagnoseWhen {
+    // The refresh loop: once per failing streak of well-formed answers without usable series.
+    first_unusable_answer,
+    // `--check`: whenever a well-formed answer has no usable series or skips some.
+    incomplete_answer,
+  };
+
+  struct Options {
+    unsigned retries = 0;
+    DiagnoseWhen diagnose = DiagnoseWhen::first_unusable_answer;
+    std::chrono::milliseconds backoff_base{200};
+  };
+
+  // The refresh loop's: the configured retries.
+  Measurer(const Config& config, PrometheusClient& client);
+  Measurer(const Config& config, PrometheusClient& client, Options options);
+
+  Measurement measure(std::int64_t eval_time_ms, const BackoffWait& wait);
+
+  const BuiltQuery& query() const { return query_; }
+
+ private:
+  HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait,
+                                unsigned& attempts);
+  void parse(const HttpResult& http, Measurement& m) const;
+  void diagnose_if_due(Measurement& m);
+
+  PrometheusClient& client_;
+  BuiltQuery query_;
+  QueryConfig query_config_;
+  Options options_;
+  bool diagnosed_ = false;  // the current failing streak has been diagnosed
+};
+
+}  // namespace netscore::collector

@@ -1,0 +1,232 @@
+#include "collector/pipeline/publisher.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include <spdlog/spdlog.h>
+
+#include "collector/model/snapshot.h"
+#include "common/clock.h"
+
+namespace netscore::collector {
+namespace {
+
+template <std::size_t N>
+void copy_text(char (&field)[N], const std::string& text) {
+  std::memset(field, 0, N);
+  std::memcpy(field, text.data(), std::min(text.size(), N - 1));
+}
+
+}  // namespace
+
+Publisher::Options Publisher::options(const Config& config, std::string prometheus_url) {
+  return {.correction = {.enabled = config.kube.correction,
+                         .function = config.query.function,
+                         .window_ms = config.query.time_range.value.count(),
+                         .default_rate = config.kube.pod_receive_rate,
+                         .learn_workloads = config.kube.learn_workloads},
+          .lag_ms = config.refresh_interval.value.count(),
+          .rules_hash = config.label_rules.hash,
+          .refresh_interval_ms = config.refresh_interval.value.count(),
+          .prometheus_url = std::move(prometheus_url)};
+}
+
+Publisher::Publisher(Options options, ScoreTableWriter& writer, std::optional<Cluster> cluster)
+    : options_(std::move(options)), writer_(writer), cluster_(cluster) {
+  status_.writer_pid = getpid();
+  status_.refresh_interval_ms = options_.refresh_interval_ms;
+}
+
+Publisher::~Publisher() {
+  stop();
+}
+
+void Publisher::start() {
+  if (cluster_) thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+}
+
+void Publisher::stop() {
+  thread_.request_stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Publisher::publish(const Measurement& m) {
+  if (m.stopped) return;
+  {
+    std::lock_guard write(write_mutex_);
+    log_answer(m);
+    std::uint32_t published = 0;
+    if (m.ok) {
+      if (cluster_) samples_ = m.samples;
+      eval_time_ms_ = m.eval_time_ms;
+      have_measurement_ = true;
+      published = publish_snapshot(m.samples, m.eval_time_ms, true);
+    }
+    record(m, published);
+    write_status();
+  }
+  if (!cluster_) return;
+  {
+    std::lock_guard lock(mutex_);
+    rescheduled_ = true;
+  }
+  wake_.notify_all();
+}
+
+void Publisher::cluster_changed() {
+  {
+    std::lock_guard lock(mutex_);
+    cluster_dirty_ = true;
+  }
+  wake_.notify_all();
+}
+
+std::uint64_t Publisher::publishes() const {
+  std::lock_guard write(write_mutex_);
+  return publishes_;
+}
+
+void Publisher::run(std::stop_token stop) {
+  using Clock = std::chrono::steady_clock;
+  auto next_cluster_publish = Clock::now();
+  while (!stop.stop_requested()) {
+    auto deadline = Clock::now() + std::chrono::seconds(1);
+    {
+      std::lock_guard write(write_mutex_);
+      if (placed_ > 0 && have_measurement_) deadline = std::min(deadline, next_decay_);
+    }
+    std::unique_lock lock(mutex_);
+    if (cluster_dirty_) deadline = std::min(deadline, next_cluster_publish);
+    wake_.wait_until(lock, stop, deadline, [&] {
+      return rescheduled_ || (cluster_dirty_ && Clock::now() >= next_cluster_publish);
+    });
+    if (stop.stop_requested()) return;
+    rescheduled_ = false;
+    const auto now = Clock::now();
+    const bool cluster_due = cluster_dirty_ && now >= next_cluster_publish;
+    if (cluster_due) {
+      cluster_dirty_ = false;
+      // Leading edge: this change is published now, the next ones wait out the coalescing window.
+      next_cluster_publish = now + options_.coalesce;
+    }
+    lock.unlock();
+    publish_for_cluster(cluster_due);
+  }
+}
+
+void Publisher::publish_for_cluster(bool cluster_due) {
+  std::lock_guard write(write_mutex_);
+  const bool decay_due = placed_ > 0 && std::chrono::steady_clock::now() >= next_decay_;
+  const bool publish_now = have_measurement_ && (cluster_due || decay_due);
+  if (publish_now) publish_snapshot(samples_, eval_time_ms_, false);
+  // A watch state change shows in the status at once, not only with the next refresh (which
+  // may be minutes away, or failing while Prometheus is down).
+  if (have_status_ && (publish_now || cluster_due)) write_status();
+}
+
+std::uint32_t Publisher::publish_snapshot(const std::vector<NodeSample>& samples,
+                                          std::int64_t eval_time_ms, bool fresh_measurement) {
+  const bool synced = cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
+  std::vector<NodeLoad> loads;
+  if (synced) {
+    const LoadWindow window{.now_ms = wall_now_ms(),
+                            .lag_ms = options_.lag_ms,
+                            .window_ms = options_.correction.window_ms};
+    if (fresh_measurement && learning()) cluster_->state.learn(node_rates(samples), window);
+    loads = cluster_->state.loads(window);
+  }
+  const BuiltSnapshot snapshot = build_snapshot(
+      samples, eval_time_ms, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
+      synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt);
+  const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
+  if (counts.overflow > 0 || counts.rejected > 0) {
+    spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
+  }
+  if (cluster_) {
+    const bool corrected = snapshot.corrected;
+    if (options_.correction.enabled && corrected != corrected_) {
+      if (corrected) {
+        spdlog::info("placement correction state=on");
+      } else {
+        spdlog::warn(
+            "placement correction state=off reason=\"{}\"",
+            synced ? snapshot.uncorrected_reason : std::string("the cluster watch is not synced"));
+      }
+    }
+    corrected_ = corrected;
+  }
+  placed_ = snapshot.placed;
+  next_decay_ = std::chrono::steady_clock::now() + options_.decay_tick;
+  ++publishes_;
+  return counts.stored;
+}
+
+void Publisher::log_answer(const Measurement& m) {
+  for (const auto& w : m.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
+  const std::uint32_t unparsable = m.missing_label + m.duplicate_node + m.not_a_number;
+  if (unparsable > 0) {
+    spdlog::warn("skipped series total={} missing_label={} duplicate_node={} not_a_number={}",
+                 unparsable, m.missing_label, m.duplicate_node, m.not_a_number);
+  }
+  if (!m.answered) return;
+  if (m.rejected_names != logged_rejected_) {
+    if (!m.rejected_names.empty()) spdlog::warn("{}", m.rejected_names);
+    logged_rejected_ = m.rejected_names;
+  }
+  if (!m.ok && m.diagnosis && m.status_diagnosis) {
+    spdlog::warn("no usable series diagnosis=\"{}\"", *m.status_diagnosis);
+  }
+}
+
+void Publisher::record(const Measurement& m, std::uint32_t published) {
+  const bool was_failing = status_.consecutive_failures > 0;
+  have_status_ = true;
+  status_.refresh_started_wall_ms = m.started_wall_ms;
+  status_.refresh_finished_wall_ms = m.finished_wall_ms;
+  status_.heartbeat_mono_ns = m.finished_mono_ns;
+  status_.query_duration_us = m.duration_us;
+  ++status_.refreshes_total;
+  if (m.ok) {
+    status_.consecutive_failures = 0;
+    status_.last_success_wall_ms = status_.refresh_finished_wall_ms;
+    status_.last_success_mono_ns = status_.heartbeat_mono_ns;
+    status_.series_count = m.series;
+    status_.skipped_series = m.skipped;
+  } else {
+    ++status_.consecutive_failures;
+    ++status_.failures_total;
+  }
+  copy_text(status_.last_error, m.error);
+  if (m.status_diagnosis) copy_text(status_.diagnosis, *m.status_diagnosis);
+  if (m.ok && was_failing) {
+    spdlog::info("prometheus recovered nodes={} took_ms={}", published, m.duration_us / 1000);
+  } else if (!m.ok && !was_failing) {
+    spdlog::warn("prometheus failing url={} error=\"{}\" attempts={}", options_.prometheus_url,
+                 m.error, m.attempts);
+  }
+  spdlog::debug("refresh ok={} nodes={} series={} skipped={} attempts={} took_us={} error=\"{}\"",
+                m.ok, published, m.series, m.skipped, m.attempts, m.duration_us, m.error);
+}
+
+void Publisher::write_status() {
+  shm::CollectorStatus status = status_;
+  if (cluster_) {
+    const WatcherStatus w = cluster_->watcher.status();
+    status.watch_state = static_cast<std::uint32_t>(w.state);
+    status.watch_nodes = static_cast<std::uint32_t>(cluster_->state.node_count());
+    status.watch_pods = static_cast<std::uint32_t>(cluster_->state.pod_count());
+    status.watch_placements = placed_;
+    status.watch_errors_total = w.errors_total + w.malformed_total;
+    status.watch_relists_total = w.relists_total;
+    status.watch_synced_wall_ms = w.synced_wall_ms;
+    status.watch_last_event_wall_ms = w.last_event_wall_ms;
+    status.watch_last_event_mono_ns = w.last_event_mono_ns;
+    copy_text(status.watch_resource_version, w.resource_version);
+    copy_text(status.watch_error, w.error);
+  }
+  writer_.record_status(status);
+}
+
+}  // namespace netscore::collector

@@ -1,0 +1,102 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
+#include "collector/model/placement.h"
+#include "collector/pipeline/measure.h"
+#include "collector/prometheus/response_parser.h"
+#include "common/config.h"
+#include "common/score_table_writer.h"
+
+namespace netscore::collector {
+
+// The one writer of the score table and of the collector status. Measurements come in through
+// publish(); with a watched cluster, its own thread also publishes
+//   - at once after a cluster change (leading edge), then at most once per `coalesce` while
+//     events keep coming, so a binding shows within milliseconds of its watch event,
+//   - every `decay_tick` while placements are being counted, as their expected traffic decays.
+// A failed measurement keeps the last snapshot and is recorded in the status. Nothing is
+// published before the first successful measurement, and no status before the first
+// measurement. The correction is applied only while the watcher is synced; otherwise (and
+// without a cluster) the snapshot is exactly the measurement. Every write happens under one
+// lock: a measurement is published on the caller's thread (the query, the slow part, is done by
+// then), so a slow Prometheus never delays cluster updates. Thread-safe.
+class Publisher {
+ public:
+  struct Options {
+    CorrectionSettings correction{};
+    std::int64_t lag_ms = 15000;
+    std::uint64_t rules_hash = 0;
+    std::int64_t refresh_interval_ms = 15000;  // recorded in the status
+    std::string prometheus_url{};              // redacted: named when Prometheus starts failing
+    std::chrono::milliseconds coalesce{5};
+    std::chrono::milliseconds decay_tick{1000};
+  };
+  // The watched cluster: its state and the watcher filling it (read for the status).
+  struct Cluster {
+    ClusterState& state;
+    const ClusterWatcher& watcher;
+  };
+
+  static Options options(const Config& config, std::string prometheus_url);
+
+  Publisher(Options options, ScoreTableWriter& writer, std::optional<Cluster> cluster = {});
+  Publisher(const Publisher&) = delete;
+  Publisher& operator=(const Publisher&) = delete;
+  ~Publisher();
+
+  // The cluster's thread (nothing to do without a cluster).
+  void start();
+  void stop();
+  // A stopped measurement says nothing about Prometheus and is not recorded.
+  void publish(const Measurement& measurement);
+  void cluster_changed();
+  std::uint64_t publishes() const;
+
+ private:
+  void run(std::stop_token stop);
+  void publish_for_cluster(bool cluster_due);
+  void log_answer(const Measurement& m);
+  void record(const Measurement& m, std::uint32_t published);
+  std::uint32_t publish_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+                                 bool fresh_measurement);
+  void write_status();
+  bool learning() const {
+    return options_.correction.enabled && options_.correction.learn_workloads;
+  }
+
+  const Options options_;
+  ScoreTableWriter& writer_;
+  const std::optional<Cluster> cluster_;
+
+  // Everything written to the table, under write_mutex_.
+  mutable std::mutex write_mutex_;
+  shm::CollectorStatus status_{};
+  bool have_status_ = false;
+  std::vector<NodeSample> samples_{};  // the latest successful measurement, kept for a cluster
+  std::int64_t eval_time_ms_ = 0;
+  bool have_measurement_ = false;
+  std::uint32_t placed_ = 0;
+  bool corrected_ = false;
+  std::chrono::steady_clock::time_point next_decay_{};
+  std::uint64_t publishes_ = 0;
+  std::string logged_rejected_{};
+
+  // The cluster thread's wake-ups, under mutex_.
+  std::mutex mutex_;
+  std::condition_variable_any wake_;
+  bool cluster_dirty_ = false;
+  bool rescheduled_ = false;  // a measurement changed when placements decay
+  std::jthread thread_;
+};
+
+}  // namespace netscore::collector

@@ -1,0 +1,206 @@
+// measure() against a fake Prometheus answering every request with one canned response.
+#include "collector/pipeline/measure.h"
+
+#include <curl/curl.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "tests/support/fake_http_server.h"
+
+namespace netscore::collector {
+namespace {
+
+using testing::FakeHttpServer;
+
+class CurlEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
+  void TearDown() override { curl_global_cleanup(); }
+};
+const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
+
+constexpr std::int64_t kEvalMs = 1'700'000'000'000;
+
+// a: score 100 with a rate of 2 B/s; b: 50; a scrape address; a series without the node label.
+const std::string kMixedBody =
+    R"({"status":"success","data":{"resultType":"vector","result":[)"
+    R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"100"]},)"
+    R"({"metric":{"kubernetes_node":"a","netscore_kind":"rate"},"value":[1700000000,"2"]},)"
+    R"({"metric":{"kubernetes_node":"b"},"value":[1700000000,"50"]},)"
+    R"({"metric":{"kubernetes_node":"10.0.0.2:9100"},"value":[1700000000,"30"]},)"
+    R"({"metric":{"job":"node"},"value":[1700000000,"7"]}]}})";
+const std::string kGoodBody = R"({"status":"success","data":{"resultType":"vector","result":[)"
+                              R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"100"]}]}})";
+const std::string kEmptyBody = R"({"status":"success","data":{"resultType":"vector","result":[]}})";
+
+Config config_for(const std::string& url) {
+  return load_config(Component::collector, {},
+                     {{"NETSCORE_PROMETHEUS_URL", url},
+                      {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+                      {"NETSCORE_NODE_LABEL", "kubernetes_node"},
+                      {"NETSCORE_INTERFACE", "eth0"},
+                      {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
+                      {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "1s"},
+                      {"NETSCORE_PROMETHEUS_RETRIES", "2"}});
+}
+
+Measurer::BackoffWait no_wait() {
+  return [](std::chrono::milliseconds) { return true; };
+}
+
+class MeasureTest : public ::testing::Test {
+ protected:
+  MeasureTest() : config_(config_for(server_.url())), client_({.prometheus = config_.prometheus}) {}
+
+  FakeHttpServer server_;
+  Config config_;
+  PrometheusClient client_;
+};
+
+TEST_F(MeasureTest, KeepsTheSeriesThatNameANodeAndCountsTheRest) {
+  server_.respond_with({200, kMixedBody, {}});
+  Measurer measurer(config_, client_);
+  const Measurement m = measurer.measure(kEvalMs, no_wait());
+  ASSERT_TRUE(m.ok) << m.error;
+  EXPECT_TRUE(m.queried);
+  EXPECT_TRUE(m.answered);
+  EXPECT_FALSE(m.stopped);
+  EXPECT_EQ(m.error, "");
+  EXPECT_EQ(m.eval_time_ms, kEvalMs);
+  ASSERT_EQ(m.samples.size(), 2U);
+  EXPECT_EQ(m.samples[0].node, "a");
+  EXPECT_EQ(m.samples[0].value, 100);
+  EXPECT_TRUE(m.samples[0].rate_valid);
+  EXPECT_EQ(m.samples[0].rate, 2);
+  EXPECT_EQ(m.samples[1].node, "b");
+  EXPECT_EQ(m.samples[1].value, 50);
+  EXPECT_FALSE(m.samples[1].rate_valid);
+  EXPECT_EQ(m.series, 4U);
+  EXPECT_EQ(m.missing_label, 1U);
+  EXPECT_EQ(m.rejected.rejected, 1U);
+  EXPECT_EQ(m.rejected.example, "10.0.0.2:9100");
+  EXPECT_EQ(m.skipped, 2U);
+  EXPECT_NE(m.rejected_names.find("10.0.0.2:9100"), std::string::npos) << m.rejected_names;
+  // A usable answer needs no diagnosis; the status says which names were not node names.
+  EXPECT_FALSE(m.diagnosis.has_value());
+  ASSERT_TRUE(m.status_diagnosis.has_value());
+  EXPECT_EQ(*m.status_diagnosis, m.rejected_names);
+  EXPECT_EQ(m.attempts, 1U);
+  EXPECT_EQ(server_.requests(), 1U);
+  EXPECT_LE(m.started_wall_ms, m.finished_wall_ms);
+  EXPECT_GT(m.finished_mono_ns, 0);
+  EXPECT_GE(m.duration_us, 0);
+  EXPECT_NE(server_.last_request().body.find("query=label_replace"), std::string::npos);
+}
+
+TEST_F(MeasureTest, RetriesAServerErrorWithDoublingBackoff) {
+  server_.respond_with({500, "oops", {}});
+  Measurer measurer(config_, client_);
+  std::vector<std::chrono::milliseconds> waits;
+  const Measurement m = measurer.measure(kEvalMs, [&](std::chrono::milliseconds d) {
+    waits.push_back(d);
+    return true;
+  });
+  EXPECT_FALSE(m.ok);
+  EXPECT_FALSE(m.queried);
+  EXPECT_FALSE(m.answered);
+  EXPECT_EQ(m.error, "http status 500");
+  EXPECT_EQ(m.attempts, 3U);
+  EXPECT_EQ(server_.requests(), 3U);
+  EXPECT_EQ(waits, (std::vector<std::chrono::milliseconds>{std::chrono::milliseconds(200),
+                                                           std::chrono::milliseconds(400)}));
+  EXPECT_FALSE(m.status_diagnosis.has_value()) << "an unreachable Prometheus says nothing new";
+  EXPECT_FALSE(m.diagnosis.has_value());
+}
+
+TEST_F(MeasureTest, AWaitThatIsStoppedEndsTheRetries) {
+  server_.respond_with({503, "busy", {}});
+  Measurer measurer(config_, client_);
+  const Measurement m = measurer.measure(kEvalMs, [](std::chrono::milliseconds) { return false; });
+  EXPECT_FALSE(m.ok);
+  EXPECT_EQ(m.attempts, 1U);
+}
+
+TEST_F(MeasureTest, ARejectedQueryIsNotRetried) {
+  server_.respond_with(
+      {422, R"({"status":"error","errorType":"execution","error":"too many samples"})", {}});
+  Measurer measurer(config_, client_);
+  const Measurement m = measurer.measure(kEvalMs, no_wait());
+  EXPECT_EQ(m.attempts, 1U);
+  EXPECT_NE(m.error.find("too many samples"), std::string::npos) << m.error;
+}
+
+TEST_F(MeasureTest, AMalformedAnswerIsAnErrorWithoutDiagnosis) {
+  server_.respond_with({200, "not json", {}});
+  Measurer measurer(config_, client_);
+  const Measurement m = measurer.measure(kEvalMs, no_wait());
+  EXPECT_FALSE(m.ok);
+  EXPECT_TRUE(m.queried);
+  EXPECT_FALSE(m.answered);
+  EXPECT_FALSE(m.error.empty());
+  EXPECT_FALSE(m.diagnosis.has_value());
+  EXPECT_FALSE(m.status_diagnosis.has_value());
+  EXPECT_EQ(server_.requests(), 1U);
+}
+
+TEST_F(MeasureTest, NoUsableSeriesIsDiagnosedOncePerFailingStreak) {
+  server_.respond_with({200, kEmptyBody, {}});
+  Measurer measurer(config_, client_);
+  const Measurement first = measurer.measure(kEvalMs, no_wait());
+  EXPECT_FALSE(first.ok);
+  EXPECT_TRUE(first.answered);
+  EXPECT_EQ(first.error, "zero series in the answer");
+  ASSERT_TRUE(first.diagnosis.has_value());
+  ASSERT_TRUE(first.status_diagnosis.has_value());
+  EXPECT_EQ(*first.status_diagnosis, first.diagnosis->summary());
+  // The diagnosis asks for the metric's devices, then (none) whether node_uname_info exists.
+  EXPECT_EQ(server_.requests(), 3U);
+
+  const Measurement second = measurer.measure(kEvalMs, no_wait());
+  EXPECT_FALSE(second.ok);
+  EXPECT_FALSE(second.diagnosis.has_value());
+  EXPECT_FALSE(second.status_diagnosis.has_value()) << "the streak's diagnosis stays";
+  EXPECT_EQ(server_.requests(), 4U);
+
+  server_.respond_with({200, kGoodBody, {}});
+  const Measurement recovered = measurer.measure(kEvalMs, no_wait());
+  ASSERT_TRUE(recovered.ok);
+  EXPECT_EQ(recovered.status_diagnosis, std::optional<std::string>(""));
+
+  server_.respond_with({200, kEmptyBody, {}});
+  EXPECT_TRUE(measurer.measure(kEvalMs, no_wait()).diagnosis.has_value()) << "a new streak";
+}
+
+TEST_F(MeasureTest, CheckDiagnosesEveryIncompleteAnswerWithoutRetrying) {
+  server_.respond_with({200, kMixedBody, {}});
+  Measurer measurer(config_, client_,
+                    {.retries = 0, .diagnose = Measurer::DiagnoseWhen::incomplete_answer});
+  const Measurement partial = measurer.measure(kEvalMs, no_wait());
+  EXPECT_TRUE(partial.ok);
+  EXPECT_TRUE(partial.diagnosis.has_value());
+  EXPECT_TRUE(measurer.measure(kEvalMs, no_wait()).diagnosis.has_value());
+
+  server_.respond_with({200, kGoodBody, {}});
+  EXPECT_FALSE(measurer.measure(kEvalMs, no_wait()).diagnosis.has_value());
+
+  server_.respond_with({500, "oops", {}});
+  const auto before = server_.requests();
+  EXPECT_EQ(measurer.measure(kEvalMs, no_wait()).attempts, 1U);
+  EXPECT_EQ(server_.requests(), before + 1);
+}
+
+TEST_F(MeasureTest, AnAbortedQueryIsStopped) {
+  server_.respond_with({200, kGoodBody, {}});
+  Measurer measurer(config_, client_);
+  client_.abort();
+  const Measurement m = measurer.measure(kEvalMs, no_wait());
+  EXPECT_TRUE(m.stopped);
+  EXPECT_FALSE(m.ok);
+  EXPECT_EQ(m.error, "stopped");
+}
+
+}  // namespace
+}  // namespace netscore::collector

@@ -1,0 +1,202 @@
+// The publisher owns the table and the status: snapshots from measurements, the status' refresh
+// and watch fields, and what a failed or stopped measurement leaves alone.
+#include "collector/pipeline/publisher.h"
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/score_table_reader.h"
+#include "tests/support/eventually.h"
+#include "tests/support/table_name.h"
+
+namespace netscore::collector {
+namespace {
+
+using testing::eventually;
+
+constexpr std::int64_t kIntervalMs = 30000;
+
+Measurement good(std::int64_t eval_time_ms, std::int64_t finished_mono_ns) {
+  return {.ok = true,
+          .queried = true,
+          .answered = true,
+          .eval_time_ms = eval_time_ms,
+          .samples = {{.node = "b", .value = 3000}, {.node = "a", .value = 1000}},
+          .series = 3,
+          .skipped = 1,
+          .attempts = 1,
+          .started_wall_ms = 1000,
+          .finished_wall_ms = 1200,
+          .finished_mono_ns = finished_mono_ns,
+          .duration_us = 200000,
+          .status_diagnosis = std::string()};
+}
+
+Measurement failed(const std::string& error, std::int64_t finished_mono_ns,
+                   std::optional<std::string> diagnosis = std::nullopt) {
+  return {.queried = true,
+          .answered = true,
+          .error = error,
+          .attempts = 1,
+          .finished_wall_ms = 5000,
+          .finished_mono_ns = finished_mono_ns,
+          .status_diagnosis = std::move(diagnosis)};
+}
+
+class PublisherTest : public ::testing::Test {
+ protected:
+  PublisherTest() : name_("publisher-unit"), writer_({.name = name_, .capacity = 64}) {}
+
+  Publisher::Options options() const {
+    return {.refresh_interval_ms = kIntervalMs, .decay_tick = std::chrono::milliseconds(1000)};
+  }
+  std::vector<TableRow> rows(shm::SnapshotMeta& meta) const {
+    ScoreTableReader reader({.name = name_});
+    std::vector<TableRow> out;
+    EXPECT_EQ(reader.read_all(out, meta), ReadStatus::ok);
+    return out;
+  }
+  ReadStatus status(shm::CollectorStatus& out) const {
+    ScoreTableReader reader({.name = name_});
+    return reader.read_status(out);
+  }
+
+  testing::TableName name_;
+  ScoreTableWriter writer_;
+};
+
+TEST_F(PublisherTest, AMeasurementBecomesASnapshotAndARefreshInTheStatus) {
+  Publisher publisher(options(), writer_);
+  publisher.publish(good(42, 7000));
+  shm::SnapshotMeta meta{};
+  const auto published = rows(meta);
+  ASSERT_EQ(published.size(), 2U);
+  EXPECT_EQ(published[0].name, "a");
+  EXPECT_EQ(published[0].score.raw, 1000);
+  EXPECT_EQ(published[0].score.node_score, 67);  // 100 - 1000*100/3000
+  EXPECT_EQ(published[1].score.node_score, 0);
+  EXPECT_EQ(meta.eval_time_ms, 42);
+  EXPECT_EQ(meta.publish_id, 1U);
+  EXPECT_EQ(meta.flags, 0U);
+  EXPECT_EQ(publisher.publishes(), 1U);
+
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.writer_pid, getpid());
+  EXPECT_EQ(s.refresh_interval_ms, kIntervalMs);
+  EXPECT_EQ(s.refreshes_total, 1U);
+  EXPECT_EQ(s.consecutive_failures, 0U);
+  EXPECT_EQ(s.failures_total, 0U);
+  EXPECT_EQ(s.refresh_started_wall_ms, 1000);
+  EXPECT_EQ(s.refresh_finished_wall_ms, 1200);
+  EXPECT_EQ(s.last_success_wall_ms, 1200);
+  EXPECT_EQ(s.heartbeat_mono_ns, 7000);
+  EXPECT_EQ(s.last_success_mono_ns, 7000);
+  EXPECT_EQ(s.query_duration_us, 200000);
+  EXPECT_EQ(s.series_count, 3U);
+  EXPECT_EQ(s.skipped_series, 1U);
+  EXPECT_STREQ(s.last_error, "");
+  // No cluster: the watch fields stay as a collector without a watcher leaves them.
+  EXPECT_EQ(s.watch_state, static_cast<std::uint32_t>(shm::WatchState::off));
+  EXPECT_EQ(s.watch_nodes, 0U);
+  EXPECT_EQ(s.watch_pods, 0U);
+}
+
+TEST_F(PublisherTest, AFailedMeasurementKeepsTheLastSnapshotAndRecordsWhy) {
+  Publisher publisher(options(), writer_);
+  publisher.publish(good(42, 7000));
+  publisher.publish(failed("http status 500", 9000));
+  publisher.publish(failed("http status 502", 9500));
+  shm::SnapshotMeta meta{};
+  const auto kept = rows(meta);
+  EXPECT_EQ(meta.publish_id, 1U);
+  EXPECT_EQ(meta.eval_time_ms, 42);
+  ASSERT_EQ(kept.size(), 2U);
+  EXPECT_EQ(kept[1].score.raw, 3000);
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.refreshes_total, 3U);
+  EXPECT_EQ(s.consecutive_failures, 2U);
+  EXPECT_EQ(s.failures_total, 2U);
+  EXPECT_STREQ(s.last_error, "http status 502");
+  EXPECT_EQ(s.heartbeat_mono_ns, 9500);
+  EXPECT_EQ(s.last_success_mono_ns, 7000);
+  EXPECT_EQ(s.series_count, 3U) << "the counts are the last good answer's";
+
+  publisher.publish(good(43, 12000));
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.consecutive_failures, 0U);
+  EXPECT_EQ(s.failures_total, 2U);
+  EXPECT_STREQ(s.last_error, "");
+  rows(meta);
+  EXPECT_EQ(meta.publish_id, 2U);
+}
+
+TEST_F(PublisherTest, TheDiagnosisStaysUntilAMeasurementSaysSomethingNew) {
+  Publisher publisher(options(), writer_);
+  publisher.publish(failed("zero series in the answer", 1, "Try: NETSCORE_INTERFACE=ens5."));
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_STREQ(s.diagnosis, "Try: NETSCORE_INTERFACE=ens5.");
+  publisher.publish(failed("zero series in the answer", 2));
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_STREQ(s.diagnosis, "Try: NETSCORE_INTERFACE=ens5.");
+  publisher.publish(good(1, 3));
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_STREQ(s.diagnosis, "");
+}
+
+TEST_F(PublisherTest, AStoppedMeasurementIsNotRecorded) {
+  Publisher publisher(options(), writer_);
+  publisher.publish({.stopped = true, .error = "stopped"});
+  shm::CollectorStatus s{};
+  EXPECT_EQ(status(s), ReadStatus::empty);
+  EXPECT_EQ(publisher.publishes(), 0U);
+}
+
+TEST_F(PublisherTest, NothingIsPublishedBeforeTheFirstGoodMeasurement) {
+  Publisher publisher(options(), writer_);
+  publisher.publish(failed("http status 500", 1));
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.consecutive_failures, 1U);
+  EXPECT_EQ(publisher.publishes(), 0U);
+}
+
+// A cluster whose watcher never started: not synced, so the snapshot is the measurement, and
+// the status carries the state's counts.
+TEST_F(PublisherTest, WithAClusterTheStatusCarriesItsCountsAndChangesRepublish) {
+  ClusterState state;
+  state.replace_nodes({{.name = "a"}, {.name = "b"}, {.name = "c"}});
+  state.upsert_pod({.uid = "p1", .node = "a"}, 1000);
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher});
+  publisher.start();
+  publisher.publish(good(42, 7000));
+  shm::SnapshotMeta meta{};
+  ASSERT_EQ(rows(meta).size(), 2U) << "not synced: no watched node is added";
+  EXPECT_EQ(meta.flags, 0U);
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.watch_state, static_cast<std::uint32_t>(watcher.status().state));
+  EXPECT_NE(s.watch_state, static_cast<std::uint32_t>(shm::WatchState::synced));
+  EXPECT_EQ(s.watch_nodes, 3U);
+  EXPECT_EQ(s.watch_pods, 1U);
+  EXPECT_EQ(s.refreshes_total, 1U);
+
+  // A change is published again from the last measurement, by the publisher's own thread.
+  state.upsert_pod({.uid = "p2", .node = "b"}, 2000);
+  publisher.cluster_changed();
+  ASSERT_TRUE(eventually([&] { return (rows(meta), meta.publish_id == 2); }));
+  EXPECT_EQ(meta.eval_time_ms, 42);
+  ASSERT_TRUE(eventually([&] { return status(s) == ReadStatus::ok && s.watch_pods == 2; }));
+  EXPECT_EQ(s.refreshes_total, 1U) << "a cluster change is no refresh";
+  publisher.stop();
+}
+
+}  // namespace
+}  // namespace netscore::collector
