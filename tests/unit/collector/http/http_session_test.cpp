@@ -2,7 +2,6 @@
 // sends, how each kind of failure reads, the body cap, streamed lines, the token file and stopping.
 #include "collector/http/http_session.h"
 
-#include <curl/curl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/curl_environment.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_http_server.h"
 
@@ -28,13 +28,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 namespace fs = std::filesystem;
-
-class CurlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
-  void TearDown() override { curl_global_cleanup(); }
-};
-const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
 // Longer than any test may take: a request that waits for it must have been cut short.
 constexpr std::chrono::minutes kNever{2};
