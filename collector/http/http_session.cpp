@@ -60,7 +60,8 @@ void HttpSession::configure() {
   check(curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L), "noprogress");
   check(curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error_buffer_), "error buffer");
   const TlsFiles& tls = options_.tls;
-  if (!tls.ca_file.empty()) check(curl_easy_setopt(c, CURLOPT_CAINFO, tls.ca_file.c_str()), "CA file");
+  if (!tls.ca_file.empty())
+    check(curl_easy_setopt(c, CURLOPT_CAINFO, tls.ca_file.c_str()), "CA file");
   if (!tls.cert_file.empty())
     check(curl_easy_setopt(c, CURLOPT_SSLCERT, tls.cert_file.c_str()), "client certificate");
   if (!tls.key_file.empty())

@@ -63,7 +63,7 @@ class HttpSession {
   struct Options {
     TlsFiles tls{};
     TlsSettingNames tls_names{};
-    std::string bearer_token_file{};  // empty: no Authorization header from a file
+    std::string bearer_token_file{};     // empty: no Authorization header from a file
     std::vector<std::string> headers{};  // "Name: value"; values are never logged
     std::chrono::milliseconds connect_timeout{std::chrono::seconds(5)};
     std::chrono::milliseconds timeout{std::chrono::seconds(60)};  // a request's default

@@ -1,6 +1,7 @@
 #include "collector/kube/kube_client.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include <rapidjson/document.h>
 

@@ -2,13 +2,13 @@
 // and failure the watcher must survive.
 #include "collector/kube/cluster_watcher.h"
 
-#include <curl/curl.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/curl_environment.h"
 #include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/eventually.h"
 
@@ -19,13 +19,6 @@ using testing::eventually;
 using testing::FakeKubeApiServer;
 namespace kube = testing::kube;
 namespace fs = std::filesystem;
-
-class CurlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
-  void TearDown() override { curl_global_cleanup(); }
-};
-const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
 kube::Pod bound_pod(const std::string& name, const std::string& node) {
   return kube::Pod{.ns = "shop", .name = name, .node = node, .phase = "Running"};

@@ -2,7 +2,6 @@
 // sends, how each kind of failure reads, the body cap, streamed lines, the token file and stopping.
 #include "collector/http/http_session.h"
 
-#include <curl/curl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,32 +14,26 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/curl_environment.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_http_server.h"
 
 namespace netscore::collector {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
-using ::testing::StartsWith;
 using testing::CannedResponse;
 using testing::eventually;
 using testing::FakeHttpServer;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
 namespace fs = std::filesystem;
-
-class CurlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
-  void TearDown() override { curl_global_cleanup(); }
-};
-const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
 // Longer than any test may take: a request that waits for it must have been cut short.
 constexpr std::chrono::minutes kNever{2};
 
-std::vector<std::string> lines_of(HttpSession& session, const std::string& url,
-                                  HttpResult& result, const std::string& stop_at = {}) {
+std::vector<std::string> lines_of(HttpSession& session, const std::string& url, HttpResult& result,
+                                  const std::string& stop_at = {}) {
   std::vector<std::string> lines;
   result = session.get_lines(url, std::chrono::seconds(20), [&](std::string_view line) {
     lines.emplace_back(line);
@@ -153,7 +146,8 @@ TEST(HttpSession, AStreamIsCappedPerUnfinishedLineNotInTotal) {
 
 class TokenFile {
  public:
-  TokenFile() : path_(fs::temp_directory_path() / ("netscore-session-token-" + std::to_string(getpid()))) {}
+  TokenFile()
+      : path_(fs::temp_directory_path() / ("netscore-session-token-" + std::to_string(getpid()))) {}
   ~TokenFile() { fs::remove(path_); }
   void write(const std::string& token) { std::ofstream(path_) << token; }
   // Another file renamed over this one, as a projected token volume swaps its files.
@@ -225,9 +219,11 @@ TEST(HttpSession, TlsFailuresNameTheSettingToCheck) {
   FakeHttpServer server;
   const std::string url = "https://" + server.url().substr(std::string("http://").size());
   const TlsFiles missing_ca{.ca_file = "/nonexistent/ca.crt"};
-  HttpSession named({.tls = missing_ca,
-                     .tls_names = {.server = "Prometheus", .ca_file = "NETSCORE_PROMETHEUS_CA_FILE"}});
-  EXPECT_THAT(named.get(url).transport_error, StartsWith("TLS: cannot use NETSCORE_PROMETHEUS_CA_FILE: "));
+  HttpSession named(
+      {.tls = missing_ca,
+       .tls_names = {.server = "Prometheus", .ca_file = "NETSCORE_PROMETHEUS_CA_FILE"}});
+  EXPECT_THAT(named.get(url).transport_error,
+              StartsWith("TLS: cannot use NETSCORE_PROMETHEUS_CA_FILE: "));
   HttpSession unnamed({.tls = missing_ca});
   const HttpResult plain = unnamed.get(url);
   EXPECT_FALSE(plain.answered());

@@ -2,7 +2,6 @@
 // their failures read.
 #include "collector/kube/kube_client.h"
 
-#include <curl/curl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "collector/kube/kube_objects.h"
+#include "tests/support/curl_environment.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
 
@@ -24,13 +24,6 @@ namespace {
 using testing::eventually;
 using testing::FakeKubeApiServer;
 namespace fs = std::filesystem;
-
-class CurlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
-  void TearDown() override { curl_global_cleanup(); }
-};
-const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
 std::size_t items_in(const HttpResult& page, std::string& continue_token) {
   rapidjson::Document doc;
