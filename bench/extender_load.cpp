@@ -20,7 +20,7 @@
 #include "bench/percentile.h"
 #include "tests/support/http_connection.h"
 #include "tests/support/scratch_table.h"
-#include "extender/server.h"
+#include "extender/http/server.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "common/config.h"
 #include "common/logging.h"
-#include "extender/server.h"
+#include "extender/http/server.h"
 
 int main(int argc, char** argv) {
   const netscore::Config config =

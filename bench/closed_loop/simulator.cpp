@@ -24,8 +24,8 @@
 #include "common/score_table_reader.h"
 #include "common/scoring.h"
 #include "common/score_table_writer.h"
-#include "extender/scoring_policy.h"
-#include "extender/sibling_spread.h"
+#include "extender/scheduler/freshness.h"
+#include "extender/scheduler/sibling_spread.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore::sim {
