@@ -1,16 +1,19 @@
 #include "extender/http/handlers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
-#include "extender/views/explain.h"
-#include "extender/scheduler/protocol.h"
+#include "extender/scheduler/decision_recording.h"
 #include "extender/scheduler/freshness.h"
+#include "extender/scheduler/node_scoring.h"
+#include "extender/scheduler/protocol.h"
+#include "extender/views/explain.h"
+#include "extender/views/metrics.h"
 #include "extender/views/table_html.h"
-#include "extender/scheduler/table_state.h"
 #include "extender/views/table_view.h"
 
 namespace netscore::extender {
@@ -25,23 +28,13 @@ Response text(unsigned status, Verb verb, std::string body) {
   return {status, "text/plain; charset=utf-8", std::move(body), verb, {}};
 }
 
-bool has_param(std::string_view query, std::string_view param) {
-  for (std::size_t at = 0; at <= query.size();) {
-    const auto amp = query.find('&', at);
-    if (query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at) ==
-        param)
-      return true;
-    if (amp == std::string_view::npos) break;
-    at = amp + 1;
-  }
-  return false;
-}
+constexpr MetricInfo kConstraintsWithoutFilter{
+    "netscore_extender_constraints_without_filter_total",
+    "Prioritize requests for pods with filter constraints while kube-scheduler had never called "
+    "the filter verb (those nodes scored 0, not refused).",
+    MetricType::counter};
 
 }  // namespace
-
-std::int64_t Handlers::max_age_ns() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(config_.max_age.value).count();
-}
 
 void Handlers::note_missing(std::span<const std::string_view> names,
                             std::span<const NodeScore> scores) {
@@ -57,52 +50,32 @@ void Handlers::note_missing(std::span<const std::string_view> names,
 Response Handlers::handle(http::verb method, std::string_view target, std::string& body,
                           const TableAttachment& table, std::int64_t now_mono_ns,
                           std::string_view accept) {
-  const auto q = target.find('?');
-  const std::string_view path = target.substr(0, q);
-  const std::string_view query =
-      q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
-  const std::string_view prefix = config_.extender.url_prefix;
-  const bool under_prefix = path.size() > prefix.size() && path.substr(0, prefix.size()) == prefix;
-  const std::string_view verb = under_prefix ? path.substr(prefix.size()) : std::string_view{};
-  if (read_only_ && path != "/metrics" && path != "/healthz" && path != "/readyz" &&
-      path != "/table") {
-    return json_error(404, Verb::other,
-                      "this listener (NETSCORE_METRICS_LISTEN) serves only /metrics, /healthz, "
-                      "/readyz and /table");
+  const Target t = split_target(target);
+  RouteMatch match = match_route(method, t.path, config_.extender.url_prefix, read_only_);
+  if (match.route == nullptr) {
+    Response r = json_error(match.status, match.verb, match.error);
+    r.allow = match.allow;
+    return r;
   }
-
-  if (verb == "/filter" || verb == "/prioritize") {
-    const Verb v = verb == "/filter" ? Verb::filter : Verb::prioritize;
-    if (method != http::verb::post) {
-      auto r = json_error(405, v, "use POST");
-      r.allow = "POST";
-      return r;
-    }
-    return v == Verb::filter ? filter(body, table.reader(), now_mono_ns)
-                             : prioritize(body, table.reader(), now_mono_ns);
+  switch (match.route->verb) {
+    case Verb::filter:
+      return filter(body, table.reader(), now_mono_ns);
+    case Verb::prioritize:
+      return prioritize(body, table.reader(), now_mono_ns);
+    case Verb::table:
+      return this->table(t.query, accept, table, now_mono_ns);
+    case Verb::healthz:
+      return text(200, Verb::healthz, "ok\n");
+    case Verb::readyz:
+      return readyz(t.query, table, now_mono_ns);
+    case Verb::metrics:
+      return metrics(table.reader(), now_mono_ns);
+    case Verb::explain:
+      return explain(t.query);
+    case Verb::other:
+      break;
   }
-  const auto get_only = [&](Verb v, auto&& answer) -> Response {
-    if (method != http::verb::get && method != http::verb::head) {
-      auto r = json_error(405, v, "use GET");
-      r.allow = "GET, HEAD";
-      return r;
-    }
-    return answer();
-  };
-  if (path == "/healthz")
-    return get_only(Verb::healthz, [] { return text(200, Verb::healthz, "ok\n"); });
-  if (path == "/readyz")
-    return get_only(Verb::readyz, [&] { return readyz(query, table, now_mono_ns); });
-  if (path == "/metrics")
-    return get_only(Verb::metrics, [&] { return metrics(table.reader(), now_mono_ns); });
-  if (path == "/table") {
-    return get_only(Verb::table, [&] { return this->table(query, accept, table, now_mono_ns); });
-  }
-  if (path == "/explain") return get_only(Verb::explain, [&] { return explain(query); });
-  return json_error(404, Verb::other,
-                    fmt::format("no endpoint {}; try {}/filter, {}/prioritize, /table, /explain, "
-                                "/healthz, /readyz, /metrics",
-                                path.substr(0, 200), prefix, prefix));
+  return json_error(404, Verb::other, "no endpoint");
 }
 
 Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
@@ -115,7 +88,7 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   }
   std::vector<NodeScore> found(args.names.size());
   const Lookup lookup =
-      lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns());
+      lookup_nodes(table, args.names, args.name_hashes, found, now_mono_ns, max_age_ns(config_));
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
   std::vector<std::int16_t> percent(args.names.size());
@@ -125,16 +98,21 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   const bool spreading = !args.pod_owner_uid.empty() && spread_ns > 0 &&
                          lookup.freshness == Freshness::fresh && corrected(lookup.meta) &&
                          lookup.meta.pod_price > 0;
+  const auto score = [&] {
+    score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores,
+                percent, assumed);
+  };
   if (spreading) {
     assumed.resize(args.names.size());
-    shared_.spread.unconfirmed(args.pod_owner_uid, args.name_hashes, assumed, now_mono_ns,
-                               lookup.meta.published_mono_ns, spread_ns);
-  }
-  score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores,
-              percent, assumed);
-  if (spreading) {
-    shared_.spread.recommend(args.pod_owner_uid, args.pod_uid, args.name_hashes, scores, percent,
-                             now_mono_ns, spread_ns);
+    shared_.spread.score_and_recommend({.owner = args.pod_owner_uid,
+                                        .pod_uid = args.pod_uid,
+                                        .name_hashes = args.name_hashes,
+                                        .now_ns = now_mono_ns,
+                                        .published_ns = lookup.meta.published_mono_ns,
+                                        .window_ns = spread_ns},
+                                       assumed, scores, percent, score);
+  } else {
+    score();
   }
   FilterOutcome unfiltered;
   if (!shared_.filter_served.load(std::memory_order_relaxed) && filter_.constrains(args)) {
@@ -157,13 +135,12 @@ void Handlers::score_unfiltered_constraints(const ExtenderArgs& args, const Scor
   for (const FailedNode& f : outcome.failed) scores[f.index] = 0;
   if (shared_.constraints_without_filter.fetch_add(1, std::memory_order_relaxed) == 0) {
     spdlog::warn(
-        "pod {}/{} asks for filtering ({} or a NETSCORE_LABEL_RULES annotation) but kube-scheduler "
-        "has not "
-        "called the filter verb: add filterVerb: \"filter\" to its extender configuration; until "
-        "then such "
-        "pods only score 0 on the nodes the filter would refuse "
-        "(netscore_extender_constraints_without_filter_total)",
-        args.pod_namespace, args.pod_name, kMaxReceiveRateAnnotation);
+        "pod {}/{} asks for filtering ({} or a NETSCORE_LABEL_RULES annotation) "
+        "but kube-scheduler has not called the filter verb: "
+        "add filterVerb: \"filter\" to its extender configuration; "
+        "until then such pods only score 0 on the nodes the filter would refuse ({})",
+        args.pod_namespace, args.pod_name, kMaxReceiveRateAnnotation,
+        kConstraintsWithoutFilter.name);
   }
 }
 
@@ -186,7 +163,7 @@ Response Handlers::filter(std::string& body, const ScoreTableReader* table,
   record_filter(shared_.decisions, args, outcome.lookup, outcome.found, outcome.passed,
                 outcome.failed);
   Response r{200, "application/json", {}, Verb::filter, {}};
-  write_filter_result(args, original, outcome.passed, outcome.failed, {}, r.body);
+  write_filter_result(args, original, outcome.passed, outcome.failed, r.body);
   return r;
 }
 
@@ -199,24 +176,22 @@ Response Handlers::readyz(std::string_view query, const TableAttachment& table,
   // kube-apiserver's convention: ?exclude=<check> leaves one check out. The pod's probe excludes
   // the table, so a Prometheus outage does not stall a rollout of an extender that serves
   // (neutral scores); staleness stays visible here, in /table and in /metrics.
-  if (has_param(query, "exclude=table"))
+  const auto params = query_params(query);
+  if (std::find(params.begin(), params.end(), "exclude=table") != params.end())
     return text(200, Verb::readyz, "ok (excluded: " + health.problem + ")\n");
   return text(503, Verb::readyz, health.problem + "\n");
 }
 
 Response Handlers::metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const {
+  MetricFamilies families;
+  shared_.metrics.collect(families);
+  collect_table_metrics(table, now_mono_ns, families);
+  shared_.metrics.collect_missing_lookups(families);
+  shared_.missing.collect(families);
+  families.add(kConstraintsWithoutFilter,
+               shared_.constraints_without_filter.load(std::memory_order_relaxed));
   Response r{200, "text/plain; version=0.0.4; charset=utf-8", {}, Verb::metrics, {}};
-  shared_.metrics.render(r.body);
-  render_table_metrics(table, now_mono_ns, shared_.metrics.missing_lookups(), shared_.missing,
-                       r.body);
-  fmt::format_to(std::back_inserter(r.body),
-                 "# HELP netscore_extender_constraints_without_filter_total Prioritize requests "
-                 "for pods with filter "
-                 "constraints while kube-scheduler had never called the filter verb (those nodes "
-                 "scored 0, not "
-                 "refused).\n# TYPE netscore_extender_constraints_without_filter_total counter\n"
-                 "netscore_extender_constraints_without_filter_total {}\n",
-                 shared_.constraints_without_filter.load(std::memory_order_relaxed));
+  write_prometheus_text(families, r.body);
   return r;
 }
 
@@ -227,10 +202,7 @@ Response Handlers::table(std::string_view query, std::string_view accept,
   bool as_json = false;
   bool as_html = false;
   unsigned refresh = 0;
-  for (std::size_t at = 0; at <= query.size();) {
-    const auto amp = query.find('&', at);
-    const auto param =
-        query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at);
+  for (const std::string_view param : query_params(query)) {
     if (param == "format=text") as_text = true;
     if (param == "format=json") as_json = true;
     if (param == "format=html") as_html = true;
@@ -242,8 +214,6 @@ Response Handlers::table(std::string_view query, std::string_view accept,
         return json_error(400, Verb::table, "refresh must be a number of seconds from 1 to 3600");
       }
     }
-    if (amp == std::string_view::npos) break;
-    at = amp + 1;
   }
   if (as_text) return text(200, Verb::table, render_table_text(view));
   if (as_html || (!as_json && prefers_html(accept))) {

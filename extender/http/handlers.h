@@ -9,9 +9,11 @@
 
 #include "common/config.h"
 #include "common/score_table_reader.h"
+#include "extender/http/request_metrics.h"
+#include "extender/http/routes.h"
 #include "extender/scheduler/decision_log.h"
 #include "extender/scheduler/filter.h"
-#include "extender/views/metrics.h"
+#include "extender/scheduler/missing_nodes.h"
 #include "extender/scheduler/sibling_spread.h"
 #include "extender/scheduler/table_state.h"
 
@@ -47,8 +49,8 @@ struct SharedState {
 // it only touches SharedState through its thread-safe members.
 class Handlers {
  public:
-  // read_only: the NETSCORE_METRICS_LISTEN listener, answering only /metrics, /healthz, /readyz
-  // and /table.
+  // read_only: the NETSCORE_METRICS_LISTEN listener, answering only the routes marked for it
+  // (kRoutes).
   Handlers(const Config& config, SharedState& shared, unsigned thread, bool read_only = false)
       : config_(config), shared_(shared), thread_(thread), read_only_(read_only), filter_(config) {}
 
@@ -69,7 +71,6 @@ class Handlers {
   void score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table,
                                     std::int64_t now_mono_ns, std::span<std::int64_t> scores,
                                     FilterOutcome& outcome);
-  std::int64_t max_age_ns() const;
   void note_missing(std::span<const std::string_view> names, std::span<const NodeScore> scores);
 
   const Config& config_;

@@ -288,8 +288,8 @@ Server::Server(const Config& config)
       resolve(config_.extender.listen_host, config_.extender.listen_port, "NETSCORE_LISTEN");
   if (!endpoint.address().is_loopback()) {
     spdlog::warn(
-        "listening on non-loopback address={} — kube-scheduler normally reaches the extender on "
-        "127.0.0.1; "
+        "listening on non-loopback address={} — "
+        "kube-scheduler normally reaches the extender on 127.0.0.1; "
         "anyone who can reach this port can read /table and /explain and steer scoring requests",
         endpoint.address().to_string());
   }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/config.h"
-#include "extender/views/metrics.h"
+#include "extender/http/routes.h"
 #include "extender/scheduler/freshness.h"
 
 // The decisions behind GET /explain: what netscore answered for which pod, node by node.

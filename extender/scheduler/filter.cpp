@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <chrono>
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
@@ -65,19 +64,18 @@ void Filter::warn_once_about(const Lookup& lookup) {
   if ((lookup.meta.flags & shm::kSnapshotClusterSynced) == 0) {
     if (!warned_unsynced_) {
       spdlog::warn(
-          "label rules need node labels: with nodeCacheCapable: true the collector must watch the "
-          "Kubernetes "
-          "API (its table has no synced node labels); pods the rules select pass every node until "
-          "then");
+          "label rules need node labels: "
+          "with nodeCacheCapable: true the collector must watch the Kubernetes API "
+          "(its table has no synced node labels); "
+          "pods the rules select pass every node until then");
     }
     warned_unsynced_ = true;
   } else if (lookup.meta.rules_hash != config_.label_rules.hash &&
              warned_rules_hash_ != lookup.meta.rules_hash) {
     warned_rules_hash_ = lookup.meta.rules_hash;
     spdlog::warn(
-        "label rules differ between collector and extender: set the same NETSCORE_LABEL_RULES in "
-        "both; "
-        "node labels count as unknown until then");
+        "label rules differ between collector and extender: "
+        "set the same NETSCORE_LABEL_RULES in both; node labels count as unknown until then");
   }
 }
 
@@ -130,10 +128,8 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
   Lookup lookup;
   if (ceiling || names_mode) {
     outcome.found.resize(n);
-    const auto max_age_ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(config_.max_age.value).count();
-    lookup =
-        lookup_nodes(table, args.names, args.name_hashes, outcome.found, now_mono_ns, max_age_ns);
+    lookup = lookup_nodes(table, args.names, args.name_hashes, outcome.found, now_mono_ns,
+                          max_age_ns(config_));
     outcome.looked_up = true;
     outcome.freshness = lookup.freshness;
     outcome.lookup = lookup;

@@ -2,12 +2,14 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "common/config.h"
 #include "common/score_table_reader.h"
 
-// Turns table rows into extender answers. Pure functions over their arguments: thread-safe.
+// Whether the table may steer pods: one consistent snapshot read and its freshness. Pure functions
+// over their arguments: thread-safe.
 namespace netscore::extender {
 
 enum class Freshness { fresh, stale, empty, busy, detached };
@@ -28,23 +30,10 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
                     std::span<const std::uint64_t> hashes, std::span<NodeScore> out,
                     std::int64_t now_mono_ns, std::int64_t max_age_ns) noexcept;
 
-// 0..10 per node. request: the plugin's NormalizeScore over the requested nodes' raw scores;
-// range: the whole 0..100 between the least and the most loaded of them;
-// cluster: the collector's cluster-wide node_score. Unknown or invalid nodes get `neutral`;
-// anything but fresh gives every node `neutral`. `percent` (same length as `out`) receives the
-// 0..100 score behind each answer, -1 where the answer is `neutral`.
-// A snapshot flagged shm::kSnapshotCorrected is scored on measured + expected traffic
-// (corrected_raw_score / corrected_node_score): pods bound since their traffic could reach the
-// window count already, so a burst does not pile onto the nodes that look quietest. Without the
-// flag the seed's raw_score / node_score, exactly as before the correction existed.
-// `assumed[i]` (optional): pods recommended for node i moments ago whose bindings the table may not
-// show yet; on a corrected snapshot each adds the snapshot's pod_price to the node's traffic.
-void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
-                 std::span<const NodeScore> nodes, std::span<std::int64_t> out,
-                 std::span<std::int16_t> percent,
-                 std::span<const std::uint32_t> assumed = {}) noexcept;
+// NETSCORE_MAX_AGE in nanoseconds, the unit lookup_nodes compares ages in.
+std::int64_t max_age_ns(const Config& config) noexcept;
 
-// Whether prioritize scores this snapshot on its corrected fields.
-bool corrected(const shm::SnapshotMeta& meta) noexcept;
+// Why a stale table is stale, for people: "no successful refresh for 75.0s, over <limit>".
+std::string stale_for(std::int64_t age_ns, std::string_view limit);
 
 }  // namespace netscore::extender

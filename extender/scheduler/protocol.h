@@ -69,12 +69,12 @@ struct FailedNode {
 
 // ExtenderFilterResult. `passed` are indices into args.names. With node_cache_capable the passing
 // names go to NodeNames; otherwise the passing node objects are copied from `original_body` into
-// Nodes.items. `failed` go to FailedAndUnresolvableNodes (FailedNodes stays empty). A non-empty
-// `error` fails the filter call (the scheduler formats it with fmt.Errorf, so it must contain no
-// '%').
+// Nodes.items. `failed` go to FailedAndUnresolvableNodes (FailedNodes stays empty). Error is always
+// empty: an error would fail the filter call, and the scheduler skips an ignorable extender's
+// errors and places the pod anyway.
 void write_filter_result(const ExtenderArgs& args, std::string_view original_body,
                          std::span<const std::size_t> passed, std::span<const FailedNode> failed,
-                         std::string_view error, std::string& out);
+                         std::string& out);
 
 // {"error":"..."} for 4xx answers.
 std::string error_body(std::string_view message);

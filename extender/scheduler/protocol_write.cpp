@@ -68,7 +68,7 @@ void write_host_priority_list(std::span<const std::string_view> names,
 
 void write_filter_result(const ExtenderArgs& args, std::string_view original_body,
                          std::span<const std::size_t> passed, std::span<const FailedNode> failed,
-                         std::string_view error, std::string& out) {
+                         std::string& out) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
@@ -108,7 +108,7 @@ void write_filter_result(const ExtenderArgs& args, std::string_view original_bod
   }
   w.EndObject();
   w.Key("Error");
-  write_string(w, error);
+  w.String("");
   w.EndObject();
   out.assign(buffer.GetString(), buffer.GetSize());
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/score_table_layout.h"
 #include "common/scoring.h"
 
 namespace netscore::extender {
@@ -13,12 +14,6 @@ std::uint64_t mix(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
-}
-
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
 }
 
 }  // namespace
@@ -45,9 +40,25 @@ SiblingSpread::List* SiblingSpread::find_locked(std::string_view owner, std::int
 void SiblingSpread::unconfirmed(std::string_view owner, std::span<const std::uint64_t> name_hashes,
                                 std::span<std::uint32_t> times, std::int64_t now_ns,
                                 std::int64_t published_ns, std::int64_t window_ns) {
+  std::lock_guard lock(mutex_);
+  unconfirmed_locked(owner, name_hashes, times, now_ns, published_ns, window_ns);
+}
+
+std::size_t SiblingSpread::recommend(std::string_view owner, std::string_view pod_uid,
+                                     std::span<const std::uint64_t> name_hashes,
+                                     std::span<std::int64_t> answers,
+                                     std::span<const std::int16_t> percent, std::int64_t now_ns,
+                                     std::int64_t window_ns) {
+  std::lock_guard lock(mutex_);
+  return recommend_locked(owner, pod_uid, name_hashes, answers, percent, now_ns, window_ns);
+}
+
+void SiblingSpread::unconfirmed_locked(std::string_view owner,
+                                       std::span<const std::uint64_t> name_hashes,
+                                       std::span<std::uint32_t> times, std::int64_t now_ns,
+                                       std::int64_t published_ns, std::int64_t window_ns) {
   std::fill(times.begin(), times.end(), 0U);
   if (window_ns <= 0 || owner.empty() || name_hashes.size() != times.size()) return;
-  std::lock_guard lock(mutex_);
   const List* list = find_locked(owner, now_ns, window_ns);
   if (list == nullptr) return;
   for (std::size_t i = 0; i < times.size(); ++i) {
@@ -58,17 +69,17 @@ void SiblingSpread::unconfirmed(std::string_view owner, std::span<const std::uin
   }
 }
 
-std::size_t SiblingSpread::recommend(std::string_view owner, std::string_view pod_uid,
-                                     std::span<const std::uint64_t> name_hashes,
-                                     std::span<std::int64_t> answers,
-                                     std::span<const std::int16_t> percent, std::int64_t now_ns,
-                                     std::int64_t window_ns) {
+std::size_t SiblingSpread::recommend_locked(std::string_view owner, std::string_view pod_uid,
+                                            std::span<const std::uint64_t> name_hashes,
+                                            std::span<std::int64_t> answers,
+                                            std::span<const std::int16_t> percent,
+                                            std::int64_t now_ns, std::int64_t window_ns) {
   const std::size_t none = answers.size();
   if (window_ns <= 0 || owner.empty() || name_hashes.size() != answers.size() ||
       percent.size() != answers.size()) {
     return none;
   }
-  const std::uint64_t pod_hash = fnv1a(pod_uid);
+  const std::uint64_t pod_hash = shm::name_hash(pod_uid);
   std::size_t best = none;
   std::uint64_t best_tie = 0;
   for (std::size_t i = 0; i < answers.size(); ++i) {
@@ -85,7 +96,6 @@ std::size_t SiblingSpread::recommend(std::string_view owner, std::string_view po
     if (percent[i] >= 0) answers[i] = std::min<std::int64_t>(answers[i], kMaxExtenderScore - 1);
   }
   answers[best] = kMaxExtenderScore;
-  std::lock_guard lock(mutex_);
   List* list = find_locked(owner, now_ns, window_ns);
   if (list == nullptr) {
     if (recent_.size() >= max_workloads_) return best;

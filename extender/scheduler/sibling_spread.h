@@ -20,7 +20,8 @@
 // between equally good nodes are broken by a hash of the pod and the node, so replicas that see
 // the same table do not all break them the same way. Keyed by the pod's controlling owner; pods
 // without one are scored as before.
-// Thread-safe: one mutex, held for O(nodes + recent recommendations of the workload).
+// Thread-safe: one mutex, held for O(nodes + recent recommendations of the workload) (plus the
+// caller's scoring in score_and_recommend).
 namespace netscore::extender {
 
 class SiblingSpread {
@@ -43,12 +44,42 @@ class SiblingSpread {
                         std::span<const std::int16_t> percent, std::int64_t now_ns,
                         std::int64_t window_ns);
 
+  struct Pod {
+    std::string_view owner;
+    std::string_view pod_uid;
+    std::span<const std::uint64_t> name_hashes;
+    std::int64_t now_ns = 0;
+    std::int64_t published_ns = 0;  // the snapshot's publish time
+    std::int64_t window_ns = 0;
+  };
+  // unconfirmed() into `times`, then `score()` (which fills `answers` and `percent` from them),
+  // then recommend(), under one lock: a pod of a workload takes the mutex once.
+  template <class Score>
+  std::size_t score_and_recommend(const Pod& pod, std::span<std::uint32_t> times,
+                                  std::span<std::int64_t> answers,
+                                  std::span<const std::int16_t> percent, Score&& score) {
+    std::lock_guard lock(mutex_);
+    unconfirmed_locked(pod.owner, pod.name_hashes, times, pod.now_ns, pod.published_ns,
+                       pod.window_ns);
+    score();
+    return recommend_locked(pod.owner, pod.pod_uid, pod.name_hashes, answers, percent, pod.now_ns,
+                            pod.window_ns);
+  }
+
  private:
   struct Recommendation {
     std::uint64_t node_hash = 0;
     std::int64_t at_ns = 0;
   };
   using List = std::deque<Recommendation>;
+  void unconfirmed_locked(std::string_view owner, std::span<const std::uint64_t> name_hashes,
+                          std::span<std::uint32_t> times, std::int64_t now_ns,
+                          std::int64_t published_ns, std::int64_t window_ns);
+  std::size_t recommend_locked(std::string_view owner, std::string_view pod_uid,
+                               std::span<const std::uint64_t> name_hashes,
+                               std::span<std::int64_t> answers,
+                               std::span<const std::int16_t> percent, std::int64_t now_ns,
+                               std::int64_t window_ns);
   // Drops recommendations older than kKeepWindows windows (a table that stopped publishing must
   // not keep them forever): for every workload at most once per window, else for the one asked
   // about.

@@ -1,7 +1,5 @@
 #include "extender/scheduler/table_state.h"
 
-#include <chrono>
-
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
@@ -14,17 +12,14 @@ TableHealth table_health(const TableAttachment& table, const Config& config,
     h.problem = fmt::format("score table not attached: {}", table.last_error());
     return h;
   }
-  const auto max_age_ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(config.max_age.value).count();
-  const Lookup lookup = lookup_nodes(table.reader(), {}, {}, {}, now_mono_ns, max_age_ns);
+  const Lookup lookup = lookup_nodes(table.reader(), {}, {}, {}, now_mono_ns, max_age_ns(config));
   h.freshness = lookup.freshness;
   switch (lookup.freshness) {
     case Freshness::fresh:
       break;
     case Freshness::stale:
-      h.problem = fmt::format(
-          "score table stale: no successful refresh for {:.1f}s, over NETSCORE_MAX_AGE {}",
-          static_cast<double>(lookup.age_ns) * 1e-9, config.max_age.text);
+      h.problem = "score table stale: " +
+                  stale_for(lookup.age_ns, "NETSCORE_MAX_AGE " + config.max_age.text);
       break;
     case Freshness::empty:
       h.problem = "score table empty: the collector has not published yet";

@@ -7,14 +7,12 @@
 #include <vector>
 
 #include "common/score_table_reader.h"
+#include "extender/views/metrics.h"
 
 // What the table says about the Kubernetes side: the placement correction per node, nodes the
 // cluster has that Prometheus has no series for (and the reverse), and the collector's API
 // watcher. Shared by /table (every format) and /metrics. Pure functions: thread-safe.
 namespace netscore::extender {
-
-// The 0..100 score prioritize's cluster mode answers for the node: corrected when the snapshot is.
-std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept;
 
 struct ClusterMismatch {
   bool known = false;  // the snapshot is kSnapshotClusterSynced; both lists are empty otherwise
@@ -29,10 +27,10 @@ ClusterMismatch cluster_mismatch(std::span<const TableRow> rows, const shm::Snap
 std::int64_t watch_event_age_ns(const shm::CollectorStatus& status,
                                 std::int64_t now_mono_ns) noexcept;
 
-// Appends the watcher's health and the correction/mismatch gauges (Prometheus text format).
-// `status` / `meta` / `rows` are null when not read.
-void render_cluster_metrics(const shm::CollectorStatus* status, const shm::SnapshotMeta* meta,
-                            const std::vector<TableRow>* rows, std::int64_t now_mono_ns,
-                            std::string& out);
+// The watcher's health and the correction/mismatch gauges. `status` / `meta` / `rows` are null
+// when not read.
+void collect_cluster_metrics(const shm::CollectorStatus* status, const shm::SnapshotMeta* meta,
+                             const std::vector<TableRow>* rows, std::int64_t now_mono_ns,
+                             MetricFamilies& out);
 
 }  // namespace netscore::extender

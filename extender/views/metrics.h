@@ -1,78 +1,66 @@
 #pragma once
 
-#include <array>
-#include <atomic>
 #include <cstdint>
-#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
-#include "common/score_table_layout.h"
-
+// GET /metrics as data and one writer: each module collects its figures as metric families, and
+// write_prometheus_text() alone knows the text exposition format (prometheus-cpp's split of
+// Collectable from its serializer). Every metric's name, HELP and TYPE stand once, in the
+// MetricInfo of the module that owns the figure. Pure data and functions: thread-safe.
 namespace netscore::extender {
 
-enum class Verb : std::uint8_t {
-  filter,
-  prioritize,
-  table,
-  healthz,
-  readyz,
-  metrics,
-  explain,
-  other
+enum class MetricType : std::uint8_t { counter, gauge, histogram };
+
+struct MetricInfo {
+  std::string_view name;
+  std::string_view help;
+  MetricType type;
 };
-inline constexpr std::size_t kVerbs = 8;
-std::string_view to_string(Verb v);
 
-inline constexpr std::array<double, 16> kLatencyBuckets = {
-    5e-6, 10e-6, 20e-6, 50e-6, 100e-6, 200e-6, 300e-6, 500e-6,
-    1e-3, 2e-3,  5e-3,  10e-3, 50e-3,  100e-3, 1.0,    5.0};
-inline constexpr std::array<unsigned, 8> kCodes = {200, 400, 404, 405, 413, 431, 503, 500};
+struct MetricLabel {
+  std::string_view name;
+  std::string value;
+};
 
-// Request counters and latency histograms. Each server thread writes only its own slot with
-// relaxed atomics (no lock, no sharing of cache lines); a scrape sums every slot. Thread-safe.
-class ServerMetrics {
+// Integers are written as integers; doubles in their shortest form that reads back the same.
+using MetricValue = std::variant<std::uint64_t, double>;
+
+struct MetricSample {
+  std::string_view suffix;  // "_bucket", "_sum" or "_count" in a histogram; empty otherwise
+  std::vector<MetricLabel> labels;
+  MetricValue value;
+};
+
+struct MetricFamily {
+  const MetricInfo* info;
+  std::vector<MetricSample> samples;
+};
+
+// The families of one scrape, in the order they are written.
+class MetricFamilies {
  public:
-  explicit ServerMetrics(unsigned threads);
-  void record(unsigned thread, Verb verb, unsigned status, std::int64_t duration_ns) noexcept;
-  void count_missing_lookups(unsigned thread, std::uint64_t n) noexcept;
-  // Appends the request families in Prometheus text exposition format 0.0.4.
-  void render(std::string& out) const;
-  std::uint64_t missing_lookups() const noexcept;
+  // A family with no samples yet: its HELP and TYPE are written even if none are added.
+  MetricFamily& add(const MetricInfo& info);
+  // A family of one sample without labels.
+  void add(const MetricInfo& info, MetricValue value);
+  std::span<const MetricFamily> families() const { return families_; }
 
  private:
-  struct alignas(shm::kCacheLine) Slot {
-    std::array<std::array<std::atomic<std::uint64_t>, kCodes.size()>, kVerbs> requests{};
-    std::array<std::array<std::atomic<std::uint64_t>, kLatencyBuckets.size() + 1>, kVerbs>
-        buckets{};
-    std::array<std::atomic<std::uint64_t>, kVerbs> duration_ns{};
-    std::atomic<std::uint64_t> missing_lookups{0};
-  };
-  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<MetricFamily> families_;
 };
 
-// Names the scheduler asked about that the table lacked, for /table. Bounded (kSlots names; later
-// ones are only counted) and lock-free: a slot is claimed with one CAS, its name written once and
-// then published with a release store, so readers see either nothing or the whole name.
-// Thread-safe.
-class MissingNodes {
- public:
-  static constexpr std::size_t kSlots = 256;
-  void add(std::string_view name) noexcept;
-  std::vector<std::string> names() const;
-  std::uint64_t dropped() const noexcept { return dropped_.load(std::memory_order_relaxed); }
+// One histogram's samples under `labels`: a cumulative bucket per bound, +Inf, _sum and _count.
+// `counts[b]` counts the observations in bucket b alone (bounds.size() + 1 of them, the last
+// above every bound).
+void add_histogram(MetricFamily& family, const std::vector<MetricLabel>& labels,
+                   std::span<const double> bounds, std::span<const std::uint64_t> counts,
+                   double sum);
 
- private:
-  enum : std::uint32_t { kEmpty = 0, kWriting = 1, kReady = 2 };
-  struct Slot {
-    std::atomic<std::uint64_t> hash{0};
-    std::atomic<std::uint32_t> state{kEmpty};
-    std::uint32_t length = 0;
-    char name[shm::kMaxNameBytes];
-  };
-  std::array<Slot, kSlots> slots_{};
-  std::atomic<std::uint64_t> dropped_{0};
-};
+// Prometheus text exposition format 0.0.4, appended to `out`.
+void write_prometheus_text(const MetricFamilies& families, std::string& out);
 
 }  // namespace netscore::extender

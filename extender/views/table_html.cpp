@@ -1,13 +1,12 @@
 #include "extender/views/table_html.h"
 
-#include "common/markup_escape.h"
-
 #include <algorithm>
 #include <iterator>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
 
+#include "common/markup_escape.h"
 #include "common/scoring.h"
 
 namespace netscore::extender {
@@ -57,10 +56,8 @@ std::string banner_text(const TableView& v) {
     case Freshness::fresh:
       return fmt::format("Fresh: snapshot {:.1f}s old (max age {})", age, v.max_age);
     case Freshness::stale:
-      return fmt::format(
-          "Stale: no successful refresh for {:.1f}s, over max age {}; every node gets the neutral "
-          "score",
-          age, v.max_age);
+      return "Stale: " + stale_for(v.age_ns, "max age " + v.max_age) +
+             "; every node gets the neutral score";
     case Freshness::empty:
       return "Empty: the collector has not published a snapshot yet";
     case Freshness::busy:

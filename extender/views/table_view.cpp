@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/scoring.h"
+#include "extender/scheduler/node_scoring.h"
 
 namespace netscore::extender {
 namespace {
@@ -25,6 +26,34 @@ double seconds(std::int64_t ns) {
 std::int64_t heard_ns(const shm::CollectorStatus& status, std::int64_t now_mono_ns) {
   return status.heartbeat_mono_ns > 0 ? now_mono_ns - status.heartbeat_mono_ns : -1;
 }
+
+constexpr MetricInfo kTableAttached{"netscore_extender_table_attached",
+                                    "1 when the shared-memory score table is mapped.",
+                                    MetricType::gauge};
+constexpr MetricInfo kTableAge{"netscore_extender_table_age_seconds",
+                               "Age of the snapshot being served (CLOCK_MONOTONIC).",
+                               MetricType::gauge};
+constexpr MetricInfo kTableNodes{"netscore_extender_table_nodes",
+                                 "Nodes in the snapshot being served.", MetricType::gauge};
+constexpr MetricInfo kTableOverflow{"netscore_extender_table_overflow_nodes",
+                                    "Nodes the collector could not fit in the table.",
+                                    MetricType::gauge};
+constexpr MetricInfo kCollectorFailures{"netscore_extender_collector_consecutive_failures",
+                                        "Collector refreshes failed in a row.", MetricType::gauge};
+constexpr MetricInfo kCollectorFailuresTotal{"netscore_extender_collector_refresh_failures_total",
+                                             "Collector refreshes that failed (from the table).",
+                                             MetricType::counter};
+constexpr MetricInfo kCollectorDuration{"netscore_extender_collector_refresh_duration_seconds",
+                                        "Duration of the collector's last query.",
+                                        MetricType::gauge};
+constexpr MetricInfo kCollectorLastHeard{
+    "netscore_extender_collector_last_heard_seconds",
+    "Seconds since the collector's latest refresh attempt ended (success or failure).",
+    MetricType::gauge};
+constexpr MetricInfo kCollectorSilent{
+    "netscore_extender_collector_silent",
+    "1 when no collector refresh attempt ended for more than three refresh intervals.",
+    MetricType::gauge};
 
 }  // namespace
 
@@ -49,10 +78,8 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   v.capacity = reader->layout().capacity;
   v.has_status = reader->read_status(v.status) == ReadStatus::ok;
   if (v.has_status) v.heard_ns = heard_ns(v.status, now_mono_ns);
-  const auto max_age_ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(config.max_age.value).count();
   // The same freshness decision the scoring path makes, then the rows of the latest snapshot.
-  const Lookup lookup = lookup_nodes(reader, {}, {}, {}, now_mono_ns, max_age_ns);
+  const Lookup lookup = lookup_nodes(reader, {}, {}, {}, now_mono_ns, max_age_ns(config));
   v.freshness = lookup.freshness;
   v.age_ns = lookup.age_ns;
   if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) {
@@ -318,47 +345,26 @@ std::string render_table_text(const TableView& v) {
   return out;
 }
 
-void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns,
-                          std::uint64_t missing_lookups, const MissingNodes& missing,
-                          std::string& out) {
-  auto it = std::back_inserter(out);
+void collect_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns,
+                           MetricFamilies& out) {
   shm::SnapshotMeta meta{};
   shm::CollectorStatus status{};
   const bool has_snapshot = table != nullptr && table->lookup({}, {}, meta) == ReadStatus::ok;
   const bool has_status = table != nullptr && table->read_status(status) == ReadStatus::ok;
-  const auto gauge = [&](std::string_view name, std::string_view help, std::string_view type,
-                         double value) {
-    fmt::format_to(it, "# HELP {0} {1}\n# TYPE {0} {2}\n{0} {3}\n", name, help, type, value);
-  };
-  gauge("netscore_extender_table_attached", "1 when the shared-memory score table is mapped.",
-        "gauge", table != nullptr ? 1 : 0);
+  out.add(kTableAttached, table != nullptr ? 1.0 : 0.0);
   if (has_snapshot) {
-    gauge("netscore_extender_table_age_seconds",
-          "Age of the snapshot being served (CLOCK_MONOTONIC).", "gauge",
-          seconds(now_mono_ns - meta.published_mono_ns));
-    gauge("netscore_extender_table_nodes", "Nodes in the snapshot being served.", "gauge",
-          meta.node_count);
-    gauge("netscore_extender_table_overflow_nodes",
-          "Nodes the collector could not fit in the table.", "gauge", meta.overflow);
+    out.add(kTableAge, seconds(now_mono_ns - meta.published_mono_ns));
+    out.add(kTableNodes, static_cast<double>(meta.node_count));
+    out.add(kTableOverflow, static_cast<double>(meta.overflow));
   }
   if (has_status) {
-    gauge("netscore_extender_collector_consecutive_failures",
-          "Collector refreshes failed in a row.", "gauge",
-          static_cast<double>(status.consecutive_failures));
-    gauge("netscore_extender_collector_refresh_failures_total",
-          "Collector refreshes that failed (from the table).", "counter",
-          static_cast<double>(status.failures_total));
-    gauge("netscore_extender_collector_refresh_duration_seconds",
-          "Duration of the collector's last query.", "gauge",
-          static_cast<double>(status.query_duration_us) * 1e-6);
-    if (status.heartbeat_mono_ns > 0) {
-      gauge("netscore_extender_collector_last_heard_seconds",
-            "Seconds since the collector's latest refresh attempt ended (success or failure).",
-            "gauge", seconds(heard_ns(status, now_mono_ns)));
-    }
-    gauge("netscore_extender_collector_silent",
-          "1 when no collector refresh attempt ended for more than three refresh intervals.",
-          "gauge", collector_state(&status, heard_ns(status, now_mono_ns)) == "silent" ? 1 : 0);
+    out.add(kCollectorFailures, static_cast<double>(status.consecutive_failures));
+    out.add(kCollectorFailuresTotal, static_cast<double>(status.failures_total));
+    out.add(kCollectorDuration, static_cast<double>(status.query_duration_us) * 1e-6);
+    if (status.heartbeat_mono_ns > 0)
+      out.add(kCollectorLastHeard, seconds(heard_ns(status, now_mono_ns)));
+    out.add(kCollectorSilent,
+            collector_state(&status, heard_ns(status, now_mono_ns)) == "silent" ? 1.0 : 0.0);
   }
   // The mismatch counts need every row; read only when the snapshot can have a mismatch, and
   // count from the rows' own (possibly newer) snapshot.
@@ -366,17 +372,11 @@ void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_n
   shm::SnapshotMeta rows_meta{};
   const bool has_rows = has_snapshot && (meta.flags & shm::kSnapshotClusterSynced) != 0 &&
                         table->read_all(rows, rows_meta) == ReadStatus::ok;
-  render_cluster_metrics(has_status ? &status : nullptr,
-                         has_rows       ? &rows_meta
-                         : has_snapshot ? &meta
-                                        : nullptr,
-                         has_rows ? &rows : nullptr, now_mono_ns, out);
-  gauge("netscore_extender_missing_node_lookups_total",
-        "Requested nodes the fresh table did not contain.", "counter",
-        static_cast<double>(missing_lookups));
-  gauge("netscore_extender_missing_nodes",
-        "Distinct requested nodes the table lacked (bounded set).", "gauge",
-        static_cast<double>(missing.names().size() + missing.dropped()));
+  collect_cluster_metrics(has_status ? &status : nullptr,
+                          has_rows       ? &rows_meta
+                          : has_snapshot ? &meta
+                                         : nullptr,
+                          has_rows ? &rows : nullptr, now_mono_ns, out);
 }
 
 }  // namespace netscore::extender

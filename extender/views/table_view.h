@@ -6,9 +6,10 @@
 
 #include "common/config.h"
 #include "common/score_table_reader.h"
+#include "extender/scheduler/freshness.h"
+#include "extender/scheduler/missing_nodes.h"
 #include "extender/views/cluster_view.h"
 #include "extender/views/metrics.h"
-#include "extender/scheduler/freshness.h"
 
 // The operator's views of the table: GET /table (JSON or text) and the table part of /metrics.
 // Allocates freely (not the scheduler's path). Pure functions: thread-safe.
@@ -30,8 +31,8 @@ struct TableView {
   std::uint64_t missing_dropped = 0;
   std::string max_age;
   ScoringMode scoring = ScoringMode::request;
-  bool corrected =
-      false;  // meta carries shm::kSnapshotCorrected: prioritize uses the corrected fields
+  // meta carries shm::kSnapshotCorrected: prioritize uses the corrected fields
+  bool corrected = false;
   ClusterMismatch cluster;
   std::int64_t watch_event_age_ns = -1;  // see watch_event_age_ns()
 };
@@ -45,9 +46,9 @@ std::string render_table_text(const TableView& view);
 // collector is dead or hung, whatever its last result was) or "unknown" (no status yet).
 std::string_view collector_state(const shm::CollectorStatus* status, std::int64_t heard_ns);
 
-// Appends table age, node count, collector refresh failures/duration and missing nodes.
-void render_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns,
-                          std::uint64_t missing_lookups, const MissingNodes& missing,
-                          std::string& out);
+// The table's age and size, the collector's health and (collect_cluster_metrics) the Kubernetes
+// side.
+void collect_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns,
+                           MetricFamilies& out);
 
 }  // namespace netscore::extender

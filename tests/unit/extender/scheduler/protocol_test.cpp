@@ -228,7 +228,7 @@ TEST(Protocol, WritesFilterResultWithNodeNames) {
   const std::vector<std::size_t> passed = {0, 2};
   const std::vector<FailedNode> failed = {{1, "egress 9.4/10 Gbit/s, above 90% threshold"}};
   std::string out;
-  write_filter_result(args, kFilterNames, passed, failed, "", out);
+  write_filter_result(args, kFilterNames, passed, failed, out);
   EXPECT_EQ(
       out,
       R"({"Nodes":null,"NodeNames":["node-a","node-c"],"FailedNodes":{},"FailedAndUnresolvableNodes":{"node-b":"egress 9.4/10 Gbit/s, above 90% threshold"},"Error":""})");
@@ -241,7 +241,7 @@ TEST(Protocol, WritesFilterResultWithNodesCopiedFromTheRequest) {
   const std::vector<std::size_t> passed = {1};
   const std::vector<FailedNode> failed = {{0, "too busy"}};
   std::string out;
-  write_filter_result(args, kPrioritizeNodes, passed, failed, "", out);
+  write_filter_result(args, kPrioritizeNodes, passed, failed, out);
   EXPECT_EQ(
       out,
       R"({"Nodes":{"metadata":{},"items":[)" + kNodeC +
