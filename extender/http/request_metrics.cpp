@@ -8,9 +8,9 @@ namespace {
 constexpr MetricInfo kRequests{"netscore_extender_requests_total",
                                "HTTP requests answered, by verb and status code.",
                                MetricType::counter};
-constexpr MetricInfo kRequestDuration{
-    "netscore_extender_request_duration_seconds",
-    "Time from a complete request to its response being written.", MetricType::histogram};
+constexpr MetricInfo kRequestDuration{"netscore_extender_request_duration_seconds",
+                                      "Time from a complete request to its response being written.",
+                                      MetricType::histogram};
 constexpr MetricInfo kMissingLookups{"netscore_extender_missing_node_lookups_total",
                                      "Requested nodes the fresh table did not contain.",
                                      MetricType::counter};
@@ -56,7 +56,9 @@ void ServerMetrics::collect(MetricFamilies& out) const {
       for (const auto& s : slots_) n += s->requests[v][c].load(std::memory_order_relaxed);
       if (n == 0) continue;
       requests.samples.push_back(
-          {{}, {{"verb", std::string(to_string(Verb(v)))}, {"code", std::to_string(kCodes[c])}}, n});
+          {{},
+           {{"verb", std::string(to_string(Verb(v)))}, {"code", std::to_string(kCodes[c])}},
+           n});
     }
   }
   MetricFamily& durations = out.add(kRequestDuration);

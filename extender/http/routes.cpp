@@ -31,8 +31,8 @@ std::vector<std::string_view> query_params(std::string_view query) {
   return params;
 }
 
-std::string served_paths(std::string_view prefix, bool metrics_listener,
-                         std::string_view separator, std::string_view last) {
+std::string served_paths(std::string_view prefix, bool metrics_listener, std::string_view separator,
+                         std::string_view last) {
   std::vector<std::string> paths;
   for (const Route& r : kRoutes) {
     if (metrics_listener && !r.metrics_listener) continue;
@@ -50,12 +50,11 @@ RouteMatch match_route(http::verb method, std::string_view path, std::string_vie
                        bool metrics_listener) {
   const bool under_prefix = path.size() > prefix.size() && path.starts_with(prefix);
   for (const Route& r : kRoutes) {
-    const bool matches = r.under_prefix ? under_prefix && path.substr(prefix.size()) == r.path
-                                        : path == r.path;
+    const bool matches =
+        r.under_prefix ? under_prefix && path.substr(prefix.size()) == r.path : path == r.path;
     if (!matches || (metrics_listener && !r.metrics_listener)) continue;
-    const bool allowed =
-        r.post ? method == http::verb::post
-               : method == http::verb::get || method == http::verb::head;
+    const bool allowed = r.post ? method == http::verb::post
+                                : method == http::verb::get || method == http::verb::head;
     RouteMatch m;
     m.verb = r.verb;
     if (allowed) {

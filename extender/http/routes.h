@@ -71,7 +71,7 @@ RouteMatch match_route(boost::beast::http::verb method, std::string_view path,
                        std::string_view prefix, bool metrics_listener);
 
 // The paths a listener serves, in table order, joined by `separator` (the last two by `last`).
-std::string served_paths(std::string_view prefix, bool metrics_listener,
-                         std::string_view separator, std::string_view last);
+std::string served_paths(std::string_view prefix, bool metrics_listener, std::string_view separator,
+                         std::string_view last);
 
 }  // namespace netscore::extender

@@ -6,11 +6,11 @@
 #include <charconv>
 #include <iterator>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 #include <spdlog/fmt/fmt.h>
 
+#include "common/score_table_layout.h"
 #include "extender/http/routes.h"
+#include "extender/views/json_writer.h"
 
 namespace netscore::extender {
 namespace {
@@ -91,106 +91,61 @@ std::optional<std::string> parse_explain_query(std::string_view query, ExplainQu
 }
 
 std::string render_explain_json(const ExplainQuery& query, std::span<const Decision> decisions) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  const auto str = [&](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  };
-  w.StartObject();
-  w.Key("query");
-  w.StartObject();
-  w.Key("namespace");
-  str(query.pod_namespace);
-  w.Key("name");
-  str(query.pod_name);
-  w.Key("uid");
-  str(query.uid);
-  w.EndObject();
-  w.Key("decisions");
-  w.StartArray();
+  JsonWriter j;
+  j.begin_object();
+  j.key("query");
+  j.begin_object();
+  j.fields({{"namespace", query.pod_namespace}, {"name", query.pod_name}, {"uid", query.uid}});
+  j.end_object();
+  j.key("decisions");
+  j.begin_array();
   for (const Decision& d : decisions) {
     const DecisionHeader& h = d.header;
-    w.StartObject();
-    w.Key("time");
-    str(iso_time(h.wall_ms));
-    w.Key("verb");
-    str(to_string(h.verb));
-    w.Key("pod");
-    w.StartObject();
-    w.Key("namespace");
-    str(shown(h.pod_namespace));
-    w.Key("name");
-    str(shown(h.pod_name));
-    w.Key("uid");
-    str(shown(h.pod_uid));
-    w.EndObject();
-    w.Key("table");
-    w.StartObject();
-    w.Key("state");
-    str(to_string(h.freshness));
-    w.Key("age_seconds");
-    w.Double(static_cast<double>(h.table_age_ns) * 1e-9);
-    w.Key("publish_id");
-    w.Uint64(h.publish_id);
-    w.EndObject();
-    w.Key("scoring");
-    str(h.verb == Verb::prioritize ? scoring_mode_name(h.scoring) : "");
-    w.Key("nodes_asked");
-    w.Uint(h.nodes_asked);
-    w.Key("nodes_recorded");
-    w.Uint(h.nodes_recorded);
-    w.Key("nodes_overwritten");
-    w.Uint(d.nodes_overwritten);
-    w.Key("nodes");
-    w.StartArray();
+    j.begin_object();
+    j.fields({{"time", iso_time(h.wall_ms)}, {"verb", to_string(h.verb)}});
+    j.key("pod");
+    j.begin_object();
+    j.fields({{"namespace", shown(h.pod_namespace)},
+              {"name", shown(h.pod_name)},
+              {"uid", shown(h.pod_uid)}});
+    j.end_object();
+    j.key("table");
+    j.begin_object();
+    j.fields({{"state", to_string(h.freshness)},
+              {"age_seconds", static_cast<double>(h.table_age_ns) * 1e-9},
+              {"publish_id", h.publish_id}});
+    j.end_object();
+    j.fields({{"scoring", h.verb == Verb::prioritize ? scoring_mode_name(h.scoring) : ""},
+              {"nodes_asked", h.nodes_asked},
+              {"nodes_recorded", h.nodes_recorded},
+              {"nodes_overwritten", d.nodes_overwritten}});
+    j.key("nodes");
+    j.begin_array();
     for (const NodeDecision& n : d.nodes) {
-      w.StartObject();
-      w.Key("name");
-      str(shown(n.name));
-      w.Key("found");
-      w.Bool(n.found);
-      w.Key("valid");
-      w.Bool(n.valid);
-      w.Key("seed_raw");
-      w.Double(n.seed_raw);
-      w.Key("correction");
-      w.Double(n.correction);
-      w.Key("rate");
-      if (n.rate >= 0)
-        w.Double(n.rate);
-      else
-        w.Null();
-      w.Key("score");
-      if (n.score >= 0)
-        w.Int(n.score);
-      else
-        w.Null();
-      w.Key("extender_score");
-      if (n.extender_score >= 0)
-        w.Int(n.extender_score);
-      else
-        w.Null();
-      w.Key("filter");
-      if (n.verdict == FilterVerdict::none)
-        w.Null();
-      else
-        str(to_string(n.verdict));
-      w.Key("reason");
-      str(shown(n.reason));
-      w.Key("correction_priced_by");
-      w.StartArray();
-      for (const auto& [flag, name] : shm::kPricedBy) {
-        if ((n.priced_by & (flag / shm::kEntryPricedByAnnotation)) != 0) str(name);
-      }
-      w.EndArray();
-      w.EndObject();
+      const auto unless_negative = [](auto value) {
+        return value >= 0 ? JsonScalar(value) : JsonScalar(nullptr);
+      };
+      j.begin_object();
+      j.fields({{"name", shown(n.name)},
+                {"found", n.found},
+                {"valid", n.valid},
+                {"seed_raw", n.seed_raw},
+                {"correction", n.correction},
+                {"rate", unless_negative(n.rate)},
+                {"score", unless_negative(n.score)},
+                {"extender_score", unless_negative(n.extender_score)},
+                {"filter",
+                 n.verdict == FilterVerdict::none ? JsonScalar(nullptr) : to_string(n.verdict)},
+                {"reason", shown(n.reason)}});
+      write_priced_by(j, "correction_priced_by", n.priced_by * shm::kEntryPricedByAnnotation);
+      j.end_object();
     }
-    w.EndArray();
-    w.EndObject();
+    j.end_array();
+    j.end_object();
   }
-  w.EndArray();
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  j.end_array();
+  j.end_object();
+  return j.str();
 }
 
 std::string render_explain_text(const ExplainQuery& query, std::span<const Decision> decisions) {

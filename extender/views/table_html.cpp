@@ -81,9 +81,8 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
   out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   if (refresh_seconds > 0)
     fmt::format_to(it, "<meta http-equiv=\"refresh\" content=\"{}\">", refresh_seconds);
-  out +=
-      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>netscore "
-      "table</title><style>";
+  out += "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">";
+  out += "<title>netscore table</title><style>";
   out += kStyle;
   out += "</style></head><body>\n<h1>netscore score table</h1>\n";
   fmt::format_to(it, "<div id=\"state\" class=\"banner {0}\" data-state=\"{0}\">{1}</div>\n", state,
@@ -97,30 +96,28 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
   const std::string_view collector = !v.has_status                        ? "unknown"
                                      : v.status.consecutive_failures == 0 ? "ok"
                                                                           : "failing";
-  fmt::format_to(
-      it,
-      "<div class=\"panel\" id=\"collector\"><h2>Collector</h2>Status: <span class=\"{0}\" "
-      "data-collector=\"{0}\">{0}</span> &middot; consecutive failures {1} &middot; refreshes {2} "
-      "&middot; failures {3} &middot; last query {4:.3f}s",
-      collector, v.status.consecutive_failures, v.status.refreshes_total, v.status.failures_total,
-      static_cast<double>(v.status.query_duration_us) * 1e-6);
+  fmt::format_to(it,
+                 "<div class=\"panel\" id=\"collector\"><h2>Collector</h2>"
+                 "Status: <span class=\"{0}\" data-collector=\"{0}\">{0}</span>"
+                 " &middot; consecutive failures {1} &middot; refreshes {2}"
+                 " &middot; failures {3} &middot; last query {4:.3f}s",
+                 collector, v.status.consecutive_failures, v.status.refreshes_total,
+                 v.status.failures_total, static_cast<double>(v.status.query_duration_us) * 1e-6);
   if (v.status.last_error[0] != '\0') {
     fmt::format_to(it, "<br>Last error: <code id=\"collector-error\">{}</code>",
                    esc(v.status.last_error));
   }
-  fmt::format_to(
-      it,
-      "<br><span class=\"muted\">Snapshot {} &middot; {} nodes ({} valid) of capacity {} &middot; "
-      "overflow {} &middot; rejected {} &middot; scoring {}</span></div>\n",
-      v.meta.publish_id, v.meta.node_count, v.meta.valid_count, v.capacity, v.meta.overflow,
-      v.meta.rejected, scoring_mode_name(v.scoring));
+  fmt::format_to(it,
+                 "<br><span class=\"muted\">Snapshot {} &middot; {} nodes ({} valid) of capacity {}"
+                 " &middot; overflow {} &middot; rejected {} &middot; scoring {}</span></div>\n",
+                 v.meta.publish_id, v.meta.node_count, v.meta.valid_count, v.capacity,
+                 v.meta.overflow, v.meta.rejected, scoring_mode_name(v.scoring));
 
   if (!v.missing.empty() || v.missing_dropped != 0) {
-    fmt::format_to(
-        it,
-        "<div class=\"panel missing\" id=\"missing\"><h2>Nodes asked about but missing from "
-        "Prometheus ({}{})</h2><ul>",
-        v.missing.size(), v.missing_dropped != 0 ? "+" : "");
+    fmt::format_to(it,
+                   "<div class=\"panel missing\" id=\"missing\">"
+                   "<h2>Nodes asked about but missing from Prometheus ({}{})</h2><ul>",
+                   v.missing.size(), v.missing_dropped != 0 ? "+" : "");
     for (const auto& name : v.missing) fmt::format_to(it, "<li>{}</li>", esc(name));
     out += "</ul></div>\n";
   }
@@ -136,11 +133,9 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
     return a->score.node_score > b->score.node_score;
   });
   out +=
-      "<table id=\"nodes\"><thead><tr><th>Node</th><th>Score (0..100)</th><th "
-      "class=\"num\">Extender "
-      "(0..10)</th><th>Traffic</th><th class=\"num\">Raw</th><th class=\"num\">Sample "
-      "age</th></tr></thead>"
-      "<tbody>\n";
+      "<table id=\"nodes\"><thead><tr><th>Node</th><th>Score (0..100)</th>"
+      "<th class=\"num\">Extender (0..10)</th><th>Traffic</th><th class=\"num\">Raw</th>"
+      "<th class=\"num\">Sample age</th></tr></thead><tbody>\n";
   for (const TableRow* row : sorted) {
     const auto& s = row->score;
     const long score_pct = std::clamp<long>(static_cast<long>(s.node_score), 0, 100);
@@ -159,9 +154,8 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
   }
   out += "</tbody></table>\n";
   if (v.rows.empty()) out += "<p class=\"muted\" id=\"no-nodes\">No nodes in the snapshot.</p>\n";
-  out +=
-      "<p class=\"muted\">Also as <a href=\"?format=json\">JSON</a> and <a "
-      "href=\"?format=text\">text</a>";
+  out += "<p class=\"muted\">Also as <a href=\"?format=json\">JSON</a>";
+  out += " and <a href=\"?format=text\">text</a>";
   if (refresh_seconds == 0)
     out += " &middot; <a href=\"?format=html&amp;refresh=10\">auto-refresh every 10s</a>";
   out += ".</p>\n</body></html>\n";

@@ -4,19 +4,25 @@
 #include <iterator>
 #include <unordered_set>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 #include <spdlog/fmt/fmt.h>
 
 #include "common/clock.h"
 #include "common/scoring.h"
 #include "extender/scheduler/node_scoring.h"
+#include "extender/views/json_writer.h"
 
 namespace netscore::extender {
 namespace {
 
 std::string_view view_collector_state(const TableView& v) {
   return collector_state(v.has_status ? &v.status : nullptr, v.heard_ns);
+}
+
+void write_names(JsonWriter& j, std::string_view key, const std::vector<std::string>& names) {
+  j.key(key);
+  j.begin_array();
+  for (const auto& name : names) j.value(name);
+  j.end_array();
 }
 
 double seconds(std::int64_t ns) {
@@ -99,190 +105,105 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
 }
 
 std::string render_table_json(const TableView& v) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  const auto str = [&](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  };
-  w.StartObject();
-  w.Key("table");
-  w.StartObject();
-  w.Key("attached");
-  w.Bool(v.attached);
-  w.Key("attach_error");
-  str(v.attach_error);
-  w.Key("state");
-  str(to_string(v.freshness));
-  w.Key("age_seconds");
-  w.Double(seconds(v.age_ns));
-  w.Key("max_age");
-  str(v.max_age);
-  w.Key("scoring");
-  str(scoring_mode_name(v.scoring));
-  w.Key("publish_id");
-  w.Uint64(v.meta.publish_id);
-  w.Key("published_wall_ms");
-  w.Int64(v.meta.published_wall_ms);
-  w.Key("eval_time_ms");
-  w.Int64(v.meta.eval_time_ms);
-  w.Key("node_count");
-  w.Uint(v.meta.node_count);
-  w.Key("valid_count");
-  w.Uint(v.meta.valid_count);
-  w.Key("capacity");
-  w.Uint(v.capacity);
-  w.Key("overflow");
-  w.Uint(v.meta.overflow);
-  w.Key("rejected");
-  w.Uint(v.meta.rejected);
-  w.Key("corrected");
-  w.Bool(v.corrected);
-  w.EndObject();
-  w.Key("collector");
-  w.StartObject();
-  w.Key("status");
-  str(view_collector_state(v));
-  w.Key("last_heard_seconds");
-  w.Double(v.heard_ns < 0 ? -1.0 : seconds(v.heard_ns));
-  w.Key("last_error");
-  str(v.status.last_error);
-  w.Key("diagnosis");
-  str(v.status.diagnosis);
-  w.Key("skipped_series");
-  w.Uint(v.status.skipped_series);
-  w.Key("consecutive_failures");
-  w.Uint64(v.status.consecutive_failures);
-  w.Key("refreshes_total");
-  w.Uint64(v.status.refreshes_total);
-  w.Key("failures_total");
-  w.Uint64(v.status.failures_total);
-  w.Key("query_duration_seconds");
-  w.Double(static_cast<double>(v.status.query_duration_us) * 1e-6);
-  w.Key("last_success_wall_ms");
-  w.Int64(v.status.last_success_wall_ms);
-  w.Key("writer_pid");
-  w.Int64(v.status.writer_pid);
-  w.EndObject();
-  w.Key("watcher");
-  w.StartObject();
-  w.Key("state");
-  str(shm::watch_state_name(v.status.watch_state));
-  w.Key("synced_wall_ms");
-  w.Int64(v.status.watch_synced_wall_ms);
-  w.Key("resource_version");
-  str(v.status.watch_resource_version);
-  w.Key("last_event_wall_ms");
-  w.Int64(v.status.watch_last_event_wall_ms);
-  w.Key("last_event_age_seconds");
-  if (v.watch_event_age_ns < 0) {
-    w.Null();
-  } else {
-    w.Double(seconds(v.watch_event_age_ns));
-  }
-  w.Key("errors_total");
-  w.Uint64(v.status.watch_errors_total);
-  w.Key("relists_total");
-  w.Uint64(v.status.watch_relists_total);
-  w.Key("nodes");
-  w.Uint(v.status.watch_nodes);
-  w.Key("pods");
-  w.Uint(v.status.watch_pods);
-  w.Key("placements");
-  w.Uint(v.status.watch_placements);
-  w.Key("error");
-  str(v.status.watch_error);
-  w.EndObject();
-  w.Key("cluster");
-  w.StartObject();
-  w.Key("synced");
-  w.Bool(v.cluster.known);
-  w.Key("in_cluster_count");
-  w.Uint(v.meta.in_cluster_count);
-  w.Key("nodes_without_series");
-  w.StartArray();
-  for (const auto& name : v.cluster.nodes_without_series) str(name);
-  w.EndArray();
-  w.Key("series_without_node");
-  w.StartArray();
-  for (const auto& name : v.cluster.series_without_node) str(name);
-  w.EndArray();
-  w.EndObject();
-  w.Key("missing_nodes");
-  w.StartArray();
-  for (const auto& name : v.missing) str(name);
-  w.EndArray();
-  w.Key("missing_nodes_dropped");
-  w.Uint64(v.missing_dropped);
-  w.Key("nodes");
-  w.StartArray();
+  JsonWriter j;
+  j.begin_object();
+  j.key("table");
+  j.begin_object();
+  j.fields({{"attached", v.attached},
+            {"attach_error", v.attach_error},
+            {"state", to_string(v.freshness)},
+            {"age_seconds", seconds(v.age_ns)},
+            {"max_age", v.max_age},
+            {"scoring", scoring_mode_name(v.scoring)},
+            {"publish_id", v.meta.publish_id},
+            {"published_wall_ms", v.meta.published_wall_ms},
+            {"eval_time_ms", v.meta.eval_time_ms},
+            {"node_count", v.meta.node_count},
+            {"valid_count", v.meta.valid_count},
+            {"capacity", v.capacity},
+            {"overflow", v.meta.overflow},
+            {"rejected", v.meta.rejected},
+            {"corrected", v.corrected}});
+  j.end_object();
+  j.key("collector");
+  j.begin_object();
+  j.fields({{"status", view_collector_state(v)},
+            {"last_heard_seconds", v.heard_ns < 0 ? -1.0 : seconds(v.heard_ns)},
+            {"last_error", v.status.last_error},
+            {"diagnosis", v.status.diagnosis},
+            {"skipped_series", v.status.skipped_series},
+            {"consecutive_failures", v.status.consecutive_failures},
+            {"refreshes_total", v.status.refreshes_total},
+            {"failures_total", v.status.failures_total},
+            {"query_duration_seconds", static_cast<double>(v.status.query_duration_us) * 1e-6},
+            {"last_success_wall_ms", v.status.last_success_wall_ms},
+            {"writer_pid", v.status.writer_pid}});
+  j.end_object();
+  j.key("watcher");
+  j.begin_object();
+  j.fields({{"state", shm::watch_state_name(v.status.watch_state)},
+            {"synced_wall_ms", v.status.watch_synced_wall_ms},
+            {"resource_version", v.status.watch_resource_version},
+            {"last_event_wall_ms", v.status.watch_last_event_wall_ms},
+            {"last_event_age_seconds",
+             v.watch_event_age_ns < 0 ? JsonScalar(nullptr) : seconds(v.watch_event_age_ns)},
+            {"errors_total", v.status.watch_errors_total},
+            {"relists_total", v.status.watch_relists_total},
+            {"nodes", v.status.watch_nodes},
+            {"pods", v.status.watch_pods},
+            {"placements", v.status.watch_placements},
+            {"error", v.status.watch_error}});
+  j.end_object();
+  j.key("cluster");
+  j.begin_object();
+  j.fields({{"synced", v.cluster.known}, {"in_cluster_count", v.meta.in_cluster_count}});
+  write_names(j, "nodes_without_series", v.cluster.nodes_without_series);
+  write_names(j, "series_without_node", v.cluster.series_without_node);
+  j.end_object();
+  write_names(j, "missing_nodes", v.missing);
+  j.fields({{"missing_nodes_dropped", v.missing_dropped}});
+  j.key("nodes");
+  j.begin_array();
   for (const auto& row : v.rows) {
-    w.StartObject();
-    w.Key("name");
-    str(row.name);
-    w.Key("raw");
-    w.Double(row.score.raw);
-    w.Key("raw_score");
-    w.Int64(row.score.raw_score);
-    w.Key("score");
-    w.Int64(row.score.node_score);
-    w.Key("extender_score");
-    w.Int64(to_extender_score(row.score.node_score));
-    w.Key("sample_time_ms");
-    w.Int64(row.score.sample_ms);
-    w.Key("sample_age_seconds");
-    w.Double(static_cast<double>(v.now_wall_ms - row.score.sample_ms) * 1e-3);
-    w.Key("valid");
-    w.Bool(row.score.valid);
-    const std::uint32_t flags = row.score.flags;
-    w.Key("has_series");
-    w.Bool((flags & shm::kEntryHasSeries) != 0);
-    w.Key("in_cluster");
-    w.Bool((flags & shm::kEntryInCluster) != 0);
-    w.Key("rate");
-    if ((flags & shm::kEntryRateValid) != 0) {
-      w.Double(row.score.rate);
-    } else {
-      w.Null();
-    }
-    w.Key("expected");
-    w.Double(row.score.expected);
-    w.Key("placed_pods");
-    w.Uint(row.score.placed_pods);
-    w.Key("corrected_raw_score");
-    w.Int64(row.score.corrected_raw_score);
-    w.Key("corrected_score");
-    w.Int64(row.score.corrected_node_score);
-    const std::int64_t effective = effective_node_score(row.score, v.meta);
-    w.Key("effective_score");
-    w.Int64(effective);
-    w.Key("effective_extender_score");
-    w.Int64(to_extender_score(effective));
-    w.Key("labels_known");
-    w.Bool((flags & shm::kEntryLabelsKnown) != 0);
-    w.Key("rule_mask");
-    w.Uint64(row.score.rule_mask);
-    w.Key("expected_priced_by");
-    w.StartArray();
-    for (const auto& [flag, name] : shm::kPricedBy) {
-      if ((flags & flag) != 0) str(name);
-    }
-    w.EndArray();
-    w.EndObject();
+    const NodeScore& s = row.score;
+    const std::int64_t effective = effective_node_score(s, v.meta);
+    j.begin_object();
+    j.fields({{"name", row.name},
+              {"raw", s.raw},
+              {"raw_score", s.raw_score},
+              {"score", s.node_score},
+              {"extender_score", to_extender_score(s.node_score)},
+              {"sample_time_ms", s.sample_ms},
+              {"sample_age_seconds", static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3},
+              {"valid", s.valid},
+              {"has_series", (s.flags & shm::kEntryHasSeries) != 0},
+              {"in_cluster", (s.flags & shm::kEntryInCluster) != 0},
+              {"rate", (s.flags & shm::kEntryRateValid) != 0 ? JsonScalar(s.rate) : nullptr},
+              {"expected", s.expected},
+              {"placed_pods", s.placed_pods},
+              {"corrected_raw_score", s.corrected_raw_score},
+              {"corrected_score", s.corrected_node_score},
+              {"effective_score", effective},
+              {"effective_extender_score", to_extender_score(effective)},
+              {"labels_known", (s.flags & shm::kEntryLabelsKnown) != 0},
+              {"rule_mask", s.rule_mask}});
+    write_priced_by(j, "expected_priced_by", s.flags);
+    j.end_object();
   }
-  w.EndArray();
-  w.EndObject();
-  return {buffer.GetString(), buffer.GetSize()};
+  j.end_array();
+  j.end_object();
+  return j.str();
 }
 
 std::string render_table_text(const TableView& v) {
   std::string out;
   auto it = std::back_inserter(out);
-  fmt::format_to(
-      it,
-      "table: {} attached={} age={:.1f}s max_age={} nodes={} valid={} capacity={} overflow={} "
-      "rejected={}\n",
-      to_string(v.freshness), v.attached, seconds(v.age_ns), v.max_age, v.meta.node_count,
-      v.meta.valid_count, v.capacity, v.meta.overflow, v.meta.rejected);
+  fmt::format_to(it,
+                 "table: {} attached={} age={:.1f}s max_age={} "
+                 "nodes={} valid={} capacity={} overflow={} rejected={}\n",
+                 to_string(v.freshness), v.attached, seconds(v.age_ns), v.max_age,
+                 v.meta.node_count, v.meta.valid_count, v.capacity, v.meta.overflow,
+                 v.meta.rejected);
   if (!v.attach_error.empty()) fmt::format_to(it, "attach error: {}\n", v.attach_error);
   fmt::format_to(
       it, "collector: {}{} consecutive_failures={} query_duration={:.3f}s last_error=\"{}\"\n",
@@ -297,8 +218,7 @@ std::string render_table_text(const TableView& v) {
   for (const auto& name : v.missing) fmt::format_to(it, " {}", name);
   fmt::format_to(it,
                  "\nwatcher: {} resource_version=\"{}\" last_event_age={} errors={} relists={} "
-                 "nodes={} pods={} "
-                 "placements={} error=\"{}\"\n",
+                 "nodes={} pods={} placements={} error=\"{}\"\n",
                  shm::watch_state_name(v.status.watch_state), v.status.watch_resource_version,
                  v.watch_event_age_ns < 0 ? std::string("none")
                                           : fmt::format("{:.1f}s", seconds(v.watch_event_age_ns)),
