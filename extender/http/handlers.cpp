@@ -30,8 +30,8 @@ Response text(unsigned status, Verb verb, std::string body) {
 
 constexpr MetricInfo kConstraintsWithoutFilter{
     "netscore_extender_constraints_without_filter_total",
-    "Prioritize requests for pods with filter constraints while kube-scheduler had never called "
-    "the filter verb (those nodes scored 0, not refused).",
+    "Prioritize requests for pods with filter constraints "
+    "while kube-scheduler had never called the filter verb (those nodes scored 0, not refused).",
     MetricType::counter};
 
 }  // namespace
@@ -51,7 +51,7 @@ Response Handlers::handle(http::verb method, std::string_view target, std::strin
                           const TableAttachment& table, std::int64_t now_mono_ns,
                           std::string_view accept) {
   const Target t = split_target(target);
-  RouteMatch match = match_route(method, t.path, config_.extender.url_prefix, read_only_);
+  const RouteMatch match = match_route(method, t.path, config_.extender.url_prefix, read_only_);
   if (match.route == nullptr) {
     Response r = json_error(match.status, match.verb, match.error);
     r.allow = match.allow;

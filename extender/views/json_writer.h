@@ -21,8 +21,7 @@ class JsonScalar {
   JsonScalar(std::nullptr_t) : value_(nullptr) {}
   JsonScalar(bool b) : value_(b) {}
   template <std::integral T>
-    requires(!std::same_as<T, bool>)
-  JsonScalar(T n) {
+  requires(!std::same_as<T, bool>) JsonScalar(T n) {
     if constexpr (std::signed_integral<T>) {
       value_ = static_cast<std::int64_t>(n);
     } else {

@@ -93,9 +93,8 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
                    esc(v.attach_error));
   }
 
-  const std::string_view collector = !v.has_status                        ? "unknown"
-                                     : v.status.consecutive_failures == 0 ? "ok"
-                                                                          : "failing";
+  // The page names no silence (heard -1): its reload shows the collector's last word.
+  const std::string_view collector = collector_state(v.has_status ? &v.status : nullptr, -1);
   fmt::format_to(it,
                  "<div class=\"panel\" id=\"collector\"><h2>Collector</h2>"
                  "Status: <span class=\"{0}\" data-collector=\"{0}\">{0}</span>"

@@ -77,7 +77,8 @@ TEST_F(FreshnessTest, FailingCollectorIsStaleOnceItsLastSuccessIsTooOld) {
 
 TEST(FreshnessWordsTest, NamesAndWording) {
   EXPECT_EQ(to_string(Freshness::busy), "busy");
-  EXPECT_EQ(stale_for(75'040'000'000, "max age 1m"), "no successful refresh for 75.0s, over max age 1m");
+  EXPECT_EQ(stale_for(75'040'000'000, "max age 1m"),
+            "no successful refresh for 75.0s, over max age 1m");
   Config config;
   config.max_age = {std::chrono::seconds(90), "90s"};
   EXPECT_EQ(max_age_ns(config), 90 * kSecond);

@@ -33,7 +33,8 @@ TEST(MetricsTest, WritesHelpTypeAndSamplesInOrder) {
 TEST(MetricsTest, FamilyWithoutSamplesKeepsItsHeader) {
   MetricFamilies families;
   families.add(kHits);
-  EXPECT_EQ(text(families), "# HELP test_hits_total Hits, by path.\n# TYPE test_hits_total counter\n");
+  EXPECT_EQ(text(families),
+            "# HELP test_hits_total Hits, by path.\n# TYPE test_hits_total counter\n");
 }
 
 TEST(MetricsTest, IntegersStayIntegersAndDoublesTakeTheirShortestForm) {

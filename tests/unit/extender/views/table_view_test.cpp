@@ -33,8 +33,13 @@ TableView view() {
               .flags = shm::kEntryHasSeries | shm::kEntryRateValid,
               .rate = 2,
               .corrected_node_score = 20}},
-            {"busy", {.found = true, .valid = true, .raw = 500, .node_score = 10,
-                      .sample_ms = 9'000, .corrected_node_score = 80}}};
+            {"busy",
+             {.found = true,
+              .valid = true,
+              .raw = 500,
+              .node_score = 10,
+              .sample_ms = 9'000,
+              .corrected_node_score = 80}}};
   v.missing = {"ghost"};
   return v;
 }
