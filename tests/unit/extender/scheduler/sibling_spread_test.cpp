@@ -81,5 +81,29 @@ TEST(SiblingSpread, RemembersAtMostTheConfiguredNumberOfWorkloads) {
   EXPECT_EQ(unconfirmed(spread, "rs-3", 100 * kWindow + 1, 0)[3], 1U);
 }
 
+TEST(SiblingSpread, ScoreAndRecommendScoresWithTheUnconfirmedPodsThenRecommends) {
+  SiblingSpread spread;
+  std::vector<std::int64_t> answers(kHashes.size());
+  std::vector<std::int16_t> percent(kHashes.size());
+  std::vector<std::uint32_t> times(kHashes.size());
+  const SiblingSpread::Pod pod{.owner = "rs-1",
+                               .pod_uid = "pod-a",
+                               .name_hashes = kHashes,
+                               .now_ns = 0,
+                               .published_ns = 0,
+                               .window_ns = kWindow};
+  // Node 2 scores best until a pod is assumed on it.
+  const auto score = [&] {
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      percent[i] = static_cast<std::int16_t>(i == 2 && times[i] == 0 ? 90 : 50 + i);
+      answers[i] = percent[i] / 10;
+    }
+  };
+  EXPECT_EQ(spread.score_and_recommend(pod, times, answers, percent, score), 2U);
+  EXPECT_EQ(answers, (std::vector<std::int64_t>{5, 5, 10, 5}));
+  EXPECT_EQ(spread.score_and_recommend(pod, times, answers, percent, score), 3U);
+  EXPECT_EQ(times, (std::vector<std::uint32_t>{0, 0, 1, 0}));
+}
+
 }  // namespace
 }  // namespace netscore::extender
