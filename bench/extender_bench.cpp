@@ -9,8 +9,8 @@
 #include "bench/extender_fixture.h"
 #include "tests/support/scratch_table.h"
 #include "common/clock.h"
-#include "extender/decision_log.h"
-#include "extender/handlers.h"
+#include "extender/scheduler/decision_log.h"
+#include "extender/http/handlers.h"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "bench/percentile.h"
 #include "tests/support/http_connection.h"
 #include "tests/support/scratch_table.h"
-#include "extender/server.h"
+#include "extender/http/server.h"
 
 namespace {
 
@@ -133,8 +133,10 @@ int main(int argc, char** argv) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     std::vector<double> all;
     for (auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
+    netscore::extender::MetricFamilies families;
+    server.shared().metrics.collect(families);
     std::string metrics;
-    server.shared().metrics.render(metrics);
+    netscore::extender::write_prometheus_text(families, metrics);
     const auto buckets = server_buckets(metrics);
     const double served = buckets.empty() ? 0 : buckets.back().second;
     double under20 = 0, under300 = 0;

@@ -6,7 +6,8 @@
 
 #include "common/config.h"
 #include "common/logging.h"
-#include "extender/server.h"
+#include "extender/http/routes.h"
+#include "extender/http/server.h"
 
 int main(int argc, char** argv) {
   const netscore::Config config =
@@ -19,8 +20,8 @@ int main(int argc, char** argv) {
                  config.extender.threads, config.shm.name,
                  netscore::scoring_mode_name(config.extender.scoring), config.max_age.text);
     if (server.metrics_port() != 0) {
-      spdlog::info("metrics listening address={}:{} endpoints=/metrics,/healthz,/readyz,/table",
-                   config.extender.metrics_host, server.metrics_port());
+      spdlog::info("metrics listening address={}:{} endpoints={}", config.extender.metrics_host,
+                   server.metrics_port(), netscore::extender::served_paths("", true, ",", ","));
     }
     server.start();
     server.run_until_signal();

@@ -25,8 +25,9 @@
 #include "common/score_table_reader.h"
 #include "common/scoring.h"
 #include "common/score_table_writer.h"
-#include "extender/scoring_policy.h"
-#include "extender/sibling_spread.h"
+#include "extender/scheduler/freshness.h"
+#include "extender/scheduler/node_scoring.h"
+#include "extender/scheduler/sibling_spread.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore::sim {
@@ -275,15 +276,21 @@ class Loop {
     std::vector<std::uint32_t> assumed;
     const bool spreading = spread_ns > 0 && lookup.freshness == extender::Freshness::fresh &&
                            extender::corrected(lookup.meta) && lookup.meta.pod_price > 0;
+    const auto score = [&] {
+      extender::score_nodes(extender_.extender.scoring, extender_.extender.neutral_score, lookup,
+                            found, scores, percent, assumed);
+    };
     if (spreading) {
       assumed.resize(nodes_);
-      spread_.unconfirmed(spec.replicaset, name_hashes_, assumed, now_ns, published_ns_, spread_ns);
-    }
-    extender::score_nodes(extender_.extender.scoring, extender_.extender.neutral_score, lookup,
-                          found, scores, percent, assumed);
-    if (spreading) {
-      spread_.recommend(spec.replicaset, spec.name, name_hashes_, scores, percent, now_ns,
-                        spread_ns);
+      spread_.score_and_recommend({.owner = spec.replicaset,
+                                   .pod_uid = spec.name,
+                                   .name_hashes = name_hashes_,
+                                   .now_ns = now_ns,
+                                   .published_ns = published_ns_,
+                                   .window_ns = spread_ns},
+                                  assumed, scores, percent, score);
+    } else {
+      score();
     }
     SchedulerModel::add_extender(
         scores, policy_.weight > 0 ? policy_.weight : params_.shipped_weight, total);

@@ -20,9 +20,9 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
-#include "extender/filter.h"
-#include "extender/handlers.h"
-#include "extender/protocol.h"
+#include "extender/scheduler/filter.h"
+#include "extender/http/handlers.h"
+#include "extender/scheduler/protocol.h"
 #include "tests/fuzz/published_table.h"
 
 namespace {

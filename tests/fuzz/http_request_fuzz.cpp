@@ -1,11 +1,11 @@
-// Raw bytes on a connection, through the server's own exchange logic (extender/exchange.h: parser
-// limits, read outcome → status, response message) and the handlers, without sockets: the input is
-// read from memory in TCP-like chunks into a flat_buffer, one request_parser per request, as long
-// as the server would keep the connection open. The first byte picks the chunk size (bits 0-2), a
-// 1 KiB body limit instead of the default (bit 3) and a draining server (bit 4).
-// Asserted: the connection closes silently only on end of input; a framing error gets a 4xx and
-// closes; every status is one the metrics count; every response re-parses as HTTP with its
-// Content-Length, carries no body for HEAD, and its JSON bodies parse ({"error":string} for 4xx).
+// Raw bytes on a connection, through the server's own exchange logic (extender/http/exchange.h:
+// parser limits, read outcome → status, response message) and the handlers, without sockets: the
+// input is read from memory in TCP-like chunks into a flat_buffer, one request_parser per request,
+// as long as the server would keep the connection open. The first byte picks the chunk size (bits
+// 0-2), a 1 KiB body limit instead of the default (bit 3) and a draining server (bit 4). Asserted:
+// the connection closes silently only on end of input; a framing error gets a 4xx and closes; every
+// status is one the metrics count; every response re-parses as HTTP with its Content-Length,
+// carries no body for HEAD, and its JSON bodies parse ({"error":string} for 4xx).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -23,7 +23,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
-#include "extender/exchange.h"
+#include "extender/http/exchange.h"
 #include "tests/fuzz/published_table.h"
 
 namespace {

@@ -1,0 +1,78 @@
+#include "extender/http/routes.h"
+
+#include <spdlog/fmt/fmt.h>
+
+namespace netscore::extender {
+namespace http = boost::beast::http;
+
+std::string_view to_string(Verb v) {
+  static constexpr std::array<std::string_view, kVerbs> kNames = {
+      "filter", "prioritize", "table", "healthz", "readyz", "metrics", "explain", "other"};
+  return kNames[static_cast<std::size_t>(v)];
+}
+
+Target split_target(std::string_view target) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return {target, {}};
+  return {target.substr(0, q), target.substr(q + 1)};
+}
+
+std::vector<std::string_view> query_params(std::string_view query) {
+  std::vector<std::string_view> params;
+  for (std::size_t at = 0; at <= query.size();) {
+    const auto amp = query.find('&', at);
+    if (amp == std::string_view::npos) {
+      params.push_back(query.substr(at));
+      break;
+    }
+    params.push_back(query.substr(at, amp - at));
+    at = amp + 1;
+  }
+  return params;
+}
+
+std::string served_paths(std::string_view prefix, bool metrics_listener, std::string_view separator,
+                         std::string_view last) {
+  std::vector<std::string> paths;
+  for (const Route& r : kRoutes) {
+    if (metrics_listener && !r.metrics_listener) continue;
+    paths.push_back(fmt::format("{}{}", r.under_prefix ? prefix : "", r.path));
+  }
+  std::string out;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (i > 0) out += i + 1 == paths.size() ? last : separator;
+    out += paths[i];
+  }
+  return out;
+}
+
+RouteMatch match_route(http::verb method, std::string_view path, std::string_view prefix,
+                       bool metrics_listener) {
+  const bool under_prefix = path.size() > prefix.size() && path.starts_with(prefix);
+  for (const Route& r : kRoutes) {
+    const bool matches =
+        r.under_prefix ? under_prefix && path.substr(prefix.size()) == r.path : path == r.path;
+    if (!matches || (metrics_listener && !r.metrics_listener)) continue;
+    const bool allowed = r.post ? method == http::verb::post
+                                : method == http::verb::get || method == http::verb::head;
+    RouteMatch m;
+    m.verb = r.verb;
+    if (allowed) {
+      m.route = &r;
+    } else {
+      m.status = 405;
+      m.allow = r.post ? "POST" : "GET, HEAD";
+      m.error = r.post ? "use POST" : "use GET";
+    }
+    return m;
+  }
+  RouteMatch m;
+  m.status = 404;
+  m.error = metrics_listener ? "this listener (NETSCORE_METRICS_LISTEN) serves only " +
+                                   served_paths(prefix, true, ", ", " and ")
+                             : fmt::format("no endpoint {}; try {}", path.substr(0, 200),
+                                           served_paths(prefix, false, ", ", ", "));
+  return m;
+}
+
+}  // namespace netscore::extender

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/beast/http/verb.hpp>
+
+// The extender's endpoints as one table: it drives dispatch, the 404 and 405 (with Allow)
+// answers on both listeners and every list of endpoints the extender prints. Pure data and
+// functions: thread-safe.
+namespace netscore::extender {
+
+// What a request was for; the `verb` label of the request metrics.
+enum class Verb : std::uint8_t {
+  filter,
+  prioritize,
+  table,
+  healthz,
+  readyz,
+  metrics,
+  explain,
+  other
+};
+inline constexpr std::size_t kVerbs = 8;
+std::string_view to_string(Verb v);
+
+struct Route {
+  Verb verb;
+  std::string_view path;
+  bool under_prefix;  // the scheduler's verbs live under NETSCORE_URL_PREFIX
+  bool post;          // POST only; every other route answers GET and HEAD
+  // Also served by the NETSCORE_METRICS_LISTEN listener, which the cluster-wide scrape network
+  // reaches: /explain names pods and stays off it.
+  bool metrics_listener;
+};
+
+inline constexpr std::array<Route, 7> kRoutes = {{
+    {Verb::filter, "/filter", true, true, false},
+    {Verb::prioritize, "/prioritize", true, true, false},
+    {Verb::table, "/table", false, false, true},
+    {Verb::explain, "/explain", false, false, false},
+    {Verb::healthz, "/healthz", false, false, true},
+    {Verb::readyz, "/readyz", false, false, true},
+    {Verb::metrics, "/metrics", false, false, true},
+}};
+
+// A request target cut at its '?'.
+struct Target {
+  std::string_view path;
+  std::string_view query;
+};
+Target split_target(std::string_view target);
+
+// The '&'-separated parameters of a query string, empty ones included, in order.
+std::vector<std::string_view> query_params(std::string_view query);
+
+// The route for a request, or the error that answers it: 404 for a path the listener does not
+// serve (Verb::other), 405 with `allow` for a served path asked with another method.
+struct RouteMatch {
+  const Route* route = nullptr;  // set when the request goes to the route's handler
+  unsigned status = 200;
+  Verb verb = Verb::other;
+  std::string_view allow;
+  std::string error;
+};
+RouteMatch match_route(boost::beast::http::verb method, std::string_view path,
+                       std::string_view prefix, bool metrics_listener);
+
+// The paths a listener serves, in table order, joined by `separator` (the last two by `last`).
+std::string served_paths(std::string_view prefix, bool metrics_listener, std::string_view separator,
+                         std::string_view last);
+
+}  // namespace netscore::extender

@@ -1,0 +1,186 @@
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "common/config.h"
+#include "extender/http/routes.h"
+#include "extender/scheduler/freshness.h"
+
+// The decisions behind GET /explain: what netscore answered for which pod, node by node.
+namespace netscore::extender {
+
+// Text kept inline in a record: the first N bytes plus the full length, so a reader can tell
+// when it was cut. Trivially copyable.
+template <std::size_t N>
+struct FixedText {
+  std::uint32_t length = 0;
+  char bytes[N] = {};
+  void set(std::string_view s) noexcept {
+    length = static_cast<std::uint32_t>(std::min<std::size_t>(s.size(), UINT32_MAX));
+    if (!s.empty())
+      std::memcpy(bytes, s.data(), std::min(s.size(), N));  // an empty view may hold nullptr
+  }
+  std::string_view view() const noexcept { return {bytes, std::min<std::size_t>(length, N)}; }
+  bool truncated() const noexcept { return length > N; }
+};
+
+enum class FilterVerdict : std::uint8_t {
+  none,  // a prioritize decision
+  passed,
+  failed,  // NodeDecision::reason says why
+};
+std::string_view to_string(FilterVerdict v);
+
+// One node of one decision. A plain trivially copyable struct: add fields freely, the log copies
+// it as words. Sizes are bounded so a record has a fixed size.
+struct NodeDecision {
+  std::uint64_t ticket = 0;  // the decision it belongs to; set by DecisionLog
+  double seed_raw = 0;       // the table's raw value (bytes over the window)
+  double correction = 0;     // placement correction added to seed_raw (0: none)
+  double rate = -1;          // average receive rate over the window in bytes/s; -1: unknown
+  std::int16_t score =
+      -1;  // 0..100 used for this answer; -1: none (unknown node or table not fresh)
+  std::int8_t extender_score = -1;  // 0..10 returned by prioritize; -1 for filter
+  FilterVerdict verdict = FilterVerdict::none;
+  bool found = false;          // present in the table snapshot
+  bool valid = false;          // the collector marked its value usable
+  std::uint8_t priced_by = 0;  // shm::kEntryPricedBy* of `correction`, shifted down to bit 0
+  FixedText<64> name;          // Kubernetes allows 253; longer names are shown cut
+  FixedText<128> reason;       // filter failure reason
+};
+
+// The bytes of `T` a record must store; the rest may keep an older record's bytes. A NodeDecision
+// skips the text bytes past each FixedText's length (never shown): most records are written as
+// two cache lines instead of four, which is what recording costs on a large request.
+template <class T>
+bool needed_byte_range(const T&, std::size_t, std::size_t) noexcept {
+  return true;
+}
+inline bool needed_byte_range(const NodeDecision& n, std::size_t begin, std::size_t end) noexcept {
+  const std::size_t name_end =
+      offsetof(NodeDecision, name) + offsetof(FixedText<64>, bytes) + n.name.view().size();
+  const std::size_t reason_begin = offsetof(NodeDecision, reason);
+  const std::size_t reason_end =
+      reason_begin + offsetof(FixedText<128>, bytes) + n.reason.view().size();
+  return begin < name_end || (end > reason_begin && begin < reason_end);
+}
+
+// What the request was and the table state it was answered from.
+struct DecisionHeader {
+  std::uint64_t ticket = 0;  // 1, 2, ...: order of recording; set by DecisionLog
+  std::int64_t wall_ms = 0;
+  std::int64_t table_age_ns = 0;
+  std::uint64_t publish_id = 0;
+  std::uint64_t node_start = 0;  // first node record; set by DecisionLog
+  std::uint32_t nodes_asked = 0;
+  std::uint32_t nodes_recorded =
+      0;  // at most half the node records, so one huge request cannot erase all others
+  Verb verb = Verb::other;
+  Freshness freshness = Freshness::detached;
+  ScoringMode scoring = ScoringMode::request;
+  FixedText<64> pod_namespace;  // Kubernetes limits: 63, 253, 36
+  FixedText<256> pod_name;
+  FixedText<40> pod_uid;
+};
+
+struct Decision {
+  DecisionHeader header;
+  std::vector<NodeDecision> nodes;
+  std::uint32_t nodes_overwritten = 0;  // recorded, but their records were reused since
+};
+
+// A fixed ring of decisions plus a fixed ring of node records, both allocated once. Recording
+// takes no lock and allocates nothing: two fetch_adds claim a decision slot and a run of node
+// records, each record is written under its own sequence word (odd while written) as relaxed
+// atomic words, so any number of server threads record concurrently and /explain reads without
+// stopping them. A reader keeps only records whose sequence word did not move while it copied
+// them and whose ticket matches; a slot another writer is still filling is skipped, never torn.
+// Thread-safe.
+class DecisionLog {
+ public:
+  // decisions == 0: disabled, record() does nothing.
+  DecisionLog(std::uint32_t decisions, std::uint32_t nodes);
+  bool enabled() const noexcept { return !decisions_.empty(); }
+  std::size_t decision_capacity() const noexcept { return decisions_.size(); }
+  std::size_t node_capacity() const noexcept { return nodes_.size(); }
+  static constexpr std::size_t kDecisionBytes = sizeof(DecisionHeader) + 8;
+  static constexpr std::size_t kNodeBytes = sizeof(NodeDecision) + 8;
+
+  // Records one decision of `count` nodes; fill(i, NodeDecision&) describes node i (the record
+  // arrives value-initialised). Ticket, node_start and the counts in `header` are set here.
+  template <class Fill>
+  void record(DecisionHeader header, std::size_t count, Fill&& fill) noexcept {
+    if (!enabled()) return;
+    const std::size_t kept = std::min(count, std::max<std::size_t>(1, nodes_.size() / 2));
+    header.nodes_asked = static_cast<std::uint32_t>(count);
+    header.nodes_recorded = static_cast<std::uint32_t>(kept);
+    header.node_start = node_cursor_.fetch_add(kept, std::memory_order_relaxed);
+    header.ticket = tickets_.fetch_add(1, std::memory_order_relaxed) + 1;
+    for (std::size_t i = 0; i < kept; ++i) {
+      NodeDecision n{};
+      fill(i, n);
+      n.ticket = header.ticket;
+      store(nodes_[(header.node_start + i) % nodes_.size()], n);
+    }
+    if (!store(decisions_[header.ticket % decisions_.size()], header)) {
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+  // The latest `limit` decisions for the pod, newest first. A non-empty uid matches the uid;
+  // otherwise namespace and name match.
+  std::vector<Decision> find(std::string_view pod_namespace, std::string_view pod_name,
+                             std::string_view uid, std::size_t limit) const;
+
+  std::uint64_t recorded() const noexcept { return tickets_.load(std::memory_order_relaxed); }
+  // Decisions lost because their slot was still being written by a writer a full ring behind.
+  std::uint64_t dropped() const noexcept { return dropped_.load(std::memory_order_relaxed); }
+
+ private:
+  template <class T>
+  struct Slot {
+    static_assert(std::is_trivially_copyable_v<T>);
+    static constexpr std::size_t kWords = (sizeof(T) + 7) / 8;
+    std::atomic<std::uint64_t> seq{0};  // 0: never written; odd: being written
+    std::array<std::atomic<std::uint64_t>, kWords> words{};
+  };
+
+  // False when another writer holds the slot (then nothing is written).
+  template <class T>
+  static bool store(Slot<T>& slot, const T& value) noexcept {
+    std::uint64_t seq = slot.seq.load(std::memory_order_relaxed);
+    if ((seq & 1) != 0 ||
+        !slot.seq.compare_exchange_strong(seq, seq + 1, std::memory_order_relaxed))
+      return false;
+    std::atomic_thread_fence(std::memory_order_release);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
+    for (std::size_t k = 0; k < Slot<T>::kWords; ++k) {
+      const std::size_t begin = 8 * k;
+      const std::size_t end = std::min(begin + 8, sizeof(T));
+      if (!needed_byte_range(value, begin, end)) continue;
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + begin, end - begin);
+      slot.words[k].store(word, std::memory_order_relaxed);
+    }
+    slot.seq.store(seq + 2, std::memory_order_release);
+    return true;
+  }
+  template <class T>
+  static bool load(const Slot<T>& slot, T& out) noexcept;
+
+  std::vector<Slot<DecisionHeader>> decisions_;
+  std::vector<Slot<NodeDecision>> nodes_;
+  std::atomic<std::uint64_t> tickets_{0};
+  std::atomic<std::uint64_t> node_cursor_{0};
+  std::atomic<std::uint64_t> dropped_{0};
+};
+
+}  // namespace netscore::extender

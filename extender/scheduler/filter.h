@@ -1,0 +1,76 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/config.h"
+#include "common/score_table_reader.h"
+#include "extender/scheduler/protocol.h"
+#include "extender/scheduler/freshness.h"
+
+// The filter verb: which of the requested nodes a pod may go to, and why not.
+//
+// Every reason is the same string for every node that fails for the same cause, because
+// kube-scheduler groups identical reasons ("19 netscore: ...") and cuts its FailedScheduling
+// message at 1,024 characters; per-node figures go to the debug log. Every failure is
+// "unresolvable": evicting pods from a node changes neither its labels nor, within the
+// scheduler's preemption pass, its measured traffic, so preemption must not pick these nodes.
+// A pod's own mistakes (a malformed annotation) fail every node with a reason the user sees in
+// `kubectl describe pod`, which the scheduler honours even with `ignorable: true` (an Error would
+// be skipped).
+namespace netscore::extender {
+
+// Bytes per second the pod accepts on a node: a plain number or a Kubernetes quantity
+// ("500k", "10Mi"). Compared with the collector's average receive rate over the window.
+inline constexpr std::string_view kMaxReceiveRateAnnotation = "netscore.io/max-receive-rate";
+// Earlier releases compared this with the raw query value, which was not bytes; a pod still
+// carrying it is told to move to the rate annotation instead of being filtered on a wrong unit.
+inline constexpr std::string_view kRemovedCeilingAnnotation = "netscore.io/max-receive-bytes";
+
+// A quantity as bytes per second; nullopt unless the whole text is one.
+std::optional<double> parse_rate(std::string_view text);
+
+struct FilterOutcome {
+  std::vector<std::size_t> passed;  // indices into ExtenderArgs::names
+  std::vector<FailedNode> failed;
+  // Set when the table was read: the lookup's freshness and one NodeScore per name.
+  bool looked_up = false;
+  Freshness freshness = Freshness::detached;
+  Lookup lookup;  // the whole lookup when looked_up, for the decision log
+  std::vector<NodeScore> found;
+};
+
+// One per server thread (not thread-safe: it remembers what it has already warned about).
+class Filter {
+ public:
+  explicit Filter(const Config& config) : config_(config) {}
+
+  // Whether the pod asks for anything the filter checks (a rule's annotation, a rate ceiling, or
+  // the removed ceiling annotation). Pods that do not pass every node without a table read.
+  bool constrains(const ExtenderArgs& args) const;
+
+  // The reasons in `outcome.failed` view strings this Filter owns: valid until the next run().
+  void run(const ExtenderArgs& args, const ScoreTableReader* table, std::int64_t now_mono_ns,
+           FilterOutcome& outcome);
+
+ private:
+  // What the pod's annotations ask of the filter, read once per call.
+  struct PodAsks {
+    std::uint64_t required = 0;  // label rules the pod must satisfy
+    std::optional<std::string_view> rate_text;
+    bool removed = false;  // carries the removed byte-ceiling annotation
+    bool any() const { return required != 0 || rate_text || removed; }
+  };
+  PodAsks asks(const ExtenderArgs& args) const;
+  void warn_once_about(const Lookup& lookup);
+
+  const Config& config_;
+  std::vector<std::string> reasons_;  // this call's reasons; FailedNode::reason views them
+  std::uint64_t warned_rules_hash_ = 0;
+  bool warned_unsynced_ = false;
+};
+
+}  // namespace netscore::extender

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "common/config.h"
+#include "common/score_table_reader.h"
+#include "extender/scheduler/freshness.h"
+
+// Turns table rows into prioritize's answers. Pure functions over their arguments: thread-safe.
+namespace netscore::extender {
+
+// 0..10 per node. request: the plugin's NormalizeScore over the requested nodes' raw scores;
+// range: the whole 0..100 between the least and the most loaded of them;
+// cluster: the collector's cluster-wide node_score. Unknown or invalid nodes get `neutral`;
+// anything but fresh gives every node `neutral`. `percent` (same length as `out`) receives the
+// 0..100 score behind each answer, -1 where the answer is `neutral`.
+// A snapshot flagged shm::kSnapshotCorrected is scored on measured + expected traffic
+// (corrected_raw_score / corrected_node_score): pods bound since their traffic could reach the
+// window count already, so a burst does not pile onto the nodes that look quietest. Without the
+// flag the seed's raw_score / node_score, exactly as before the correction existed.
+// `assumed[i]` (optional): pods recommended for node i moments ago whose bindings the table may not
+// show yet; on a corrected snapshot each adds the snapshot's pod_price to the node's traffic.
+void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
+                 std::span<const NodeScore> nodes, std::span<std::int64_t> out,
+                 std::span<std::int16_t> percent,
+                 std::span<const std::uint32_t> assumed = {}) noexcept;
+
+// Whether prioritize scores this snapshot on its corrected fields.
+bool corrected(const shm::SnapshotMeta& meta) noexcept;
+
+// The 0..100 score prioritize's cluster mode answers for the node: corrected when the snapshot is.
+std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept;
+
+}  // namespace netscore::extender

@@ -1,0 +1,45 @@
+#include "extender/views/json_writer.h"
+
+#include "common/score_table_layout.h"
+
+namespace netscore::extender {
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+}  // namespace
+
+void JsonWriter::key(std::string_view k) {
+  w_.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
+}
+
+void JsonWriter::value(const JsonScalar& v) {
+  std::visit(Overloaded{[&](std::nullptr_t) { w_.Null(); }, [&](bool b) { w_.Bool(b); },
+                        [&](std::int64_t n) { w_.Int64(n); },
+                        [&](std::uint64_t n) { w_.Uint64(n); }, [&](double d) { w_.Double(d); },
+                        [&](std::string_view s) {
+                          w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+                        }},
+             v.value_);
+}
+
+void JsonWriter::fields(std::initializer_list<JsonField> fields) {
+  for (const auto& [k, v] : fields) {
+    key(k);
+    value(v);
+  }
+}
+
+void write_priced_by(JsonWriter& j, std::string_view key, std::uint32_t entry_flags) {
+  j.key(key);
+  j.begin_array();
+  for (const auto& [flag, name] : shm::kPricedBy) {
+    if ((entry_flags & flag) != 0) j.value(name);
+  }
+  j.end_array();
+}
+
+}  // namespace netscore::extender

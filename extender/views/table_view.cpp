@@ -1,0 +1,302 @@
+#include "extender/views/table_view.h"
+
+#include <algorithm>
+#include <iterator>
+#include <unordered_set>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "common/clock.h"
+#include "common/scoring.h"
+#include "extender/scheduler/node_scoring.h"
+#include "extender/views/json_writer.h"
+
+namespace netscore::extender {
+namespace {
+
+std::string_view view_collector_state(const TableView& v) {
+  return collector_state(v.has_status ? &v.status : nullptr, v.heard_ns);
+}
+
+void write_names(JsonWriter& j, std::string_view key, const std::vector<std::string>& names) {
+  j.key(key);
+  j.begin_array();
+  for (const auto& name : names) j.value(name);
+  j.end_array();
+}
+
+double seconds(std::int64_t ns) {
+  return static_cast<double>(ns) * 1e-9;
+}
+
+std::int64_t heard_ns(const shm::CollectorStatus& status, std::int64_t now_mono_ns) {
+  return status.heartbeat_mono_ns > 0 ? now_mono_ns - status.heartbeat_mono_ns : -1;
+}
+
+constexpr MetricInfo kTableAttached{"netscore_extender_table_attached",
+                                    "1 when the shared-memory score table is mapped.",
+                                    MetricType::gauge};
+constexpr MetricInfo kTableAge{"netscore_extender_table_age_seconds",
+                               "Age of the snapshot being served (CLOCK_MONOTONIC).",
+                               MetricType::gauge};
+constexpr MetricInfo kTableNodes{"netscore_extender_table_nodes",
+                                 "Nodes in the snapshot being served.", MetricType::gauge};
+constexpr MetricInfo kTableOverflow{"netscore_extender_table_overflow_nodes",
+                                    "Nodes the collector could not fit in the table.",
+                                    MetricType::gauge};
+constexpr MetricInfo kCollectorFailures{"netscore_extender_collector_consecutive_failures",
+                                        "Collector refreshes failed in a row.", MetricType::gauge};
+constexpr MetricInfo kCollectorFailuresTotal{"netscore_extender_collector_refresh_failures_total",
+                                             "Collector refreshes that failed (from the table).",
+                                             MetricType::counter};
+constexpr MetricInfo kCollectorDuration{"netscore_extender_collector_refresh_duration_seconds",
+                                        "Duration of the collector's last query.",
+                                        MetricType::gauge};
+constexpr MetricInfo kCollectorLastHeard{
+    "netscore_extender_collector_last_heard_seconds",
+    "Seconds since the collector's latest refresh attempt ended (success or failure).",
+    MetricType::gauge};
+constexpr MetricInfo kCollectorSilent{
+    "netscore_extender_collector_silent",
+    "1 when no collector refresh attempt ended for more than three refresh intervals.",
+    MetricType::gauge};
+
+}  // namespace
+
+std::string_view collector_state(const shm::CollectorStatus* status, std::int64_t heard_ns) {
+  if (status == nullptr) return "unknown";
+  if (status->refresh_interval_ms > 0 && heard_ns > 3 * status->refresh_interval_ms * 1'000'000)
+    return "silent";
+  return status->consecutive_failures == 0 ? "ok" : "failing";
+}
+
+TableView read_table_view(const TableAttachment& table, const MissingNodes& missing,
+                          const Config& config, std::int64_t now_mono_ns) {
+  TableView v;
+  v.attach_error = table.last_error();
+  v.now_wall_ms = wall_now_ms();
+  v.max_age = config.max_age.text;
+  v.scoring = config.extender.scoring;
+  v.missing_dropped = missing.dropped();
+  const ScoreTableReader* reader = table.reader();
+  v.attached = reader != nullptr;
+  if (reader == nullptr) return v;
+  v.capacity = reader->layout().capacity;
+  v.has_status = reader->read_status(v.status) == ReadStatus::ok;
+  if (v.has_status) v.heard_ns = heard_ns(v.status, now_mono_ns);
+  // The same freshness decision the scoring path makes, then the rows of the latest snapshot.
+  const Lookup lookup = lookup_nodes(reader, {}, {}, {}, now_mono_ns, max_age_ns(config));
+  v.freshness = lookup.freshness;
+  v.age_ns = lookup.age_ns;
+  if (reader->read_all(v.rows, v.meta) != ReadStatus::ok) {
+    // A read that kept meeting publishes leaves a torn meta: show nothing rather than mixed flags.
+    v.rows.clear();
+    v.meta = {};
+  }
+  v.corrected = corrected(v.meta);
+  v.cluster = cluster_mismatch(v.rows, v.meta);
+  if (v.has_status) v.watch_event_age_ns = watch_event_age_ns(v.status, now_mono_ns);
+  std::unordered_set<std::string_view> present;
+  for (const auto& row : v.rows) present.insert(row.name);
+  for (auto& name : missing.names()) {
+    if (!present.contains(name)) v.missing.push_back(std::move(name));
+  }
+  return v;
+}
+
+std::string render_table_json(const TableView& v) {
+  JsonWriter j;
+  j.begin_object();
+  j.key("table");
+  j.begin_object();
+  j.fields({{"attached", v.attached},
+            {"attach_error", v.attach_error},
+            {"state", to_string(v.freshness)},
+            {"age_seconds", seconds(v.age_ns)},
+            {"max_age", v.max_age},
+            {"scoring", scoring_mode_name(v.scoring)},
+            {"publish_id", v.meta.publish_id},
+            {"published_wall_ms", v.meta.published_wall_ms},
+            {"eval_time_ms", v.meta.eval_time_ms},
+            {"node_count", v.meta.node_count},
+            {"valid_count", v.meta.valid_count},
+            {"capacity", v.capacity},
+            {"overflow", v.meta.overflow},
+            {"rejected", v.meta.rejected},
+            {"corrected", v.corrected}});
+  j.end_object();
+  j.key("collector");
+  j.begin_object();
+  j.fields({{"status", view_collector_state(v)},
+            {"last_heard_seconds", v.heard_ns < 0 ? -1.0 : seconds(v.heard_ns)},
+            {"last_error", v.status.last_error},
+            {"diagnosis", v.status.diagnosis},
+            {"skipped_series", v.status.skipped_series},
+            {"consecutive_failures", v.status.consecutive_failures},
+            {"refreshes_total", v.status.refreshes_total},
+            {"failures_total", v.status.failures_total},
+            {"query_duration_seconds", static_cast<double>(v.status.query_duration_us) * 1e-6},
+            {"last_success_wall_ms", v.status.last_success_wall_ms},
+            {"writer_pid", v.status.writer_pid}});
+  j.end_object();
+  j.key("watcher");
+  j.begin_object();
+  j.fields({{"state", shm::watch_state_name(v.status.watch_state)},
+            {"synced_wall_ms", v.status.watch_synced_wall_ms},
+            {"resource_version", v.status.watch_resource_version},
+            {"last_event_wall_ms", v.status.watch_last_event_wall_ms},
+            {"last_event_age_seconds",
+             v.watch_event_age_ns < 0 ? JsonScalar(nullptr) : seconds(v.watch_event_age_ns)},
+            {"errors_total", v.status.watch_errors_total},
+            {"relists_total", v.status.watch_relists_total},
+            {"nodes", v.status.watch_nodes},
+            {"pods", v.status.watch_pods},
+            {"placements", v.status.watch_placements},
+            {"error", v.status.watch_error}});
+  j.end_object();
+  j.key("cluster");
+  j.begin_object();
+  j.fields({{"synced", v.cluster.known}, {"in_cluster_count", v.meta.in_cluster_count}});
+  write_names(j, "nodes_without_series", v.cluster.nodes_without_series);
+  write_names(j, "series_without_node", v.cluster.series_without_node);
+  j.end_object();
+  write_names(j, "missing_nodes", v.missing);
+  j.fields({{"missing_nodes_dropped", v.missing_dropped}});
+  j.key("nodes");
+  j.begin_array();
+  for (const auto& row : v.rows) {
+    const NodeScore& s = row.score;
+    const std::int64_t effective = effective_node_score(s, v.meta);
+    j.begin_object();
+    j.fields({{"name", row.name},
+              {"raw", s.raw},
+              {"raw_score", s.raw_score},
+              {"score", s.node_score},
+              {"extender_score", to_extender_score(s.node_score)},
+              {"sample_time_ms", s.sample_ms},
+              {"sample_age_seconds", static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3},
+              {"valid", s.valid},
+              {"has_series", (s.flags & shm::kEntryHasSeries) != 0},
+              {"in_cluster", (s.flags & shm::kEntryInCluster) != 0},
+              {"rate", (s.flags & shm::kEntryRateValid) != 0 ? JsonScalar(s.rate) : nullptr},
+              {"expected", s.expected},
+              {"placed_pods", s.placed_pods},
+              {"corrected_raw_score", s.corrected_raw_score},
+              {"corrected_score", s.corrected_node_score},
+              {"effective_score", effective},
+              {"effective_extender_score", to_extender_score(effective)},
+              {"labels_known", (s.flags & shm::kEntryLabelsKnown) != 0},
+              {"rule_mask", s.rule_mask}});
+    write_priced_by(j, "expected_priced_by", s.flags);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  return j.str();
+}
+
+std::string render_table_text(const TableView& v) {
+  std::string out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it,
+                 "table: {} attached={} age={:.1f}s max_age={} "
+                 "nodes={} valid={} capacity={} overflow={} rejected={}\n",
+                 to_string(v.freshness), v.attached, seconds(v.age_ns), v.max_age,
+                 v.meta.node_count, v.meta.valid_count, v.capacity, v.meta.overflow,
+                 v.meta.rejected);
+  if (!v.attach_error.empty()) fmt::format_to(it, "attach error: {}\n", v.attach_error);
+  fmt::format_to(
+      it, "collector: {}{} consecutive_failures={} query_duration={:.3f}s last_error=\"{}\"\n",
+      view_collector_state(v),
+      view_collector_state(v) == "silent"
+          ? fmt::format(" (not heard from for {:.0f}s)", seconds(v.heard_ns))
+          : "",
+      v.status.consecutive_failures, static_cast<double>(v.status.query_duration_us) * 1e-6,
+      v.status.last_error);
+  if (v.status.diagnosis[0] != '\0') fmt::format_to(it, "diagnosis: {}\n", v.status.diagnosis);
+  fmt::format_to(it, "missing nodes ({}{}):", v.missing.size(), v.missing_dropped ? "+" : "");
+  for (const auto& name : v.missing) fmt::format_to(it, " {}", name);
+  fmt::format_to(it,
+                 "\nwatcher: {} resource_version=\"{}\" last_event_age={} errors={} relists={} "
+                 "nodes={} pods={} placements={} error=\"{}\"\n",
+                 shm::watch_state_name(v.status.watch_state), v.status.watch_resource_version,
+                 v.watch_event_age_ns < 0 ? std::string("none")
+                                          : fmt::format("{:.1f}s", seconds(v.watch_event_age_ns)),
+                 v.status.watch_errors_total, v.status.watch_relists_total, v.status.watch_nodes,
+                 v.status.watch_pods, v.status.watch_placements, v.status.watch_error);
+  fmt::format_to(it, "correction: {}\n",
+                 v.corrected ? "on (EFF = measured + expected traffic)" : "off (EFF = SCORE)");
+  if (v.cluster.known) {
+    fmt::format_to(it, "nodes without series ({}):", v.cluster.nodes_without_series.size());
+    for (const auto& name : v.cluster.nodes_without_series) fmt::format_to(it, " {}", name);
+    fmt::format_to(it, "\nseries without node ({}):", v.cluster.series_without_node.size());
+    for (const auto& name : v.cluster.series_without_node) fmt::format_to(it, " {}", name);
+  } else {
+    out += "cluster: not synced (nodes without series unknown)";
+  }
+  out += "\n\n";
+  std::vector<const TableRow*> sorted;
+  std::size_t width = 4;
+  for (const auto& row : v.rows) {
+    sorted.push_back(&row);
+    width = std::max(width, row.name.size());
+  }
+  // Best (highest effective score: what prioritize answers) first; invalid rows last.
+  std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
+    if (a->score.valid != b->score.valid) return a->score.valid;
+    return effective_node_score(a->score, v.meta) > effective_node_score(b->score, v.meta);
+  });
+  const auto yes_no = [](bool b) { return b ? "yes" : "no"; };
+  fmt::format_to(it,
+                 "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22}  {:>14}  {:>4}  {:>9}  {:<5}  {:<6}  {}\n",
+                 "NODE", width, "SCORE", "EFF", "EXT", "RAW", "EXPECTED", "PODS", "AGE_S", "VALID",
+                 "SERIES", "CLUSTER");
+  for (const TableRow* row : sorted) {
+    const std::int64_t effective = effective_node_score(row->score, v.meta);
+    fmt::format_to(
+        it,
+        "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {}\n",
+        row->name, width, row->score.node_score, effective, to_extender_score(effective),
+        row->score.raw, row->score.expected, row->score.placed_pods,
+        static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3, yes_no(row->score.valid),
+        yes_no((row->score.flags & shm::kEntryHasSeries) != 0),
+        yes_no((row->score.flags & shm::kEntryInCluster) != 0));
+  }
+  return out;
+}
+
+void collect_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_ns,
+                           MetricFamilies& out) {
+  shm::SnapshotMeta meta{};
+  shm::CollectorStatus status{};
+  const bool has_snapshot = table != nullptr && table->lookup({}, {}, meta) == ReadStatus::ok;
+  const bool has_status = table != nullptr && table->read_status(status) == ReadStatus::ok;
+  out.add(kTableAttached, table != nullptr ? 1.0 : 0.0);
+  if (has_snapshot) {
+    out.add(kTableAge, seconds(now_mono_ns - meta.published_mono_ns));
+    out.add(kTableNodes, static_cast<double>(meta.node_count));
+    out.add(kTableOverflow, static_cast<double>(meta.overflow));
+  }
+  if (has_status) {
+    out.add(kCollectorFailures, static_cast<double>(status.consecutive_failures));
+    out.add(kCollectorFailuresTotal, static_cast<double>(status.failures_total));
+    out.add(kCollectorDuration, static_cast<double>(status.query_duration_us) * 1e-6);
+    if (status.heartbeat_mono_ns > 0)
+      out.add(kCollectorLastHeard, seconds(heard_ns(status, now_mono_ns)));
+    out.add(kCollectorSilent,
+            collector_state(&status, heard_ns(status, now_mono_ns)) == "silent" ? 1.0 : 0.0);
+  }
+  // The mismatch counts need every row; read only when the snapshot can have a mismatch, and
+  // count from the rows' own (possibly newer) snapshot.
+  std::vector<TableRow> rows;
+  shm::SnapshotMeta rows_meta{};
+  const bool has_rows = has_snapshot && (meta.flags & shm::kSnapshotClusterSynced) != 0 &&
+                        table->read_all(rows, rows_meta) == ReadStatus::ok;
+  collect_cluster_metrics(has_status ? &status : nullptr,
+                          has_rows       ? &rows_meta
+                          : has_snapshot ? &meta
+                                         : nullptr,
+                          has_rows ? &rows : nullptr, now_mono_ns, out);
+}
+
+}  // namespace netscore::extender

@@ -1,0 +1,240 @@
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/score_table_writer.h"
+#include "extender/http/handlers.h"
+#include "tests/unit/extender/http/handlers_fixture.h"
+
+namespace netscore::extender {
+namespace {
+
+using ::testing::HasSubstr;
+namespace http = boost::beast::http;
+
+class HandlersTest : public HandlersFixture {
+ protected:
+  HandlersTest() : HandlersFixture("handlers") {}
+
+  // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
+  void publish() {
+    const std::vector<TableEntry> entries = {{.name = "a",
+                                              .raw = 0.0,
+                                              .raw_score = 0,
+                                              .node_score = 34,
+                                              .sample_ms = 1000,
+                                              .valid = true,
+                                              .corrected_raw_score = 0,
+                                              .corrected_node_score = 34},
+                                             {.name = "b",
+                                              .raw = 50.9,
+                                              .raw_score = 50,
+                                              .node_score = 95,
+                                              .sample_ms = 1000,
+                                              .valid = true,
+                                              .corrected_raw_score = 50,
+                                              .corrected_node_score = 95},
+                                             {.name = "c",
+                                              .raw = 200.0,
+                                              .raw_score = 200,
+                                              .node_score = 4,
+                                              .sample_ms = 1000,
+                                              .valid = true,
+                                              .corrected_raw_score = 200,
+                                              .corrected_node_score = 4},
+                                             {.name = "bad",
+                                              .raw = 1e9,
+                                              .raw_score = 0,
+                                              .node_score = 0,
+                                              .sample_ms = 1000,
+                                              .valid = false,
+                                              .corrected_raw_score = 0,
+                                              .corrected_node_score = 0}};
+    ASSERT_TRUE(publish_rows(entries, {.eval_time_ms = 1000}));
+  }
+  Response prioritize(std::string_view names_json, std::int64_t now = mono_now_ns()) {
+    return prioritize_names(names_json, now);
+  }
+  std::int64_t stale_now() const { return mono_now_ns() + 61'000'000'000; }
+};
+
+TEST_F(HandlersTest, RequestModeNormalisesOverTheRequestedNodes) {
+  publish();
+  // max raw_score 200: a 100-0=100→10, b 100-25=75→8, c 100-100=0→0, unknown and invalid →
+  // neutral 5.
+  const Response r = prioritize(R"(["a","b","c","zz","bad"])");
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_EQ(
+      r.body,
+      R"([{"Host":"a","Score":10},{"Host":"b","Score":8},{"Host":"c","Score":0},{"Host":"zz","Score":5},{"Host":"bad","Score":5}])");
+  // Without c the max is 50: a 100→10, b 100-100=0→0.
+  EXPECT_EQ(prioritize(R"(["a","b"])").body, R"([{"Host":"a","Score":10},{"Host":"b","Score":0}])");
+}
+
+TEST_F(HandlersTest, ClusterModeUsesThePrecomputedScore) {
+  config_.extender.scoring = ScoringMode::cluster;
+  publish();
+  // node_score 34→3, 95→10, 4→0.
+  EXPECT_EQ(prioritize(R"(["a","b","c"])").body,
+            R"([{"Host":"a","Score":3},{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+}
+
+TEST_F(HandlersTest, StaleEmptyOrDetachedTableGivesEveryNodeTheNeutralScore) {
+  config_.extender.neutral_score = 4;
+  const std::string all4 = R"([{"Host":"a","Score":4},{"Host":"c","Score":4}])";
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // detached
+  writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
+  attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+  ASSERT_TRUE(attachment_->poll());
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // attached, nothing published
+  publish();
+  EXPECT_EQ(prioritize(R"(["a","c"])", stale_now()).body, all4);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":10},{"Host":"c","Score":0}])");
+}
+
+TEST_F(HandlersTest, CollectorFailingLongerThanMaxAgeMakesTheTableStale) {
+  publish();
+  shm::CollectorStatus status{};
+  status.consecutive_failures = 3;
+  status.last_success_mono_ns = mono_now_ns() - 120'000'000'000;
+  writer_->record_status(status);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":5},{"Host":"c","Score":5}])");
+  EXPECT_THAT(call(http::verb::get, "/readyz").body, HasSubstr("stale"));
+  status.last_success_mono_ns = mono_now_ns();
+  writer_->record_status(status);
+  EXPECT_EQ(prioritize(R"(["a","c"])").body, R"([{"Host":"a","Score":10},{"Host":"c","Score":0}])");
+}
+
+TEST_F(HandlersTest, FilterPassesEverythingWithoutTheAnnotation) {
+  publish();
+  const Response r =
+      call(http::verb::post, "/netscore/filter", R"({"Pod":{},"NodeNames":["a","c","zz"]})");
+  EXPECT_EQ(
+      r.body,
+      R"({"Nodes":null,"NodeNames":["a","c","zz"],"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
+}
+
+TEST_F(HandlersTest, FilterEchoesFullNodesWhenNotNodeCacheCapable) {
+  publish();
+  const std::string a = R"({"metadata":{"name":"a","labels":{"x":"\u003c"}}})";
+  const std::string c = R"({"metadata":{"name":"c"}})";
+  const Response r = call(
+      http::verb::post, "/netscore/filter",
+      R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":"100"}}},"Nodes":{"items":[)" +
+          a + "," + c + R"(]},"NodeNames":null})");
+  EXPECT_EQ(
+      r.body,
+      R"({"Nodes":{"metadata":{},"items":[)" + a + "," + c +
+          R"(]},"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})");
+}
+
+TEST_F(HandlersTest, BadRequestsGet4xxWithJsonError) {
+  const Response bad = call(http::verb::post, "/netscore/prioritize", "{nope");
+  EXPECT_EQ(bad.status, 400U);
+  EXPECT_THAT(bad.body, HasSubstr(R"({"error":"malformed JSON)"));
+  const Response wrong_method = call(http::verb::get, "/netscore/filter");
+  EXPECT_EQ(wrong_method.status, 405U);
+  EXPECT_EQ(wrong_method.allow, "POST");
+  EXPECT_EQ(call(http::verb::post, "/healthz").status, 405U);
+  EXPECT_EQ(call(http::verb::post, "/filter").status, 404U);  // outside the prefix
+  EXPECT_EQ(call(http::verb::get, "/netscore/filterx").status, 404U);
+}
+
+TEST_F(HandlersTest, ReadyzExplainsWhyNotReady) {
+  Response r = call(http::verb::get, "/readyz");
+  EXPECT_EQ(r.status, 503U);
+  EXPECT_THAT(r.body, HasSubstr("not attached"));
+  publish();
+  EXPECT_EQ(call(http::verb::get, "/readyz").status, 200U);
+  r = call(http::verb::get, "/readyz", {}, stale_now());
+  EXPECT_EQ(r.status, 503U);
+  EXPECT_THAT(r.body, HasSubstr("stale"));
+  shared_.draining = true;
+  EXPECT_THAT(call(http::verb::get, "/readyz").body, HasSubstr("draining"));
+}
+
+// The pod's probe: a stale or missing table must not make a serving extender unready.
+TEST_F(HandlersTest, ReadyzExcludingTheTableIsReadyWhileServingButNotWhileDraining) {
+  Response r = call(http::verb::get, "/readyz?exclude=table");
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_EQ(r.body.rfind("ok (excluded: score table not attached: ", 0), 0U) << r.body;
+  publish();
+  r = call(http::verb::get, "/readyz?exclude=table", {}, stale_now());
+  EXPECT_EQ(r.status, 200U);
+  EXPECT_THAT(r.body, HasSubstr("(excluded: score table stale: no successful refresh for"));
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=table").body, "ok\n");
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=other", {}, stale_now()).status, 503U);
+  shared_.draining = true;
+  EXPECT_EQ(call(http::verb::get, "/readyz?exclude=table").status, 503U);
+}
+
+// A dead or hung collector stops ending refresh attempts: after three refresh intervals /table
+// and /metrics say so, even though its last attempt succeeded.
+TEST_F(HandlersTest, CollectorNotHeardFromForThreeIntervalsIsSilentNotOk) {
+  publish();
+  const std::int64_t now = mono_now_ns();
+  shm::CollectorStatus status{};
+  status.refresh_interval_ms = 15'000;
+  status.heartbeat_mono_ns = now - 44'000'000'000;
+  writer_->record_status(status);
+  EXPECT_THAT(call(http::verb::get, "/table", {}, now).body,
+              HasSubstr(R"("collector":{"status":"ok","last_heard_seconds":44)"));
+  EXPECT_THAT(call(http::verb::get, "/metrics", {}, now).body,
+              HasSubstr("\nnetscore_extender_collector_silent 0\n"));
+  const std::int64_t later = now + 2'000'000'000;
+  EXPECT_THAT(call(http::verb::get, "/table", {}, later).body,
+              HasSubstr(R"("collector":{"status":"silent","last_heard_seconds":46)"));
+  EXPECT_THAT(call(http::verb::get, "/table?format=text", {}, later).body,
+              HasSubstr("collector: silent (not heard from for 46s)"));
+  const std::string metrics = call(http::verb::get, "/metrics", {}, later).body;
+  EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_silent 1\n"));
+  EXPECT_THAT(metrics, HasSubstr("\nnetscore_extender_collector_last_heard_seconds 46\n"));
+}
+
+TEST_F(HandlersTest, TableListsNodesHeaderAndMissingNodes) {
+  publish();
+  prioritize(R"(["a","ghost"])");
+  const Response json = call(http::verb::get, "/table");
+  EXPECT_EQ(json.status, 200U);
+  EXPECT_THAT(json.body, HasSubstr(R"("state":"fresh")"));
+  EXPECT_THAT(json.body, HasSubstr(R"("node_count":4)"));
+  EXPECT_THAT(json.body, HasSubstr(R"("capacity":64)"));
+  EXPECT_THAT(json.body, HasSubstr(R"("missing_nodes":["ghost"])"));
+  EXPECT_THAT(
+      json.body,
+      HasSubstr(
+          R"({"name":"b","raw":50.9,"raw_score":50,"score":95,"extender_score":10,"sample_time_ms":1000,)"));
+  const Response text = call(http::verb::get, "/table?format=text");
+  EXPECT_EQ(text.content_type, "text/plain; charset=utf-8");
+  // Sorted by score: b (95) before a (34) before c (4); invalid last.
+  const auto b = text.body.find("\nb "), a = text.body.find("\na "), c = text.body.find("\nc "),
+             bad = text.body.find("\nbad ");
+  ASSERT_NE(bad, std::string::npos);
+  EXPECT_LT(b, a);
+  EXPECT_LT(a, c);
+  EXPECT_LT(c, bad);
+}
+
+TEST_F(HandlersTest, MetricsExposeTableAndMissingNodes) {
+  publish();
+  prioritize(R"(["a","ghost"])");
+  shared_.metrics.record(0, Verb::prioritize, 200, 15'000);
+  const Response r = call(http::verb::get, "/metrics");
+  EXPECT_THAT(r.body,
+              HasSubstr("netscore_extender_requests_total{verb=\"prioritize\",code=\"200\"} 1\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb="
+                                "\"prioritize\",le=\"1e-05\"} 0\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_request_duration_seconds_bucket{verb="
+                                "\"prioritize\",le=\"2e-05\"} 1\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_table_nodes 4\n"));
+  EXPECT_THAT(r.body, HasSubstr("netscore_extender_missing_node_lookups_total 1\n"));
+  EXPECT_THAT(r.body, HasSubstr("# TYPE netscore_extender_table_age_seconds gauge\n"));
+}
+
+}  // namespace
+}  // namespace netscore::extender

@@ -1,0 +1,70 @@
+#include "extender/http/routes.h"
+
+#include <gtest/gtest.h>
+
+#include <string_view>
+#include <vector>
+
+namespace netscore::extender {
+namespace {
+
+namespace http = boost::beast::http;
+
+TEST(RoutesTest, SplitsTargetAndQuery) {
+  EXPECT_EQ(split_target("/table?format=text").path, "/table");
+  EXPECT_EQ(split_target("/table?format=text").query, "format=text");
+  EXPECT_EQ(split_target("/table").query, "");
+  EXPECT_EQ(query_params("a=1&&b"), (std::vector<std::string_view>{"a=1", "", "b"}));
+  EXPECT_EQ(query_params(""), (std::vector<std::string_view>{""}));
+}
+
+TEST(RoutesTest, DispatchesUnderThePrefixAndAtTheRoot) {
+  const RouteMatch prioritize = match_route(http::verb::post, "/ns/prioritize", "/ns", false);
+  ASSERT_NE(prioritize.route, nullptr);
+  EXPECT_EQ(prioritize.route->verb, Verb::prioritize);
+  EXPECT_EQ(match_route(http::verb::post, "/prioritize", "/ns", false).status, 404U);
+  const RouteMatch head = match_route(http::verb::head, "/metrics", "/ns", false);
+  ASSERT_NE(head.route, nullptr);
+  EXPECT_EQ(head.route->verb, Verb::metrics);
+}
+
+TEST(RoutesTest, WrongMethodIs405WithAllow) {
+  const RouteMatch get = match_route(http::verb::get, "/ns/filter", "/ns", false);
+  EXPECT_EQ(get.status, 405U);
+  EXPECT_EQ(get.verb, Verb::filter);
+  EXPECT_EQ(get.allow, "POST");
+  EXPECT_EQ(get.error, "use POST");
+  const RouteMatch post = match_route(http::verb::post, "/table", "/ns", false);
+  EXPECT_EQ(post.status, 405U);
+  EXPECT_EQ(post.allow, "GET, HEAD");
+  EXPECT_EQ(post.error, "use GET");
+}
+
+TEST(RoutesTest, UnknownPathListsEveryEndpoint) {
+  const RouteMatch m = match_route(http::verb::get, "/nope", "/ns", false);
+  EXPECT_EQ(m.status, 404U);
+  EXPECT_EQ(m.verb, Verb::other);
+  EXPECT_EQ(m.error,
+            "no endpoint /nope; try /ns/filter, /ns/prioritize, /table, /explain, /healthz, "
+            "/readyz, /metrics");
+}
+
+TEST(RoutesTest, MetricsListenerServesOnlyItsRoutes) {
+  for (const std::string_view path : {"/ns/prioritize", "/explain", "/nope"}) {
+    const RouteMatch m = match_route(http::verb::post, path, "/ns", true);
+    EXPECT_EQ(m.status, 404U) << path;
+    EXPECT_EQ(m.error,
+              "this listener (NETSCORE_METRICS_LISTEN) serves only /table, /healthz, /readyz and "
+              "/metrics");
+  }
+  EXPECT_NE(match_route(http::verb::get, "/readyz", "/ns", true).route, nullptr);
+  EXPECT_EQ(served_paths("", true, ",", ","), "/table,/healthz,/readyz,/metrics");
+}
+
+TEST(RoutesTest, VerbNames) {
+  EXPECT_EQ(to_string(Verb::prioritize), "prioritize");
+  EXPECT_EQ(to_string(Verb::other), "other");
+}
+
+}  // namespace
+}  // namespace netscore::extender
