@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 // Request bodies and a score table shared by the extender benchmark and load tool.
 namespace netscore::bench {

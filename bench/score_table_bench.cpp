@@ -7,9 +7,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "bench/extender_fixture.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore {

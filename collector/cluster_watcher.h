@@ -12,7 +12,7 @@
 
 #include "collector/cluster_state.h"
 #include "collector/kube_client.h"
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore::collector {
 

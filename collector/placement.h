@@ -8,7 +8,7 @@
 #include "collector/cluster_state.h"
 #include "collector/response_parser.h"
 #include "common/config.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 // The table a measurement and the cluster's placements make (pure: thread-safe).
 //

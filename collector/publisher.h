@@ -13,7 +13,7 @@
 #include "collector/placement.h"
 #include "collector/refresher.h"
 #include "collector/response_parser.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 namespace netscore::collector {
 

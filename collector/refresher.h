@@ -9,7 +9,7 @@
 #include "collector/prometheus_client.h"
 #include "collector/query_builder.h"
 #include "collector/response_parser.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 namespace netscore::collector {
 

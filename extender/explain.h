@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/decision_log.h"
 #include "extender/protocol.h"
 #include "extender/scoring_policy.h"

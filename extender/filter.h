@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/protocol.h"
 #include "extender/scoring_policy.h"
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore::extender {
 

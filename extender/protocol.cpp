@@ -8,7 +8,7 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 // The request half of the protocol: parsing ExtenderArgs; protocol_write.cpp writes the responses.
 namespace netscore::extender {

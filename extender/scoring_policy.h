@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 
 // Turns table rows into extender answers. Pure functions over their arguments: thread-safe.
 namespace netscore::extender {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/cluster_view.h"
 #include "extender/metrics.h"
 #include "extender/scoring_policy.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/label_rules.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 // The extender under test runs with NETSCORE_LABEL_RULES set to this.
 constexpr const char* kRules = "type=space:kubernetes.io/role=edge";

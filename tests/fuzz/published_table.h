@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore::fuzz {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/score_table_reader.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_reader.h"
+#include "common/table/score_table_writer.h"
 
 // Self-checking snapshots for the stress and crash tests: every field of every entry is derived
 // from the publish id, so a reader can tell a complete snapshot from a torn one.

@@ -14,7 +14,7 @@
 #include <boost/beast/http.hpp>
 
 #include "common/logging.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/server.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_connection.h"

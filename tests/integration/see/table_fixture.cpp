@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);

@@ -16,7 +16,7 @@
 #include <boost/interprocess/shared_memory_object.hpp>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/handlers.h"
 #include "tests/support/table_name.h"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/handlers.h"
 #include "tests/unit/extender/handlers_fixture.h"
 

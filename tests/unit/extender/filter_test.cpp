@@ -9,7 +9,7 @@
 #include <rapidjson/document.h>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/filter.h"
 #include "extender/handlers.h"
 #include "tests/support/table_name.h"

@@ -11,7 +11,7 @@
 
 #include <boost/interprocess/mapped_region.hpp>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore {
 

@@ -10,7 +10,7 @@
 #include <boost/interprocess/mapped_region.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore {
 

@@ -1,4 +1,4 @@
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,4 +1,4 @@
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "common/score_table_reader.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_reader.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/table_name.h"
 
 namespace netscore {
