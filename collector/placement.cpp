@@ -15,7 +15,7 @@ void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
   std::vector<std::int64_t> raw;
   std::vector<std::size_t> at;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (!entries[i].valid) continue;
+    if (!entries[i].valid()) continue;
     raw.push_back(score_of(entries[i]));
     at.push_back(i);
   }
@@ -44,14 +44,14 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
   entries.reserve(samples.size() + (loads ? loads->size() : 0));
   for (const auto& s : samples) {
     const auto score = plugin_score(s.value);
-    entries.push_back({.name = s.node,
-                       .raw = s.value,
-                       .raw_score = score.value_or(0),
-                       .sample_ms = eval_time_ms,
-                       .valid = score.has_value(),
-                       .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U),
-                       .rate = s.rate_valid ? s.rate : 0,
-                       .corrected_raw_score = score.value_or(0)});
+    entries.push_back({{.raw = s.value,
+                        .raw_score = score.value_or(0),
+                        .sample_ms = eval_time_ms,
+                        .rate = s.rate_valid ? s.rate : 0,
+                        .corrected_raw_score = score.value_or(0),
+                        .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U) |
+                                 (score.has_value() ? shm::kEntryValid : 0U)},
+                       s.node});
   }
   if (loads == nullptr) {
     std::sort(entries.begin(), entries.end(),
@@ -74,7 +74,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
     auto it = by_name.find(load.name);
     if (it == by_name.end()) {
       if (!load.in_cluster) continue;  // pods on a node neither watched nor measured
-      entries.push_back({.name = load.name, .valid = false, .flags = 0});
+      entries.push_back({{.flags = 0}, load.name});
       load_of.push_back(nullptr);
       it = by_name.emplace(load.name, entries.size() - 1).first;
     }
@@ -92,7 +92,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
     double sum_raw = 0, sum_rate = 0, sum_settled = 0, raw_with_pods = 0;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const TableEntry& e = entries[i];
-      if (!e.valid) continue;
+      if (!e.valid()) continue;
       if ((e.flags & shm::kEntryRateValid) != 0 && e.rate >= 0) {
         sum_raw += e.raw;
         sum_rate += e.rate;
@@ -147,7 +147,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
         if (load->priced_by_annotation + load->priced_by_workload < load->placed + load->departed)
           e.flags |= shm::kEntryPricedByAverage;
         out.placed += load->placed + load->departed;
-        if (e.valid) {
+        if (e.valid()) {
           e.corrected_raw_score =
               plugin_score(std::max(0.0, e.raw + e.expected)).value_or(e.raw_score);
         }

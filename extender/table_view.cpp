@@ -205,7 +205,7 @@ std::string render_table_json(const TableView& v) {
     w.Key("sample_age_seconds");
     w.Double(static_cast<double>(v.now_wall_ms - row.score.sample_ms) * 1e-3);
     w.Key("valid");
-    w.Bool(row.score.valid);
+    w.Bool(row.score.valid());
     const std::uint32_t flags = row.score.flags;
     w.Key("has_series");
     w.Bool((flags & shm::kEntryHasSeries) != 0);
@@ -296,7 +296,7 @@ std::string render_table_text(const TableView& v) {
   }
   // Best (highest effective score: what prioritize answers) first; invalid rows last.
   std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
-    if (a->score.valid != b->score.valid) return a->score.valid;
+    if (a->score.valid() != b->score.valid()) return a->score.valid();
     return effective_node_score(a->score, v.meta) > effective_node_score(b->score, v.meta);
   });
   const auto yes_no = [](bool b) { return b ? "yes" : "no"; };
@@ -311,8 +311,8 @@ std::string render_table_text(const TableView& v) {
         "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {}\n",
         row->name, width, row->score.node_score, effective, to_extender_score(effective),
         row->score.raw, row->score.expected, row->score.placed_pods,
-        static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3, yes_no(row->score.valid),
-        yes_no((row->score.flags & shm::kEntryHasSeries) != 0),
+        static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3,
+        yes_no(row->score.valid()), yes_no((row->score.flags & shm::kEntryHasSeries) != 0),
         yes_no((row->score.flags & shm::kEntryInCluster) != 0));
   }
   return out;

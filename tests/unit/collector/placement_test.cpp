@@ -154,7 +154,7 @@ TEST(BuildSnapshot, WatchedNodeWithoutSeriesIsAnInvalidEntry) {
   const auto s = build_snapshot({sample("n1", 1000)}, 1, &loads, {.enabled = true}, 0);
   ASSERT_EQ(s.entries.size(), 2U);
   const auto& e = entry(s, "edge-1");
-  EXPECT_FALSE(e.valid);
+  EXPECT_FALSE(e.valid());
   EXPECT_EQ(e.flags, shm::kEntryInCluster | shm::kEntryLabelsKnown);
   EXPECT_EQ(e.rule_mask, 3U);
   EXPECT_EQ(entry(s, "n1").node_score, 0);  // the only valid node is the busiest

@@ -33,16 +33,16 @@ class ExplainTest : public ::testing::Test {
     // invalid.
     const auto entry = [](std::string name, double raw, std::int64_t node_score, bool valid) {
       const auto score = valid ? static_cast<std::int64_t>(raw) : 0;
-      return TableEntry{.name = std::move(name),
-                        .raw = raw,
-                        .raw_score = score,
-                        .node_score = node_score,
-                        .sample_ms = 1000,
-                        .valid = valid,
-                        .flags = shm::kEntryHasSeries | shm::kEntryRateValid,
-                        .rate = raw,
-                        .corrected_raw_score = score,
-                        .corrected_node_score = node_score};
+      return TableEntry{
+          {.raw = raw,
+           .raw_score = score,
+           .node_score = node_score,
+           .sample_ms = 1000,
+           .rate = raw,
+           .corrected_raw_score = score,
+           .corrected_node_score = node_score,
+           .flags = shm::kEntryHasSeries | shm::kEntryRateValid | (valid ? shm::kEntryValid : 0U)},
+          std::move(name)};
     };
     const std::vector<TableEntry> entries = {entry("a", 0.0, 34, true), entry("b", 50.0, 95, true),
                                              entry("c", 200.0, 4, true),

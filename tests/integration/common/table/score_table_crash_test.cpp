@@ -55,10 +55,10 @@ IdleCopy inspect_idle_copy(const std::string& name, std::uint64_t next) {
     ++copy.entries_of_next;
   }
   shm::SnapshotMeta meta{};
-  shm::load_record(words + layout.snapshot_offset[idle] / 8, meta);
+  seqlock::load(words + layout.snapshot_offset[idle] / 8, meta);
   copy.meta_publish_id = meta.publish_id;
   shm::CollectorStatus status{};
-  shm::load_record(words + layout.status_offset[(header->status_seq.load() + 1) & 1] / 8, status);
+  seqlock::load(words + layout.status_offset[(header->status_seq.load() + 1) & 1] / 8, status);
   copy.status_refreshes = status.refreshes_total;
   return copy;
 }
