@@ -72,8 +72,8 @@ void load(const Word* src, T& out) noexcept {
 // Bounded, so a writer that never settles makes readers give up rather than spin. A template so
 // the body inlines into the hot lookup.
 template <class Read>
-ReadStatus read_retrying(const Word& seq, unsigned attempts, Read&& read) noexcept(
-    noexcept(read(std::uint64_t{}))) {
+ReadStatus read_retrying(const Word& seq, unsigned attempts,
+                         Read&& read) noexcept(noexcept(read(std::uint64_t{}))) {
   for (unsigned attempt = 0; attempt < attempts; ++attempt) {
     const std::uint64_t before = seq.load(std::memory_order_acquire);
     if (before == 0) return ReadStatus::empty;
@@ -99,8 +99,8 @@ struct Latch {
   }
   // read_copy(copy) copies copy 0 or 1; it may be called again when a publish overlaps it.
   template <class ReadCopy>
-  static ReadStatus read(const Word& seq, unsigned attempts, ReadCopy&& read_copy) noexcept(
-      noexcept(read_copy(std::size_t{}))) {
+  static ReadStatus read(const Word& seq, unsigned attempts,
+                         ReadCopy&& read_copy) noexcept(noexcept(read_copy(std::size_t{}))) {
     return read_retrying(seq, attempts, [&](std::uint64_t before) {
       read_copy(static_cast<std::size_t>(before & 1));
       return true;
@@ -119,8 +119,7 @@ class Slot {
   template <class Needed>
   bool try_store(const T& value, Needed&& needed) noexcept {
     std::uint64_t seq = seq_.load(std::memory_order_relaxed);
-    if ((seq & 1) != 0 ||
-        !seq_.compare_exchange_strong(seq, seq + 1, std::memory_order_relaxed)) {
+    if ((seq & 1) != 0 || !seq_.compare_exchange_strong(seq, seq + 1, std::memory_order_relaxed)) {
       return false;
     }
     store(words_.data(), value, needed);

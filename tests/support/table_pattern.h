@@ -53,9 +53,14 @@ inline std::vector<TableEntry> pattern_snapshot(std::uint64_t publish_id, std::u
 }
 
 // Compared as bytes: figures are arbitrary words, and a NaN never equals itself.
-inline bool matches_pattern(std::uint64_t publish_id, std::uint32_t i, const NodeScore& s) {
+inline bool figures_match(std::uint64_t publish_id, std::uint32_t i,
+                          const shm::NodeFigures& figures) {
   const shm::NodeFigures want = pattern_figures(publish_id, i);
-  return s.found && std::memcmp(static_cast<const shm::NodeFigures*>(&s), &want, sizeof(want)) == 0;
+  return std::memcmp(&figures, &want, sizeof(want)) == 0;
+}
+
+inline bool matches_pattern(std::uint64_t publish_id, std::uint32_t i, const NodeScore& s) {
+  return s.found && figures_match(publish_id, i, s);
 }
 
 // A whole snapshot read with read_all: right count, right names in order, every field derived

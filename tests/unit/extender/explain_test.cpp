@@ -221,8 +221,12 @@ TEST_F(ExplainTest, ReadOnlyListenerServesOnlyTheOperatorEndpoints) {
 }
 
 TEST_F(ExplainTest, TableAsHtmlEscapesEverythingUnderAStrictPolicy) {
-  const std::vector<TableEntry> hostile = {{"<script>alert(1)</script>", 10.0, 10, 90, 1000, true},
-                                           {"a\"onmouseover='x'&", 20.0, 20, 80, 1000, true}};
+  constexpr std::uint32_t kValid = shm::kEntryHasSeries | shm::kEntryValid;
+  const std::vector<TableEntry> hostile = {
+      {{.raw = 10.0, .raw_score = 10, .node_score = 90, .sample_ms = 1000, .flags = kValid},
+       "<script>alert(1)</script>"},
+      {{.raw = 20.0, .raw_score = 20, .node_score = 80, .sample_ms = 1000, .flags = kValid},
+       "a\"onmouseover='x'&"}};
   writer_->publish(hostile, 2000);
   shm::CollectorStatus status{};
   status.consecutive_failures = 1;
