@@ -52,7 +52,7 @@ TEST(BuildSnapshot, WithoutClusterItIsTodaysTable) {
   EXPECT_EQ(s.entries[0].corrected_node_score, 67);
   EXPECT_EQ(s.entries[0].corrected_raw_score, 1000);
   EXPECT_EQ(s.entries[0].expected, 0);
-  EXPECT_EQ(s.entries[0].flags, shm::kEntryHasSeries);
+  EXPECT_EQ(s.entries[0].flags, shm::kEntryHasSeries | shm::kEntryValid);
   EXPECT_EQ(s.entries[1].node_score, 0);
   EXPECT_EQ(s.info.flags, 0U);
   EXPECT_EQ(s.info.rules_hash, 0U);
@@ -78,9 +78,10 @@ TEST(BuildSnapshot, MeasuredTrafficPerPodInRateMode) {
   EXPECT_EQ(n1.node_score, 67);            // seed: 100 - 1000*100/3000
   EXPECT_EQ(n1.corrected_node_score, 34);  // 100 - 2000*100/3000
   EXPECT_EQ(entry(s, "n3").corrected_node_score, 34);
-  EXPECT_EQ(entry(s, "n3").flags, shm::kEntryHasSeries) << "a series without a watched node";
-  EXPECT_EQ(entry(s, "n2").flags,
-            shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryLabelsKnown);
+  EXPECT_EQ(entry(s, "n3").flags, shm::kEntryHasSeries | shm::kEntryValid)
+      << "a series without a watched node";
+  EXPECT_EQ(entry(s, "n2").flags, shm::kEntryHasSeries | shm::kEntryInCluster |
+                                      shm::kEntryLabelsKnown | shm::kEntryValid);
 }
 
 TEST(BuildSnapshot, AnnotatedRateInIncreaseMode) {
