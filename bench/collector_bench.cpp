@@ -20,7 +20,7 @@
 #include "collector/pipeline/publisher.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/scratch_table.h"
 #include "tests/support/synth.h"

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 // Request bodies and a score table shared by the extender benchmark and load tool.
 namespace netscore::bench {
@@ -58,14 +58,14 @@ inline std::vector<TableEntry> scored_entries(const std::vector<std::string>& na
   std::vector<TableEntry> entries;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const double raw = static_cast<double>((i * 7919) % 100000) * 1000.0;
-    entries.push_back({.name = names[i],
-                       .raw = raw,
-                       .raw_score = static_cast<std::int64_t>(raw),
-                       .node_score = static_cast<std::int64_t>(i % 101),
-                       .sample_ms = 1,
-                       .valid = true,
-                       .corrected_raw_score = static_cast<std::int64_t>(raw),
-                       .corrected_node_score = static_cast<std::int64_t>(i % 101)});
+    entries.push_back({{.raw = raw,
+                        .raw_score = static_cast<std::int64_t>(raw),
+                        .node_score = static_cast<std::int64_t>(i % 101),
+                        .sample_ms = 1,
+                        .corrected_raw_score = static_cast<std::int64_t>(raw),
+                        .corrected_node_score = static_cast<std::int64_t>(i % 101),
+                        .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                       names[i]});
   }
   return entries;
 }

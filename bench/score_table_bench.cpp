@@ -7,9 +7,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "bench/extender_fixture.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore {
@@ -61,7 +61,7 @@ void BM_UnorderedMap_Lookup(benchmark::State& state) {
   std::unordered_map<std::string, NodeScore> map;
   std::vector<std::string> keys;
   for (const auto& e : data) {
-    map[e.name] = {true, e.valid, e.raw, e.raw_score, e.node_score, e.sample_ms};
+    map[e.name] = {e, true};
     keys.push_back(e.name);
   }
   std::size_t i = 0;

@@ -22,7 +22,7 @@
 #include "bench/extender_fixture.h"
 #include "bench/soak_report.h"
 #include "bench/soak_traffic.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/eventually.h"
 #include "tests/support/prometheus_process.h"

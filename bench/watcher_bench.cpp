@@ -23,7 +23,7 @@
 #include "collector/kube/cluster_watcher.h"
 #include "collector/kube/kube_objects.h"
 #include "collector/pipeline/publisher.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/fake_kube_objects.h"

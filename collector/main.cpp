@@ -24,7 +24,7 @@
 #include "common/clock.h"
 #include "common/config.h"
 #include "common/logging.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "common/signals.h"
 
 namespace {

@@ -71,6 +71,11 @@ struct QueryConfig {
   std::string custom_template;
 };
 
+// Memory per /explain record: a decision, and a node of one (the extender's decision log asserts
+// them; the options' help quotes them).
+inline constexpr std::size_t kExplainDecisionBytes = 440;
+inline constexpr std::size_t kExplainNodeBytes = 248;
+
 struct ExtenderConfig {
   std::string listen_host;
   std::uint16_t listen_port = 0;
@@ -90,6 +95,7 @@ struct ExtenderConfig {
   std::string metrics_host;
   std::uint16_t metrics_port = 0;
   // The /explain decision log: decisions kept, and per-node records shared by them (0: off).
+  // Each takes kExplainDecisionBytes or kExplainNodeBytes.
   std::uint32_t explain_decisions = 0;
   std::uint32_t explain_nodes = 0;
 };

@@ -205,6 +205,14 @@ unsigned parse_mode(std::string_view text) {
   return mode;
 }
 
+// Help that quotes a size the code defines.
+const std::string kExplainDecisionsHelp = "filter/prioritize decisions kept for GET /explain, " +
+                                          std::to_string(kExplainDecisionBytes) +
+                                          " bytes each (0: /explain off)";
+const std::string kExplainNodesHelp = "per-node records those decisions share, " +
+                                      std::to_string(kExplainNodeBytes) +
+                                      " bytes each; the oldest are overwritten first";
+
 const std::array kOptionTable{
     Option{"NETSCORE_LOG_LEVEL", "info", kBoth, "trace, debug, info, warn, error or off",
            [](Config& c, std::string_view v) {
@@ -338,19 +346,16 @@ const std::array kOptionTable{
              c.extender.metrics_host = std::move(host);
              c.extender.metrics_port = port;
            }},
-    Option{"NETSCORE_EXPLAIN_DECISIONS", "4096", kExtender,
-           "filter/prioritize decisions kept for GET /explain, 576 bytes each (0: /explain off)",
+    Option{"NETSCORE_EXPLAIN_DECISIONS", "4096", kExtender, kExplainDecisionsHelp,
            [](Config& c, std::string_view v) {
              c.extender.explain_decisions =
                  parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
            }},
-    Option{
-        "NETSCORE_EXPLAIN_NODES", "32768", kExtender,
-        "per-node records those decisions share, 240 bytes each; the oldest are overwritten first",
-        [](Config& c, std::string_view v) {
-          c.extender.explain_nodes =
-              parse_number<std::uint32_t>(v, 1, 1U << 24, "a node record count");
-        }},
+    Option{"NETSCORE_EXPLAIN_NODES", "32768", kExtender, kExplainNodesHelp,
+           [](Config& c, std::string_view v) {
+             c.extender.explain_nodes =
+                 parse_number<std::uint32_t>(v, 1, 1U << 24, "a node record count");
+           }},
     Option{"NETSCORE_URL_PREFIX", "", kExtender,
            "path before /filter and /prioritize, e.g. /netscore",
            [](Config& c, std::string_view v) { c.extender.url_prefix = parse_url_prefix(v); }},

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/kube_client.h"
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore::collector {
 

@@ -25,7 +25,7 @@ CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
   double sum_raw = 0, sum_rate = 0, sum_settled = 0, raw_with_pods = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const TableEntry& e = entries[i];
-    if (!e.valid) continue;
+    if (!e.valid()) continue;
     if ((e.flags & shm::kEntryRateValid) != 0 && e.rate >= 0) {
       sum_raw += e.raw;
       sum_rate += e.rate;
@@ -80,7 +80,7 @@ CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
     if (load->priced_by_annotation + load->priced_by_workload < load->placed + load->departed)
       e.flags |= shm::kEntryPricedByAverage;
     out.placed += load->placed + load->departed;
-    if (e.valid) {
+    if (e.valid()) {
       e.corrected_raw_score = plugin_score(std::max(0.0, e.raw + e.expected)).value_or(e.raw_score);
     }
   }

@@ -8,7 +8,7 @@
 #include "collector/kube/cluster_state.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 // The correction model: what the cluster's recent placements add to a measurement (pure:
 // thread-safe). collector/model/snapshot turns the corrected entries into a table.

@@ -14,7 +14,7 @@ void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
   std::vector<std::int64_t> raw;
   std::vector<std::size_t> at;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (!entries[i].valid) continue;
+    if (!entries[i].valid()) continue;
     raw.push_back(score_of(entries[i]));
     at.push_back(i);
   }
@@ -34,14 +34,14 @@ std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,
   entries.reserve(samples.size() + extra);
   for (const auto& s : samples) {
     const auto score = plugin_score(s.value);
-    entries.push_back({.name = s.node,
-                       .raw = s.value,
-                       .raw_score = score.value_or(0),
-                       .sample_ms = eval_time_ms,
-                       .valid = score.has_value(),
-                       .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U),
-                       .rate = s.rate_valid ? s.rate : 0,
-                       .corrected_raw_score = score.value_or(0)});
+    entries.push_back({{.raw = s.value,
+                        .raw_score = score.value_or(0),
+                        .sample_ms = eval_time_ms,
+                        .rate = s.rate_valid ? s.rate : 0,
+                        .corrected_raw_score = score.value_or(0),
+                        .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U) |
+                                 (score.has_value() ? shm::kEntryValid : 0U)},
+                       s.node});
   }
   return entries;
 }
@@ -56,7 +56,7 @@ std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
     auto it = by_name.find(load.name);
     if (it == by_name.end()) {
       if (!load.in_cluster) continue;  // pods on a node neither watched nor measured
-      entries.push_back({.name = load.name, .valid = false, .flags = 0});
+      entries.push_back({{.flags = 0}, load.name});
       load_of.push_back(nullptr);
       it = by_name.emplace(load.name, entries.size() - 1).first;
     }

@@ -8,7 +8,7 @@
 #include "collector/kube/cluster_state.h"
 #include "collector/model/placement.h"
 #include "collector/prometheus/response_parser.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 // Snapshot assembly: a measurement's usable series (and, with a synced view of the cluster, its
 // nodes and the placement correction) become the table's entries, scored and normalised as the

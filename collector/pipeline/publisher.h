@@ -15,7 +15,7 @@
 #include "collector/pipeline/measure.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 namespace netscore::collector {
 

@@ -9,7 +9,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/http/handlers.h"
 
 // One HTTP exchange of the server without its socket: the limits a request is read under, what a

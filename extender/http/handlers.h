@@ -8,7 +8,7 @@
 #include <boost/beast/http/verb.hpp>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/http/request_metrics.h"
 #include "extender/http/routes.h"
 #include "extender/scheduler/decision_log.h"

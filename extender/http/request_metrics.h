@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 #include "extender/http/routes.h"
 #include "extender/views/metrics.h"
 

@@ -1,16 +1,15 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "common/config.h"
+#include "common/table/seqlock.h"
 #include "extender/http/routes.h"
 #include "extender/scheduler/freshness.h"
 
@@ -57,13 +56,9 @@ struct NodeDecision {
   FixedText<128> reason;       // filter failure reason
 };
 
-// The bytes of `T` a record must store; the rest may keep an older record's bytes. A NodeDecision
-// skips the text bytes past each FixedText's length (never shown): most records are written as
-// two cache lines instead of four, which is what recording costs on a large request.
-template <class T>
-bool needed_byte_range(const T&, std::size_t, std::size_t) noexcept {
-  return true;
-}
+// The bytes of a NodeDecision its record must store; the rest may keep an older record's bytes:
+// the text past each FixedText's length is never shown, so most records are written as two cache
+// lines instead of four, which is what recording costs on a large request.
 inline bool needed_byte_range(const NodeDecision& n, std::size_t begin, std::size_t end) noexcept {
   const std::size_t name_end =
       offsetof(NodeDecision, name) + offsetof(FixedText<64>, bytes) + n.name.view().size();
@@ -99,11 +94,10 @@ struct Decision {
 
 // A fixed ring of decisions plus a fixed ring of node records, both allocated once. Recording
 // takes no lock and allocates nothing: two fetch_adds claim a decision slot and a run of node
-// records, each record is written under its own sequence word (odd while written) as relaxed
-// atomic words, so any number of server threads record concurrently and /explain reads without
-// stopping them. A reader keeps only records whose sequence word did not move while it copied
-// them and whose ticket matches; a slot another writer is still filling is skipped, never torn.
-// Thread-safe.
+// records, each record is a seqlock::Slot, so any number of server threads record concurrently
+// and /explain reads without stopping them. A reader keeps only records whose slot did not move
+// while it copied them and whose ticket matches; a slot another writer is still filling is
+// skipped, never torn. Thread-safe.
 class DecisionLog {
  public:
   // decisions == 0: disabled, record() does nothing.
@@ -111,8 +105,6 @@ class DecisionLog {
   bool enabled() const noexcept { return !decisions_.empty(); }
   std::size_t decision_capacity() const noexcept { return decisions_.size(); }
   std::size_t node_capacity() const noexcept { return nodes_.size(); }
-  static constexpr std::size_t kDecisionBytes = sizeof(DecisionHeader) + 8;
-  static constexpr std::size_t kNodeBytes = sizeof(NodeDecision) + 8;
 
   // Records one decision of `count` nodes; fill(i, NodeDecision&) describes node i (the record
   // arrives value-initialised). Ticket, node_start and the counts in `header` are set here.
@@ -128,9 +120,10 @@ class DecisionLog {
       NodeDecision n{};
       fill(i, n);
       n.ticket = header.ticket;
-      store(nodes_[(header.node_start + i) % nodes_.size()], n);
+      nodes_[(header.node_start + i) % nodes_.size()].try_store(
+          n, [&](std::size_t b, std::size_t e) { return needed_byte_range(n, b, e); });
     }
-    if (!store(decisions_[header.ticket % decisions_.size()], header)) {
+    if (!decisions_[header.ticket % decisions_.size()].try_store(header)) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
     }
   }
@@ -145,42 +138,15 @@ class DecisionLog {
   std::uint64_t dropped() const noexcept { return dropped_.load(std::memory_order_relaxed); }
 
  private:
-  template <class T>
-  struct Slot {
-    static_assert(std::is_trivially_copyable_v<T>);
-    static constexpr std::size_t kWords = (sizeof(T) + 7) / 8;
-    std::atomic<std::uint64_t> seq{0};  // 0: never written; odd: being written
-    std::array<std::atomic<std::uint64_t>, kWords> words{};
-  };
-
-  // False when another writer holds the slot (then nothing is written).
-  template <class T>
-  static bool store(Slot<T>& slot, const T& value) noexcept {
-    std::uint64_t seq = slot.seq.load(std::memory_order_relaxed);
-    if ((seq & 1) != 0 ||
-        !slot.seq.compare_exchange_strong(seq, seq + 1, std::memory_order_relaxed))
-      return false;
-    std::atomic_thread_fence(std::memory_order_release);
-    const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
-    for (std::size_t k = 0; k < Slot<T>::kWords; ++k) {
-      const std::size_t begin = 8 * k;
-      const std::size_t end = std::min(begin + 8, sizeof(T));
-      if (!needed_byte_range(value, begin, end)) continue;
-      std::uint64_t word = 0;
-      std::memcpy(&word, bytes + begin, end - begin);
-      slot.words[k].store(word, std::memory_order_relaxed);
-    }
-    slot.seq.store(seq + 2, std::memory_order_release);
-    return true;
-  }
-  template <class T>
-  static bool load(const Slot<T>& slot, T& out) noexcept;
-
-  std::vector<Slot<DecisionHeader>> decisions_;
-  std::vector<Slot<NodeDecision>> nodes_;
+  std::vector<seqlock::Slot<DecisionHeader>> decisions_;
+  std::vector<seqlock::Slot<NodeDecision>> nodes_;
   std::atomic<std::uint64_t> tickets_{0};
   std::atomic<std::uint64_t> node_cursor_{0};
   std::atomic<std::uint64_t> dropped_{0};
 };
+
+// The help text of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES quotes these sizes.
+static_assert(sizeof(seqlock::Slot<DecisionHeader>) == kExplainDecisionBytes);
+static_assert(sizeof(seqlock::Slot<NodeDecision>) == kExplainNodeBytes);
 
 }  // namespace netscore::extender

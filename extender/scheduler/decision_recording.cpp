@@ -21,7 +21,7 @@ DecisionHeader header_for(Verb verb, const ExtenderArgs& args, const Lookup& loo
 void describe_node(NodeDecision& n, std::string_view name, const NodeScore& score) noexcept {
   n.name.set(name);
   n.found = score.found;
-  n.valid = score.valid;
+  n.valid = score.valid();
   n.seed_raw = score.raw;
   n.correction = score.expected;
   n.priced_by = static_cast<std::uint8_t>(score.flags / shm::kEntryPricedByAnnotation);

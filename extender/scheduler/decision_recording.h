@@ -5,7 +5,7 @@
 #include <span>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/scheduler/decision_log.h"
 #include "extender/scheduler/freshness.h"
 #include "extender/scheduler/protocol.h"

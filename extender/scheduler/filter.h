@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/scheduler/protocol.h"
 #include "extender/scheduler/freshness.h"
 

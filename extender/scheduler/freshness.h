@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 
 // Whether the table may steer pods: one consistent snapshot read and its freshness. Pure functions
 // over their arguments: thread-safe.

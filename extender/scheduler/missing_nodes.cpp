@@ -1,6 +1,6 @@
 #include "extender/scheduler/missing_nodes.h"
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore::extender {
 namespace {

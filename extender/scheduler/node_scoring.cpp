@@ -36,7 +36,7 @@ void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
     return n.corrected_raw_score + extra;
   };
   const auto usable = [&](std::size_t i) {
-    return nodes[i].found && nodes[i].valid && raw_score(i) >= 0;
+    return nodes[i].found && nodes[i].valid() && raw_score(i) >= 0;
   };
   std::int64_t max = 0;
   std::int64_t min = std::numeric_limits<std::int64_t>::max();

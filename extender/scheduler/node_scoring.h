@@ -4,7 +4,7 @@
 #include <span>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/scheduler/freshness.h"
 
 // Turns table rows into prioritize's answers. Pure functions over their arguments: thread-safe.

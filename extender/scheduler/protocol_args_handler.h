@@ -11,7 +11,7 @@
 
 #include <rapidjson/reader.h>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 #include "extender/scheduler/protocol.h"
 
 // The RapidJSON SAX handler behind parse_extender_args (protocol_parse.cpp): one pass over an

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 #include "common/scoring.h"
 
 namespace netscore::extender {

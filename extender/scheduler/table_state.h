@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/scheduler/freshness.h"
 
 // Whether the table can steer pods, in words an operator can act on; shared by /readyz and the

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/views/metrics.h"
 
 // What the table says about the Kubernetes side: the placement correction per node, nodes the

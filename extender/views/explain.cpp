@@ -8,7 +8,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 #include "extender/http/routes.h"
 #include "extender/views/json_writer.h"
 

@@ -125,10 +125,10 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
   double max_raw = 0;
   for (const auto& row : v.rows) {
     sorted.push_back(&row);
-    if (row.score.valid) max_raw = std::max(max_raw, row.score.raw);
+    if (row.score.valid()) max_raw = std::max(max_raw, row.score.raw);
   }
   std::stable_sort(sorted.begin(), sorted.end(), [](const TableRow* a, const TableRow* b) {
-    if (a->score.valid != b->score.valid) return a->score.valid;
+    if (a->score.valid() != b->score.valid()) return a->score.valid();
     return a->score.node_score > b->score.node_score;
   });
   out +=
@@ -139,7 +139,7 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
     const auto& s = row->score;
     const long score_pct = std::clamp<long>(static_cast<long>(s.node_score), 0, 100);
     const double traffic_pct =
-        max_raw > 0 && s.valid ? std::clamp(s.raw / max_raw * 100.0, 0.0, 100.0) : 0.0;
+        max_raw > 0 && s.valid() ? std::clamp(s.raw / max_raw * 100.0, 0.0, 100.0) : 0.0;
     fmt::format_to(
         it,
         "<tr class=\"node{}\" data-node=\"{}\" data-score=\"{}\"><td>{}</td>"
@@ -147,8 +147,8 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
         "<td class=\"num\">{}</td>"
         "<td><span class=\"bar traffic\"><span style=\"width:{:.1f}%\"></span></span></td>"
         "<td class=\"num\">{}</td><td class=\"num\">{:.1f}s</td></tr>\n",
-        s.valid ? "" : " invalid", esc(row->name), s.node_score, esc(row->name), score_pct,
-        s.valid ? std::to_string(s.node_score) : "invalid", to_extender_score(s.node_score),
+        s.valid() ? "" : " invalid", esc(row->name), s.node_score, esc(row->name), score_pct,
+        s.valid() ? std::to_string(s.node_score) : "invalid", to_extender_score(s.node_score),
         traffic_pct, esc(bytes(s.raw)), static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3);
   }
   out += "</tbody></table>\n";

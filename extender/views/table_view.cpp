@@ -175,7 +175,7 @@ std::string render_table_json(const TableView& v) {
               {"extender_score", to_extender_score(s.node_score)},
               {"sample_time_ms", s.sample_ms},
               {"sample_age_seconds", static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3},
-              {"valid", s.valid},
+              {"valid", s.valid()},
               {"has_series", (s.flags & shm::kEntryHasSeries) != 0},
               {"in_cluster", (s.flags & shm::kEntryInCluster) != 0},
               {"rate", (s.flags & shm::kEntryRateValid) != 0 ? JsonScalar(s.rate) : nullptr},
@@ -243,7 +243,7 @@ std::string render_table_text(const TableView& v) {
   }
   // Best (highest effective score: what prioritize answers) first; invalid rows last.
   std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
-    if (a->score.valid != b->score.valid) return a->score.valid;
+    if (a->score.valid() != b->score.valid()) return a->score.valid();
     return effective_node_score(a->score, v.meta) > effective_node_score(b->score, v.meta);
   });
   const auto yes_no = [](bool b) { return b ? "yes" : "no"; };
@@ -258,8 +258,8 @@ std::string render_table_text(const TableView& v) {
         "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {}\n",
         row->name, width, row->score.node_score, effective, to_extender_score(effective),
         row->score.raw, row->score.expected, row->score.placed_pods,
-        static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3, yes_no(row->score.valid),
-        yes_no((row->score.flags & shm::kEntryHasSeries) != 0),
+        static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3,
+        yes_no(row->score.valid()), yes_no((row->score.flags & shm::kEntryHasSeries) != 0),
         yes_no((row->score.flags & shm::kEntryInCluster) != 0));
   }
   return out;

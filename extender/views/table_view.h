@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "extender/scheduler/freshness.h"
 #include "extender/scheduler/missing_nodes.h"
 #include "extender/views/cluster_view.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "tests/support/scratch_table.h"
 
 namespace {

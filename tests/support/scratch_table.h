@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 namespace netscore::testing {
 

@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "common/score_table_reader.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_reader.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/fake_http_server.h"
 #include "tests/support/eventually.h"

@@ -189,14 +189,14 @@ TEST_F(FakePrometheusTest, NaNAndInfinityArePublishedInvalidOthersNormalised) {
   const auto rows = table_.rows(meta);
   ASSERT_EQ(rows.size(), 5U);
   EXPECT_EQ(meta.valid_count, 2U);
-  EXPECT_FALSE(rows[0].score.valid);
+  EXPECT_FALSE(rows[0].score.valid());
   EXPECT_TRUE(std::isnan(rows[0].score.raw));
-  EXPECT_TRUE(rows[1].score.valid);
+  EXPECT_TRUE(rows[1].score.valid());
   EXPECT_EQ(rows[1].score.node_score, 0);  // the busiest valid node
-  EXPECT_FALSE(rows[2].score.valid);
-  EXPECT_TRUE(rows[3].score.valid);
+  EXPECT_FALSE(rows[2].score.valid());
+  EXPECT_TRUE(rows[3].score.valid());
   EXPECT_EQ(rows[3].score.node_score, 100 - 100 * 100 / 300);
-  EXPECT_FALSE(rows[4].score.valid);
+  EXPECT_FALSE(rows[4].score.valid());
 }
 
 TEST_F(FakePrometheusTest, RetriesTransientFailuresWithinOneRefresh) {

@@ -114,7 +114,7 @@ TEST_F(CollectorLayoutsTest, KubePrometheusLayoutNeedsOnlyTheUrlAndTheInterface)
     ASSERT_EQ(rows[i].name, nodes[i].name);
     // What a user of this layout would ask for one node: the series whose instance is the node.
     EXPECT_EQ(rows[i].score.raw, per_node_value(client, config.query, "instance", nodes[i].name));
-    EXPECT_TRUE(rows[i].score.valid);
+    EXPECT_TRUE(rows[i].score.valid());
     EXPECT_NE(rows[i].score.flags & shm::kEntryRateValid, 0U);
     EXPECT_EQ(rows[i].score.rate, per_node_value(client, rate, "instance", nodes[i].name));
   }

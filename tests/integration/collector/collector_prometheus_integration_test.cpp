@@ -108,7 +108,7 @@ TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
     ASSERT_EQ(row.name, nodes[i].name);
     const double expected = per_node_value(client, config, nodes[i].name);
     EXPECT_EQ(row.score.raw, expected);
-    EXPECT_TRUE(row.score.valid);
+    EXPECT_TRUE(row.score.valid());
     EXPECT_EQ(row.score.raw_score, static_cast<std::int64_t>(expected));
     EXPECT_EQ(row.score.node_score, kMaxNodeScore - row.score.raw_score * kMaxNodeScore / max_raw);
     EXPECT_EQ(row.score.sample_ms, eval_time_ms());

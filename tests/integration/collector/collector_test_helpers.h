@@ -11,8 +11,8 @@
 #include "collector/pipeline/publisher.h"
 #include "collector/prometheus/prometheus_client.h"
 #include "common/config.h"
-#include "common/score_table_reader.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_reader.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/table_name.h"
 
 // Shared by the collector integration tests: a collector configuration pointed at a URL, a

@@ -71,7 +71,7 @@ TEST_P(CollectorVictoriaMetricsTest, TableEqualsVictoriaMetricsPerNodeAnswers) {
     SCOPED_TRACE(nodes[i].name);
     ASSERT_EQ(rows[i].name, nodes[i].name);
     EXPECT_EQ(rows[i].score.raw, per_node_value(client, config.query, nodes[i].name));
-    EXPECT_TRUE(rows[i].score.valid);
+    EXPECT_TRUE(rows[i].score.valid());
     EXPECT_NE(rows[i].score.flags & shm::kEntryRateValid, 0U);
     EXPECT_EQ(rows[i].score.rate, per_node_value(client, rate, nodes[i].name));
   }

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "common/config.h"
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "tests/integration/drills/drill_fixture.h"
 
 namespace netscore::testing {

@@ -7,7 +7,7 @@
 
 #include <ctime>
 
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/eventually.h"
 #include "tests/support/table_name.h"

@@ -14,7 +14,7 @@
 #include <boost/beast/http.hpp>
 
 #include "common/logging.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/http/server.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_connection.h"
@@ -51,30 +51,30 @@ class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
-    const std::vector<TableEntry> entries = {{.name = "a",
-                                              .raw = 0,
-                                              .raw_score = 0,
-                                              .node_score = 100,
-                                              .sample_ms = 1,
-                                              .valid = true,
-                                              .corrected_raw_score = 0,
-                                              .corrected_node_score = 100},
-                                             {.name = "b",
-                                              .raw = 50,
-                                              .raw_score = 50,
-                                              .node_score = 75,
-                                              .sample_ms = 1,
-                                              .valid = true,
-                                              .corrected_raw_score = 50,
-                                              .corrected_node_score = 75},
-                                             {.name = "c",
-                                              .raw = 200,
-                                              .raw_score = 200,
-                                              .node_score = 0,
-                                              .sample_ms = 1,
-                                              .valid = true,
-                                              .corrected_raw_score = 200,
-                                              .corrected_node_score = 0}};
+    const std::vector<TableEntry> entries = {{{.raw = 0,
+                                               .raw_score = 0,
+                                               .node_score = 100,
+                                               .sample_ms = 1,
+                                               .corrected_raw_score = 0,
+                                               .corrected_node_score = 100,
+                                               .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                              "a"},
+                                             {{.raw = 50,
+                                               .raw_score = 50,
+                                               .node_score = 75,
+                                               .sample_ms = 1,
+                                               .corrected_raw_score = 50,
+                                               .corrected_node_score = 75,
+                                               .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                              "b"},
+                                             {{.raw = 200,
+                                               .raw_score = 200,
+                                               .node_score = 0,
+                                               .sample_ms = 1,
+                                               .corrected_raw_score = 200,
+                                               .corrected_node_score = 0,
+                                               .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                              "c"}};
     writer_->publish(entries, 1);
     config_.shm.name = name_;
     config_.max_age = {std::chrono::seconds(60), "1m"};

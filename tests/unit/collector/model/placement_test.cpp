@@ -53,7 +53,7 @@ TEST(BuildSnapshot, WithoutClusterItIsTodaysTable) {
   EXPECT_EQ(s.entries[0].corrected_node_score, 67);
   EXPECT_EQ(s.entries[0].corrected_raw_score, 1000);
   EXPECT_EQ(s.entries[0].expected, 0);
-  EXPECT_EQ(s.entries[0].flags, shm::kEntryHasSeries);
+  EXPECT_EQ(s.entries[0].flags, shm::kEntryHasSeries | shm::kEntryValid);
   EXPECT_EQ(s.entries[1].node_score, 0);
   EXPECT_EQ(s.info.flags, 0U);
   EXPECT_EQ(s.info.rules_hash, 0U);
@@ -79,9 +79,10 @@ TEST(BuildSnapshot, MeasuredTrafficPerPodInRateMode) {
   EXPECT_EQ(n1.node_score, 67);            // seed: 100 - 1000*100/3000
   EXPECT_EQ(n1.corrected_node_score, 34);  // 100 - 2000*100/3000
   EXPECT_EQ(entry(s, "n3").corrected_node_score, 34);
-  EXPECT_EQ(entry(s, "n3").flags, shm::kEntryHasSeries) << "a series without a watched node";
-  EXPECT_EQ(entry(s, "n2").flags,
-            shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryLabelsKnown);
+  EXPECT_EQ(entry(s, "n3").flags, shm::kEntryHasSeries | shm::kEntryValid)
+      << "a series without a watched node";
+  EXPECT_EQ(entry(s, "n2").flags, shm::kEntryHasSeries | shm::kEntryInCluster |
+                                      shm::kEntryLabelsKnown | shm::kEntryValid);
 }
 
 TEST(BuildSnapshot, AnnotatedRateInIncreaseMode) {
@@ -155,7 +156,7 @@ TEST(BuildSnapshot, WatchedNodeWithoutSeriesIsAnInvalidEntry) {
   const auto s = build_snapshot({sample("n1", 1000)}, 1, &loads, {.enabled = true}, 0);
   ASSERT_EQ(s.entries.size(), 2U);
   const auto& e = entry(s, "edge-1");
-  EXPECT_FALSE(e.valid);
+  EXPECT_FALSE(e.valid());
   EXPECT_EQ(e.flags, shm::kEntryInCluster | shm::kEntryLabelsKnown);
   EXPECT_EQ(e.rule_mask, 3U);
   EXPECT_EQ(entry(s, "n1").node_score, 0);  // the only valid node is the busiest

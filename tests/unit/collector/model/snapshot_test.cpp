@@ -36,14 +36,14 @@ TEST(Snapshot, EntriesAreSortedByNameWithTheirSeriesScores) {
   EXPECT_EQ(entry(s, "b").node_score, 0);
   EXPECT_EQ(entry(s, "c").node_score, 38);  // 100 - 2500*100/4000 = 100 - 62
   for (const auto& e : s.entries) {
-    EXPECT_TRUE(e.valid);
+    EXPECT_TRUE(e.valid());
     EXPECT_EQ(e.sample_ms, 77);
     EXPECT_EQ(e.corrected_raw_score, e.raw_score);
     EXPECT_EQ(e.corrected_node_score, e.node_score);
   }
-  EXPECT_EQ(entry(s, "a").flags, shm::kEntryHasSeries | shm::kEntryRateValid);
+  EXPECT_EQ(entry(s, "a").flags, shm::kEntryValid | shm::kEntryHasSeries | shm::kEntryRateValid);
   EXPECT_EQ(entry(s, "a").rate, 4);
-  EXPECT_EQ(entry(s, "b").flags, shm::kEntryHasSeries);
+  EXPECT_EQ(entry(s, "b").flags, shm::kEntryValid | shm::kEntryHasSeries);
   EXPECT_EQ(entry(s, "b").rate, 0);
   EXPECT_EQ(s.info.eval_time_ms, 77);
   EXPECT_EQ(s.info.flags, 0U);
@@ -60,7 +60,7 @@ TEST(Snapshot, UnscorableValuesAreInvalidAndLeftOutOfTheNormalisation) {
   const auto s = build_snapshot(samples, 1, nullptr, {}, 0);
   ASSERT_EQ(s.entries.size(), 5U);
   for (const char* name : {"nan", "neg", "inf"}) {
-    EXPECT_FALSE(entry(s, name).valid) << name;
+    EXPECT_FALSE(entry(s, name).valid()) << name;
     EXPECT_EQ(entry(s, name).raw_score, 0) << name;
   }
   EXPECT_EQ(entry(s, "x").node_score, 75);  // 100 - 200*100/800: the invalid ones are no max
@@ -82,11 +82,11 @@ TEST(Snapshot, ClusterViewIsTheUnionOfSeriesAndWatchedNodes) {
   const auto s = build_snapshot({{.node = "n1", .value = 100}, {.node = "n2", .value = 400}}, 3,
                                 &loads, {.enabled = false}, 0xabc);
   ASSERT_EQ(s.entries.size(), 3U) << "a load of a node neither watched nor measured is dropped";
-  EXPECT_EQ(entry(s, "n1").flags, shm::kEntryHasSeries);
-  EXPECT_EQ(entry(s, "n2").flags,
-            shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryLabelsKnown);
+  EXPECT_EQ(entry(s, "n1").flags, shm::kEntryValid | shm::kEntryHasSeries);
+  EXPECT_EQ(entry(s, "n2").flags, shm::kEntryValid | shm::kEntryHasSeries | shm::kEntryInCluster |
+                                      shm::kEntryLabelsKnown);
   EXPECT_EQ(entry(s, "n2").rule_mask, 5U);
-  EXPECT_FALSE(entry(s, "edge").valid);
+  EXPECT_FALSE(entry(s, "edge").valid());
   EXPECT_EQ(entry(s, "edge").flags, shm::kEntryInCluster | shm::kEntryLabelsKnown);
   EXPECT_EQ(entry(s, "n1").node_score, 75);  // 100 - 100*100/400
   EXPECT_EQ(entry(s, "n1").corrected_node_score, 75);

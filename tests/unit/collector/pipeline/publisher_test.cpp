@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 #include "tests/support/eventually.h"
 #include "tests/support/table_name.h"
 

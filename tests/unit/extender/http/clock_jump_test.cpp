@@ -16,7 +16,7 @@
 #include <boost/interprocess/shared_memory_object.hpp>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/http/handlers.h"
 #include "tests/support/table_name.h"
 
@@ -40,22 +40,22 @@ class ClockJumpTest : public ::testing::Test {
     config_.max_age = {std::chrono::seconds(60), "1m"};
     config_.extender.neutral_score = 5;
     const std::int64_t wall = wall_now_ms();
-    writer_.publish(std::vector<TableEntry>{{.name = "a",
-                                             .raw = 0.0,
-                                             .raw_score = 0,
-                                             .node_score = 100,
-                                             .sample_ms = wall,
-                                             .valid = true,
-                                             .corrected_raw_score = 0,
-                                             .corrected_node_score = 100},
-                                            {.name = "c",
-                                             .raw = 200.0,
-                                             .raw_score = 200,
-                                             .node_score = 0,
-                                             .sample_ms = wall,
-                                             .valid = true,
-                                             .corrected_raw_score = 200,
-                                             .corrected_node_score = 0}},
+    writer_.publish(std::vector<TableEntry>{{{.raw = 0.0,
+                                              .raw_score = 0,
+                                              .node_score = 100,
+                                              .sample_ms = wall,
+                                              .corrected_raw_score = 0,
+                                              .corrected_node_score = 100,
+                                              .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                             "a"},
+                                            {{.raw = 200.0,
+                                              .raw_score = 200,
+                                              .node_score = 0,
+                                              .sample_ms = wall,
+                                              .corrected_raw_score = 200,
+                                              .corrected_node_score = 0,
+                                              .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                             "c"}},
                     wall);
     shm::CollectorStatus status{};
     status.last_success_wall_ms = wall;
@@ -74,9 +74,9 @@ class ClockJumpTest : public ::testing::Test {
     const auto copy = header.snapshot_seq.load() & 1;
     shm::Word* meta_words = words + writer_.layout().snapshot_offset[copy] / 8;
     shm::SnapshotMeta meta{};
-    shm::load_record(meta_words, meta);
+    seqlock::load(meta_words, meta);
     edit(meta);
-    shm::store_record(meta_words, meta);
+    seqlock::store(meta_words, meta);
   }
 
   Response call(http::verb method, std::string_view target, std::string body = {}) {

@@ -10,8 +10,8 @@
 
 #include "common/clock.h"
 #include "common/config.h"
-#include "common/score_table_reader.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_reader.h"
+#include "common/table/score_table_writer.h"
 #include "extender/http/handlers.h"
 #include "tests/support/table_name.h"
 

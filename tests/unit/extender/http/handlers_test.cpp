@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/http/handlers.h"
 #include "tests/unit/extender/http/handlers_fixture.h"
 
@@ -23,38 +23,38 @@ class HandlersTest : public HandlersFixture {
 
   // raw_score a=0, b=50, c=200; cluster node_score a=34, b=95, c=4; "bad" is an invalid entry.
   void publish() {
-    const std::vector<TableEntry> entries = {{.name = "a",
-                                              .raw = 0.0,
-                                              .raw_score = 0,
-                                              .node_score = 34,
-                                              .sample_ms = 1000,
-                                              .valid = true,
-                                              .corrected_raw_score = 0,
-                                              .corrected_node_score = 34},
-                                             {.name = "b",
-                                              .raw = 50.9,
-                                              .raw_score = 50,
-                                              .node_score = 95,
-                                              .sample_ms = 1000,
-                                              .valid = true,
-                                              .corrected_raw_score = 50,
-                                              .corrected_node_score = 95},
-                                             {.name = "c",
-                                              .raw = 200.0,
-                                              .raw_score = 200,
-                                              .node_score = 4,
-                                              .sample_ms = 1000,
-                                              .valid = true,
-                                              .corrected_raw_score = 200,
-                                              .corrected_node_score = 4},
-                                             {.name = "bad",
-                                              .raw = 1e9,
-                                              .raw_score = 0,
-                                              .node_score = 0,
-                                              .sample_ms = 1000,
-                                              .valid = false,
-                                              .corrected_raw_score = 0,
-                                              .corrected_node_score = 0}};
+    const std::vector<TableEntry> entries = {{{.raw = 0.0,
+                                               .raw_score = 0,
+                                               .node_score = 34,
+                                               .sample_ms = 1000,
+                                               .corrected_raw_score = 0,
+                                               .corrected_node_score = 34,
+                                               .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                              "a"},
+                                             {{.raw = 50.9,
+                                               .raw_score = 50,
+                                               .node_score = 95,
+                                               .sample_ms = 1000,
+                                               .corrected_raw_score = 50,
+                                               .corrected_node_score = 95,
+                                               .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                              "b"},
+                                             {{.raw = 200.0,
+                                               .raw_score = 200,
+                                               .node_score = 4,
+                                               .sample_ms = 1000,
+                                               .corrected_raw_score = 200,
+                                               .corrected_node_score = 4,
+                                               .flags = shm::kEntryHasSeries | shm::kEntryValid},
+                                              "c"},
+                                             {{.raw = 1e9,
+                                               .raw_score = 0,
+                                               .node_score = 0,
+                                               .sample_ms = 1000,
+                                               .corrected_raw_score = 0,
+                                               .corrected_node_score = 0,
+                                               .flags = shm::kEntryHasSeries},
+                                              "bad"}};
     ASSERT_TRUE(publish_rows(entries, {.eval_time_ms = 1000}));
   }
   Response prioritize(std::string_view names_json, std::int64_t now = mono_now_ns()) {

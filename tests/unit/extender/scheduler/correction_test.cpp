@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/http/handlers.h"
 #include "tests/unit/extender/http/handlers_fixture.h"
 
@@ -24,48 +24,44 @@ namespace http = boost::beast::http;
 // NormalizeScore over max 300: a 0, b 84, c 34.
 std::vector<TableEntry> entries() {
   constexpr std::uint32_t kBoth = shm::kEntryHasSeries | shm::kEntryInCluster;
-  return {{.name = "a",
-           .raw = 0.0,
-           .raw_score = 0,
-           .node_score = 100,
-           .sample_ms = 1000,
-           .valid = true,
-           .flags = kBoth | shm::kEntryRateValid,
-           .rate = 0.0,
-           .expected = 300.0,
-           .corrected_raw_score = 300,
-           .corrected_node_score = 0,
-           .placed_pods = 3},
-          {.name = "b",
-           .raw = 50.0,
-           .raw_score = 50,
-           .node_score = 75,
-           .sample_ms = 1000,
-           .valid = true,
-           .flags = kBoth,
-           .corrected_raw_score = 50,
-           .corrected_node_score = 84},
-          {.name = "c",
-           .raw = 200.0,
-           .raw_score = 200,
-           .node_score = 0,
-           .sample_ms = 1000,
-           .valid = true,
-           .flags = kBoth,
-           .corrected_raw_score = 200,
-           .corrected_node_score = 34},
+  return {{{.raw = 0.0,
+            .raw_score = 0,
+            .node_score = 100,
+            .sample_ms = 1000,
+            .rate = 0.0,
+            .expected = 300.0,
+            .corrected_raw_score = 300,
+            .corrected_node_score = 0,
+            .placed_pods = 3,
+            .flags = kBoth | shm::kEntryRateValid | shm::kEntryValid},
+           "a"},
+          {{.raw = 50.0,
+            .raw_score = 50,
+            .node_score = 75,
+            .sample_ms = 1000,
+            .corrected_raw_score = 50,
+            .corrected_node_score = 84,
+            .flags = kBoth | shm::kEntryValid},
+           "b"},
+          {{.raw = 200.0,
+            .raw_score = 200,
+            .node_score = 0,
+            .sample_ms = 1000,
+            .corrected_raw_score = 200,
+            .corrected_node_score = 34,
+            .flags = kBoth | shm::kEntryValid},
+           "c"},
           // In the cluster, no series: no score, listed as a node without series.
-          {.name = "quiet-node", .sample_ms = 1000, .valid = false, .flags = shm::kEntryInCluster},
+          {{.sample_ms = 1000, .flags = shm::kEntryInCluster}, "quiet-node"},
           // A series the cluster has no node for.
-          {.name = "old-node",
-           .raw = 10.0,
-           .raw_score = 10,
-           .node_score = 95,
-           .sample_ms = 1000,
-           .valid = true,
-           .flags = shm::kEntryHasSeries,
-           .corrected_raw_score = 10,
-           .corrected_node_score = 97}};
+          {{.raw = 10.0,
+            .raw_score = 10,
+            .node_score = 95,
+            .sample_ms = 1000,
+            .corrected_raw_score = 10,
+            .corrected_node_score = 97,
+            .flags = shm::kEntryHasSeries | shm::kEntryValid},
+           "old-node"}};
 }
 
 // The same nodes as a collector without correction publishes them: corrected == seed.

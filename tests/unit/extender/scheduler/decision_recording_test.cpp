@@ -44,12 +44,9 @@ TEST(DecisionRecordingTest, PrioritizeKeepsScoresAndUnfilteredFailures) {
   const std::vector<std::string_view> names = {"a", "b"};
   const ExtenderArgs args = args_for(names);
   std::vector<NodeScore> found(2);
-  found[0] = {.found = true,
-              .valid = true,
-              .raw = 12,
-              .flags = shm::kEntryRateValid,
-              .rate = 3,
-              .expected = 4};
+  found[0] = {
+      {.raw = 12, .rate = 3, .expected = 4, .flags = shm::kEntryValid | shm::kEntryRateValid},
+      true};
   const std::array<std::int64_t, 2> scores = {10, 0};
   const std::array<std::int16_t, 2> percent = {100, -1};
   const std::array<FailedNode, 1> unfiltered = {FailedNode{1, "rate"}};

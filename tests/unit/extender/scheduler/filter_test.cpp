@@ -9,7 +9,7 @@
 #include <rapidjson/document.h>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/scheduler/filter.h"
 #include "extender/http/handlers.h"
 #include "tests/support/table_name.h"
@@ -49,17 +49,16 @@ class FilterTest : public ::testing::Test {
   void publish(std::uint32_t snapshot_flags = shm::kSnapshotClusterSynced,
                std::uint64_t rules_hash = 0) {
     const auto entry = [](std::string name, double rate, std::uint32_t flags, std::uint64_t mask) {
-      return TableEntry{.name = std::move(name),
-                        .raw = 1,
-                        .raw_score = 1,
-                        .node_score = 50,
-                        .sample_ms = 1000,
-                        .valid = true,
-                        .flags = flags,
-                        .rate = rate,
-                        .corrected_raw_score = 1,
-                        .corrected_node_score = 50,
-                        .rule_mask = mask};
+      return TableEntry{{.raw = 1,
+                         .raw_score = 1,
+                         .node_score = 50,
+                         .sample_ms = 1000,
+                         .rate = rate,
+                         .corrected_raw_score = 1,
+                         .corrected_node_score = 50,
+                         .flags = flags | shm::kEntryValid,
+                         .rule_mask = mask},
+                        std::move(name)};
     };
     const std::vector<TableEntry> entries = {
         entry("core", 100, kKnown | shm::kEntryRateValid, 0),
@@ -237,16 +236,15 @@ TEST_F(FilterTest, ManyFailingNodesShareOneReasonSoTheSchedulerMessageStaysShort
   std::string list;
   for (int i = 0; i < 100; ++i) {
     const std::string name = "node-" + std::to_string(i);
-    entries.push_back({.name = name,
-                       .raw = 1,
-                       .raw_score = 1,
-                       .node_score = 1,
-                       .sample_ms = 1,
-                       .valid = true,
-                       .flags = kKnown | shm::kEntryRateValid,
-                       .rate = 1000.0 + i,
-                       .corrected_raw_score = 1,
-                       .corrected_node_score = 1});
+    entries.push_back({{.raw = 1,
+                        .raw_score = 1,
+                        .node_score = 1,
+                        .sample_ms = 1,
+                        .rate = 1000.0 + i,
+                        .corrected_raw_score = 1,
+                        .corrected_node_score = 1,
+                        .flags = kKnown | shm::kEntryRateValid | shm::kEntryValid},
+                       name});
     list += (i == 0 ? "" : ",") + ("\"" + name + "\"");
   }
   writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 128, .mode = 0600});

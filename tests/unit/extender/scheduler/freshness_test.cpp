@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/table_name.h"
 
 namespace netscore::extender {
@@ -20,7 +20,7 @@ class FreshnessTest : public ::testing::Test {
   std::int64_t publish() {
     if (!writer_) writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 8});
     const std::vector<TableEntry> rows = {
-        {.name = "a", .raw = 1, .raw_score = 1, .node_score = 90, .valid = true}};
+        {{.raw = 1, .raw_score = 1, .node_score = 90, .flags = shm::kEntryValid}, "a"}};
     writer_->publish(rows, {});
     attach();
     Lookup l = lookup(0);
@@ -43,7 +43,7 @@ class FreshnessTest : public ::testing::Test {
 };
 
 TEST_F(FreshnessTest, NoReaderIsDetached) {
-  std::vector<NodeScore> out(1, NodeScore{.found = true});
+  std::vector<NodeScore> out(1, NodeScore{{}, true});
   const std::vector<std::string_view> names = {"a"};
   EXPECT_EQ(lookup_nodes(nullptr, names, {}, out, 0, kSecond).freshness, Freshness::detached);
   EXPECT_FALSE(out[0].found);

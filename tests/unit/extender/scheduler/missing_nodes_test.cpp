@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore::extender {
 namespace {

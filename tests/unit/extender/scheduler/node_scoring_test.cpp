@@ -10,12 +10,12 @@ namespace {
 
 NodeScore node(std::int64_t raw, std::int64_t score, std::int64_t corrected_raw,
                std::int64_t corrected_score) {
-  return {.found = true,
-          .valid = true,
-          .raw_score = raw,
-          .node_score = score,
-          .corrected_raw_score = corrected_raw,
-          .corrected_node_score = corrected_score};
+  return {{.raw_score = raw,
+           .node_score = score,
+           .corrected_raw_score = corrected_raw,
+           .corrected_node_score = corrected_score,
+           .flags = shm::kEntryValid},
+          true};
 }
 
 struct Scored {

@@ -13,7 +13,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 TableRow row(std::string name, std::uint32_t flags) {
-  return {std::move(name), NodeScore{.found = true, .valid = true, .flags = flags}};
+  return {std::move(name), NodeScore{{.flags = flags | shm::kEntryValid}, true}};
 }
 
 const std::vector<TableRow> kRows = {row("z-no-series", shm::kEntryInCluster),

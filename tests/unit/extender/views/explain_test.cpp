@@ -9,7 +9,7 @@
 #include <rapidjson/document.h>
 
 #include "common/clock.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 #include "extender/http/exchange.h"
 #include "extender/http/handlers.h"
 #include "extender/views/table_html.h"
@@ -33,16 +33,16 @@ class ExplainTest : public ::testing::Test {
     // invalid.
     const auto entry = [](std::string name, double raw, std::int64_t node_score, bool valid) {
       const auto score = valid ? static_cast<std::int64_t>(raw) : 0;
-      return TableEntry{.name = std::move(name),
-                        .raw = raw,
-                        .raw_score = score,
-                        .node_score = node_score,
-                        .sample_ms = 1000,
-                        .valid = valid,
-                        .flags = shm::kEntryHasSeries | shm::kEntryRateValid,
-                        .rate = raw,
-                        .corrected_raw_score = score,
-                        .corrected_node_score = node_score};
+      return TableEntry{
+          {.raw = raw,
+           .raw_score = score,
+           .node_score = node_score,
+           .sample_ms = 1000,
+           .rate = raw,
+           .corrected_raw_score = score,
+           .corrected_node_score = node_score,
+           .flags = shm::kEntryHasSeries | shm::kEntryRateValid | (valid ? shm::kEntryValid : 0U)},
+          std::move(name)};
     };
     const std::vector<TableEntry> entries = {entry("a", 0.0, 34, true), entry("b", 50.0, 95, true),
                                              entry("c", 200.0, 4, true),
@@ -221,8 +221,12 @@ TEST_F(ExplainTest, ReadOnlyListenerServesOnlyTheOperatorEndpoints) {
 }
 
 TEST_F(ExplainTest, TableAsHtmlEscapesEverythingUnderAStrictPolicy) {
-  const std::vector<TableEntry> hostile = {{"<script>alert(1)</script>", 10.0, 10, 90, 1000, true},
-                                           {"a\"onmouseover='x'&", 20.0, 20, 80, 1000, true}};
+  constexpr std::uint32_t kValid = shm::kEntryHasSeries | shm::kEntryValid;
+  const std::vector<TableEntry> hostile = {
+      {{.raw = 10.0, .raw_score = 10, .node_score = 90, .sample_ms = 1000, .flags = kValid},
+       "<script>alert(1)</script>"},
+      {{.raw = 20.0, .raw_score = 20, .node_score = 80, .sample_ms = 1000, .flags = kValid},
+       "a\"onmouseover='x'&"}};
   writer_->publish(hostile, 2000);
   shm::CollectorStatus status{};
   status.consecutive_failures = 1;

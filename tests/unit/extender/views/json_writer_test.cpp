@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore::extender {
 namespace {

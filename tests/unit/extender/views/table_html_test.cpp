@@ -20,7 +20,7 @@ TEST(TableHtmlTest, PrefersHtmlWhenAccepted) {
 TEST(TableHtmlTest, EscapesNamesAndErrors) {
   TableView v;
   v.attach_error = "no <table>";
-  v.rows = {{"n<1>", {.found = true, .valid = true, .raw = 2048, .node_score = 70}}};
+  v.rows = {{"n<1>", {{.raw = 2048, .node_score = 70, .flags = shm::kEntryValid}, true}}};
   const std::string html = render_table_html(v, 0);
   EXPECT_THAT(html, HasSubstr("<code>no &lt;table&gt;</code>"));
   EXPECT_THAT(html, HasSubstr("data-node=\"n&lt;1&gt;\""));

@@ -25,21 +25,20 @@ TableView view() {
   v.status.refresh_interval_ms = 1000;
   v.heard_ns = 500'000'000;
   v.rows = {{"quiet",
-             {.found = true,
-              .valid = true,
-              .raw = 10,
-              .node_score = 90,
-              .sample_ms = 9'000,
-              .flags = shm::kEntryHasSeries | shm::kEntryRateValid,
-              .rate = 2,
-              .corrected_node_score = 20}},
+             {{.raw = 10,
+               .node_score = 90,
+               .sample_ms = 9'000,
+               .rate = 2,
+               .corrected_node_score = 20,
+               .flags = shm::kEntryValid | shm::kEntryHasSeries | shm::kEntryRateValid},
+              true}},
             {"busy",
-             {.found = true,
-              .valid = true,
-              .raw = 500,
-              .node_score = 10,
-              .sample_ms = 9'000,
-              .corrected_node_score = 80}}};
+             {{.raw = 500,
+               .node_score = 10,
+               .sample_ms = 9'000,
+               .corrected_node_score = 80,
+               .flags = shm::kEntryValid},
+              true}}};
   v.missing = {"ghost"};
   return v;
 }

@@ -1,4 +1,4 @@
-#include "common/score_table_writer.h"
+#include "common/table/score_table_writer.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -61,7 +61,7 @@ bool ScoreTableWriter::try_take_over(const std::string& name) {
       const auto seq = header().snapshot_seq.load(std::memory_order_acquire);
       if (seq != 0) {
         shm::SnapshotMeta meta{};
-        shm::load_record(words() + layout_.snapshot_offset[seq & 1] / 8, meta);
+        seqlock::load(words() + layout_.snapshot_offset[seq & 1] / 8, meta);
         publish_id_ = meta.publish_id;
       }
       took_over_ = true;
@@ -115,8 +115,8 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
 PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
                                         const SnapshotInfo& info) {
   auto& seq = header().snapshot_seq;
-  const std::uint64_t current = seq.load(std::memory_order_relaxed);
-  const std::size_t copy = options_.unsafe_write_active_copy ? (current & 1) : ((current + 1) & 1);
+  const std::size_t idle = seqlock::Latch::idle_copy(seq);
+  const std::size_t copy = options_.unsafe_write_active_copy ? 1 - idle : idle;
   shm::Word* w = words();
   const std::size_t index = layout_.index_word(copy);
   const std::uint32_t mask = layout_.index_slots - 1;
@@ -158,21 +158,11 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
     std::memcpy(record.name, entry.name.data(), entry.name.size());
     record.hash = hash;
     record.name_len = static_cast<std::uint32_t>(entry.name.size());
-    record.flags = (entry.flags & ~shm::kEntryValid) | (entry.valid ? shm::kEntryValid : 0);
-    record.raw = entry.raw;
-    record.raw_score = entry.raw_score;
-    record.node_score = entry.node_score;
-    record.sample_ms = entry.sample_ms;
-    record.rate = entry.rate;
-    record.expected = entry.expected;
-    record.corrected_raw_score = entry.corrected_raw_score;
-    record.corrected_node_score = entry.corrected_node_score;
-    record.placed_pods = entry.placed_pods;
-    record.rule_mask = entry.rule_mask;
-    shm::store_record(w + layout_.entry_word(copy, counts.stored), record);
+    record.figures = entry;
+    seqlock::store(w + layout_.entry_word(copy, counts.stored), record);
     w[index + pos].store(shm::index_slot(hash, counts.stored), std::memory_order_release);
     stored_names.push_back(&entry.name);
-    if (entry.valid) {
+    if (entry.valid()) {
       ++meta.valid_count;
       meta.max_raw_score = std::max(meta.max_raw_score, entry.raw_score);
       meta.max_corrected_raw_score =
@@ -194,20 +184,20 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
   meta.node_count = counts.stored;
   meta.overflow = counts.overflow;
   meta.rejected = counts.rejected;
-  shm::store_record(w + layout_.snapshot_offset[copy] / 8, meta);
+  seqlock::store(w + layout_.snapshot_offset[copy] / 8, meta);
   reached(WritePoint::meta_stored, counts.stored);
-  // The unsafe mode keeps readers on the copy it just scribbled over.
-  seq.store(current + (options_.unsafe_write_active_copy ? 2 : 1), std::memory_order_release);
+  seqlock::Latch::publish(seq);
+  // The unsafe mode puts readers back on the copy it just scribbled over.
+  if (options_.unsafe_write_active_copy) seqlock::Latch::publish(seq);
   reached(WritePoint::published, counts.stored);
   return counts;
 }
 
 void ScoreTableWriter::record_status(const shm::CollectorStatus& status) {
   auto& seq = header().status_seq;
-  const std::uint64_t current = seq.load(std::memory_order_relaxed);
-  shm::store_record(words() + layout_.status_offset[(current + 1) & 1] / 8, status);
+  seqlock::store(words() + layout_.status_offset[seqlock::Latch::idle_copy(seq)] / 8, status);
   reached(WritePoint::status_stored, 0);
-  seq.store(current + 1, std::memory_order_release);
+  seqlock::Latch::publish(seq);
 }
 
 bool ScoreTableWriter::remove(const std::string& name) {

@@ -11,25 +11,13 @@
 
 #include <boost/interprocess/mapped_region.hpp>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore {
 
-// One node as read from the table; the fields mirror shm::EntryRecord.
-struct NodeScore {
+// One node as read from the table; all figures zero when not found.
+struct NodeScore : shm::NodeFigures {
   bool found = false;
-  bool valid = false;
-  double raw = 0;
-  std::int64_t raw_score = 0;
-  std::int64_t node_score = 0;
-  std::int64_t sample_ms = 0;
-  std::uint32_t flags = 0;  // shm::kEntry*
-  double rate = 0;
-  double expected = 0;
-  std::int64_t corrected_raw_score = 0;
-  std::int64_t corrected_node_score = 0;
-  std::uint32_t placed_pods = 0;
-  std::uint64_t rule_mask = 0;
 };
 
 struct TableRow {
@@ -37,11 +25,7 @@ struct TableRow {
   NodeScore score;
 };
 
-enum class ReadStatus {
-  ok,
-  empty,  // attached, but the collector has not published yet
-  busy,   // every bounded retry met a concurrent publish: callers fail open
-};
+using ReadStatus = seqlock::ReadStatus;
 
 // Read-only view of a score table written by ScoreTableWriter, possibly in another process.
 // Lock-free and wait-free for the writer; a read retries a bounded number of times when a publish
@@ -87,8 +71,9 @@ class ScoreTableReader {
   const shm::SegmentHeader& header() const noexcept {
     return *static_cast<const shm::SegmentHeader*>(region_.get_address());
   }
-  NodeScore find(std::size_t copy, std::uint32_t node_count, std::string_view name,
-                 std::uint64_t hash) const noexcept;
+  // Into `result` directly: returning it would copy each answer once more through the stack.
+  void find(std::size_t copy, std::uint32_t node_count, std::string_view name, std::uint64_t hash,
+            NodeScore& result) const noexcept;
   // hashes empty: computed here.
   ReadStatus lookup_impl(std::span<const std::string_view> names,
                          std::span<const std::uint64_t> hashes, std::span<NodeScore> out,

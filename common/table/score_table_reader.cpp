@@ -1,4 +1,4 @@
-#include "common/score_table_reader.h"
+#include "common/table/score_table_reader.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -6,8 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 
 #include <boost/interprocess/exceptions.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
@@ -16,52 +14,6 @@ namespace netscore {
 
 namespace bip = boost::interprocess;
 using shm::TableError;
-
-namespace {
-
-template <class T>
-T field(const shm::Word* entry, std::size_t offset) {
-  return std::bit_cast<T>(entry[offset / 8].load(std::memory_order_acquire));
-}
-
-// The numbers of one entry (everything but hash and name) into `out`.
-void decode_fields(const shm::Word* e, std::uint32_t flags, NodeScore& out) {
-  using R = shm::EntryRecord;
-  const std::uint64_t pods = field<std::uint64_t>(e, offsetof(R, placed_pods));
-  out.found = true;
-  out.flags = flags;
-  out.valid = (flags & shm::kEntryValid) != 0;
-  out.raw = field<double>(e, offsetof(R, raw));
-  out.raw_score = field<std::int64_t>(e, offsetof(R, raw_score));
-  out.node_score = field<std::int64_t>(e, offsetof(R, node_score));
-  out.sample_ms = field<std::int64_t>(e, offsetof(R, sample_ms));
-  out.rate = field<double>(e, offsetof(R, rate));
-  out.expected = field<double>(e, offsetof(R, expected));
-  out.corrected_raw_score = field<std::int64_t>(e, offsetof(R, corrected_raw_score));
-  out.corrected_node_score = field<std::int64_t>(e, offsetof(R, corrected_node_score));
-  out.placed_pods =
-      static_cast<std::uint32_t>(pods & 0xFFFFFFFFU);  // little-endian: placed_pods is the low half
-  out.rule_mask = field<std::uint64_t>(e, offsetof(R, rule_mask));
-}
-
-static_assert(offsetof(shm::EntryRecord, placed_pods) % 8 == 0);
-
-// The seqlock read protocol, once: `read(seq_value)` copies the copy that `seq_value` names, and
-// the copy counts only if the sequence did not move meanwhile. Bounded, so a writer that never
-// settles makes readers report busy rather than spin. A template so the body inlines into the hot
-// lookup.
-template <class Read>
-ReadStatus read_consistent(const shm::Word& seq, unsigned max_retries, Read&& read) {
-  for (unsigned attempt = 0; attempt < max_retries; ++attempt) {
-    const std::uint64_t before = seq.load(std::memory_order_acquire);
-    if (before == 0) return ReadStatus::empty;
-    read(before);
-    if (seq.load(std::memory_order_acquire) == before) return ReadStatus::ok;
-  }
-  return ReadStatus::busy;
-}
-
-}  // namespace
 
 ScoreTableReader::ScoreTableReader(const Options& options)
     : name_(options.name), max_retries_(std::max(1U, options.max_retries)) {
@@ -113,10 +65,10 @@ ScoreTableReader::ScoreTableReader(const Options& options)
   }
 }
 
-NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std::string_view name,
-                                 std::uint64_t hash) const noexcept {
-  NodeScore result;
-  if (name.empty() || name.size() > shm::kMaxNameBytes) return result;
+void ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std::string_view name,
+                            std::uint64_t hash, NodeScore& result) const noexcept {
+  result = NodeScore{};
+  if (name.empty() || name.size() > shm::kMaxNameBytes) return;
   const shm::Word* w = words();
   const std::size_t index = layout_.index_word(copy);
   const std::uint32_t mask = layout_.index_slots - 1;
@@ -125,23 +77,24 @@ NodeScore ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std
   // Bounded by the slot count: a torn index can never make this loop forever.
   for (std::uint32_t probe = 0; probe < layout_.index_slots; ++probe, pos = (pos + 1) & mask) {
     const std::uint64_t slot = w[index + pos].load(std::memory_order_acquire);
-    if (slot == 0) return result;
+    if (slot == 0) return;
     const std::uint64_t entry = (slot & 0xFFFFFFFFU) - 1;
     if ((slot >> 32) != (hash >> 32) || entry >= count) continue;
     const shm::Word* e = w + layout_.entry_word(copy, entry);
     if (e[0].load(std::memory_order_acquire) != hash) continue;
-    const std::uint64_t len_flags = e[1].load(std::memory_order_acquire);
-    if ((len_flags & 0xFFFFFFFFU) != name.size()) continue;
+    static_assert(offsetof(shm::EntryRecord, name_len) == 8);  // the low half of word 1
+    if ((e[1].load(std::memory_order_acquire) & 0xFFFFFFFFU) != name.size()) continue;
     constexpr std::size_t kNameWord = offsetof(shm::EntryRecord, name) / 8;
     bool same = true;
     for (std::size_t at = 0; same && at < name.size(); at += 8) {
       same = e[kNameWord + at / 8].load(std::memory_order_acquire) == shm::name_chunk(name, at);
     }
     if (!same) continue;
-    decode_fields(e, static_cast<std::uint32_t>(len_flags >> 32), result);
-    return result;
+    constexpr std::size_t kFiguresWord = offsetof(shm::EntryRecord, figures) / 8;
+    seqlock::load(e + kFiguresWord, static_cast<shm::NodeFigures&>(result));
+    result.found = true;
+    return;
   }
-  return result;
 }
 
 ReadStatus ScoreTableReader::lookup(std::span<const std::string_view> names,
@@ -161,9 +114,8 @@ ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names
                                          std::span<const std::uint64_t> known_hashes,
                                          std::span<NodeScore> out,
                                          shm::SnapshotMeta& meta) const noexcept {
-  return read_consistent(header().snapshot_seq, max_retries_, [&](std::uint64_t seq) {
-    const std::size_t copy = seq & 1;
-    shm::load_record(words() + layout_.snapshot_offset[copy] / 8, meta);
+  return seqlock::Latch::read(header().snapshot_seq, max_retries_, [&](std::size_t copy) {
+    seqlock::load(words() + layout_.snapshot_offset[copy] / 8, meta);
     const std::size_t n = std::min(names.size(), out.size());
     const shm::Word* index = words() + layout_.index_word(copy);
     const std::uint32_t mask = layout_.index_slots - 1;
@@ -179,35 +131,33 @@ ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names
         __builtin_prefetch(index + (hashes[j] & mask));
       }
       for (std::size_t j = 0; j < group; ++j)
-        out[first + j] = find(copy, meta.node_count, names[first + j], hashes[j]);
+        find(copy, meta.node_count, names[first + j], hashes[j], out[first + j]);
     }
   });
 }
 
 ReadStatus ScoreTableReader::read_all(std::vector<TableRow>& rows, shm::SnapshotMeta& meta) const {
   shm::EntryRecord record{};
-  return read_consistent(header().snapshot_seq, max_retries_, [&](std::uint64_t seq) {
-    const std::size_t copy = seq & 1;
-    shm::load_record(words() + layout_.snapshot_offset[copy] / 8, meta);
+  return seqlock::Latch::read(header().snapshot_seq, max_retries_, [&](std::size_t copy) {
+    seqlock::load(words() + layout_.snapshot_offset[copy] / 8, meta);
     const std::uint32_t count = std::min(meta.node_count, layout_.capacity);
     rows.clear();
     rows.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i) {
-      const shm::Word* e = words() + layout_.entry_word(copy, i);
-      shm::load_record(e, record);
+      seqlock::load(words() + layout_.entry_word(copy, i), record);
       TableRow row;
       row.name.assign(record.name, std::min<std::size_t>(record.name_len, shm::kMaxNameBytes));
-      decode_fields(e, record.flags, row.score);
+      static_cast<shm::NodeFigures&>(row.score) = record.figures;
+      row.score.found = true;
       rows.push_back(std::move(row));
     }
   });
 }
 
 ReadStatus ScoreTableReader::read_status(shm::CollectorStatus& status) const noexcept {
-  const ReadStatus result =
-      read_consistent(header().status_seq, max_retries_, [&](std::uint64_t seq) {
-        shm::load_record(words() + layout_.status_offset[seq & 1] / 8, status);
-      });
+  const ReadStatus result = seqlock::Latch::read(
+      header().status_seq, max_retries_,
+      [&](std::size_t copy) { seqlock::load(words() + layout_.status_offset[copy] / 8, status); });
   if (result == ReadStatus::ok) {
     // Strings from another process are terminated here, so callers can use them as C strings.
     status.last_error[shm::kErrorBytes - 1] = '\0';

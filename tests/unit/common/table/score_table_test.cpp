@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "common/score_table_reader.h"
-#include "common/score_table_writer.h"
+#include "common/table/score_table_reader.h"
+#include "common/table/score_table_writer.h"
 #include "tests/support/table_name.h"
 
 namespace netscore {
@@ -28,14 +28,14 @@ class ScoreTable : public ::testing::Test {
   ScoreTableReader::Options reader_options() const { return {.name = name_}; }
 
   static TableEntry entry(std::string name, double raw, bool valid = true) {
-    return {.name = std::move(name),
-            .raw = raw,
-            .raw_score = static_cast<std::int64_t>(raw),
-            .node_score = 100 - static_cast<std::int64_t>(raw),
-            .sample_ms = 1234,
-            .valid = valid,
-            .corrected_raw_score = static_cast<std::int64_t>(raw),
-            .corrected_node_score = 100 - static_cast<std::int64_t>(raw)};
+    return {{.raw = raw,
+             .raw_score = static_cast<std::int64_t>(raw),
+             .node_score = 100 - static_cast<std::int64_t>(raw),
+             .sample_ms = 1234,
+             .corrected_raw_score = static_cast<std::int64_t>(raw),
+             .corrected_node_score = 100 - static_cast<std::int64_t>(raw),
+             .flags = shm::kEntryHasSeries | (valid ? shm::kEntryValid : 0U)},
+            std::move(name)};
   }
 
   std::string error_of_attach() const {
@@ -91,7 +91,7 @@ TEST_F(ScoreTable, LookupFindsEveryPublishedNodeAndOnlyThose) {
   std::vector<NodeScore> out(names.size());
   shm::SnapshotMeta meta{};
   ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
-  EXPECT_TRUE(out[0].found && out[0].valid);
+  EXPECT_TRUE(out[0].found && out[0].valid());
   EXPECT_EQ(out[0].raw, 20);
   EXPECT_EQ(out[0].node_score, 80);
   EXPECT_FALSE(out[1].found);
@@ -99,7 +99,7 @@ TEST_F(ScoreTable, LookupFindsEveryPublishedNodeAndOnlyThose) {
   EXPECT_EQ(out[2].raw_score, 10);
   EXPECT_EQ(out[2].sample_ms, 1234);
   EXPECT_TRUE(out[3].found);
-  EXPECT_FALSE(out[3].valid);
+  EXPECT_FALSE(out[3].valid());
   EXPECT_FALSE(out[4].found);
   EXPECT_FALSE(out[5].found);
   EXPECT_EQ(meta.publish_id, 1U);

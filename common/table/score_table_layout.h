@@ -11,21 +11,21 @@
 #include <type_traits>
 #include <utility>
 
+#include "common/table/seqlock.h"
+
 // Layout of the shared-memory score table. Everything here is shared by writer and reader; a
 // change to any record below must bump kLayoutVersion.
 //
 // Segment:  [SegmentHeader][status copy 0][status copy 1][snapshot copy 0][snapshot copy 1]
 // Snapshot: [SnapshotMeta][index: index_slots words][entries: capacity x EntryRecord]
 //
-// Both copies of each part are published with a seqlock "latch" (Linux raw_write_seqcount_latch):
-// readers read copy (seq & 1), the writer fills the other copy and then increments seq. A writer
-// killed mid-publish therefore leaves seq naming the last complete copy. All payload is accessed
-// as std::atomic<uint64_t> words (writer: release stores, reader: acquire loads) so the racing
-// reads a seqlock allows are defined behaviour and visible to TSan; on x86-64 these are plain movs.
+// Both copies of each part are published with a seqlock::Latch: readers read copy (seq & 1), the
+// writer fills the other copy and then increments seq, so a writer killed mid-publish leaves seq
+// naming the last complete copy. All payload is stored as seqlock words.
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 3;
+inline constexpr std::uint32_t kLayoutVersion = 4;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -33,7 +33,7 @@ inline constexpr std::size_t kErrorBytes = 256;
 inline constexpr std::size_t kDiagnosisBytes = 512;
 inline constexpr std::size_t kResourceVersionBytes = 64;
 
-// EntryRecord::flags.
+// NodeFigures::flags.
 inline constexpr std::uint32_t kEntryValid = 1U;  // raw is a usable number: the node can be scored
 inline constexpr std::uint32_t kEntryHasSeries = 2U;  // Prometheus answered a series for this node
 inline constexpr std::uint32_t kEntryInCluster =
@@ -61,31 +61,41 @@ inline constexpr std::uint32_t kSnapshotClusterSynced =
 
 inline constexpr std::size_t kMaxLabelRules = 64;  // one rule_mask bit each
 
-using Word = std::atomic<std::uint64_t>;
-static_assert(Word::is_always_lock_free, "seqlock payload must be lock-free atomics");
+using seqlock::kWordsOf;
+using seqlock::Word;
 // Names are stored as bytes and compared as little-endian words (name_chunk).
 static_assert(std::endian::native == std::endian::little);
-static_assert(sizeof(Word) == 8 && alignof(Word) == 8);
 
-// A table row as stored. Trivially copyable; copied to and from the segment word by word.
+// The figures of one node: what the collector measured and derived, and how the extender reads
+// it. The writer and the reader move it whole, so a figure added here reaches every reader without
+// touching them. Trivially copyable, stored as words: keep it a multiple of 8 bytes with no
+// padding.
+struct NodeFigures {
+  double raw = 0;               // bytes over the window, as Prometheus returned it
+  std::int64_t raw_score = 0;   // plugin_score(raw): the Go plugin's int64 Score
+  std::int64_t node_score = 0;  // 0..100, normalised over the whole cluster
+  std::int64_t sample_ms = 0;   // evaluation time of the sample
+  double rate = 0;              // average receive rate over the window in bytes/s (kEntryRateValid)
+  double expected =
+      0;  // traffic placed pods are expected to add, in raw's unit; 0 without correction
+  std::int64_t corrected_raw_score =
+      0;  // plugin_score(raw + expected); equals raw_score when expected is 0
+  std::int64_t corrected_node_score =
+      0;  // 0..100 normalised over the whole cluster from corrected_raw_score
+  std::uint32_t placed_pods = 0;  // pods counted in `expected`
+  std::uint32_t flags = 0;        // kEntry*
+  std::uint64_t rule_mask = 0;  // bit i: the node's labels satisfy label rule i (kEntryLabelsKnown)
+
+  bool valid() const noexcept { return (flags & kEntryValid) != 0; }
+};
+
+// A table row as stored: the lookup key, then every figure, then the name.
 struct EntryRecord {
   std::uint64_t hash;
   std::uint32_t name_len;
-  std::uint32_t flags;      // kEntryValid
-  double raw;               // bytes over the window, as Prometheus returned it
-  std::int64_t raw_score;   // plugin_score(raw): the Go plugin's int64 Score
-  std::int64_t node_score;  // 0..100, normalised over the whole cluster
-  std::int64_t sample_ms;   // evaluation time of the sample
-  double rate;              // average receive rate over the window in bytes/s (kEntryRateValid)
-  double expected;  // traffic placed pods are expected to add, in raw's unit; 0 without correction
-  std::int64_t
-      corrected_raw_score;  // plugin_score(raw + expected); equals raw_score when expected is 0
-  std::int64_t
-      corrected_node_score;   // 0..100 normalised over the whole cluster from corrected_raw_score
-  std::uint32_t placed_pods;  // pods counted in `expected`
   std::uint32_t reserved;
-  std::uint64_t rule_mask;  // bit i: the node's labels satisfy label rule i (kEntryLabelsKnown)
-  char name[kNameBytes];    // not NUL-terminated; name_len bytes, zero padded
+  NodeFigures figures;
+  char name[kNameBytes];  // not NUL-terminated; name_len bytes, zero padded
 };
 
 struct SnapshotMeta {
@@ -158,15 +168,15 @@ constexpr std::string_view watch_state_name(std::uint32_t state) {
   return "unknown";
 }
 
-template <class T>
-inline constexpr std::size_t kWordsOf = sizeof(T) / sizeof(std::uint64_t);
-
+static_assert(std::is_trivially_copyable_v<NodeFigures> && sizeof(NodeFigures) % 8 == 0);
 static_assert(std::is_trivially_copyable_v<EntryRecord> && sizeof(EntryRecord) % 8 == 0);
 static_assert(std::is_trivially_copyable_v<SnapshotMeta> && sizeof(SnapshotMeta) % 8 == 0);
 static_assert(std::is_trivially_copyable_v<CollectorStatus> && sizeof(CollectorStatus) % 8 == 0);
-static_assert(sizeof(EntryRecord) == 352);
-// Every number before the name: a lookup's loads stay within the record's first two cache lines.
-static_assert(offsetof(EntryRecord, name) == 96);
+// Every number before the name, and all of them in the record's first two cache lines: a lookup
+// loads the key, the name's first words and the figures, nothing further.
+static_assert(offsetof(EntryRecord, figures) == 16 && offsetof(EntryRecord, figures) % 8 == 0);
+static_assert(offsetof(EntryRecord, name) == offsetof(EntryRecord, figures) + sizeof(NodeFigures));
+static_assert(offsetof(EntryRecord, name) <= 2 * kCacheLine);
 
 struct SegmentHeader {
   Word magic;
@@ -237,9 +247,6 @@ inline Layout compute_layout(std::uint32_t capacity) {
   return l;
 }
 
-// Hash of a node name over 8-byte little-endian chunks (zero padded), so the writer and the
-// reader agree whatever buffer the name comes from. Part of the layout: changing it bumps
-// kLayoutVersion.
 // The 8-byte chunk of `name` at `at`, zero padded past the end. A fixed-size memcpy compiles to
 // one load; the variable-size one for the tail would be a libc call per chunk.
 inline std::uint64_t name_chunk(std::string_view name, std::size_t at) {
@@ -254,6 +261,9 @@ inline std::uint64_t name_chunk(std::string_view name, std::size_t at) {
   return chunk;
 }
 
+// Hash of a node name over 8-byte little-endian chunks (zero padded), so the writer and the
+// reader agree whatever buffer the name comes from. Part of the layout: changing it bumps
+// kLayoutVersion.
 inline std::uint64_t name_hash(std::string_view name) {
   std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ (name.size() * 0xC2B2AE3D27D4EB4FULL);
   for (std::size_t at = 0; at < name.size(); at += 8) {
@@ -275,24 +285,5 @@ class TableError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-}  // namespace netscore::shm
-
-namespace netscore::shm {
-
-// Record <-> words. Release stores / acquire loads: see the layout comment for why.
-template <class T>
-void store_record(Word* dst, const T& record) {
-  std::uint64_t words[kWordsOf<T>];
-  std::memcpy(words, &record, sizeof(T));
-  for (std::size_t i = 0; i < kWordsOf<T>; ++i) dst[i].store(words[i], std::memory_order_release);
-}
-
-template <class T>
-void load_record(const Word* src, T& record) {
-  std::uint64_t words[kWordsOf<T>];
-  for (std::size_t i = 0; i < kWordsOf<T>; ++i) words[i] = src[i].load(std::memory_order_acquire);
-  std::memcpy(&record, words, sizeof(T));
-}
 
 }  // namespace netscore::shm

@@ -10,25 +10,14 @@
 #include <boost/interprocess/mapped_region.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
 
-#include "common/score_table_layout.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore {
 
-// One node as the collector publishes it; the fields mirror shm::EntryRecord.
-struct TableEntry {
+// One node as the collector publishes it. Aggregate initialisation puts the figures first:
+// TableEntry{{.raw = ..., .flags = ...}, "name"}.
+struct TableEntry : shm::NodeFigures {
   std::string name;
-  double raw = 0;
-  std::int64_t raw_score = 0;
-  std::int64_t node_score = 0;
-  std::int64_t sample_ms = 0;
-  bool valid = false;
-  std::uint32_t flags = shm::kEntryHasSeries;  // besides kEntryValid, which `valid` sets
-  double rate = 0;
-  double expected = 0;
-  std::int64_t corrected_raw_score = 0;
-  std::int64_t corrected_node_score = 0;
-  std::uint32_t placed_pods = 0;
-  std::uint64_t rule_mask = 0;
 };
 
 // Snapshot-wide facts published with the entries.

@@ -32,7 +32,7 @@ struct Nothing {};
 // What the copy readers are NOT using holds, read straight from the segment.
 struct IdleCopy {
   std::uint32_t index_slots_used = 0;
-  std::uint32_t entries_of_next = 0;  // entries whose fields say they belong to publish `next`
+  std::uint32_t entries_of_next = 0;  // entries whose figures say they belong to publish `next`
   bool entries_are_a_prefix = true;   // those entries are exactly the first entries_of_next ones
   std::uint64_t meta_publish_id = 0;
   std::uint64_t status_refreshes = 0;  // status copy: refreshes_total
@@ -48,17 +48,19 @@ IdleCopy inspect_idle_copy(const std::string& name, std::uint64_t next) {
   IdleCopy copy;
   for (std::uint32_t i = 0; i < layout.index_slots; ++i)
     copy.index_slots_used += words[layout.index_word(idle) + i].load() != 0;
-  constexpr std::size_t kSampleWord = offsetof(shm::EntryRecord, sample_ms) / 8;
+  constexpr std::size_t kFiguresWord = offsetof(shm::EntryRecord, figures) / 8;
   for (std::uint32_t i = 0; i < layout.capacity; ++i) {
-    if (words[layout.entry_word(idle, i) + kSampleWord].load() != next) continue;
+    shm::NodeFigures figures;
+    seqlock::load(words + layout.entry_word(idle, i) + kFiguresWord, figures);
+    if (!figures_match(next, i, figures)) continue;
     copy.entries_are_a_prefix = copy.entries_are_a_prefix && i == copy.entries_of_next;
     ++copy.entries_of_next;
   }
   shm::SnapshotMeta meta{};
-  shm::load_record(words + layout.snapshot_offset[idle] / 8, meta);
+  seqlock::load(words + layout.snapshot_offset[idle] / 8, meta);
   copy.meta_publish_id = meta.publish_id;
   shm::CollectorStatus status{};
-  shm::load_record(words + layout.status_offset[(header->status_seq.load() + 1) & 1] / 8, status);
+  seqlock::load(words + layout.status_offset[(header->status_seq.load() + 1) & 1] / 8, status);
   copy.status_refreshes = status.refreshes_total;
   return copy;
 }
