@@ -432,7 +432,7 @@ const std::array kOptionTable{
              c.kube.url = v.empty() ? std::string() : parse_url(v);
            }},
     Option{"NETSCORE_KUBE_TOKEN_FILE", "", kCollector,
-           "bearer token file, re-read for every request (empty: the service-account token in a "
+           "bearer token file, re-read when it changes (empty: the service-account token in a "
            "pod, none outside)",
            [](Config& c, std::string_view v) { c.kube.token_file = std::string(v); }},
     Option{"NETSCORE_KUBE_CA_FILE", "", kCollector,
