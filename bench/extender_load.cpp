@@ -152,9 +152,8 @@ int main(int argc, char** argv) {
     std::printf("client_us p50=%.1f p99=%.1f max=%.1f\n", percentile(all, 0.50),
                 percentile(all, 0.99), percentile(all, 1.0));
     std::printf(
-        "server_us p50<=%.0f p99<=%.0f (histogram bucket bounds) within_20us=%.4f "
-        "within_300us=%.4f "
-        "mean=%.1f\n",
+        "server_us p50<=%.0f p99<=%.0f (histogram bucket bounds) "
+        "within_20us=%.4f within_300us=%.4f mean=%.1f\n",
         bucket_quantile(buckets, 0.50) * 1e6, bucket_quantile(buckets, 0.99) * 1e6, under20,
         under300, [&] {
           const std::string key =

@@ -56,9 +56,8 @@ void SoakReport::add_interval(double t_s, IntervalTally&& interval, const Sample
   interval_p99_us_.push_back(p99);
   std::printf(
       "soak_interval t_s=%.0f requests=%llu non2xx=%llu transport_errors=%llu p50_us=%.0f "
-      "p99_us=%.0f "
-      "max_us=%.0f extender_rss_kb=%ld extender_fds=%ld collector_rss_kb=%ld collector_fds=%ld "
-      "refreshes=%lld refresh_failures=%lld consecutive_failures=%lld\n",
+      "p99_us=%.0f max_us=%.0f extender_rss_kb=%ld extender_fds=%ld collector_rss_kb=%ld "
+      "collector_fds=%ld refreshes=%lld refresh_failures=%lld consecutive_failures=%lld\n",
       t_s, static_cast<unsigned long long>(interval.requests),
       static_cast<unsigned long long>(interval.non2xx),
       static_cast<unsigned long long>(interval.transport_errors), p50, p99, max, s.extender.rss_kb,

@@ -248,8 +248,7 @@ const std::array kOptionTable{
            [](Config& c, std::string_view v) { c.shm.allow_foreign_owner = parse_bool(v); }},
     Option{"NETSCORE_MAX_AGE", "1m", kExtender,
            "table older than this (or collector failing that long) is stale: neutral scores, "
-           "/readyz 503 "
-           "(not /readyz?exclude=table)",
+           "/readyz 503 (not /readyz?exclude=table)",
            [](Config& c, std::string_view v) { c.max_age = parse_duration(v); }},
     Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector,
            "how often the collector queries Prometheus",
@@ -280,13 +279,12 @@ const std::array kOptionTable{
     Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, "skip TLS certificate verification",
            [](Config& c, std::string_view v) { c.prometheus.insecure = parse_bool(v); }},
     Option{"NETSCORE_PROMETHEUS_HEADERS", "", kCollector,
-           "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); values "
-           "are never logged",
+           "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); "
+           "values are never logged",
            [](Config& c, std::string_view v) { c.prometheus.headers = parse_headers(v); }},
     Option{"NETSCORE_PROMETHEUS_HEADERS_FILE", "", kCollector,
-           "file of extra request headers, one \"Name: value\" per line, read at start (keeps "
-           "secrets out of the "
-           "environment; empty: none)",
+           "file of extra request headers, one \"Name: value\" per line, "
+           "read at start (keeps secrets out of the environment; empty: none)",
            [](Config& c, std::string_view v) { c.prometheus.headers_file = std::string(v); }},
     Option{
         "NETSCORE_QUERY_MODE", "label", kCollector,
@@ -321,8 +319,7 @@ const std::array kOptionTable{
            [](Config& c, std::string_view v) { c.query.time_range = parse_duration(v); }},
     Option{"NETSCORE_NODE_LABEL", "auto", kCollector,
            "series label holding the node name (label mode); a comma-separated list is tried in "
-           "order per series; "
-           "auto: kubernetes_node,node,nodename,instance",
+           "order per series; auto: kubernetes_node,node,nodename,instance",
            [](Config& c, std::string_view v) { parse_node_labels(v, c.query); }},
     Option{"NETSCORE_QUERY_TEMPLATE", "", kCollector,
            "custom mode: PromQL with {interface} {range} {node_label} placeholders, "
@@ -335,9 +332,9 @@ const std::array kOptionTable{
              c.extender.listen_port = port;
            }},
     Option{"NETSCORE_METRICS_LISTEN", "", kExtender,
-           "optional second address (host:port) serving only /metrics, /healthz, /readyz and "
-           "/table, for "
-           "Prometheus and probes while NETSCORE_LISTEN stays on loopback (empty: off)",
+           "optional second address (host:port) serving only /metrics, /healthz, "
+           "/readyz and /table, for Prometheus and probes while NETSCORE_LISTEN stays on loopback "
+           "(empty: off)",
            [](Config& c, std::string_view v) {
              c.extender.metrics_host.clear();
              c.extender.metrics_port = 0;
@@ -389,10 +386,10 @@ const std::array kOptionTable{
         "cluster: the collector's cluster-wide score",
         [](Config& c, std::string_view v) { c.extender.scoring = parse_enum(v, kScoringModes); }},
     Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender,
-           "prioritize recommends one node (10) per pod of a workload (its controlling owner) and "
-           "counts the pod there for the workload's next pods until a snapshot published this "
-           "long after shows the binding, so a burst of replicas does not pile onto one node "
-           "(0: off)",
+           "prioritize recommends one node (10) per pod of a workload (its controlling owner) "
+           "and counts the pod there for the workload's next pods until a snapshot published this "
+           "long after shows the binding, so a burst of replicas does not pile onto one "
+           "node (0: off)",
            [](Config& c, std::string_view v) {
              c.extender.spread_window =
                  v == "0" ? PromDuration{.value = {}, .text = "0"} : parse_duration(v);
@@ -404,9 +401,8 @@ const std::array kOptionTable{
            }},
     Option{"NETSCORE_LABEL_RULES", "", kBoth,
            "filter rules podAnnotation=value:nodeLabel=value separated by ';' (a pod annotated so "
-           "may only go "
-           "to nodes labelled so), e.g. type=space:kubernetes.io/role=edge; set the same in both "
-           "containers",
+           "may only go to nodes labelled so), e.g. type=space:kubernetes.io/role=edge; "
+           "set the same in both containers",
            [](Config& c, std::string_view v) {
              try {
                c.label_rules = parse_label_rules(v);
@@ -417,8 +413,7 @@ const std::array kOptionTable{
            }},
     Option{"NETSCORE_KUBE_WATCH", "auto", kCollector,
            "watch pods and nodes in the Kubernetes API: auto (on in a pod or when "
-           "NETSCORE_KUBE_API_URL is set), "
-           "true or false",
+           "NETSCORE_KUBE_API_URL is set), true or false",
            [](Config& c, std::string_view v) {
              c.kube.watch = parse_enum(v, std::array<std::pair<std::string_view, KubeWatch>, 3>{
                                               {{"auto", KubeWatch::automatic},
@@ -432,12 +427,12 @@ const std::array kOptionTable{
              c.kube.url = v.empty() ? std::string() : parse_url(v);
            }},
     Option{"NETSCORE_KUBE_TOKEN_FILE", "", kCollector,
-           "bearer token file, re-read when it changes (empty: the service-account token in a "
-           "pod, none outside)",
+           "bearer token file, re-read when it changes (empty: the service-account token in a pod, "
+           "none outside)",
            [](Config& c, std::string_view v) { c.kube.token_file = std::string(v); }},
     Option{"NETSCORE_KUBE_CA_FILE", "", kCollector,
-           "CA bundle of the API server (empty: the service-account ca.crt in a pod, system CAs "
-           "outside)",
+           "CA bundle of the API server (empty: the service-account ca.crt in a pod, "
+           "system CAs outside)",
            [](Config& c, std::string_view v) { c.kube.ca_file = std::string(v); }},
     Option{"NETSCORE_KUBE_INSECURE", "false", kCollector,
            "skip TLS verification of the Kubernetes API server",
@@ -449,21 +444,19 @@ const std::array kOptionTable{
     Option{"NETSCORE_LEARN_WORKLOADS", "false", kCollector,
            "learn each workload's traffic per pod from the node rates and the pods on each node, "
            "and expect that of its new pods (false: every pod is priced at the cluster's measured "
-           "traffic per pod; the fit needs pods to come and go to tell a node's background from "
-           "its pods)",
+           "traffic per pod; the fit needs pods to come and go to tell a node's background "
+           "from its pods)",
            [](Config& c, std::string_view v) { c.kube.learn_workloads = parse_bool(v); }},
     Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
            "bytes/s a placed pod is expected to receive when neither its "
-           "netscore.io/expected-receive-rate "
-           "annotation nor the measured traffic per pod says",
+           "netscore.io/expected-receive-rate annotation nor the measured traffic per pod says",
            [](Config& c, std::string_view v) {
              c.kube.pod_receive_rate = static_cast<double>(
                  parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
            }},
     Option{"NETSCORE_STALE_POLICY", "open", kExtender,
-           "what /filter does when it cannot check a pod (stale table, node labels unknown): open "
-           "passes the "
-           "nodes; closed fails them with the reason",
+           "what /filter does when it cannot check a pod (stale table, "
+           "node labels unknown): open passes the nodes; closed fails them with the reason",
            [](Config& c, std::string_view v) {
              c.extender.stale_policy = parse_enum(
                  v, std::array<std::pair<std::string_view, StalePolicy>, 2>{

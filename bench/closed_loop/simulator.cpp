@@ -465,8 +465,8 @@ RunResult run_policy(const Trace& trace, const Policy& policy, const LoopParams&
 
 std::string results_table(const std::vector<RunResult>& results) {
   std::string out =
-      "| policy | peak/mean | CV | p99 peak/mean | hot node-s | burst max on one node (mean, max) "
-      "|\n"
+      "| policy | peak/mean | CV | p99 peak/mean | hot node-s | burst max on one node "
+      "(mean, max) |\n"
       "|---|---|---|---|---|---|\n";
   for (const auto& r : results) {
     out += fmt::format("| {} | {:.2f} | {:.3f} | {:.2f} | {:.1f} | {:.2f}, {} |\n", r.policy,

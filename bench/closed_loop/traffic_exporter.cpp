@@ -95,10 +95,10 @@ std::string TrafficExporter::scrape() {
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     advance(n, now);
     // Integral bytes, as the kernel counts them.
-    fmt::format_to(std::back_inserter(body),
-                   "node_network_receive_bytes_total{{device=\"eth0\",kubernetes_node=\"{}\"}} "
-                   "{:.0f}\n",
-                   nodes_[n], counter_[n]);
+    fmt::format_to(
+        std::back_inserter(body),
+        "node_network_receive_bytes_total{{device=\"eth0\",kubernetes_node=\"{}\"}} {:.0f}\n",
+        nodes_[n], counter_[n]);
   }
   // This scrape saw none of their traffic; the next one sees it from now on.
   for (const auto pod : waiting_) {

@@ -28,8 +28,8 @@ int print_check(const Measurement& m, std::ostream& out) {
   }
   for (const auto& w : m.warnings) out << "prometheus warning: " << w << "\n";
   out << fmt::format(
-      "series: {}  nodes: {}  skipped: no node label {}, duplicate {}, not a number {}, not a node "
-      "name {}\n",
+      "series: {}  nodes: {}  skipped: no node label {}, duplicate {}, not a number {}, "
+      "not a node name {}\n",
       m.series, m.samples.size(), m.missing_label, m.duplicate_node, m.not_a_number,
       m.rejected.rejected);
   if (!m.samples.empty())

@@ -144,10 +144,9 @@ std::string describe_rejected_names(const NameFilter& filter, const QueryConfig&
                                  : config.node_label;
   return std::to_string(filter.rejected) + " series name their node \"" + filter.example +
          "\" (label " + source +
-         "), which can never be a Kubernetes node name: not scored. Scrape addresses are not node "
-         "names: relabel "
-         "node-exporter's targets or pick another NETSCORE_NODE_LABEL (see netscore-collector "
-         "--check).";
+         "), which can never be a Kubernetes node name: not scored. "
+         "Scrape addresses are not node names: relabel node-exporter's targets or pick another "
+         "NETSCORE_NODE_LABEL (see netscore-collector --check).";
 }
 
 std::string Diagnosis::summary() const {
@@ -171,8 +170,8 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
     const Answer uname =
         ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
     d.findings.push_back("Prometheus has no series of " + config.metric +
-                         " at all: is node-exporter scraped, or for a recording rule, is the rule "
-                         "loaded? (NETSCORE_METRIC)");
+                         " at all: is node-exporter scraped, or for a recording rule, "
+                         "is the rule loaded? (NETSCORE_METRIC)");
     if (uname.error.empty() && uname.rows.empty())
       d.findings.push_back("node_uname_info does not exist either.");
     return d;

@@ -62,8 +62,7 @@ void write_traffic(const Cluster& cluster, std::int64_t end_s, double hours, uns
     for (std::int64_t t = start_s; t <= end_s; t += step_s) {
       std::snprintf(line, sizeof line,
                     "node_network_receive_bytes_total{device=\"%s\",instance=\"10.0.0.%zu:9100\","
-                    "kubernetes_node=\"%s\"} "
-                    "%.0f %lld\n",
+                    "kubernetes_node=\"%s\"} %.0f %lld\n",
                     kSynthInterface, i + 1, cluster.names[i].c_str(),
                     rate * static_cast<double>(86400 + t - start_s), static_cast<long long>(t));
       out << line;

@@ -131,8 +131,8 @@ TEST(PrintCheck, PrintsRejectedNamesFindingsAndSettingsFromTheMeasurement) {
   EXPECT_EQ(print_check(m, out), 0);
   EXPECT_EQ(out.str(),
             "prometheus warning: partial data\n"
-            "series: 3  nodes: 1  skipped: no node label 1, duplicate 0, not a number 0, not a "
-            "node name 1\n" +
+            "series: 3  nodes: 1  skipped: no node label 1, duplicate 0, not a number 0, "
+            "not a node name 1\n" +
                 row("node", "value", "rate (bytes/s)") + row("n1", "5", "-") +
                 "1 series name their node \"10.0.0.2:9100\"\n"
                 "\ndiagnosis:\n  - First finding.\n  - Second finding.\n"
