@@ -222,12 +222,6 @@ TEST(Config, ObservabilityVariables) {
               HasSubstr("NETSCORE_EXPLAIN_NODES"));
 }
 
-}  // namespace
-}  // namespace netscore
-
-namespace netscore {
-namespace {
-
 TEST(KubeConfig, OffOutsideAPodWithoutAnUrl) {
   const Config c = load_config(Component::collector, {}, {});
   EXPECT_TRUE(c.kube.url.empty());
