@@ -25,13 +25,14 @@ int main(int argc, char** argv) {
   const std::int64_t now_ms = netscore::wall_now_ms();
   for (std::size_t i = 3; i < args.size(); i += 4) {
     const double raw = std::strtod(args[i + 1].c_str(), nullptr);
-    const std::uint32_t valid = args[i + 3] == "1" ? netscore::shm::kEntryValid : 0U;
-    entries.push_back({{.raw = raw,
-                        .raw_score = static_cast<std::int64_t>(raw),
-                        .node_score = std::atoll(args[i + 2].c_str()),
-                        .sample_ms = now_ms,
-                        .flags = netscore::shm::kEntryHasSeries | valid},
-                       args[i]});
+    const bool valid = args[i + 3] == "1";
+    entries.push_back(
+        {{.raw = raw,
+          .raw_score = static_cast<std::int64_t>(raw),
+          .node_score = std::atoll(args[i + 2].c_str()),
+          .sample_ms = now_ms,
+          .flags = netscore::shm::kEntryHasSeries | (valid ? netscore::shm::kEntryValid : 0U)},
+         args[i]});
   }
   netscore::ScoreTableWriter writer({args[1], 64, 0600, false});
   writer.publish(entries, now_ms);
