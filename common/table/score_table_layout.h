@@ -36,12 +36,12 @@ inline constexpr std::size_t kResourceVersionBytes = 64;
 // NodeFigures::flags.
 inline constexpr std::uint32_t kEntryValid = 1U;  // raw is a usable number: the node can be scored
 inline constexpr std::uint32_t kEntryHasSeries = 2U;  // Prometheus answered a series for this node
-inline constexpr std::uint32_t kEntryInCluster =
-    4U;  // the node exists in the watched Kubernetes API
-inline constexpr std::uint32_t kEntryLabelsKnown =
-    8U;  // rule_mask was computed from the node's labels
-inline constexpr std::uint32_t kEntryRateValid =
-    16U;  // rate holds the average receive rate over the window
+// The node exists in the watched Kubernetes API.
+inline constexpr std::uint32_t kEntryInCluster = 4U;
+// `rule_mask` was computed from the node's labels.
+inline constexpr std::uint32_t kEntryLabelsKnown = 8U;
+// `rate` holds the average receive rate over the window.
+inline constexpr std::uint32_t kEntryRateValid = 16U;
 // Where `expected` priced the node's new or gone pods (any combination).
 inline constexpr std::uint32_t kEntryPricedByAnnotation = 32U;  // their expected-rate annotation
 inline constexpr std::uint32_t kEntryPricedByWorkload = 64U;    // their workload's learned traffic
@@ -54,10 +54,10 @@ inline constexpr std::array<std::pair<std::uint32_t, std::string_view>, 3> kPric
      {kEntryPricedByAverage, "cluster average"}}};
 
 // SnapshotMeta::flags.
-inline constexpr std::uint32_t kSnapshotCorrected =
-    1U;  // placement correction applied to corrected_*
-inline constexpr std::uint32_t kSnapshotClusterSynced =
-    2U;  // kEntryInCluster/kEntryLabelsKnown are meaningful
+// Placement correction applied to corrected_*.
+inline constexpr std::uint32_t kSnapshotCorrected = 1U;
+// kEntryInCluster and kEntryLabelsKnown are meaningful.
+inline constexpr std::uint32_t kSnapshotClusterSynced = 2U;
 
 inline constexpr std::size_t kMaxLabelRules = 64;  // one rule_mask bit each
 
@@ -76,15 +76,16 @@ struct NodeFigures {
   std::int64_t node_score = 0;  // 0..100, normalised over the whole cluster
   std::int64_t sample_ms = 0;   // evaluation time of the sample
   double rate = 0;              // average receive rate over the window in bytes/s (kEntryRateValid)
-  double expected =
-      0;  // traffic placed pods are expected to add, in raw's unit; 0 without correction
-  std::int64_t corrected_raw_score =
-      0;  // plugin_score(raw + expected); equals raw_score when expected is 0
-  std::int64_t corrected_node_score =
-      0;  // 0..100 normalised over the whole cluster from corrected_raw_score
+  // Traffic placed pods are expected to add, in raw's unit; 0 without correction.
+  double expected = 0;
+  // plugin_score(raw + expected); equals raw_score when expected is 0.
+  std::int64_t corrected_raw_score = 0;
+  // 0..100 normalised over the whole cluster from corrected_raw_score.
+  std::int64_t corrected_node_score = 0;
   std::uint32_t placed_pods = 0;  // pods counted in `expected`
   std::uint32_t flags = 0;        // kEntry*
-  std::uint64_t rule_mask = 0;  // bit i: the node's labels satisfy label rule i (kEntryLabelsKnown)
+  // Bit i: the node's labels satisfy label rule i (kEntryLabelsKnown).
+  std::uint64_t rule_mask = 0;
 
   bool valid() const noexcept { return (flags & kEntryValid) != 0; }
 };
