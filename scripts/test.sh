@@ -17,7 +17,7 @@ test_jobs=$((jobs * 2))
 echo "== ThreadSanitizer: score table stress and crash, extender server"
 cmake --preset tsan -DNETSCORE_WERROR="$werror" >/dev/null
 cmake --build --preset tsan -j "$jobs" --target concurrency_tests
-ctest --preset tsan -L concurrency
+ctest --preset tsan -L concurrency -j "$test_jobs"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: every test"
 cmake --preset asan -DNETSCORE_WERROR="$werror" >/dev/null
