@@ -38,16 +38,23 @@ def libraries(binary):
     return paths, missing
 
 
-def owner(path):
-    """Debian package owning a library; with merged /usr, dpkg may know it under another path."""
-    candidates = [path, os.path.realpath(path)]
-    if path.startswith("/lib"):
-        candidates.append("/usr" + path)
-    for candidate in candidates:
-        result = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
-        if result.returncode == 0:
-            return result.stdout.split(":", 1)[0].strip()
-    return None
+def owners(paths):
+    """Debian package owning each library (None if none); with merged /usr, dpkg may know a
+    library under another path. One dpkg call for all of them: each call reads dpkg's whole file
+    list, which took most of this check's time."""
+    candidates = {}
+    for path in paths:
+        candidates[path] = [path, os.path.realpath(path)]
+        if path.startswith("/lib"):
+            candidates[path].append("/usr" + path)
+    queried = sorted({c for cs in candidates.values() for c in cs})
+    out = subprocess.run(["dpkg", "-S", *queried], capture_output=True, text=True).stdout
+    known = {}
+    for line in out.splitlines():
+        package, separator, found = line.partition(": ")
+        if separator:
+            known.setdefault(found.strip(), package.split(":", 1)[0].strip())
+    return {path: next((known[c] for c in cs if c in known), None) for path, cs in candidates.items()}
 
 
 def main():
@@ -60,11 +67,15 @@ def main():
     runtime = dockerfile.parse(args.dockerfile)[-1]
     installed = set(runtime.apt_packages())
     errors, needed = [], set()
+    linked = {}
     for binary in args.binaries:
         paths, missing = libraries(binary)
         errors += [f"{binary}: {soname} does not resolve" for soname in missing]
+        linked[binary] = paths
+    owner = owners({path for paths in linked.values() for path in paths})
+    for binary, paths in linked.items():
         for path in paths:
-            package = owner(path)
+            package = owner[path]
             if package is None:
                 errors.append(f"{binary}: {path} belongs to no Debian package")
                 continue
