@@ -15,9 +15,9 @@
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
 
-#include "collector/prometheus/query_builder.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/publisher.h"
+#include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
 #include "common/table/score_table_writer.h"

@@ -7,10 +7,10 @@
 #include <rapidjson/reader.h>
 
 #include "bench/extender_fixture.h"
-#include "tests/support/scratch_table.h"
 #include "common/clock.h"
-#include "extender/scheduler/decision_log.h"
 #include "extender/http/handlers.h"
+#include "extender/scheduler/decision_log.h"
+#include "tests/support/scratch_table.h"
 
 namespace {
 

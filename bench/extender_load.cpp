@@ -18,9 +18,9 @@
 
 #include "bench/extender_fixture.h"
 #include "bench/percentile.h"
+#include "extender/http/server.h"
 #include "tests/support/http_connection.h"
 #include "tests/support/scratch_table.h"
-#include "extender/http/server.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/table/score_table_reader.h"
 #include "bench/extender_fixture.h"
+#include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
 #include "tests/support/scratch_table.h"
 

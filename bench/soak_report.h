@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "bench/percentile.h"
-#include "tests/support/http_connection.h"
 #include "bench/soak_traffic.h"
 #include "tests/support/binary_process.h"
+#include "tests/support/http_connection.h"
 
 // The soak's figures: one machine-readable line per interval, a summary and the acceptance checks.
 namespace netscore::bench {

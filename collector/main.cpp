@@ -24,8 +24,8 @@
 #include "common/clock.h"
 #include "common/config.h"
 #include "common/logging.h"
-#include "common/table/score_table_writer.h"
 #include "common/signals.h"
+#include "common/table/score_table_writer.h"
 
 namespace {
 

@@ -1,19 +1,13 @@
 #include "bench/closed_loop/simulator.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <deque>
-#include <functional>
 #include <limits>
-#include <map>
 #include <queue>
 #include <random>
-#include <sstream>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "bench/closed_loop/promql.h"
 #include "bench/closed_loop/scheduler_model.h"
@@ -22,8 +16,8 @@
 #include "collector/model/placement.h"
 #include "collector/model/snapshot.h"
 #include "common/clock.h"
-#include "common/table/score_table_reader.h"
 #include "common/scoring.h"
+#include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
 #include "extender/scheduler/freshness.h"
 #include "extender/scheduler/node_scoring.h"
@@ -367,114 +361,10 @@ class Loop {
   std::uint64_t seq_ = 0;
 };
 
-struct LoopFlag {
-  std::string_view name;
-  std::function<std::string(LoopParams&, std::string_view)> apply;
-  std::string_view help;
-};
-
-template <class T>
-std::string parse_into(T& out, std::string_view text) {
-  if constexpr (std::is_same_v<T, bool>) {
-    if (text != "true" && text != "false") return "expected true or false";
-    out = text == "true";
-    return {};
-  } else {
-    T value{};
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size()) return "expected a number";
-    out = value;
-    return {};
-  }
-}
-
-#define NETSCORE_LOOP_FLAG(member, help)                                                      \
-  LoopFlag {                                                                                  \
-#member, [](LoopParams & p, std::string_view v) { return parse_into(p.member, v); }, help \
-  }
-
-const std::vector<LoopFlag>& loop_flags() {
-  static const std::vector<LoopFlag> flags{
-      NETSCORE_LOOP_FLAG(scrape_s, "Prometheus scrape interval (s)"),
-      NETSCORE_LOOP_FLAG(time_scale, "the collector's refresh and window are divided by this"),
-      NETSCORE_LOOP_FLAG(cycle_s, "scheduling cycle per pod (s)"),
-      NETSCORE_LOOP_FLAG(visible_s, "binding to the collector's watch (s)"),
-      NETSCORE_LOOP_FLAG(sample_s, "step of the balance metrics (s)"),
-      NETSCORE_LOOP_FLAG(hot_factor, "a node above this x the mean is hot"),
-      NETSCORE_LOOP_FLAG(topology_spread, "the default PodTopologySpread constraint"),
-      NETSCORE_LOOP_FLAG(shipped_weight, "extender weight of the shipped configuration"),
-      NETSCORE_LOOP_FLAG(tie_seed, "seed of kube-scheduler's random tie-break"),
-  };
-  return flags;
-}
-#undef NETSCORE_LOOP_FLAG
-
 }  // namespace
-
-std::vector<Policy> standard_policies() {
-  return {
-      {.name = "kube-scheduler alone", .kind = PolicyKind::scheduler},
-      {.name = "fewest pods (baseline)", .kind = PolicyKind::fewest_pods},
-      {.name = "seed scores",
-       .env = {{"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
-               {"NETSCORE_CORRECTION", "false"},
-               {"NETSCORE_SCORING", "request"}}},
-      {.name = "previous defaults (sum_over_time + correction)",
-       .env = {{"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
-               {"NETSCORE_LEARN_WORKLOADS", "false"},
-               {"NETSCORE_SPREAD_WINDOW", "0"}}},
-      {.name = "netscore defaults"},
-      {.name = "defaults, workloads learned", .env = {{"NETSCORE_LEARN_WORKLOADS", "true"}}},
-      {.name = "defaults, no burst spreading", .env = {{"NETSCORE_SPREAD_WINDOW", "0"}}},
-      {.name = "defaults, range scoring", .env = {{"NETSCORE_SCORING", "range"}}},
-      {.name = "defaults, range scoring, weight 3",
-       .env = {{"NETSCORE_SCORING", "range"}},
-       .weight = 3},
-      {.name = "defaults, window 2m", .env = {{"NETSCORE_TIME_RANGE", "2m"}}},
-      {.name = "oracle", .kind = PolicyKind::oracle},
-  };
-}
-
-std::string apply_loop_flag(LoopParams& params, std::string_view name, std::string_view value) {
-  std::string member(name);
-  std::replace(member.begin(), member.end(), '-', '_');
-  for (const auto& flag : loop_flags()) {
-    if (flag.name != member) continue;
-    const std::string error = flag.apply(params, value);
-    return error.empty() ? error
-                         : "--" + std::string(name) + "=" + std::string(value) + ": " + error;
-  }
-  return "unknown flag --" + std::string(name);
-}
-
-std::string apply_run_flag(WorkloadParams& workload, LoopParams& loop, std::string_view name,
-                           std::string_view value) {
-  const std::string error = apply_flag(workload, name, value);
-  return error.starts_with("unknown") ? apply_loop_flag(loop, name, value) : error;
-}
-
-std::string loop_help() {
-  std::string out;
-  for (const auto& flag : loop_flags()) out += fmt::format("  --{:<18} {}\n", flag.name, flag.help);
-  return out;
-}
 
 RunResult run_policy(const Trace& trace, const Policy& policy, const LoopParams& params) {
   return Loop(trace, policy, params).run();
-}
-
-std::string results_table(const std::vector<RunResult>& results) {
-  std::string out =
-      "| policy | peak/mean | CV | p99 peak/mean | hot node-s | burst max on one node "
-      "(mean, max) |\n"
-      "|---|---|---|---|---|---|\n";
-  for (const auto& r : results) {
-    out += fmt::format("| {} | {:.2f} | {:.3f} | {:.2f} | {:.1f} | {:.2f}, {} |\n", r.policy,
-                       r.balance.peak_to_mean, r.balance.cv, r.balance.p99_peak_to_mean,
-                       r.balance.hot_node_seconds, r.bursts.mean_max_on_one_node,
-                       r.bursts.max_on_one_node);
-  }
-  return out;
 }
 
 }  // namespace netscore::sim

@@ -8,8 +8,8 @@
 
 #include "common/config.h"
 #include "common/table/score_table_reader.h"
-#include "extender/scheduler/protocol.h"
 #include "extender/scheduler/freshness.h"
+#include "extender/scheduler/protocol.h"
 
 // The filter verb: which of the requested nodes a pod may go to, and why not.
 //

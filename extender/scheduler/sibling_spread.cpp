@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "common/table/score_table_layout.h"
 #include "common/scoring.h"
+#include "common/table/score_table_layout.h"
 
 namespace netscore::extender {
 namespace {

@@ -20,8 +20,8 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
-#include "extender/scheduler/filter.h"
 #include "extender/http/handlers.h"
+#include "extender/scheduler/filter.h"
 #include "extender/scheduler/protocol.h"
 #include "tests/fuzz/published_table.h"
 

@@ -1,5 +1,5 @@
-#include "tests/support/prometheus_process.h"
 #include "tests/support/eventually.h"
+#include "tests/support/prometheus_process.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -4,9 +4,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 #include "tests/support/prometheus_process.h"
-#include "tests/support/eventually.h"
 
 namespace netscore::testing {
 

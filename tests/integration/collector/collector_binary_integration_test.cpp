@@ -13,8 +13,8 @@
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
 #include "tests/support/binary_process.h"
-#include "tests/support/fake_http_server.h"
 #include "tests/support/eventually.h"
+#include "tests/support/fake_http_server.h"
 #include "tests/support/table_name.h"
 
 namespace netscore::testing {

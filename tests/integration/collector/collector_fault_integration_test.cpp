@@ -13,10 +13,10 @@
 #include "collector/pipeline/refresh_loop.h"
 #include "common/clock.h"
 #include "tests/integration/collector/collector_test_helpers.h"
+#include "tests/support/eventually.h"
 #include "tests/support/fake_http_server.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
-#include "tests/support/eventually.h"
 
 namespace netscore::testing {
 namespace {

@@ -18,10 +18,10 @@
 
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/binary_process.h"
+#include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
-#include "tests/support/eventually.h"
 
 namespace netscore::testing {
 namespace {

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/binary_process.h"
-#include "tests/support/http_client.h"
 #include "tests/support/eventually.h"
+#include "tests/support/http_client.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/table_name.h"
 

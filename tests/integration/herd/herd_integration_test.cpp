@@ -16,12 +16,12 @@
 #include "tests/integration/herd/herd_model.h"
 #include "tests/integration/herd/herd_scheduler.h"
 #include "tests/support/binary_process.h"
+#include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/http_client.h"
 #include "tests/support/netscore_binaries.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
-#include "tests/support/eventually.h"
 #include "tests/support/table_name.h"
 
 // The herd: a burst of identical pods scheduled one after the other by a client playing

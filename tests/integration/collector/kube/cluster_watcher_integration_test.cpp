@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "tests/support/curl_environment.h"
-#include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/eventually.h"
+#include "tests/support/fake_kube_apiserver.h"
 
 namespace netscore::collector {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 #include "tests/support/kube_watch_reader.h"
-#include "tests/support/eventually.h"
 
 namespace netscore::testing {
 namespace {

@@ -8,8 +8,8 @@
 #include <ctime>
 
 #include "common/table/score_table_reader.h"
-#include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/eventually.h"
+#include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/table_name.h"
 
 namespace netscore::collector {

@@ -15,9 +15,9 @@
 #include <random>
 
 #include "tests/support/child_process.h"
-#include "tests/support/table_pattern.h"
 #include "tests/support/eventually.h"
 #include "tests/support/table_name.h"
+#include "tests/support/table_pattern.h"
 
 namespace netscore::testing {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "tests/support/child_process.h"
-#include "tests/support/table_pattern.h"
 #include "tests/support/table_name.h"
+#include "tests/support/table_pattern.h"
 
 namespace netscore::testing {
 namespace {

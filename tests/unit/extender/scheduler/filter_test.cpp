@@ -10,8 +10,8 @@
 
 #include "common/clock.h"
 #include "common/table/score_table_writer.h"
-#include "extender/scheduler/filter.h"
 #include "extender/http/handlers.h"
+#include "extender/scheduler/filter.h"
 #include "tests/support/table_name.h"
 
 namespace netscore::extender {
