@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "common/table/score_table_reader.h"
+#include "tests/support/curl_environment.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/table_name.h"
@@ -18,13 +19,6 @@ namespace {
 using testing::eventually;
 using testing::FakeKubeApiServer;
 namespace kube = testing::kube;
-
-class CurlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
-  void TearDown() override { curl_global_cleanup(); }
-};
-const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
 // What a refresh found: n1 and n2 at 1000 each.
 Measurement measured(std::int64_t eval_time_ms) {

@@ -8,19 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/curl_environment.h"
 #include "tests/support/fake_http_server.h"
 
 namespace netscore::collector {
 namespace {
 
 using testing::FakeHttpServer;
-
-class CurlEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { curl_global_init(CURL_GLOBAL_DEFAULT); }
-  void TearDown() override { curl_global_cleanup(); }
-};
-const auto* const kCurl = ::testing::AddGlobalTestEnvironment(new CurlEnvironment);
 
 constexpr std::int64_t kEvalMs = 1'700'000'000'000;
 
