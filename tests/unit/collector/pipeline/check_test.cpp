@@ -9,6 +9,7 @@
 
 #include "collector/prometheus/query_builder.h"
 #include "tests/support/curl_environment.h"
+#include "tests/unit/collector/pipeline/pipeline_test_config.h"
 #include "tests/support/fake_http_server.h"
 
 namespace netscore::collector {
@@ -18,17 +19,6 @@ using testing::FakeHttpServer;
 
 constexpr std::int64_t kEvalMs = 1'700'000'000'000;
 
-Config config_for(const std::string& url) {
-  return load_config(Component::collector, {},
-                     {{"NETSCORE_PROMETHEUS_URL", url},
-                      {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
-                      {"NETSCORE_NODE_LABEL", "kubernetes_node"},
-                      {"NETSCORE_INTERFACE", "eth0"},
-                      {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
-                      {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "1s"},
-                      {"NETSCORE_PROMETHEUS_RETRIES", "3"}});
-}
-
 // One line of the node table: name left-aligned in 40, value right-aligned in 24, rate in 18.
 std::string row(const std::string& node, const std::string& value, const std::string& rate) {
   return node + std::string(40 - node.size(), ' ') + " " + std::string(24 - value.size(), ' ') +
@@ -37,7 +27,7 @@ std::string row(const std::string& node, const std::string& value, const std::st
 
 class CheckTest : public ::testing::Test {
  protected:
-  CheckTest() : config_(config_for(server_.url())) {}
+  CheckTest() : config_(pipeline_test_config(server_.url(), "3")) {}
 
   std::string run(int& exit_status) {
     std::ostringstream out;

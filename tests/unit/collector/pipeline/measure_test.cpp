@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/support/curl_environment.h"
+#include "tests/unit/collector/pipeline/pipeline_test_config.h"
 #include "tests/support/fake_http_server.h"
 
 namespace netscore::collector {
@@ -30,24 +31,15 @@ const std::string kGoodBody = R"({"status":"success","data":{"resultType":"vecto
                               R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"100"]}]}})";
 const std::string kEmptyBody = R"({"status":"success","data":{"resultType":"vector","result":[]}})";
 
-Config config_for(const std::string& url) {
-  return load_config(Component::collector, {},
-                     {{"NETSCORE_PROMETHEUS_URL", url},
-                      {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
-                      {"NETSCORE_NODE_LABEL", "kubernetes_node"},
-                      {"NETSCORE_INTERFACE", "eth0"},
-                      {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
-                      {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "1s"},
-                      {"NETSCORE_PROMETHEUS_RETRIES", "2"}});
-}
-
 Measurer::BackoffWait no_wait() {
   return [](std::chrono::milliseconds) { return true; };
 }
 
 class MeasureTest : public ::testing::Test {
  protected:
-  MeasureTest() : config_(config_for(server_.url())), client_({.prometheus = config_.prometheus}) {}
+  MeasureTest()
+      : config_(pipeline_test_config(server_.url(), "2")),
+        client_({.prometheus = config_.prometheus}) {}
 
   FakeHttpServer server_;
   Config config_;

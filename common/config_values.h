@@ -1,0 +1,77 @@
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/config.h"
+#include "common/config_options.h"
+
+// The value parsers behind the option table: each turns one NETSCORE_* value into a field or
+// throws BadValue naming what was expected.
+namespace netscore {
+
+template <class T>
+T parse_number(std::string_view text, T min, T max, const char* what) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
+    throw BadValue{std::string(what) + " from " + std::to_string(min) + " to " +
+                   std::to_string(max)};
+  }
+  return value;
+}
+
+template <class E, std::size_t N>
+E parse_enum(std::string_view text, const std::array<std::pair<std::string_view, E>, N>& names) {
+  for (const auto& [name, value] : names) {
+    if (text == name) return value;
+  }
+  std::string expected = "one of";
+  for (const auto& [name, value] : names) expected += " " + std::string(name);
+  throw BadValue{expected};
+}
+
+struct HostPort {
+  std::string host;
+  std::uint16_t port = 0;
+};
+
+bool parse_bool(std::string_view text);
+
+PromDuration parse_duration(std::string_view text);
+
+std::string parse_nonempty(std::string_view text);
+
+// Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (the data model's rule), so a label can be
+// spliced into PromQL without quoting.
+std::string parse_label_name(std::string_view text);
+
+std::string parse_metric_name(std::string_view text);
+
+std::vector<std::string> split(std::string_view text, char separator);
+
+void parse_node_labels(std::string_view text, QueryConfig& out);
+
+// HTTP field names are RFC 9110 tokens; values must not end the header line.
+bool is_header_token(std::string_view name);
+
+std::vector<std::pair<std::string, std::string>> parse_headers(std::string_view text);
+
+std::string parse_url(std::string_view text);
+
+HostPort parse_host_port(std::string_view text);
+
+// The scheduler appends "/<verb>" to its urlPrefix; ours is the path part, normalised to
+// "" or "/something" without a trailing slash.
+std::string parse_url_prefix(std::string_view text);
+
+std::string parse_shm_name(std::string_view text);
+
+unsigned parse_mode(std::string_view text);
+
+}  // namespace netscore

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+#include "common/config.h"
+
+// The collector configuration the pipeline's unit tests share: the fake Prometheus at `url`,
+// label mode on eth0 with the seed's sum_over_time, and short timeouts.
+namespace netscore::collector {
+
+inline Config pipeline_test_config(const std::string& url, const std::string& retries) {
+  return load_config(Component::collector, {},
+                     {{"NETSCORE_PROMETHEUS_URL", url},
+                      {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+                      {"NETSCORE_NODE_LABEL", "kubernetes_node"},
+                      {"NETSCORE_INTERFACE", "eth0"},
+                      {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
+                      {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "1s"},
+                      {"NETSCORE_PROMETHEUS_RETRIES", retries}});
+}
+
+}  // namespace netscore::collector
