@@ -22,6 +22,14 @@ enum class LogLevel { trace, debug, info, warn, error, off };
 enum class LogFormat { text, json };
 enum class QueryMode { label, uname, custom };
 enum class QueryFunction { sum_over_time, rate, increase };
+// What a node's score measures. raw: the query's value in bytes (the plugin's); utilisation: the
+// rate over the window divided by the node's link speed, so nodes with different NICs compare by
+// how close each is to saturation.
+enum class ScoreBasis { raw, utilisation };
+// Which side of the link is scored; busier: the larger of the two (in the basis' unit).
+enum class Direction { receive, transmit, busier };
+std::string_view score_basis_name(ScoreBasis basis);
+std::string_view direction_name(Direction direction);
 // request: the plugin's formula over the nodes of one request; range: the whole 0..10 between the
 // least and the most loaded node of the request; cluster: the collector's cluster-wide scores.
 enum class ScoringMode { request, range, cluster };
@@ -69,6 +77,15 @@ struct QueryConfig {
   std::string node_label;                // the first of node_labels: custom mode's {node_label}
   std::vector<std::string> node_labels;  // tried in order per series (label mode)
   std::string custom_template;
+  // The transmit counter, read with the same device and node labels.
+  std::string transmit_metric = "node_network_transmit_bytes_total";
+  // Link speed gauge in bytes/s (node-exporter: -1 or absent when unknown).
+  std::string speed_metric = "node_network_speed_bytes";
+  ScoreBasis basis = ScoreBasis::raw;
+  Direction direction = Direction::receive;
+  // Link speed in bytes/s assumed for nodes whose speed series is absent or not positive;
+  // 0: none, such nodes are scored on the raw basis.
+  double fallback_speed = 0;
 };
 
 // Memory per /explain record: a decision, and a node of one (the extender's decision log asserts

@@ -17,16 +17,36 @@
 
 namespace netscore {
 
+template <class E, std::size_t N>
+std::string_view name_of(E value, const std::array<std::pair<std::string_view, E>, N>& names) {
+  for (const auto& [name, v] : names) {
+    if (v == value) return name;
+  }
+  return "unknown";
+}
+
 constexpr std::array<std::pair<std::string_view, ScoringMode>, 3> kScoringModes{
     {{"request", ScoringMode::request},
      {"range", ScoringMode::range},
      {"cluster", ScoringMode::cluster}}};
 
 std::string_view scoring_mode_name(ScoringMode mode) {
-  for (const auto& [name, value] : kScoringModes) {
-    if (value == mode) return name;
-  }
-  return "unknown";
+  return name_of(mode, kScoringModes);
+}
+
+constexpr std::array<std::pair<std::string_view, ScoreBasis>, 2> kScoreBases{
+    {{"raw", ScoreBasis::raw}, {"utilisation", ScoreBasis::utilisation}}};
+constexpr std::array<std::pair<std::string_view, Direction>, 3> kDirections{
+    {{"receive", Direction::receive},
+     {"transmit", Direction::transmit},
+     {"max", Direction::busier}}};
+
+std::string_view score_basis_name(ScoreBasis basis) {
+  return name_of(basis, kScoreBases);
+}
+
+std::string_view direction_name(Direction direction) {
+  return name_of(direction, kDirections);
 }
 
 namespace {
@@ -151,6 +171,24 @@ const std::array kOptionTable{
            "custom mode: PromQL with {interface} {range} {node_label} placeholders, "
            "one series per node labelled by NETSCORE_NODE_LABEL",
            [](Config& c, std::string_view v) { c.query.custom_template = std::string(v); }},
+    Option{"NETSCORE_TRANSMIT_METRIC", "node_network_transmit_bytes_total", kCollector,
+           "transmit counter, read with NETSCORE_METRIC's device and node labels",
+           [](Config& c, std::string_view v) { c.query.transmit_metric = parse_metric_name(v); }},
+    Option{"NETSCORE_SPEED_METRIC", "node_network_speed_bytes", kCollector,
+           "link speed gauge in bytes/s (node-exporter reports -1 or nothing for virtual devices)",
+           [](Config& c, std::string_view v) { c.query.speed_metric = parse_metric_name(v); }},
+    Option{"NETSCORE_SCORE_BASIS", "raw", kCollector,
+           "raw: score the query's value (bytes, the plugin's); utilisation: score the rate over "
+           "the window divided by the node's link speed",
+           [](Config& c, std::string_view v) { c.query.basis = parse_enum(v, kScoreBases); }},
+    Option{"NETSCORE_DIRECTION", "receive", kCollector,
+           "receive, transmit, or max (the busier of the two on each node)",
+           [](Config& c, std::string_view v) { c.query.direction = parse_enum(v, kDirections); }},
+    Option{"NETSCORE_FALLBACK_LINK_SPEED", "", kCollector,
+           "utilisation basis: link speed in bytes/s (a number or a quantity such as 125M) "
+           "assumed where a node's speed series is absent or not positive (empty: such nodes are "
+           "scored on the raw basis, among themselves)",
+           [](Config& c, std::string_view v) { c.query.fallback_speed = parse_speed(v); }},
     Option{"NETSCORE_LISTEN", "127.0.0.1:8888", kExtender, "extender listen address (host:port)",
            [](Config& c, std::string_view v) {
              auto [host, port] = parse_host_port(v);

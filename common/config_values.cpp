@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/prometheus_names.h"
+#include "common/quantity.h"
 
 namespace netscore {
 
@@ -153,6 +154,14 @@ unsigned parse_mode(std::string_view text) {
     throw BadValue{"an octal file mode with owner read+write, such as 0600 or 0640"};
   }
   return mode;
+}
+
+double parse_speed(std::string_view text) {
+  if (text.empty()) return 0;
+  const auto speed = parse_quantity(text);
+  if (!speed || *speed <= 0 || *speed > 1e15)
+    throw BadValue{"a link speed in bytes/s above 0, such as 125000000 or 125M (1 Gb/s)"};
+  return *speed;
 }
 
 }  // namespace netscore

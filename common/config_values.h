@@ -74,4 +74,7 @@ std::string parse_shm_name(std::string_view text);
 
 unsigned parse_mode(std::string_view text);
 
+// Empty: 0 (no speed).
+double parse_speed(std::string_view text);
+
 }  // namespace netscore

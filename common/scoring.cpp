@@ -18,6 +18,10 @@ std::optional<std::int64_t> plugin_score(double raw) {
   return static_cast<std::int64_t>(raw);
 }
 
+std::optional<std::int64_t> utilisation_score(double utilisation) {
+  return plugin_score(utilisation * kUtilisationScale);
+}
+
 std::int64_t normalize_score(std::int64_t raw, std::int64_t max) {
   if (max <= 0) return kMaxNodeScore;
   const auto scaled = static_cast<Int128>(raw) * kMaxNodeScore / max;

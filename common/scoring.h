@@ -18,6 +18,13 @@ inline constexpr std::int64_t kMaxExtenderScore = 10;  // extender/v1 MaxExtende
 // produce garbage or a negative score, and such a node must never steer a pod.
 std::optional<std::int64_t> plugin_score(double raw);
 
+// Utilisation is scored in parts per million, so the plugin's integer arithmetic applies to it as
+// it does to bytes and a 0.0001% difference still ranks.
+inline constexpr double kUtilisationScale = 1e6;
+
+// The score integer of a link utilisation (rate / speed): plugin_score(u x kUtilisationScale).
+std::optional<std::int64_t> utilisation_score(double utilisation);
+
 // The plugin's NormalizeScore over `raw` (all valid, i.e. >= 0), written to `out` (same size).
 // max == 0 (every node idle) gives every node kMaxNodeScore where Go would divide by zero.
 // The product is computed in 128 bits: equal to Go whenever Go does not overflow int64.

@@ -34,6 +34,22 @@
 // and says so (no kSnapshotCorrected). The corrected value is never below 0.
 namespace netscore::collector {
 
+// What each node is scored on (NETSCORE_SCORE_BASIS, NETSCORE_DIRECTION,
+// NETSCORE_FALLBACK_LINK_SPEED). On the utilisation basis a node whose speed is unknown (no
+// positive speed series and no fallback) or whose rate in the direction is missing is scored on
+// the raw basis; the two kinds of node are normalised separately, each among its own, because
+// bytes and utilisation do not compare.
+struct ScoringSettings {
+  ScoreBasis basis = ScoreBasis::raw;
+  Direction direction = Direction::receive;
+  double fallback_speed = 0;  // bytes/s; 0: none
+
+  static ScoringSettings from(const QueryConfig& query) {
+    return {
+        .basis = query.basis, .direction = query.direction, .fallback_speed = query.fallback_speed};
+  }
+};
+
 struct CorrectionSettings {
   bool enabled = false;
   QueryFunction function = QueryFunction::sum_over_time;

@@ -8,19 +8,41 @@
 namespace netscore::collector {
 namespace {
 
-// Normalises `score_of` over the valid entries into `set`, as the plugin's NormalizeScore.
+bool scored_on_utilisation(const shm::NodeFigures& f) {
+  return (f.flags & shm::kEntryUtilisation) != 0;
+}
+
+// Normalises `score_of` into `set` as the plugin's NormalizeScore, over the valid entries scored
+// on the same basis (bytes and utilisation do not compare).
 template <class Get, class Set>
 void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
-  std::vector<std::int64_t> raw;
-  std::vector<std::size_t> at;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (!entries[i].valid()) continue;
-    raw.push_back(score_of(entries[i]));
-    at.push_back(i);
+  for (const bool utilisation : {false, true}) {
+    std::vector<std::int64_t> raw;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (!entries[i].valid() || scored_on_utilisation(entries[i]) != utilisation) continue;
+      raw.push_back(score_of(entries[i]));
+      at.push_back(i);
+    }
+    std::vector<std::int64_t> normalized(raw.size());
+    normalize_scores(raw, normalized);
+    for (std::size_t i = 0; i < at.size(); ++i) set(entries[at[i]], normalized[i]);
   }
-  std::vector<std::int64_t> normalized(raw.size());
-  normalize_scores(raw, normalized);
-  for (std::size_t i = 0; i < at.size(); ++i) set(entries[at[i]], normalized[i]);
+}
+
+// The direction's value (or the busier one's) of those the sample answered.
+std::optional<double> in_direction(Direction direction, std::optional<double> receive,
+                                   std::optional<double> transmit) {
+  switch (direction) {
+    case Direction::receive:
+      return receive;
+    case Direction::transmit:
+      return transmit;
+    case Direction::busier:
+      if (receive && transmit) return std::max(*receive, *transmit);
+      return receive ? receive : transmit;
+  }
+  return receive;
 }
 
 void sort_by_name(std::vector<TableEntry>& entries) {
@@ -29,20 +51,12 @@ void sort_by_name(std::vector<TableEntry>& entries) {
 }
 
 std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,
-                                         std::int64_t eval_time_ms, std::size_t extra) {
+                                         std::int64_t eval_time_ms, std::size_t extra,
+                                         const ScoringSettings& scoring) {
   std::vector<TableEntry> entries;
   entries.reserve(samples.size() + extra);
-  for (const auto& s : samples) {
-    const auto score = plugin_score(s.value);
-    entries.push_back({{.raw = s.value,
-                        .raw_score = score.value_or(0),
-                        .sample_ms = eval_time_ms,
-                        .rate = s.rate_valid ? s.rate : 0,
-                        .corrected_raw_score = score.value_or(0),
-                        .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U) |
-                                 (score.has_value() ? shm::kEntryValid : 0U)},
-                       s.node});
-  }
+  for (const auto& s : samples)
+    entries.push_back({measured_figures(s, eval_time_ms, scoring), s.node});
   return entries;
 }
 
@@ -72,13 +86,58 @@ std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
 
 }  // namespace
 
+shm::NodeFigures measured_figures(const NodeSample& s, std::int64_t eval_time_ms,
+                                  const ScoringSettings& scoring) {
+  shm::NodeFigures f{.raw = s.value,
+                     .sample_ms = eval_time_ms,
+                     .rate = s.rate_valid ? s.rate : 0,
+                     .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U) |
+                              (s.transmit_value_valid ? shm::kEntryTransmitValid : 0U) |
+                              (s.transmit_rate_valid ? shm::kEntryTransmitRateValid : 0U) |
+                              (s.unusable_speeds > 0 ? shm::kEntrySpeedUnusable : 0U),
+                     .raw_transmit = s.transmit_value_valid ? s.transmit_value : 0,
+                     .transmit_rate = s.transmit_rate_valid ? s.transmit_rate : 0};
+  if (s.speed > 0) {
+    f.speed = s.speed;
+    f.flags |= shm::kEntrySpeedMeasured;
+  } else if (scoring.fallback_speed > 0) {
+    f.speed = scoring.fallback_speed;
+    f.flags |= shm::kEntrySpeedFallback;
+  }
+  const auto known = [](bool valid, double value) {
+    return valid ? std::optional<double>(value) : std::nullopt;
+  };
+  std::optional<double> utilisation;
+  if (scoring.basis == ScoreBasis::utilisation && f.speed > 0) {
+    utilisation = in_direction(scoring.direction, known(s.rate_valid, s.rate / f.speed),
+                               known(s.transmit_rate_valid, s.transmit_rate / f.speed));
+  }
+  std::optional<std::int64_t> score;
+  if (utilisation) {
+    f.scored = *utilisation;
+    f.flags |= shm::kEntryUtilisation;
+    score = utilisation_score(f.scored);
+  } else if (const auto raw = in_direction(scoring.direction, s.value,
+                                           known(s.transmit_value_valid, s.transmit_value))) {
+    f.scored = *raw;
+    score = plugin_score(f.scored);
+  }
+  f.raw_score = score.value_or(0);
+  f.corrected_raw_score = f.raw_score;
+  if (score) f.flags |= shm::kEntryValid;
+  return f;
+}
+
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
-                             std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod) {
+                             std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod,
+                             const ScoringSettings& scoring) {
   BuiltSnapshot out;
   out.info.eval_time_ms = eval_time_ms;
+  out.info.basis = scoring.basis;
+  out.info.direction = scoring.direction;
   auto& entries = out.entries;
-  entries = measured_entries(samples, eval_time_ms, loads ? loads->size() : 0);
+  entries = measured_entries(samples, eval_time_ms, loads ? loads->size() : 0, scoring);
   if (loads == nullptr) {
     sort_by_name(entries);
     normalise(

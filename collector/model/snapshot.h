@@ -15,6 +15,10 @@
 // plugin's NormalizeScore does (pure: thread-safe).
 namespace netscore::collector {
 
+// A node's measured figures (every flag but the cluster's) and what it is scored on.
+shm::NodeFigures measured_figures(const NodeSample& sample, std::int64_t eval_time_ms,
+                                  const ScoringSettings& scoring);
+
 struct BuiltSnapshot {
   std::vector<TableEntry> entries{};  // sorted by name
   SnapshotInfo info{};
@@ -31,6 +35,7 @@ struct BuiltSnapshot {
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
                              std::uint64_t rules_hash,
-                             std::optional<double> learned_rate_per_pod = std::nullopt);
+                             std::optional<double> learned_rate_per_pod = std::nullopt,
+                             const ScoringSettings& scoring = {});
 
 }  // namespace netscore::collector

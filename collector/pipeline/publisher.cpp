@@ -27,6 +27,7 @@ Publisher::Options Publisher::options(const Config& config, std::string promethe
                          .window_ms = config.query.time_range.value.count(),
                          .default_rate = config.kube.pod_receive_rate,
                          .learn_workloads = config.kube.learn_workloads},
+          .scoring = ScoringSettings::from(config.query),
           .lag_ms = config.refresh_interval.value.count(),
           .rules_hash = config.label_rules.hash,
           .refresh_interval_ms = config.refresh_interval.value.count(),
@@ -139,7 +140,7 @@ std::uint32_t Publisher::publish_snapshot(const std::vector<NodeSample>& samples
   }
   const BuiltSnapshot snapshot = build_snapshot(
       samples, eval_time_ms, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
-      synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt);
+      synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt, options_.scoring);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);

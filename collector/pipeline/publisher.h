@@ -34,6 +34,7 @@ class Publisher {
  public:
   struct Options {
     CorrectionSettings correction{};
+    ScoringSettings scoring{};
     std::int64_t lag_ms = 15000;
     std::uint64_t rules_hash = 0;
     std::int64_t refresh_interval_ms = 15000;  // recorded in the status

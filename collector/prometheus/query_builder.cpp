@@ -28,11 +28,17 @@ std::vector<std::string> candidates(const QueryConfig& config) {
                                     : config.node_labels;
 }
 
-void validate(const QueryConfig& config) {
-  if (!is_prometheus_metric_name(config.metric)) {
-    throw QueryError("invalid NETSCORE_METRIC=\"" + config.metric +
+void validate_metric(std::string_view variable, const std::string& metric) {
+  if (!is_prometheus_metric_name(metric)) {
+    throw QueryError("invalid " + std::string(variable) + "=\"" + metric +
                      "\": expected a metric name [a-zA-Z_:][a-zA-Z0-9_:]*");
   }
+}
+
+void validate(const QueryConfig& config) {
+  validate_metric("NETSCORE_METRIC", config.metric);
+  validate_metric("NETSCORE_TRANSMIT_METRIC", config.transmit_metric);
+  validate_metric("NETSCORE_SPEED_METRIC", config.speed_metric);
   for (const auto& label : candidates(config)) {
     if (!is_prometheus_label_name(label)) {
       throw QueryError("invalid NETSCORE_NODE_LABEL=\"" + label +
@@ -41,16 +47,24 @@ void validate(const QueryConfig& config) {
   }
 }
 
-std::string windowed(const QueryConfig& config, QueryFunction function,
+// <metric>{device="<iface>"<extra_matcher>}
+std::string selector(const QueryConfig& config, std::string_view metric,
                      std::string_view extra_matcher) {
-  std::string q(function_name(function));
-  q += '(';
-  q += config.metric;
+  std::string q(metric);
   q += "{device";
   q += config.interface_regex ? "=~" : "=";
   q += quote_promql_string(config.interface);
   q += extra_matcher;
-  q += "}[";
+  q += '}';
+  return q;
+}
+
+std::string windowed(const QueryConfig& config, QueryFunction function,
+                     std::string_view extra_matcher) {
+  std::string q(function_name(function));
+  q += '(';
+  q += selector(config, config.metric, extra_matcher);
+  q += '[';
   q += config.time_range.text;
   q += "])";
   return q;
@@ -85,18 +99,41 @@ std::string label_mode_node_label(const QueryConfig& config) {
   return labels.size() == 1 ? labels.front() : std::string(kCandidateNodeLabel);
 }
 
-// The expression of `function` per node in label or uname mode (custom mode's rate uses label
-// mode).
-std::string per_node_sum(const QueryConfig& config, QueryFunction function) {
-  if (config.mode == QueryMode::uname) {
-    return "sum by (" + std::string(kUnameNodeLabel) + ") (" + windowed(config, function, "") +
-           uname_join("") + ")";
-  }
+// `aggregation` by node of a per-series expression, in label or uname mode (custom mode's other
+// parts use label mode).
+std::string per_node(const QueryConfig& config, std::string_view aggregation,
+                     const std::string& expr) {
+  const std::string head = std::string(aggregation) + " by (";
+  if (config.mode == QueryMode::uname)
+    return head + std::string(kUnameNodeLabel) + ") (" + expr + uname_join("") + ")";
   const auto labels = candidates(config);
-  if (labels.size() == 1)
-    return "sum by (" + labels.front() + ") (" + windowed(config, function, "") + ")";
-  return "sum by (" + std::string(kCandidateNodeLabel) + ") (" +
-         first_candidate(windowed(config, function, ""), labels) + ")";
+  if (labels.size() == 1) return head + labels.front() + ") (" + expr + ")";
+  return head + std::string(kCandidateNodeLabel) + ") (" + first_candidate(expr, labels) + ")";
+}
+
+std::string per_node_sum(const QueryConfig& config, QueryFunction function) {
+  return per_node(config, "sum", windowed(config, function, ""));
+}
+
+// Custom mode's template gives the score alone; the other parts use label mode on its label.
+QueryConfig parts_config(const QueryConfig& config) {
+  QueryConfig out = config;
+  if (config.mode == QueryMode::custom) {
+    out.mode = QueryMode::label;
+    out.node_labels = {config.node_label};
+  }
+  return out;
+}
+
+QueryConfig transmit_config(const QueryConfig& config) {
+  QueryConfig out = parts_config(config);
+  out.metric = config.transmit_metric;
+  return out;
+}
+
+bool scores_transmit(const QueryConfig& config) {
+  return config.basis == ScoreBasis::raw && config.direction != Direction::receive &&
+         config.function != QueryFunction::rate;
 }
 
 std::string tagged(std::string_view expr, std::string_view kind) {
@@ -155,12 +192,36 @@ std::string quote_promql_string(std::string_view value) {
   return out;
 }
 
+std::string build_part_query(const QueryConfig& config, std::string_view kind) {
+  validate(config);
+  const QueryConfig parts = parts_config(config);
+  if (kind == kKindScore) {
+    if (config.mode != QueryMode::custom) return per_node_sum(config, config.function);
+    if (config.custom_template.empty())
+      throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
+    // {interface} is meant to sit inside a quoted matcher: substitute the escaped body only.
+    const std::string quoted = quote_promql_string(config.interface);
+    std::string score = config.custom_template;
+    replace_all(score, "{interface}", std::string_view(quoted).substr(1, quoted.size() - 2));
+    replace_all(score, "{range}", config.time_range.text);
+    replace_all(score, "{node_label}", config.node_label);
+    return score;
+  }
+  if (kind == kKindRate) return per_node_sum(parts, QueryFunction::rate);
+  if (kind == kKindTransmitScore) return per_node_sum(transmit_config(config), config.function);
+  if (kind == kKindTransmitRate) return per_node_sum(transmit_config(config), QueryFunction::rate);
+  // node-exporter reports -1 for devices without a link speed: such a device adds nothing to
+  // the node's capacity and is counted instead, so /table can say why a node has no speed.
+  if (kind == kKindSpeed)
+    return per_node(parts, "sum", "(" + selector(parts, config.speed_metric, "") + " > 0)");
+  if (kind == kKindUnusableSpeed)
+    return per_node(parts, "count", "(" + selector(parts, config.speed_metric, "") + " <= 0)");
+  throw QueryError("unknown part \"" + std::string(kind) + "\" of the batch query");
+}
+
 BuiltQuery build_batch_query(const QueryConfig& config) {
   validate(config);
-  std::string score;
   std::string node_label;
-  // The rate half carries the node under the label the score half uses.
-  QueryConfig rate_config = config;
   switch (config.mode) {
     case QueryMode::label:
       node_label = label_mode_node_label(config);
@@ -168,31 +229,24 @@ BuiltQuery build_batch_query(const QueryConfig& config) {
     case QueryMode::uname:
       node_label = kUnameNodeLabel;
       break;
-    case QueryMode::custom: {
-      if (config.custom_template.empty())
-        throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
+    case QueryMode::custom:
       node_label = config.node_label;
-      rate_config.node_labels = {config.node_label};
-      // {interface} is meant to sit inside a quoted matcher: substitute the escaped body only.
-      const std::string quoted = quote_promql_string(config.interface);
-      score = config.custom_template;
-      replace_all(score, "{interface}", std::string_view(quoted).substr(1, quoted.size() - 2));
-      replace_all(score, "{range}", config.time_range.text);
-      replace_all(score, "{node_label}", config.node_label);
       break;
-    }
   }
-  if (config.mode != QueryMode::custom) {
-    score = per_node_sum(config, config.function);
-    if (config.function == QueryFunction::rate)
-      return {std::move(score), std::move(node_label), "", true};
+  const bool score_is_rate =
+      config.mode != QueryMode::custom && config.function == QueryFunction::rate;
+  std::vector<std::string_view> kinds{kKindScore};
+  if (!score_is_rate) kinds.push_back(kKindRate);
+  if (scores_transmit(config)) kinds.push_back(kKindTransmitScore);
+  kinds.insert(kinds.end(), {kKindTransmitRate, kKindSpeed, kKindUnusableSpeed});
+  // One request answers every part: label_replace only adds the kind label, so every series
+  // keeps exactly the value its own query gives, and no two parts share a label set.
+  std::string q;
+  for (const auto kind : kinds) {
+    if (!q.empty()) q += " or ";
+    q += tagged(build_part_query(config, kind), kind);
   }
-  // One request answers both: label_replace only adds the kind label, so every score series
-  // keeps exactly the value its own query gives, and the two halves never share a label set.
-  std::string q = tagged(score, kKindScore);
-  q += " or ";
-  q += tagged(per_node_sum(rate_config, QueryFunction::rate), kKindRate);
-  return {std::move(q), std::move(node_label), std::string(kKindLabel), false};
+  return {std::move(q), std::move(node_label), std::string(kKindLabel), score_is_rate};
 }
 
 std::string build_per_node_query(const QueryConfig& config, std::string_view node) {

@@ -18,20 +18,27 @@ class QueryError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// The label that tells the two halves of the batched answer apart, and its values.
+// The label that tells the parts of the batched answer apart, and its values. Every part is one
+// series per node under BuiltQuery::node_label.
 inline constexpr std::string_view kKindLabel = "netscore_kind";
-inline constexpr std::string_view kKindScore = "score";
-inline constexpr std::string_view kKindRate = "rate";
+inline constexpr std::string_view kKindScore = "score";  // the configured function (receive)
+inline constexpr std::string_view kKindRate = "rate";    // receive bytes/s over the window
+// The configured function over the transmit counter (raw basis scoring transmit, unless the
+// function is rate: then it is the transmit rate).
+inline constexpr std::string_view kKindTransmitScore = "transmit_score";
+inline constexpr std::string_view kKindTransmitRate = "transmit_rate";  // transmit bytes/s
+// Sum of the matched devices' link speeds that are positive, in bytes/s.
+inline constexpr std::string_view kKindSpeed = "speed";
+// Number of matched devices whose speed series is not positive (node-exporter's -1).
+inline constexpr std::string_view kKindUnusableSpeed = "unusable_speed";
 // Label mode with several candidate node labels: the label the answer carries the node name in.
 inline constexpr std::string_view kCandidateNodeLabel = "netscore_node";
 
 struct BuiltQuery {
   std::string promql;
   std::string node_label;  // the result label that carries the node name
-  // Series labelled kKindLabel="score" carry the scored value, "rate" the average receive rate
-  // in bytes/s. Empty when every series is a score series that is itself the rate
-  // (NETSCORE_QUERY_FUNCTION=rate).
-  std::string kind_label;
+  std::string kind_label;  // kKindLabel: which part of the answer a series is (kKind*)
+  // NETSCORE_QUERY_FUNCTION=rate: the score parts are the rates, which the answer holds once.
   bool score_is_rate = false;
 };
 
@@ -39,10 +46,15 @@ struct BuiltQuery {
 // backslash, quote, newline, carriage return, tab, other control bytes as \xHH).
 std::string quote_promql_string(std::string_view value);
 
-// The one query of a refresh: per node one score series and one rate series, labelled by
-// BuiltQuery::node_label and told apart by BuiltQuery::kind_label.
-// Throws QueryError naming the offending setting.
+// The one query of a refresh: its parts joined by `or` into one expression, so one request and
+// one evaluation answer them all. Per node: the score and the receive rate, the transmit rate,
+// the link speed and the count of devices without one, and the transmit score when the raw basis
+// scores transmit. Throws QueryError naming the offending setting.
 BuiltQuery build_batch_query(const QueryConfig& config);
+
+// One part of the batch on its own, exactly as the batch embeds it before tagging: tests evaluate
+// it in Prometheus to check the batch's answer, and the benchmark prices the parts.
+std::string build_part_query(const QueryConfig& config, std::string_view kind);
 
 // What the original Go plugin asked per node (label and uname modes; label mode matches
 // config.node_label), used to prove that the batch query gives every node the same value, and by

@@ -1,5 +1,6 @@
 #include "collector/prometheus/response_parser.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -9,6 +10,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include "collector/prometheus/query_builder.h"
+
 namespace netscore::collector {
 namespace {
 
@@ -16,6 +19,48 @@ std::string_view string_member(const rapidjson::Value& object, const char* name)
   const auto it = object.FindMember(name);
   if (it == object.MemberEnd() || !it->value.IsString()) return {};
   return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+// The parts that annotate a node's score series.
+enum class Part { rate, transmit_value, transmit_rate, speed, unusable_speeds, count };
+
+std::optional<Part> annotation_part(std::string_view kind) {
+  if (kind == kKindRate) return Part::rate;
+  if (kind == kKindTransmitScore) return Part::transmit_value;
+  if (kind == kKindTransmitRate) return Part::transmit_rate;
+  if (kind == kKindSpeed) return Part::speed;
+  if (kind == kKindUnusableSpeed) return Part::unusable_speeds;
+  return std::nullopt;
+}
+
+void annotate(NodeSample& sample, Part part, double value, bool score_is_rate) {
+  const bool finite = std::isfinite(value);
+  switch (part) {
+    case Part::rate:
+      sample.rate = value;
+      sample.rate_valid = finite;
+      break;
+    case Part::transmit_rate:
+      sample.transmit_rate = value;
+      sample.transmit_rate_valid = finite;
+      if (score_is_rate) {
+        sample.transmit_value = value;
+        sample.transmit_value_valid = finite;
+      }
+      break;
+    case Part::transmit_value:
+      sample.transmit_value = value;
+      sample.transmit_value_valid = finite;
+      break;
+    case Part::speed:
+      sample.speed = finite && value > 0 ? value : 0;
+      break;
+    case Part::unusable_speeds:
+      sample.unusable_speeds = finite && value > 0 ? static_cast<std::uint32_t>(value) : 0;
+      break;
+    case Part::count:
+      break;
+  }
 }
 
 }  // namespace
@@ -84,7 +129,8 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
   const std::string label(node_label);
   const std::string kind(kind_label);
   std::unordered_set<std::string_view> seen;
-  std::unordered_map<std::string_view, double> rates;
+  std::array<std::unordered_map<std::string_view, double>, static_cast<std::size_t>(Part::count)>
+      annotations;
   seen.reserve(series.Size());
   for (const auto& s : series) {
     if (!s.IsObject()) {
@@ -94,9 +140,10 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
     }
     const auto metric = s.FindMember("metric");
     const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
-    const bool is_rate =
-        !kind.empty() && has_metric && string_member(metric->value, kind.c_str()) == "rate";
-    ++(is_rate ? out.rate_series : out.series);
+    const std::optional<Part> part =
+        !kind.empty() && has_metric ? annotation_part(string_member(metric->value, kind.c_str()))
+                                    : std::nullopt;
+    ++(part ? out.rate_series : out.series);
     const std::string_view node =
         has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
     const auto value = s.FindMember("value");
@@ -105,9 +152,10 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
         value->value[1].IsString()) {
       number = parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
     }
-    if (is_rate) {
-      // A rate only annotates a score series; problems with it are the score's to report.
-      if (!node.empty() && number) rates.emplace(node, *number);
+    if (part) {
+      // These only annotate a score series; problems with them are the score's to report.
+      if (!node.empty() && number)
+        annotations[static_cast<std::size_t>(*part)].emplace(node, *number);
       continue;
     }
     if (node.empty()) {
@@ -127,12 +175,11 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
                            .rate = score_is_rate ? *number : 0,
                            .rate_valid = score_is_rate && std::isfinite(*number)});
   }
-  if (!rates.empty()) {
+  for (std::size_t p = 0; p < annotations.size(); ++p) {
+    if (annotations[p].empty()) continue;
     for (auto& sample : out.samples) {
-      if (const auto it = rates.find(sample.node); it != rates.end()) {
-        sample.rate = it->second;
-        sample.rate_valid = std::isfinite(it->second);
-      }
+      if (const auto it = annotations[p].find(sample.node); it != annotations[p].end())
+        annotate(sample, static_cast<Part>(p), it->second, score_is_rate);
     }
   }
   return out;

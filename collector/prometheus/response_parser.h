@@ -17,6 +17,16 @@ struct NodeSample {
   // the scoring function is; rate_valid is false when the answer had no rate for this node.
   double rate = 0;
   bool rate_valid = false;
+  // The configured function over the transmit counter (asked only when the raw basis scores
+  // transmit), and the average transmit rate in bytes/s; each valid when answered and finite.
+  bool transmit_value_valid = false;
+  bool transmit_rate_valid = false;
+  double transmit_value = 0;
+  double transmit_rate = 0;
+  // Sum of the node's positive link speeds in bytes/s (0: none), and how many of its devices
+  // reported a speed that is not positive.
+  double speed = 0;
+  std::uint32_t unusable_speeds = 0;
 };
 
 struct ParsedVector {
@@ -25,7 +35,7 @@ struct ParsedVector {
   std::vector<NodeSample> samples;
   std::vector<std::string> warnings;
   std::uint32_t series = 0;       // score series in the answer, usable or not
-  std::uint32_t rate_series = 0;  // rate series in the answer, usable or not
+  std::uint32_t rate_series = 0;  // the other parts' series (rates, speeds), usable or not
   std::uint32_t missing_label = 0;
   std::uint32_t duplicate_node = 0;  // later series for a node already seen; the first one is kept
   std::uint32_t not_a_number = 0;    // value missing or not a Prometheus float string
@@ -35,9 +45,10 @@ struct ParsedVector {
 };
 
 // Series problems are counted and skipped; only a malformed or failed answer sets `error`.
-// With a kind_label (BuiltQuery::kind_label), series whose kind is "rate" give the rate of the
-// node's sample and every other series is a score series; a rate without a score series is dropped.
-// score_is_rate: every score value is also the node's rate.
+// With a kind_label (BuiltQuery::kind_label), series of the kinds query_builder.h names other than
+// "score" annotate the node's sample, and every other series is a score series; an annotation
+// without a score series is dropped. score_is_rate: every score value is also the node's rate,
+// and the transmit rate is also its transmit value.
 ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
                                    std::string_view kind_label = {}, bool score_is_rate = false);
 

@@ -25,7 +25,7 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 4;
+inline constexpr std::uint32_t kLayoutVersion = 5;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -46,6 +46,17 @@ inline constexpr std::uint32_t kEntryRateValid = 16U;
 inline constexpr std::uint32_t kEntryPricedByAnnotation = 32U;  // their expected-rate annotation
 inline constexpr std::uint32_t kEntryPricedByWorkload = 64U;    // their workload's learned traffic
 inline constexpr std::uint32_t kEntryPricedByAverage = 128U;    // the cluster's traffic per pod
+// `raw_transmit` holds the configured function over the transmit counter.
+inline constexpr std::uint32_t kEntryTransmitValid = 256U;
+// `transmit_rate` holds the average transmit rate over the window.
+inline constexpr std::uint32_t kEntryTransmitRateValid = 512U;
+// Where `speed` came from: the node's speed series, or the configured fallback speed.
+inline constexpr std::uint32_t kEntrySpeedMeasured = 1024U;
+inline constexpr std::uint32_t kEntrySpeedFallback = 2048U;
+// Some matched device reported a link speed that is not positive (node-exporter's -1).
+inline constexpr std::uint32_t kEntrySpeedUnusable = 4096U;
+// `scored` is link utilisation (rate / speed); otherwise bytes, on the raw basis.
+inline constexpr std::uint32_t kEntryUtilisation = 8192U;
 
 // The pricing flags' names, in the order /table and /explain list them.
 inline constexpr std::array<std::pair<std::uint32_t, std::string_view>, 3> kPricedBy{
@@ -71,14 +82,16 @@ static_assert(std::endian::native == std::endian::little);
 // touching them. Trivially copyable, stored as words: keep it a multiple of 8 bytes with no
 // padding.
 struct NodeFigures {
-  double raw = 0;               // bytes over the window, as Prometheus returned it
-  std::int64_t raw_score = 0;   // plugin_score(raw): the Go plugin's int64 Score
+  double raw = 0;  // the query's receive value, as Prometheus returned it
+  // The integer the scores are computed from: plugin_score(scored), the Go plugin's int64 Score on
+  // the raw basis; utilisation_score(scored) when kEntryUtilisation.
+  std::int64_t raw_score = 0;
   std::int64_t node_score = 0;  // 0..100, normalised over the whole cluster
   std::int64_t sample_ms = 0;   // evaluation time of the sample
   double rate = 0;              // average receive rate over the window in bytes/s (kEntryRateValid)
-  // Traffic placed pods are expected to add, in raw's unit; 0 without correction.
+  // Traffic placed pods are expected to add, in scored's unit; 0 without correction.
   double expected = 0;
-  // plugin_score(raw + expected); equals raw_score when expected is 0.
+  // The score integer of scored + expected; equals raw_score when expected is 0.
   std::int64_t corrected_raw_score = 0;
   // 0..100 normalised over the whole cluster from corrected_raw_score.
   std::int64_t corrected_node_score = 0;
@@ -86,6 +99,12 @@ struct NodeFigures {
   std::uint32_t flags = 0;        // kEntry*
   // Bit i: the node's labels satisfy label rule i (kEntryLabelsKnown).
   std::uint64_t rule_mask = 0;
+  double raw_transmit = 0;   // the query's transmit value (kEntryTransmitValid)
+  double transmit_rate = 0;  // average transmit rate over the window in bytes/s
+  double speed = 0;          // link speed in bytes/s (kEntrySpeedMeasured or kEntrySpeedFallback)
+  // What the node is scored on, in the snapshot's basis and direction: bytes on the raw basis,
+  // rate / speed when kEntryUtilisation.
+  double scored = 0;
 
   bool valid() const noexcept { return (flags & kEntryValid) != 0; }
 };
@@ -116,6 +135,8 @@ struct SnapshotMeta {
   // What one more pod of a workload nobody knows yet adds to a node's corrected_raw_score (the
   // correction's price of a pod, kSnapshotCorrected only); 0: unknown.
   std::int64_t pod_price;
+  std::uint32_t basis;      // ScoreBasis the entries were scored on
+  std::uint32_t direction;  // Direction they were scored in
 };
 
 // What the collector last did; published separately so a failure is visible without

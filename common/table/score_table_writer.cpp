@@ -181,6 +181,8 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
   meta.flags = info.flags;
   meta.rules_hash = info.rules_hash;
   meta.pod_price = info.pod_price;
+  meta.basis = static_cast<std::uint32_t>(info.basis);
+  meta.direction = static_cast<std::uint32_t>(info.direction);
   meta.node_count = counts.stored;
   meta.overflow = counts.overflow;
   meta.rejected = counts.rejected;

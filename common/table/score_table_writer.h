@@ -10,6 +10,7 @@
 #include <boost/interprocess/mapped_region.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
 
+#include "common/config.h"
 #include "common/table/score_table_layout.h"
 
 namespace netscore {
@@ -26,6 +27,8 @@ struct SnapshotInfo {
   std::uint32_t flags = 0;  // shm::kSnapshot*
   std::uint64_t rules_hash = 0;
   std::int64_t pod_price = 0;  // shm::SnapshotMeta::pod_price
+  ScoreBasis basis = ScoreBasis::raw;
+  Direction direction = Direction::receive;
 };
 
 // Points inside publish() and record_status() where a test can stop the writer (see

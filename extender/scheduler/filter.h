@@ -24,14 +24,12 @@
 namespace netscore::extender {
 
 // Bytes per second the pod accepts on a node: a plain number or a Kubernetes quantity
-// ("500k", "10Mi"). Compared with the collector's average receive rate over the window.
+// ("500k", "10Mi"; common/quantity). Compared with the collector's average receive rate over the
+// window.
 inline constexpr std::string_view kMaxReceiveRateAnnotation = "netscore.io/max-receive-rate";
 // Earlier releases compared this with the raw query value, which was not bytes; a pod still
 // carrying it is told to move to the rate annotation instead of being filtered on a wrong unit.
 inline constexpr std::string_view kRemovedCeilingAnnotation = "netscore.io/max-receive-bytes";
-
-// A quantity as bytes per second; nullopt unless the whole text is one.
-std::optional<double> parse_rate(std::string_view text);
 
 struct FilterOutcome {
   std::vector<std::size_t> passed;  // indices into ExtenderArgs::names

@@ -1,6 +1,7 @@
 #include "extender/scheduler/node_scoring.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "common/scoring.h"
@@ -38,12 +39,17 @@ void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
   const auto usable = [&](std::size_t i) {
     return nodes[i].found && nodes[i].valid() && raw_score(i) >= 0;
   };
-  std::int64_t max = 0;
-  std::int64_t min = std::numeric_limits<std::int64_t>::max();
+  // Per basis (bytes, utilisation): a node is only compared with nodes scored in its unit.
+  const auto basis = [&](std::size_t i) {
+    return (nodes[i].flags & shm::kEntryUtilisation) != 0 ? 1 : 0;
+  };
+  std::array<std::int64_t, 2> max{0, 0};
+  std::array<std::int64_t, 2> min{std::numeric_limits<std::int64_t>::max(),
+                                  std::numeric_limits<std::int64_t>::max()};
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (!usable(i)) continue;
-    max = std::max(max, raw_score(i));
-    min = std::min(min, raw_score(i));
+    max[basis(i)] = std::max(max[basis(i)], raw_score(i));
+    min[basis(i)] = std::min(min[basis(i)], raw_score(i));
   }
   for (std::size_t i = 0; i < nodes.size() && i < out.size() && i < percent.size(); ++i) {
     const NodeScore& n = nodes[i];
@@ -55,10 +61,10 @@ void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
     std::int64_t p = 0;
     switch (mode) {
       case ScoringMode::request:
-        p = normalize_score(raw_score(i), max);
+        p = normalize_score(raw_score(i), max[basis(i)]);
         break;
       case ScoringMode::range:
-        p = normalize_score_range(raw_score(i), min, max);
+        p = normalize_score_range(raw_score(i), min[basis(i)], max[basis(i)]);
         break;
       case ScoringMode::cluster:
         p = effective_node_score(n, lookup.meta);

@@ -41,9 +41,26 @@ std::string tagged(const std::string& expr, const std::string& kind) {
   return "label_replace(" + expr + R"(, "netscore_kind", ")" + kind + R"(", "", ""))";
 }
 
+// The parts every batch ends with, by node (`by` and `join` as the score part has them).
+std::string link_parts(const std::string& by, const std::string& device,
+                       const std::string& join = "") {
+  return " or " +
+         tagged("sum by (" + by + ") (rate(node_network_transmit_bytes_total{" + device + "}[5m])" +
+                    join + ")",
+                "transmit_rate") +
+         " or " +
+         tagged("sum by (" + by + ") ((node_network_speed_bytes{" + device + "} > 0)" + join + ")",
+                "speed") +
+         " or " +
+         tagged(
+             "count by (" + by + ") ((node_network_speed_bytes{" + device + "} <= 0)" + join + ")",
+             "unusable_speed");
+}
+
 TEST(BatchQueryTest, LabelModeSumsByNodeLabelAndAddsTheRate) {
   const BuiltQuery q = build_batch_query(base_config());
-  EXPECT_EQ(q.promql, tagged(kLabelScore, "score") + " or " + tagged(kLabelRate, "rate"));
+  EXPECT_EQ(q.promql, tagged(kLabelScore, "score") + " or " + tagged(kLabelRate, "rate") +
+                          link_parts("kubernetes_node", R"(device="eth0")"));
   EXPECT_EQ(q.node_label, "kubernetes_node");
   EXPECT_EQ(q.kind_label, "netscore_kind");
   EXPECT_FALSE(q.score_is_rate);
@@ -53,17 +70,18 @@ TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
   QueryConfig c = base_config();
   c.mode = QueryMode::uname;
   const BuiltQuery q = build_batch_query(c);
-  const std::string join = R"( * on(instance) group_left(nodename) (node_uname_info)))";
+  const std::string join = R"( * on(instance) group_left(nodename) (node_uname_info))";
   EXPECT_EQ(
       q.promql,
       tagged(
           R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))" +
-              join,
+              join + ")",
           "score") +
           " or " +
           tagged(R"(sum by (nodename) (rate(node_network_receive_bytes_total{device="eth0"}[5m]))" +
-                     join,
-                 "rate"));
+                     join + ")",
+                 "rate") +
+          link_parts("nodename", R"(device="eth0")", join));
   EXPECT_EQ(q.node_label, "nodename");
 }
 
@@ -73,10 +91,10 @@ TEST(BatchQueryTest, CandidateNodeLabelsTakeTheFirstPresentPerSeries) {
   c.function = QueryFunction::rate;
   const BuiltQuery q = build_batch_query(c);
   // The last candidate is applied first, so the first one present wins.
-  EXPECT_EQ(
-      q.promql,
+  const std::string score =
       R"x(sum by (netscore_node) (label_replace(label_replace(rate(node_network_receive_bytes_total{device="eth0"}[5m]),)x"
-      R"x( "netscore_node", "$1", "instance", "(.+)"), "netscore_node", "$1", "kubernetes_node", "(.+)")))x");
+      R"x( "netscore_node", "$1", "instance", "(.+)"), "netscore_node", "$1", "kubernetes_node", "(.+)")))x";
+  EXPECT_EQ(q.promql.substr(0, q.promql.find(" or ")), tagged(score, "score"));
   EXPECT_EQ(q.node_label, "netscore_node");
   c.node_labels = {"kubernetes-node"};
   EXPECT_THROW(build_batch_query(c), QueryError);
@@ -89,11 +107,18 @@ TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   c.function = QueryFunction::rate;
   c.time_range = *parse_prom_duration("1m30s");
   const BuiltQuery q = build_batch_query(c);
+  // No rate part: the score is the rate. The transmit rate still comes from its own part.
   EXPECT_EQ(
-      q.promql,
-      R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
+      q.promql.substr(0, q.promql.find(" or ")),
+      tagged(
+          R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))",
+          "score"));
+  EXPECT_EQ(q.promql.find(R"("rate")"), std::string::npos);
+  EXPECT_NE(
+      q.promql.find(R"(rate(node_network_transmit_bytes_total{device=~"eth\\d+|ens.*"}[1m30s]))"),
+      std::string::npos);
   EXPECT_TRUE(q.score_is_rate);
-  EXPECT_EQ(q.kind_label, "");
+  EXPECT_EQ(q.kind_label, "netscore_kind");
   c.function = QueryFunction::increase;
   EXPECT_NE(build_batch_query(c).promql.find("label_replace(sum by (kubernetes_node) (increase("),
             std::string::npos);
@@ -120,7 +145,8 @@ TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
       q.promql,
       tagged(R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x})", "score") + " or " +
           tagged(R"(sum by (node) (rate(node_network_receive_bytes_total{device="a\"b"}[5m])))",
-                 "rate"));
+                 "rate") +
+          link_parts("node", R"(device="a\"b")"));
   EXPECT_EQ(q.node_label, "node");
 }
 

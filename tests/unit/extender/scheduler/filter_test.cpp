@@ -19,7 +19,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Optional;
 namespace http = boost::beast::http;
 
 constexpr std::uint32_t kKnown =
@@ -113,18 +112,6 @@ class FilterTest : public ::testing::Test {
   std::optional<ScoreTableWriter> writer_;
   TableAttachment attachment_{{.name = name_, .allow_foreign_owner = false, .max_retries = 64}};
 };
-
-TEST(ParseRate, TakesNumbersAndKubernetesQuantitySuffixes) {
-  EXPECT_THAT(parse_rate("2000000"), Optional(2000000.0));
-  EXPECT_THAT(parse_rate("1.5k"), Optional(1500.0));
-  EXPECT_THAT(parse_rate("10Mi"), Optional(10.0 * 1024 * 1024));
-  EXPECT_THAT(parse_rate("2G"), Optional(2e9));
-  EXPECT_THAT(parse_rate("0"), Optional(0.0));
-  for (const char* bad :
-       {"", "abc", "Mi", "1e3", "inf", "nan", "-1", "1.2.3", "10 Mi", "10m", "0x10", ".", "1Mib"}) {
-    EXPECT_EQ(parse_rate(bad), std::nullopt) << bad;
-  }
-}
 
 TEST_F(FilterTest, PodsWithoutAnnotationsPassEveryNodeEvenWithoutATable) {
   const Answer a = names(R"({"type":"ground","other":"1"})");
