@@ -1,8 +1,9 @@
-# Collector benchmark: per-node queries (the Go plugin) vs one batched refresh, on a real
-# Prometheus started by the benchmark.
+# Collector benchmark: per-node queries (the Go plugin) vs one batched refresh, and the batch's
+# evaluation cost with and without the link utilisation parts, on a real Prometheus started by the
+# benchmark.
 add_executable(collector_bench ${CMAKE_CURRENT_LIST_DIR}/collector_bench.cpp)
-target_link_libraries(collector_bench PRIVATE netscore::collector netscore::test_support benchmark::benchmark
-  netscore::warnings)
+target_link_libraries(collector_bench PRIVATE netscore::collector netscore::test_support
+  netscore::rapidjson benchmark::benchmark netscore::warnings)
 
 # Kubernetes watcher at cluster scale, against the in-process fake API server.
 add_executable(watcher_bench ${CMAKE_CURRENT_LIST_DIR}/watcher_bench.cpp)

@@ -91,7 +91,7 @@ struct QueryConfig {
 // Memory per /explain record: a decision, and a node of one (the extender's decision log asserts
 // them; the options' help quotes them).
 inline constexpr std::size_t kExplainDecisionBytes = 440;
-inline constexpr std::size_t kExplainNodeBytes = 248;
+inline constexpr std::size_t kExplainNodeBytes = 264;
 
 struct ExtenderConfig {
   std::string listen_host;
@@ -128,6 +128,7 @@ struct KubeConfig {
   bool correction = true;
   bool learn_workloads = false;  // price a new pod at its workload's learned traffic per pod
   double pod_receive_rate = 0;   // bytes/s expected of a placed pod when nothing better is known
+  double pod_transmit_rate = 0;  // the same for its transmit traffic
 };
 
 // Every field is set from its variable's documented default, then the environment, then flags.

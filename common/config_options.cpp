@@ -177,11 +177,11 @@ const std::array kOptionTable{
     Option{"NETSCORE_SPEED_METRIC", "node_network_speed_bytes", kCollector,
            "link speed gauge in bytes/s (node-exporter reports -1 or nothing for virtual devices)",
            [](Config& c, std::string_view v) { c.query.speed_metric = parse_metric_name(v); }},
-    Option{"NETSCORE_SCORE_BASIS", "raw", kCollector,
+    Option{"NETSCORE_SCORE_BASIS", "utilisation", kCollector,
            "raw: score the query's value (bytes, the plugin's); utilisation: score the rate over "
            "the window divided by the node's link speed",
            [](Config& c, std::string_view v) { c.query.basis = parse_enum(v, kScoreBases); }},
-    Option{"NETSCORE_DIRECTION", "receive", kCollector,
+    Option{"NETSCORE_DIRECTION", "max", kCollector,
            "receive, transmit, or max (the busier of the two on each node)",
            [](Config& c, std::string_view v) { c.query.direction = parse_enum(v, kDirections); }},
     Option{"NETSCORE_FALLBACK_LINK_SPEED", "", kCollector,
@@ -316,6 +316,14 @@ const std::array kOptionTable{
            "netscore.io/expected-receive-rate annotation nor the measured traffic per pod says",
            [](Config& c, std::string_view v) {
              c.kube.pod_receive_rate = static_cast<double>(
+                 parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
+           }},
+    Option{"NETSCORE_POD_TRANSMIT_RATE", "1024", kCollector,
+           "bytes/s a placed pod is expected to transmit when neither its "
+           "netscore.io/expected-transmit-rate annotation nor the measured transmit traffic per "
+           "pod says (used when NETSCORE_DIRECTION is transmit or max)",
+           [](Config& c, std::string_view v) {
+             c.kube.pod_transmit_rate = static_cast<double>(
                  parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
            }},
     Option{"NETSCORE_STALE_POLICY", "open", kExtender,

@@ -22,6 +22,20 @@ std::optional<std::int64_t> utilisation_score(double utilisation) {
   return plugin_score(utilisation * kUtilisationScale);
 }
 
+std::optional<double> in_direction(Direction direction, std::optional<double> receive,
+                                   std::optional<double> transmit) {
+  switch (direction) {
+    case Direction::receive:
+      return receive;
+    case Direction::transmit:
+      return transmit;
+    case Direction::busier:
+      if (receive && transmit) return std::max(*receive, *transmit);
+      return receive ? receive : transmit;
+  }
+  return receive;
+}
+
 std::int64_t normalize_score(std::int64_t raw, std::int64_t max) {
   if (max <= 0) return kMaxNodeScore;
   const auto scaled = static_cast<Int128>(raw) * kMaxNodeScore / max;

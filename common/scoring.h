@@ -4,6 +4,8 @@
 #include <optional>
 #include <span>
 
+#include "common/config.h"
+
 // Score semantics of the original NetworkTraffic score plugin (scheduler-plugins tutorial):
 //   Score:          int64(sum_over_time(...))            -- Go truncates the float toward zero
 //   NormalizeScore: MaxNodeScore - score*MaxNodeScore/max -- Go int64 arithmetic
@@ -24,6 +26,10 @@ inline constexpr double kUtilisationScale = 1e6;
 
 // The score integer of a link utilisation (rate / speed): plugin_score(u x kUtilisationScale).
 std::optional<std::int64_t> utilisation_score(double utilisation);
+
+// The value in `direction` of those a node has; busier: the larger of the two, or the one known.
+std::optional<double> in_direction(Direction direction, std::optional<double> receive,
+                                   std::optional<double> transmit);
 
 // The plugin's NormalizeScore over `raw` (all valid, i.e. >= 0), written to `out` (same size).
 // max == 0 (every node idle) gives every node kMaxNodeScore where Go would divide by zero.

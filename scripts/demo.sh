@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The netscore demo: a real Prometheus (Debian package) on 127.0.0.1 backfilled with synthetic
-# traffic for a few dozen nodes → netscore-collector → shared-memory table → netscore-extender.
-# Prints the table and a prioritize answer, then serves until Ctrl-C and stops what it started.
+# traffic for a few dozen nodes (receive and transmit counters, link speeds of 1 and 10 Gb/s, one
+# virtual device reporting -1, one node without a speed) → netscore-collector → shared-memory
+# table → netscore-extender. Prints what `netscore-collector --check` finds, the table and a
+# prioritize answer, then serves until Ctrl-C and stops what it started.
 #
 #   bash scripts/demo.sh [--prometheus URL] [--interface IFACE] [--nodes N] [--once]
 #                        [--build-dir DIR]
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
     --nodes) nodes=$2; shift 2 ;;
     --once) once=1; shift ;;
     --build-dir) build_dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "demo: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -68,7 +70,7 @@ wait_for_line() {
 
 if [ -z "$prometheus_url" ]; then
   echo "== synthetic traffic for $nodes nodes, backfilled into a real Prometheus"
-  "$build_dir/tests/support/netscore-synth" --nodes "$nodes" --out "$work/traffic.om"
+  "$build_dir/tests/support/netscore-synth" --nodes "$nodes" --links --out "$work/traffic.om"
   "$build_dir/tests/support/netscore-prometheus" --openmetrics "$work/traffic.om" --print-url \
       >"$work/prometheus.out" 2>"$work/prometheus.log" &
   pids+=($!)
@@ -76,8 +78,20 @@ if [ -z "$prometheus_url" ]; then
 fi
 echo "   Prometheus: $prometheus_url"
 
-NETSCORE_PROMETHEUS_URL="$prometheus_url" NETSCORE_INTERFACE="$interface" NETSCORE_REFRESH_INTERVAL=5s \
-  NETSCORE_SHM_NAME="$shm" "$build_dir/collector/netscore-collector" 2>"$work/collector.log" &
+echo
+echo "== netscore-collector --check"
+if ! env NETSCORE_PROMETHEUS_URL="$prometheus_url" NETSCORE_INTERFACE="$interface" \
+    "$build_dir/collector/netscore-collector" --check >"$work/check.out" 2>"$work/check.log"; then
+  cat "$work/check.out" >&2
+  echo "demo: netscore-collector --check finds no node to score" >&2
+  exit 1
+fi
+# The summary after the per-node lines: basis, link speeds, busiest links.
+sed -n '/^scoring:/,$p' "$work/check.out"
+
+env NETSCORE_PROMETHEUS_URL="$prometheus_url" NETSCORE_INTERFACE="$interface" \
+  NETSCORE_REFRESH_INTERVAL=5s NETSCORE_SHM_NAME="$shm" "$build_dir/collector/netscore-collector" \
+  2>"$work/collector.log" &
 pids+=($!)
 NETSCORE_LISTEN=127.0.0.1:0 NETSCORE_SHM_NAME="$shm" "$build_dir/extender/netscore-extender" \
   2>"$work/extender.log" &

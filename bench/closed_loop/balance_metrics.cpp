@@ -8,7 +8,8 @@
 
 namespace netscore::sim {
 
-BalanceRecorder::BalanceRecorder(double dt, double hot_factor) : dt_(dt), hot_factor_(hot_factor) {}
+BalanceRecorder::BalanceRecorder(double dt, double hot_factor, double hot_utilisation)
+    : dt_(dt), hot_factor_(hot_factor), hot_utilisation_(hot_utilisation) {}
 
 void BalanceRecorder::add(std::span<const double> node_rates) {
   const double t = static_cast<double>(instants_++) * dt_;
@@ -33,10 +34,53 @@ void BalanceRecorder::add(std::span<const double> node_rates) {
   hot_node_seconds_ += dt_ * hot;
 }
 
+void BalanceRecorder::add_links(std::span<const double> receive, std::span<const double> transmit,
+                                std::span<const double> speed) {
+  double peak = 0;
+  bool any = false;
+  unsigned hot = 0, saturated = 0;
+  for (std::size_t n = 0; n < speed.size(); ++n) {
+    if (!(speed[n] > 0)) continue;
+    for (const double rate : {receive[n], transmit[n]}) {
+      const double utilisation = rate / speed[n];
+      any = true;
+      peak = std::max(peak, utilisation);
+      if (utilisation > hot_utilisation_) ++hot;
+      if (utilisation > 1) ++saturated;
+    }
+  }
+  if (!any) return;
+  peak_utilisation_.push_back(peak);
+  hot_link_seconds_ += dt_ * hot;
+  saturated_link_seconds_ += dt_ * saturated;
+}
+
+void BalanceRecorder::add_pods(std::span<const unsigned> pods, std::span<const double> speed) {
+  if (speed.empty()) return;
+  const double fastest = *std::max_element(speed.begin(), speed.end());
+  for (std::size_t n = 0; n < speed.size() && n < pods.size(); ++n) {
+    const int fast = speed[n] < fastest ? 0 : 1;
+    pod_node_instants_[fast] += 1;
+    pods_summed_[fast] += pods[n];
+  }
+}
+
 BalanceMetrics BalanceRecorder::result() const {
   BalanceMetrics m;
   m.seconds = static_cast<double>(instants_) * dt_;
   m.hot_node_seconds = hot_node_seconds_;
+  m.hot_link_seconds = hot_link_seconds_;
+  m.saturated_link_seconds = saturated_link_seconds_;
+  if (pod_node_instants_[0] > 0) m.pods_per_slow_node = pods_summed_[0] / pod_node_instants_[0];
+  if (pod_node_instants_[1] > 0) m.pods_per_fast_node = pods_summed_[1] / pod_node_instants_[1];
+  if (!peak_utilisation_.empty()) {
+    double sum = 0;
+    for (const double v : peak_utilisation_) sum += v;
+    m.mean_peak_utilisation = sum / static_cast<double>(peak_utilisation_.size());
+    auto sorted = peak_utilisation_;
+    m.p99_peak_utilisation = bench::percentile(sorted, 0.99);
+    m.max_utilisation = *std::max_element(peak_utilisation_.begin(), peak_utilisation_.end());
+  }
   if (peak_to_mean_.empty()) return m;
   const double counted = static_cast<double>(peak_to_mean_.size());
   double sum = 0;

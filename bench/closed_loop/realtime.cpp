@@ -122,13 +122,18 @@ class RealtimeLoop {
         params_(params),
         binaries_(binaries),
         nodes_(trace.node_names.size()),
-        exporter_(trace.node_names, trace.background, trace.counter_start),
+        exporter_(trace.node_names, {trace.background, trace.counter_start},
+                  {trace.background_transmit, trace.counter_start_transmit}, trace.speed),
+        with_speeds_(
+            std::any_of(trace.speed.begin(), trace.speed.end(), [](double s) { return s > 0; })),
         bound_rate_(trace.background),
+        bound_transmit_(trace.background_transmit),
         node_pods_(nodes_, 0),
         node_of_pod_(trace.pods.size(), -1),
         removed_(trace.pods.size(), false),
-        recorder_(params.sample_s, params.hot_factor),
-        scheduler_(params.topology_spread, params.tie_seed) {
+        recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
+        scheduler_(params.topology_spread, params.tie_seed),
+        mean_pod_(mean_pod_rates(trace)) {
     node_names_json_ = "[";
     for (std::size_t n = 0; n < nodes_; ++n) {
       api_.put_node(trace.node_names[n]);
@@ -195,13 +200,22 @@ class RealtimeLoop {
                 .kind = "ReplicaSet", .name = spec.replicaset, .uid = "uid-" + spec.replicaset}};
   }
 
-  // As the virtual-time level: water-filling on true traffic, the same for every policy, bound
-  // long before any window so that their traffic is measured, not expected.
+  std::size_t least_utilised(std::uint32_t pod) const {
+    return sim::least_utilised(bound_rate_, bound_transmit_, trace_.speed, trace_.pods[pod].rate,
+                               trace_.pods[pod].transmit_rate);
+  }
+
+  // As the virtual-time level: water-filling on true traffic (on utilisation when the nodes have
+  // speeds), the same for every policy, bound long before any window so that their traffic is
+  // measured, not expected.
   void place_initial(std::uint32_t pod) {
-    const auto best = static_cast<std::size_t>(
-        std::min_element(bound_rate_.begin(), bound_rate_.end()) - bound_rate_.begin());
+    const auto best =
+        with_speeds_
+            ? least_utilised(pod)
+            : static_cast<std::size_t>(std::min_element(bound_rate_.begin(), bound_rate_.end()) -
+                                       bound_rate_.begin());
     bind(pod, best);
-    exporter_.add_running(pod, best, trace_.pods[pod].rate);
+    exporter_.add_running(pod, best, trace_.pods[pod].rate, trace_.pods[pod].transmit_rate);
     kube::Pod object = pod_object(pod);
     object.node = trace_.node_names[best];
     object.phase = "Running";
@@ -214,6 +228,7 @@ class RealtimeLoop {
     node_of_pod_[pod] = static_cast<int>(node);
     ++node_pods_[node];
     bound_rate_[node] += trace_.pods[pod].rate;
+    bound_transmit_[node] += trace_.pods[pod].transmit_rate;
     same_set(pod)[node] += 1;
   }
 
@@ -231,10 +246,16 @@ class RealtimeLoop {
       case EventKind::schedule:
         schedule_next();
         break;
-      case EventKind::sample:
-        recorder_.add(exporter_.rates());
+      case EventKind::sample: {
+        const auto rates = exporter_.rates();
+        recorder_.add(rates.receive);
+        if (with_speeds_) {
+          recorder_.add_links(rates.receive, rates.transmit, trace_.speed);
+          recorder_.add_pods(node_pods_, trace_.speed);
+        }
         push(e.t + params_.sample_s, EventKind::sample);
         break;
+      }
     }
   }
 
@@ -258,6 +279,7 @@ class RealtimeLoop {
     const auto n = static_cast<std::size_t>(node);
     --node_pods_[n];
     bound_rate_[n] -= spec.rate;
+    bound_transmit_[n] -= spec.transmit_rate;
     same_set(pod)[n] -= 1;
   }
 
@@ -270,7 +292,7 @@ class RealtimeLoop {
     const PodSpec& spec = trace_.pods[pod];
     if (api_.bind_pod(spec.ns, spec.name, trace_.node_names[node]) != 201) ++failed_bindings_;
     bind(pod, node);
-    exporter_.start_pod(pod, node, spec.rate);
+    exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
     if (!pending_.empty()) push(elapsed_s() + params_.cycle_s, EventKind::schedule);
   }
 
@@ -283,8 +305,26 @@ class RealtimeLoop {
       case PolicyKind::oracle:
         return static_cast<std::size_t>(std::min_element(bound_rate_.begin(), bound_rate_.end()) -
                                         bound_rate_.begin());
+      case PolicyKind::utilisation_oracle:
+        return least_utilised(pod);
+      case PolicyKind::blind_oracle:
+        return sim::least_utilised(bound_rate_, bound_transmit_, trace_.speed,
+                                   policy_.blind_price * mean_pod_.receive,
+                                   policy_.blind_price * mean_pod_.transmit);
+      case PolicyKind::utilisation_scores:
+        SchedulerModel::add_extender(
+            utilisation_scores(
+                bound_rate_, bound_transmit_, trace_.speed,
+                policy_.knows_pod ? trace_.pods[pod].rate : policy_.blind_price * mean_pod_.receive,
+                policy_.knows_pod ? trace_.pods[pod].transmit_rate
+                                  : policy_.blind_price * mean_pod_.transmit,
+                load_config(Component::extender, {}, policy_.env).extender.scoring ==
+                    ScoringMode::range,
+                policy_.full_scale),
+            extender_weight(), total);
+        [[fallthrough]];
       case PolicyKind::netscore:
-        add_extender(pod, total);
+        if (policy_.kind == PolicyKind::netscore) add_extender(pod, total);
         [[fallthrough]];
       case PolicyKind::scheduler:
         scheduler_.add_default_plugins(node_pods_, same_set(pod), total);
@@ -325,8 +365,11 @@ class RealtimeLoop {
       const auto it = index_.find(host["Host"].GetString());
       if (it != index_.end()) scores[it->second] = host["Score"].GetInt64();
     }
-    SchedulerModel::add_extender(
-        scores, policy_.weight > 0 ? policy_.weight : params_.shipped_weight, total);
+    SchedulerModel::add_extender(scores, extender_weight(), total);
+  }
+
+  std::int64_t extender_weight() const {
+    return policy_.weight > 0 ? policy_.weight : params_.shipped_weight;
   }
 
   const Trace& trace_;
@@ -341,7 +384,9 @@ class RealtimeLoop {
   std::optional<NetscoreProcesses> netscore_;
   std::unordered_map<std::string, std::size_t> index_;
   std::string node_names_json_;
-  std::vector<double> bound_rate_;  // true traffic once every bound pod runs (the oracle's view)
+  bool with_speeds_;
+  // True traffic once every bound pod runs (the oracles' view), per direction.
+  std::vector<double> bound_rate_, bound_transmit_;
   std::vector<unsigned> node_pods_;
   // Pods bound per node, per ReplicaSet (PodTopologySpread's view of the pod's siblings).
   std::unordered_map<std::string, std::vector<unsigned>> same_set_;
@@ -350,6 +395,7 @@ class RealtimeLoop {
   std::deque<std::uint32_t> pending_;
   BalanceRecorder recorder_;
   SchedulerModel scheduler_;
+  PodRates mean_pod_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
   Clock::time_point start_;

@@ -14,31 +14,7 @@
 #include "bench/closed_loop/simulator.h"
 #include "bench/closed_loop/svg_plot.h"
 
-namespace {
-
 using namespace netscore::sim;
-
-// Policy names hold commas ("defaults, range scoring, weight 3"), so the list is read by matching
-// the longest name at each position rather than by splitting on ','.
-std::string select_policies(std::string_view list, std::vector<Policy>& out) {
-  const std::vector<Policy> all = standard_policies();
-  while (!list.empty()) {
-    const Policy* match = nullptr;
-    for (const auto& policy : all) {
-      const std::string_view name = policy.name;
-      if (list.starts_with(name) && (list.size() == name.size() || list[name.size()] == ',') &&
-          (match == nullptr || name.size() > match->name.size()))
-        match = &policy;
-    }
-    if (match == nullptr) return "--policies: no policy named at \"" + std::string(list) + "\"";
-    out.push_back(*match);
-    list.remove_prefix(std::min(list.size(), match->name.size() + 1));
-    while (list.starts_with(' ')) list.remove_prefix(1);
-  }
-  return {};
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   WorkloadParams workload;
@@ -50,10 +26,8 @@ int main(int argc, char** argv) {
     if (arg == "--help") {
       std::cout << "usage: netscore-closed-loop-realtime [--policies=NAME,NAME...] [--svg=PATH]\n"
                    "         [workload and loop flags]\n"
-                   "Each policy runs for --duration-s real seconds (prometheus in PATH).\n"
-                   "policies (default: all):\n";
-      for (const auto& policy : standard_policies()) std::cout << "  " << policy.name << "\n";
-      std::cout << "workload:\n" << workload_help() << "loop:\n" << loop_help();
+                   "Each policy runs for --duration-s real seconds (prometheus in PATH).\n";
+      std::cout << policies_help() << "workload:\n" << workload_help() << "loop:\n" << loop_help();
       return 0;
     }
     const auto eq = arg.find('=');
@@ -79,7 +53,8 @@ int main(int argc, char** argv) {
     std::cerr << error << "\n";
     return 2;
   }
-  if (policies.empty()) policies = standard_policies();
+  if (policies.empty())
+    policies = workload.link_speed > 0 ? heterogeneous_policies() : standard_policies();
   const Trace trace = generate_trace(workload);
   const RealtimeBinaries binaries{.collector = NETSCORE_COLLECTOR_BINARY,
                                   .extender = NETSCORE_EXTENDER_BINARY};
@@ -97,6 +72,7 @@ int main(int argc, char** argv) {
     lines.push_back({.name = policy.name, .points = results.back().peak_to_mean});
   }
   std::cout << results_table(results);
+  if (workload.link_speed > 0) std::cout << "\n" << link_table(results);
   std::ofstream svg(svg_path);
   write_line_plot(
       svg, "Hottest node / mean over time, real time (seed " + std::to_string(workload.seed) + ")",

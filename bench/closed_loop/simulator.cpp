@@ -71,17 +71,24 @@ class Loop {
         table_("closed-loop"),
         writer_({.name = table_.str(), .capacity = 1024}),
         reader_({.name = table_.str()}),
+        speed_(trace.speed),
+        with_speeds_(std::any_of(speed_.begin(), speed_.end(), [](double s) { return s > 0; })),
         node_rate_(trace.background),
+        node_transmit_(trace.background_transmit),
         bound_rate_(trace.background),
+        bound_transmit_(trace.background_transmit),
         counter_(trace.counter_start),
+        counter_transmit_(trace.counter_start_transmit),
         counter_t_(nodes_, 0.0),
         node_pods_(nodes_, 0),
         series_(nodes_),
+        transmit_series_(nodes_),
         node_of_pod_(trace.pods.size(), -1),
         started_(trace.pods.size(), false),
         removed_(trace.pods.size(), false),
-        recorder_(params.sample_s, params.hot_factor),
-        scheduler_(params.topology_spread, params.tie_seed) {
+        recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
+        scheduler_(params.topology_spread, params.tie_seed),
+        mean_pod_(mean_pod_rates(trace)) {
     for (const auto& name : trace.node_names) {
       names_.push_back(name);
       name_hashes_.push_back(shm::name_hash(name));
@@ -116,24 +123,39 @@ class Loop {
 
   void advance_counter(std::size_t node, double t) {
     counter_[node] += node_rate_[node] * (t - counter_t_[node]);
+    counter_transmit_[node] += node_transmit_[node] * (t - counter_t_[node]);
     counter_t_[node] = t;
   }
 
-  void set_rate(std::size_t node, double t, double delta) {
+  // The pod's traffic starts (sign 1) or stops (-1) on the node.
+  void set_rate(std::size_t node, double t, std::uint32_t pod, double sign) {
     advance_counter(node, t);
-    node_rate_[node] += delta;
+    node_rate_[node] += sign * trace_.pods[pod].rate;
+    node_transmit_[node] += sign * trace_.pods[pod].transmit_rate;
   }
 
-  // Pods alive at 0 were placed long ago: water-filling on true traffic, the same for every
-  // policy, already visible, their traffic settled in every window.
+  std::size_t least_utilised(std::uint32_t pod) const {
+    return sim::least_utilised(bound_rate_, bound_transmit_, speed_, trace_.pods[pod].rate,
+                               trace_.pods[pod].transmit_rate);
+  }
+
+  // Pods alive at 0 were placed long ago, the same for every policy, already visible, their
+  // traffic settled in every window: water-filling on true receive traffic, or on links whose
+  // speeds differ on their utilisation (a cluster that ran for a while would not keep the slow
+  // links full, and every policy would first pay for emptying them).
   void place_initial(std::uint32_t pod) {
     std::size_t best = 0;
-    for (std::size_t n = 1; n < nodes_; ++n) {
-      if (bound_rate_[n] < bound_rate_[best]) best = n;
+    if (with_speeds_) {
+      best = least_utilised(pod);
+    } else {
+      for (std::size_t n = 1; n < nodes_; ++n) {
+        if (bound_rate_[n] < bound_rate_[best]) best = n;
+      }
     }
     bind(pod, best, -1e9);
     started_[pod] = true;
     node_rate_[best] += trace_.pods[pod].rate;
+    node_transmit_[best] += trace_.pods[pod].transmit_rate;
     state_.upsert_pod(facts(pod), to_ms(-1e6));
   }
 
@@ -150,6 +172,7 @@ class Loop {
     node_of_pod_[pod] = static_cast<int>(node);
     ++node_pods_[node];
     bound_rate_[node] += trace_.pods[pod].rate;
+    bound_transmit_[node] += trace_.pods[pod].transmit_rate;
     auto& same = same_set_[trace_.pods[pod].replicaset];
     same.resize(nodes_);
     ++same[node];
@@ -163,9 +186,14 @@ class Loop {
       case EventKind::scrape:
         for (std::size_t n = 0; n < nodes_; ++n) {
           advance_counter(n, e.t);
+          const std::int64_t keep_after =
+              to_ms(e.t) - range_ms_ - 3 * std::llround(params_.scrape_s * 1000);
           series_[n].t_ms.push_back(to_ms(e.t));
           series_[n].v.push_back(counter_[n]);
-          trim(series_[n], to_ms(e.t) - range_ms_ - 3 * std::llround(params_.scrape_s * 1000));
+          trim(series_[n], keep_after);
+          transmit_series_[n].t_ms.push_back(to_ms(e.t));
+          transmit_series_[n].v.push_back(counter_transmit_[n]);
+          trim(transmit_series_[n], keep_after);
         }
         push(e.t + params_.scrape_s, EventKind::scrape);
         break;
@@ -189,11 +217,15 @@ class Loop {
       case EventKind::traffic:
         if (!removed_[e.arg]) {
           started_[e.arg] = true;
-          set_rate(static_cast<std::size_t>(node_of_pod_[e.arg]), e.t, trace_.pods[e.arg].rate);
+          set_rate(static_cast<std::size_t>(node_of_pod_[e.arg]), e.t, e.arg, 1);
         }
         break;
       case EventKind::sample:
         recorder_.add(node_rate_);
+        if (with_speeds_) {
+          recorder_.add_links(node_rate_, node_transmit_, speed_);
+          recorder_.add_pods(node_pods_, speed_);
+        }
         push(e.t + params_.sample_s, EventKind::sample);
         break;
     }
@@ -211,9 +243,10 @@ class Loop {
     const int node = node_of_pod_[pod];
     if (node < 0) return;  // still pending: skipped when its turn comes
     const auto n = static_cast<std::size_t>(node);
-    if (started_[pod]) set_rate(n, t, -trace_.pods[pod].rate);
+    if (started_[pod]) set_rate(n, t, pod, -1);
     --node_pods_[n];
     bound_rate_[n] -= trace_.pods[pod].rate;
+    bound_transmit_[n] -= trace_.pods[pod].transmit_rate;
     --same_set_[trace_.pods[pod].replicaset][n];
     push(t + params_.visible_s, EventKind::visible_remove, pod);
   }
@@ -241,8 +274,24 @@ class Loop {
       case PolicyKind::oracle:
         return static_cast<std::size_t>(std::min_element(bound_rate_.begin(), bound_rate_.end()) -
                                         bound_rate_.begin());
+      case PolicyKind::utilisation_oracle:
+        return least_utilised(pod);
+      case PolicyKind::blind_oracle:
+        return sim::least_utilised(bound_rate_, bound_transmit_, speed_,
+                                   policy_.blind_price * mean_pod_.receive,
+                                   policy_.blind_price * mean_pod_.transmit);
+      case PolicyKind::utilisation_scores:
+        SchedulerModel::add_extender(
+            utilisation_scores(
+                bound_rate_, bound_transmit_, speed_,
+                policy_.knows_pod ? trace_.pods[pod].rate : policy_.blind_price * mean_pod_.receive,
+                policy_.knows_pod ? trace_.pods[pod].transmit_rate
+                                  : policy_.blind_price * mean_pod_.transmit,
+                extender_.extender.scoring == ScoringMode::range, policy_.full_scale),
+            extender_weight(), total);
+        [[fallthrough]];
       case PolicyKind::netscore:
-        add_extender(pod, t, total);
+        if (policy_.kind == PolicyKind::netscore) add_extender(pod, t, total);
         [[fallthrough]];
       case PolicyKind::scheduler: {
         auto& same = same_set_[trace_.pods[pod].replicaset];
@@ -286,21 +335,46 @@ class Loop {
     } else {
       score();
     }
-    SchedulerModel::add_extender(
-        scores, policy_.weight > 0 ? policy_.weight : params_.shipped_weight, total);
+    SchedulerModel::add_extender(scores, extender_weight(), total);
   }
 
+  std::int64_t extender_weight() const {
+    return policy_.weight > 0 ? policy_.weight : params_.shipped_weight;
+  }
+
+  // What the batch query's parts (collector/prometheus/query_builder) answer for each node, as
+  // the response parser assembles them: a node without a score series has no sample; the
+  // transmit value is only asked for when the raw basis scores transmit, and a rate score is
+  // also the rate (and the transmit rate the transmit value). The speed gauge is constant and
+  // scraped with the counters, so it is there once they are.
   void measure(double t) {
     samples_.clear();
-    const auto function = static_cast<Function>(collector_.query.function);
+    const QueryConfig& query = collector_.query;
+    const auto function = static_cast<Function>(query.function);
+    const bool score_is_rate =
+        query.mode != QueryMode::custom && query.function == QueryFunction::rate;
+    const bool scores_transmit =
+        query.basis == ScoreBasis::raw && query.direction != Direction::receive && !score_is_rate;
+    const auto known = [](std::optional<double> v) { return v && std::isfinite(*v); };
     for (std::size_t n = 0; n < nodes_; ++n) {
       const auto value = evaluate(function, series_[n], to_ms(t), range_ms_);
       if (!value) continue;
-      const auto rate = evaluate(Function::rate, series_[n], to_ms(t), range_ms_);
+      const auto rate =
+          score_is_rate ? value : evaluate(Function::rate, series_[n], to_ms(t), range_ms_);
+      const auto transmit_rate = evaluate(Function::rate, transmit_series_[n], to_ms(t), range_ms_);
+      const auto transmit_value = score_is_rate ? transmit_rate
+                                  : scores_transmit
+                                      ? evaluate(function, transmit_series_[n], to_ms(t), range_ms_)
+                                      : std::nullopt;
       samples_.push_back({.node = names_[n],
                           .value = *value,
                           .rate = rate.value_or(0),
-                          .rate_valid = rate.has_value()});
+                          .rate_valid = known(rate),
+                          .transmit_value_valid = known(transmit_value),
+                          .transmit_rate_valid = known(transmit_rate),
+                          .transmit_value = transmit_value.value_or(0),
+                          .transmit_rate = transmit_rate.value_or(0),
+                          .speed = speed_[n] > 0 ? speed_[n] : 0});
     }
     eval_ms_ = to_ms(t);
     have_measurement_ = true;
@@ -314,14 +388,16 @@ class Loop {
         .function = collector_.query.function,
         .window_ms = range_ms_,
         .default_rate = collector_.kube.pod_receive_rate,
-        .learn_workloads = collector_.kube.learn_workloads};
+        .learn_workloads = collector_.kube.learn_workloads,
+        .default_transmit_rate = collector_.kube.pod_transmit_rate};
     const bool learning = settings.enabled && settings.learn_workloads;
     const collector::LoadWindow window{
         .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
     if (fresh_measurement && learning) state_.learn(collector::node_rates(samples_), window);
     const auto loads = state_.loads(window);
     const auto snapshot = collector::build_snapshot(
-        samples_, eval_ms_, &loads, settings, 0, learning ? state_.rate_per_pod() : std::nullopt);
+        samples_, eval_ms_, &loads, settings, 0, learning ? state_.rate_per_pod() : std::nullopt,
+        collector::ScoringSettings::from(collector_.query));
     writer_.publish(snapshot.entries, snapshot.info);
     published_ns_ = std::llround(t * 1e9);
   }
@@ -340,15 +416,19 @@ class Loop {
   std::vector<std::string> names_;
   std::vector<std::uint64_t> name_hashes_;
   extender::SiblingSpread spread_;
-  std::int64_t published_ns_ = 0;   // virtual time of the latest publish
-  std::vector<double> node_rate_;   // true traffic now
-  std::vector<double> bound_rate_;  // true traffic once every bound pod runs (the oracle's view)
-  std::vector<double> counter_;
+  std::int64_t published_ns_ = 0;  // virtual time of the latest publish
+  std::vector<double> speed_;      // per node, bytes/s; 0: no speed series
+  bool with_speeds_;
+  // Per node and direction: true traffic now, true traffic once every bound pod runs (the
+  // oracles' view), the counter.
+  std::vector<double> node_rate_, node_transmit_;
+  std::vector<double> bound_rate_, bound_transmit_;
+  std::vector<double> counter_, counter_transmit_;
   std::vector<double> counter_t_;
   std::vector<unsigned> node_pods_;
   // Pods bound per node, per ReplicaSet (PodTopologySpread's view of the pod's siblings).
   std::unordered_map<std::string, std::vector<unsigned>> same_set_;
-  std::vector<Series> series_;
+  std::vector<Series> series_, transmit_series_;
   std::vector<int> node_of_pod_;
   std::vector<bool> started_, removed_;
   std::deque<std::uint32_t> pending_;
@@ -357,6 +437,7 @@ class Loop {
   bool have_measurement_ = false;
   BalanceRecorder recorder_;
   SchedulerModel scheduler_;
+  PodRates mean_pod_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
 };

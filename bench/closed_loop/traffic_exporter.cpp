@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -21,12 +22,15 @@ namespace netscore::sim {
 namespace http = boost::beast::http;
 using boost::asio::ip::tcp;
 
-TrafficExporter::TrafficExporter(std::vector<std::string> nodes, std::vector<double> background,
-                                 std::vector<double> counter_start)
+TrafficExporter::TrafficExporter(std::vector<std::string> nodes, Direction receive,
+                                 Direction transmit, std::vector<double> speed)
     : nodes_(std::move(nodes)),
       acceptor_(io_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)),
-      rate_(std::move(background)),
-      counter_(std::move(counter_start)),
+      speed_(std::move(speed)),
+      receive_(std::move(receive.background)),
+      transmit_(std::move(transmit.background)),
+      receive_counter_(std::move(receive.counter_start)),
+      transmit_counter_(std::move(transmit.counter_start)),
       counted_to_(nodes_.size(), Clock::now()) {
   port_ = acceptor_.local_endpoint().port();
   // Prometheus and the netscore binaries are forked later: they must not inherit the listener.
@@ -48,20 +52,30 @@ TrafficExporter::~TrafficExporter() {
 }
 
 void TrafficExporter::advance(std::size_t node, Clock::time_point now) {
-  counter_[node] += rate_[node] * std::chrono::duration<double>(now - counted_to_[node]).count();
+  const double seconds = std::chrono::duration<double>(now - counted_to_[node]).count();
+  receive_counter_[node] += receive_[node] * seconds;
+  transmit_counter_[node] += transmit_[node] * seconds;
   counted_to_[node] = now;
 }
 
-void TrafficExporter::add_running(std::uint32_t pod, std::size_t node, double rate) {
-  std::lock_guard lock(mutex_);
-  advance(node, Clock::now());
-  rate_[node] += rate;
-  pods_[pod] = {.node = node, .rate = rate, .counting = true};
+void TrafficExporter::add_rates(const Pod& pod, double sign) {
+  receive_[pod.node] += sign * pod.receive;
+  transmit_[pod.node] += sign * pod.transmit;
 }
 
-void TrafficExporter::start_pod(std::uint32_t pod, std::size_t node, double rate) {
+void TrafficExporter::add_running(std::uint32_t pod, std::size_t node, double receive,
+                                  double transmit) {
   std::lock_guard lock(mutex_);
-  pods_[pod] = {.node = node, .rate = rate, .counting = false};
+  advance(node, Clock::now());
+  const Pod running{.node = node, .receive = receive, .transmit = transmit, .counting = true};
+  add_rates(running, 1);
+  pods_[pod] = running;
+}
+
+void TrafficExporter::start_pod(std::uint32_t pod, std::size_t node, double receive,
+                                double transmit) {
+  std::lock_guard lock(mutex_);
+  pods_[pod] = {.node = node, .receive = receive, .transmit = transmit, .counting = false};
   waiting_.push_back(pod);
 }
 
@@ -71,14 +85,14 @@ void TrafficExporter::stop_pod(std::uint32_t pod) {
   if (it == pods_.end()) return;
   if (it->second.counting) {
     advance(it->second.node, Clock::now());
-    rate_[it->second.node] -= it->second.rate;
+    add_rates(it->second, -1);
   }
   pods_.erase(it);  // a waiting pod left in waiting_ is skipped at the scrape
 }
 
-std::vector<double> TrafficExporter::rates() const {
+TrafficExporter::Rates TrafficExporter::rates() const {
   std::lock_guard lock(mutex_);
-  return rate_;
+  return {receive_, transmit_};
 }
 
 std::uint64_t TrafficExporter::scrapes() const {
@@ -89,23 +103,43 @@ std::uint64_t TrafficExporter::scrapes() const {
 std::string TrafficExporter::scrape() {
   std::lock_guard lock(mutex_);
   const auto now = Clock::now();
-  std::string body =
-      "# HELP node_network_receive_bytes_total Network device statistic receive_bytes.\n"
-      "# TYPE node_network_receive_bytes_total counter\n";
+  for (std::size_t n = 0; n < nodes_.size(); ++n) advance(n, now);
+  std::string body;
+  // Integral bytes, as the kernel counts them.
+  const auto counter = [&](std::string_view direction, const std::vector<double>& values) {
+    fmt::format_to(std::back_inserter(body),
+                   "# HELP node_network_{0}_bytes_total Network device statistic {0}_bytes.\n"
+                   "# TYPE node_network_{0}_bytes_total counter\n",
+                   direction);
+    for (std::size_t n = 0; n < nodes_.size(); ++n) {
+      fmt::format_to(std::back_inserter(body),
+                     "node_network_{}_bytes_total{{device=\"eth0\",kubernetes_node=\"{}\"}} "
+                     "{:.0f}\n",
+                     direction, nodes_[n], values[n]);
+    }
+  };
+  counter("receive", receive_counter_);
+  counter("transmit", transmit_counter_);
+  bool speed_family = false;
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
-    advance(n, now);
-    // Integral bytes, as the kernel counts them.
-    fmt::format_to(
-        std::back_inserter(body),
-        "node_network_receive_bytes_total{{device=\"eth0\",kubernetes_node=\"{}\"}} {:.0f}\n",
-        nodes_[n], counter_[n]);
+    if (!(speed_[n] > 0)) continue;
+    if (!speed_family) {
+      body +=
+          "# HELP node_network_speed_bytes Network device property speed_bytes.\n"
+          "# TYPE node_network_speed_bytes gauge\n";
+      speed_family = true;
+    }
+    fmt::format_to(std::back_inserter(body),
+                   "node_network_speed_bytes{{device=\"eth0\",kubernetes_node=\"{}\"}} "
+                   "{:.0f}\n",
+                   nodes_[n], speed_[n]);
   }
   // This scrape saw none of their traffic; the next one sees it from now on.
   for (const auto pod : waiting_) {
     const auto it = pods_.find(pod);
     if (it == pods_.end() || it->second.counting) continue;
     it->second.counting = true;
-    rate_[it->second.node] += it->second.rate;
+    add_rates(it->second, 1);
   }
   waiting_.clear();
   ++scrapes_;

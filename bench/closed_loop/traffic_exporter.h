@@ -13,8 +13,9 @@
 
 #include "tests/support/binary_process.h"
 
-// The real-time level's node traffic: one node_exporter-like receive counter per node, served on
-// 127.0.0.1 for a real Prometheus to scrape, grown by the true rates the placements produce.
+// The real-time level's node traffic: node_exporter-like receive and transmit counters per node
+// (and its link speed gauge when it has one), served on 127.0.0.1 for a real Prometheus to
+// scrape, grown by the true rates the placements produce.
 // The virtual-time level's rule that a pod's traffic starts one scrape after its binding (its
 // containers start meanwhile) is kept by counting a pod from the first scrape the exporter serves
 // after start_pod: what Prometheus shows a policy and what the balance metrics count stay one
@@ -27,9 +28,14 @@ namespace netscore::sim {
 
 class TrafficExporter {
  public:
-  // Per node: its name, constant background rate (bytes/s) and counter value at construction.
-  TrafficExporter(std::vector<std::string> nodes, std::vector<double> background,
-                  std::vector<double> counter_start);
+  // Per node and direction: a constant background rate (bytes/s) and the counter's value at
+  // construction.
+  struct Direction {
+    std::vector<double> background, counter_start;
+  };
+  // Per node: its name, its link speed (bytes/s; not positive: no speed series).
+  TrafficExporter(std::vector<std::string> nodes, Direction receive, Direction transmit,
+                  std::vector<double> speed);
   TrafficExporter(const TrafficExporter&) = delete;
   TrafficExporter& operator=(const TrafficExporter&) = delete;
   ~TrafficExporter();
@@ -37,20 +43,23 @@ class TrafficExporter {
   std::string target() const { return "127.0.0.1:" + std::to_string(port_); }
 
   // A pod that has been running all along: counts from now.
-  void add_running(std::uint32_t pod, std::size_t node, double rate);
+  void add_running(std::uint32_t pod, std::size_t node, double receive, double transmit);
   // A pod just bound: counts from the next scrape.
-  void start_pod(std::uint32_t pod, std::size_t node, double rate);
+  void start_pod(std::uint32_t pod, std::size_t node, double receive, double transmit);
   // Deleted: stops counting now (or never starts).
   void stop_pod(std::uint32_t pod);
 
   // The true per-node rates now (pods waiting for their first scrape not included).
-  std::vector<double> rates() const;
+  struct Rates {
+    std::vector<double> receive, transmit;
+  };
+  Rates rates() const;
   std::uint64_t scrapes() const;
 
  private:
   struct Pod {
     std::size_t node = 0;
-    double rate = 0;
+    double receive = 0, transmit = 0;
     bool counting = false;
   };
   using Clock = std::chrono::steady_clock;
@@ -60,6 +69,7 @@ class TrafficExporter {
   std::string scrape();
   // Callers hold mutex_.
   void advance(std::size_t node, Clock::time_point now);
+  void add_rates(const Pod& pod, double sign);
 
   std::vector<std::string> nodes_;
   boost::asio::io_context io_;
@@ -67,7 +77,9 @@ class TrafficExporter {
   std::uint16_t port_ = 0;
 
   mutable std::mutex mutex_;
-  std::vector<double> rate_, counter_;
+  std::vector<double> speed_;
+  std::vector<double> receive_, transmit_;  // rates now
+  std::vector<double> receive_counter_, transmit_counter_;
   std::vector<Clock::time_point> counted_to_;
   std::map<std::uint32_t, Pod> pods_;
   std::vector<std::uint32_t> waiting_;  // started, not yet scraped

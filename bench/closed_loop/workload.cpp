@@ -45,8 +45,16 @@ std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-// lifecycle_stream + i is deployment i's.
-enum Stream : std::uint64_t { nodes_stream = 1, arrivals_stream, names_stream, lifecycle_stream };
+// lifecycle_stream + i is deployment i's, and direction_stream + i its heavy direction's: apart
+// from its lifecycle, so that traces without transmit-heavy deployments stay as they were.
+enum Stream : std::uint64_t {
+  nodes_stream = 1,
+  arrivals_stream,
+  names_stream,
+  lifecycle_stream,
+  transmit_nodes_stream = std::uint64_t{1} << 40,
+  direction_stream = std::uint64_t{1} << 41,
+};
 
 // Cumulative weights of the replica counts min..max, P(min + i) ~ 1 / (i + 1)^exponent.
 std::vector<double> replica_cdf(const WorkloadParams& p) {
@@ -96,19 +104,27 @@ double expected_pod_seconds(const WorkloadParams& p, const std::vector<double>& 
 struct RawPod {
   std::uint32_t deployment;
   std::uint32_t replicaset;  // ordinal within the deployment
-  double rate;
+  double rate;               // in the heavy direction
   double created;
   double deleted;
+};
+struct RawDeployment {
+  double level;
+  bool transmit_heavy;
 };
 struct RawBurst {
   double t;
   std::vector<std::uint32_t> pods;
 };
 
-// One deployment's life from its arrival until it ends or the trace does; returns its level.
-// Each draws from its own stream: the same deployment whatever the others do.
-double live_deployment(const WorkloadParams& p, const std::vector<double>& cdf, std::uint32_t index,
-                       double arrival, std::vector<RawPod>& pods, std::vector<RawBurst>& bursts) {
+// One deployment's life from its arrival until it ends or the trace does; returns its level and
+// direction. Each draws from its own stream: the same deployment whatever the others do.
+RawDeployment live_deployment(const WorkloadParams& p, const std::vector<double>& cdf,
+                              std::uint32_t index, double arrival, std::vector<RawPod>& pods,
+                              std::vector<RawBurst>& bursts) {
+  Random direction(stream_seed(p.seed, direction_stream + std::uint64_t{index}));
+  const bool transmit_heavy =
+      p.transmit_heavy_fraction > 0 && direction.open01() < p.transmit_heavy_fraction;
   Random random(stream_seed(p.seed, lifecycle_stream + std::uint64_t{index}));
   const double level = random.lognormal(p.deployment_rate_median, p.deployment_rate_sigma);
   const double death = arrival + random.exponential(p.deployment_lifetime_mean_s);
@@ -129,11 +145,11 @@ double live_deployment(const WorkloadParams& p, const std::vector<double>& cdf, 
   const auto first = std::upper_bound(cdf.begin(), cdf.end(), random.open01()) - cdf.begin();
   create(arrival, p.replicas_min + std::min<std::uint64_t>(first, cdf.size() - 1));
   const double changes = p.scale_up_rate + p.rolling_update_rate;
-  if (changes <= 0) return level;
+  if (changes <= 0) return {level, transmit_heavy};
   // Strictly later than the previous event, so that no pod is removed when it is created.
   for (double t = arrival;;) {
     t = std::max(t + random.exponential(1 / changes), std::nextafter(t, death));
-    if (t >= end) return level;
+    if (t >= end) return {level, transmit_heavy};
     if (random.open01() * changes < p.scale_up_rate) {
       create(t, random.integer(1, std::max<std::size_t>(1, live.size() / 2)));
       continue;
@@ -164,7 +180,8 @@ std::string padded(std::size_t value, std::size_t width) {
 
 // Renumbers the pods alive at 0 or created later, in creation order, and names them.
 void compact(const WorkloadParams& p, const std::vector<RawPod>& raw,
-             const std::vector<RawBurst>& bursts, const std::vector<double>& levels, Trace& trace) {
+             const std::vector<RawBurst>& bursts, const std::vector<RawDeployment>& levels,
+             Trace& trace) {
   constexpr double never = std::numeric_limits<double>::infinity();
   constexpr std::uint32_t none = 0xffffffff;
   std::vector<std::uint32_t> new_id(raw.size(), none);
@@ -187,7 +204,8 @@ void compact(const WorkloadParams& p, const std::vector<RawPod>& raw,
     auto& deployment = new_deployment[pod.deployment];
     if (deployment == none) {
       deployment = static_cast<std::uint32_t>(trace.deployments.size());
-      trace.deployments.push_back({"app-" + padded(deployment, 4), levels[pod.deployment]});
+      trace.deployments.push_back({"app-" + padded(deployment, 4), levels[pod.deployment].level,
+                                   levels[pod.deployment].transmit_heavy});
       auto& own = hashes[pod.deployment];
       while (own.size() < replicasets[pod.deployment]) {
         auto hash = encoded(random, 10);
@@ -202,7 +220,10 @@ void compact(const WorkloadParams& p, const std::vector<RawPod>& raw,
     do {
       spec.name = spec.replicaset + "-" + encoded(random, 5);
     } while (!names.insert(spec.name).second);
-    spec.rate = pod.rate;
+    const double minor = pod.rate * p.minor_direction_fraction;
+    const bool transmit_heavy = levels[pod.deployment].transmit_heavy;
+    spec.rate = transmit_heavy ? minor : pod.rate;
+    spec.transmit_rate = transmit_heavy ? pod.rate : minor;
     spec.created_s = pod.created;
     spec.deleted_s = pod.deleted < p.duration_s ? pod.deleted : never;
     if (spec.created_s < 0) {
@@ -294,6 +315,20 @@ std::string validate(const WorkloadParams& p) {
     return "counter_days_max must be at least counter_days_min";
   }
   if (!finite(p.warmup_s) || p.warmup_s < 0) return "warmup_s must not be negative";
+  if (!finite(p.link_speed) || p.link_speed < 0) return "link_speed must not be negative";
+  if (!finite(p.slow_fraction) || p.slow_fraction < 0 || p.slow_fraction > 1) {
+    return "slow_fraction must be in [0, 1]";
+  }
+  if (!finite(p.slow_speed_factor) || p.slow_speed_factor <= 0 || p.slow_speed_factor > 1) {
+    return "slow_speed_factor must be in (0, 1]";
+  }
+  if (!finite(p.transmit_heavy_fraction) || p.transmit_heavy_fraction < 0 ||
+      p.transmit_heavy_fraction > 1) {
+    return "transmit_heavy_fraction must be in [0, 1]";
+  }
+  if (!finite(p.minor_direction_fraction) || p.minor_direction_fraction < 0) {
+    return "minor_direction_fraction must not be negative";
+  }
   return {};
 }
 
@@ -301,12 +336,25 @@ Trace generate_trace(const WorkloadParams& p) {
   Trace trace;
   trace.params = p;
   Random node_random(stream_seed(p.seed, nodes_stream));
+  Random transmit_random(stream_seed(p.seed, transmit_nodes_stream));
   const std::size_t width = std::max<std::size_t>(2, std::to_string(p.nodes - 1).size());
+  // Node i is slow when the running count of slow nodes steps up at i: evenly interleaved.
+  const auto slow = static_cast<std::uint64_t>(std::llround(p.slow_fraction * p.nodes));
   for (unsigned n = 0; n < p.nodes; ++n) {
-    const double background = node_random.lognormal(p.background_median, p.background_sigma);
+    const bool is_slow = (n + 1) * slow / p.nodes > n * slow / p.nodes;
+    const double speed = p.link_speed * (is_slow ? p.slow_speed_factor : 1.0);
+    const double scale = p.link_speed > 0 ? speed / p.link_speed : 1.0;
+    trace.speed.push_back(speed);
+    const double background =
+        node_random.lognormal(p.background_median, p.background_sigma) * scale;
     trace.background.push_back(background);
     trace.counter_start.push_back(node_random.uniform(p.counter_days_min, p.counter_days_max) *
                                   86400 * background);
+    const double transmit =
+        transmit_random.lognormal(p.background_median, p.background_sigma) * scale;
+    trace.background_transmit.push_back(transmit);
+    trace.counter_start_transmit.push_back(
+        transmit_random.uniform(p.counter_days_min, p.counter_days_max) * 86400 * transmit);
     trace.node_names.push_back("node-" + padded(n, width));
   }
   const auto cdf = replica_cdf(p);
@@ -314,7 +362,7 @@ Trace generate_trace(const WorkloadParams& p) {
   Random arrivals(stream_seed(p.seed, arrivals_stream));
   std::vector<RawPod> pods;
   std::vector<RawBurst> bursts;
-  std::vector<double> levels;
+  std::vector<RawDeployment> levels;
   const double warmup = p.warmup_s > 0 ? p.warmup_s : 10 * p.deployment_lifetime_mean_s;
   for (double t = -warmup + arrivals.exponential(1 / trace.deployment_arrival_rate);
        t < p.duration_s; t += arrivals.exponential(1 / trace.deployment_arrival_rate)) {
@@ -323,6 +371,17 @@ Trace generate_trace(const WorkloadParams& p) {
   }
   compact(p, pods, bursts, levels, trace);
   return trace;
+}
+
+PodRates mean_pod_rates(const Trace& trace) {
+  PodRates mean;
+  if (trace.pods.empty()) return mean;
+  for (const auto& pod : trace.pods) {
+    mean.receive += pod.rate;
+    mean.transmit += pod.transmit_rate;
+  }
+  const auto count = static_cast<double>(trace.pods.size());
+  return {mean.receive / count, mean.transmit / count};
 }
 
 namespace {
@@ -366,6 +425,16 @@ constexpr Flag kFlags[] = {
     {"counter-days-max", &WorkloadParams::counter_days_max, "most days since boot of a node"},
     {"warmup-s", &WorkloadParams::warmup_s,
      "seconds of arrivals before t = 0; 0: 10 deployment lifetimes"},
+    {"link-speed", &WorkloadParams::link_speed,
+     "link speed of the fast nodes, bytes/s; 0: nodes export no speed"},
+    {"slow-fraction", &WorkloadParams::slow_fraction,
+     "fraction of the nodes on slow links (interleaved by index)"},
+    {"slow-speed-factor", &WorkloadParams::slow_speed_factor,
+     "a slow link's speed over a fast one's"},
+    {"transmit-heavy-fraction", &WorkloadParams::transmit_heavy_fraction,
+     "probability that a deployment mostly transmits (else it mostly receives)"},
+    {"minor-direction-fraction", &WorkloadParams::minor_direction_fraction,
+     "a pod's rate in its light direction over its heavy one"},
 };
 
 // Leaves out as it was on error.
@@ -384,8 +453,41 @@ std::string parse(std::string_view text, T& out) {
 
 }  // namespace
 
+std::string apply_scenario(WorkloadParams& params, std::string_view name) {
+  if (name == "standard") {
+    const WorkloadParams defaults;
+    params.link_speed = defaults.link_speed;
+    params.slow_fraction = defaults.slow_fraction;
+    params.slow_speed_factor = defaults.slow_speed_factor;
+    params.transmit_heavy_fraction = defaults.transmit_heavy_fraction;
+    params.minor_direction_fraction = defaults.minor_direction_fraction;
+    params.background_median = defaults.background_median;
+    params.deployment_rate_median = defaults.deployment_rate_median;
+    return {};
+  }
+  if (name == "heterogeneous") {
+    params.link_speed = 1.25e9;
+    params.slow_fraction = 1.0 / 3;
+    params.slow_speed_factor = 0.1;
+    params.transmit_heavy_fraction = 0.5;
+    params.minor_direction_fraction = 0.1;
+    // 5% of a link at the median, both directions, on every node.
+    params.background_median = 0.05 * params.link_speed;
+    // A pod's mean in its direction is 1.68x the median (lognormal sigma 1, jitter 0.2), half
+    // the pods are heavy in a direction and the other half add a tenth: 12.5 pods of a node
+    // carry 11.6 x 2e7 = 2.3e8 bytes/s each way, 18.5% of a fast link.
+    params.deployment_rate_median = 2e7;
+    return {};
+  }
+  return "unknown scenario \"" + std::string(name) + "\" (standard, heterogeneous)";
+}
+
 std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value) {
   if (name.starts_with("--")) name.remove_prefix(2);
+  if (name == "scenario") {
+    const auto error = apply_scenario(params, value);
+    return error.empty() ? error : "--scenario=" + std::string(value) + ": " + error;
+  }
   for (const auto& flag : kFlags) {
     if (flag.name != name) continue;
     const auto error =
@@ -399,6 +501,8 @@ std::string apply_flag(WorkloadParams& params, std::string_view name, std::strin
 std::string workload_help() {
   const WorkloadParams defaults;
   std::ostringstream out;
+  out << "  --" << std::left << std::setw(34) << "scenario=standard"
+      << "standard or heterogeneous (sets the flags it needs; later flags override)\n";
   for (const auto& flag : kFlags) {
     std::ostringstream value;
     std::visit([&](auto member) { value << defaults.*member; }, flag.member);

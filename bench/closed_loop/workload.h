@@ -46,7 +46,26 @@ struct WorkloadParams {
   // pods alive at 0 are Trace::initial_pods. 0 picks 10 lifetime means: scale-ups make old
   // deployments the big ones, so after only 3 the cluster would still be ~14% short.
   double warmup_s = 0;
+  // Links. 0: the nodes export no link speed (the utilisation basis has nothing to divide by).
+  // Otherwise the fast nodes' speed; slow_fraction of the nodes, interleaved by index, run at
+  // slow_speed_factor of it, and every node's background (both directions) is scaled by its
+  // speed over link_speed, so that background_median is the fast nodes' and a slow link is not
+  // full before its first pod.
+  double link_speed = 0;
+  double slow_fraction = 0;
+  double slow_speed_factor = 0.1;
+  // Each deployment is receive-heavy or, with this probability, transmit-heavy: its heavy
+  // direction carries the drawn rate, the other minor_direction_fraction of it.
+  double transmit_heavy_fraction = 0;
+  double minor_direction_fraction = 0.1;
 };
+
+// "--scenario=<name>": "standard" (the defaults above) or "heterogeneous": a third of 30 nodes on
+// 1 GbE (125 MB/s), the rest on 10 GbE, half the deployments transmit-heavy, traffic scaled so
+// that the links' average utilisation is about a third where capacity is shared by speed but
+// about two on the slow links where bytes are shared evenly (bench/RESULTS.md says why).
+// Sets only the parameters it names: flags after it override them.
+std::string apply_scenario(WorkloadParams& params, std::string_view name);
 
 // Empty if every parameter is usable, else a message naming the first bad one.
 std::string validate(const WorkloadParams& params);
@@ -63,13 +82,15 @@ struct PodSpec {
   std::string template_hash;     // the pod-template-hash label value
   std::uint32_t burst = 0;       // index in Trace::events of its create; kInitialBurst if none
   double rate = 0;               // true receive bytes/s while running
+  double transmit_rate = 0;      // true transmit bytes/s while running
   double created_s = 0;
   double deleted_s = 0;  // infinity if it outlives duration_s
 };
 
 struct Deployment {
   std::string name;
-  double level = 0;  // the median per-pod rate of its pods
+  double level = 0;  // the median per-pod rate of its pods in their heavy direction
+  bool transmit_heavy = false;
 };
 
 struct TraceEvent {
@@ -80,8 +101,11 @@ struct TraceEvent {
 
 struct Trace {
   WorkloadParams params;
-  std::vector<double> background;       // per node, bytes/s
-  std::vector<double> counter_start;    // per node, bytes at t = 0
+  std::vector<double> background;     // per node, receive bytes/s
+  std::vector<double> counter_start;  // per node, receive bytes at t = 0
+  std::vector<double> background_transmit;
+  std::vector<double> counter_start_transmit;
+  std::vector<double> speed;            // per node, bytes/s; all 0 when link_speed is
   std::vector<std::string> node_names;  // zero-padded so that name order is index order
   std::vector<Deployment> deployments;
   std::vector<PodSpec> pods;
@@ -92,12 +116,18 @@ struct Trace {
   double deployment_arrival_rate = 0;       // per second, from Little's law (workload.cpp)
 };
 
+// The mean of the trace's pods' true rates, each direction (0 without pods).
+struct PodRates {
+  double receive = 0, transmit = 0;
+};
+PodRates mean_pod_rates(const Trace& trace);
+
 // Deterministic for a seed on every platform: mt19937_64 and hand-written distributions (the
 // std:: ones may differ between standard library versions). Expects validate(params) empty.
 Trace generate_trace(const WorkloadParams& params);
 
-// "--name=value" for every WorkloadParams member, from one table. Returns an error message or
-// empty.
+// "--name=value" for every WorkloadParams member, from one table, and "--scenario=<name>"
+// (apply_scenario). Returns an error message or empty.
 std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value);
 // One line per flag: name, default, help.
 std::string workload_help();

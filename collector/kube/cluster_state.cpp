@@ -63,6 +63,7 @@ void ClusterState::insert_locked(const PodFacts& pod, std::int64_t placed_ms, st
   it->second = PodRecord{.node = node,
                          .workload = workload,
                          .annotated_rate = static_cast<float>(pod.annotated_rate),
+                         .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
                          .placed_ms = placed_ms};
   ++node_pods_[node];
   if (now_ms - placed_ms < recent_horizon_ms_) {
@@ -175,6 +176,11 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
     } else {
       load.pending_plain += pending;
     }
+    if (const double rate = pod->second.annotated_transmit_rate; rate >= 0) {
+      load.pending_transmit_known += pending * rate;
+      load.pending_transmit_known_share += pending;
+      ++load.priced_by_transmit_annotation;
+    }
     ++it;
   }
   std::erase_if(departed_, [&](const Departed& gone) {
@@ -192,6 +198,11 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
       ++(gone.pod.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
     } else {
       load.departed_plain += held;
+    }
+    if (const double rate = gone.pod.annotated_transmit_rate; rate >= 0) {
+      load.departed_transmit_known += held * rate;
+      load.departed_transmit_known_share += held;
+      ++load.priced_by_transmit_annotation;
     }
     return false;
   });

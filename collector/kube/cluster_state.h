@@ -15,8 +15,11 @@
 // the objects. Thread-safe: the watcher threads write, the publisher reads views.
 namespace netscore::collector {
 
-// Annotation a workload sets to say how much traffic one of its pods receives (bytes/s).
+// Annotations a workload sets to say how much traffic one of its pods receives and transmits
+// (bytes/s: a plain number or a quantity such as "10Mi").
 inline constexpr std::string_view kExpectedRateAnnotation = "netscore.io/expected-receive-rate";
+inline constexpr std::string_view kExpectedTransmitRateAnnotation =
+    "netscore.io/expected-transmit-rate";
 
 // The fields of a Pod object the correction uses.
 struct PodFacts {
@@ -26,7 +29,8 @@ struct PodFacts {
   std::int64_t scheduled_ms =
       0;                       // PodScheduled lastTransitionTime, else creationTimestamp; 0 unknown
   double annotated_rate = -1;  // kExpectedRateAnnotation when present and valid, else < 0
-  std::string workload{};      // "ns/Kind/name" of the controlling owner; empty: none
+  double annotated_transmit_rate = -1;  // kExpectedTransmitRateAnnotation, the same way
+  std::string workload{};               // "ns/Kind/name" of the controlling owner; empty: none
   std::string resource_version{};
 };
 
@@ -44,9 +48,12 @@ std::optional<NodeFacts> parse_node(std::string_view json, const LabelRules& rul
 std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text);
 
 // Per node: the pods counted on it, how much of their traffic the window has not absorbed yet, and
-// how much traffic of pods already gone it still holds. A pod's rate is "known" when it has the
-// annotation or its workload's traffic per pod has been learned from the measurements; the other
-// pods ("plain") are priced by the caller at the cluster's traffic per pod.
+// how much traffic of pods already gone it still holds. A pod's receive rate is "known" when it has
+// the receive annotation or its workload's traffic per pod has been learned from the measurements;
+// its transmit rate only when it has the transmit annotation (learning fits receive rates alone).
+// The other pods ("plain") are priced by the caller at the cluster's traffic per pod. A pod's
+// missing (or held) part is counted once per direction: for transmit, the plain parts are all
+// parts (pending_plain + pending_known_share) minus pending_transmit_known_share.
 struct NodeLoad {
   std::string name{};
   bool in_cluster = false;  // a watched Node object
@@ -63,6 +70,11 @@ struct NodeLoad {
   double departed_plain = 0;       // sum of the parts still in the window of gone plain pods
   double departed_known = 0;       // the same x known bytes/s
   double departed_known_share = 0;
+  std::uint32_t priced_by_transmit_annotation = 0;  // of the placed and departed pods
+  double pending_transmit_known = 0;        // sum of missing part x annotated transmit bytes/s
+  double pending_transmit_known_share = 0;  // sum of the missing parts of those pods
+  double departed_transmit_known = 0;       // the same for gone pods, parts held
+  double departed_transmit_known_share = 0;
 };
 
 // A node's measured receive rate (bytes/s), what learn() fits the pods to.
@@ -126,6 +138,7 @@ class ClusterState {
     std::uint32_t node = 0;                // index into node_names_
     std::uint32_t workload = kNoWorkload;  // index into workloads_
     float annotated_rate = -1;
+    float annotated_transmit_rate = -1;
     std::int64_t placed_ms = 0;
   };
   struct Departed {

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <ctime>
 
+#include "common/quantity.h"
+
 namespace netscore::collector {
 namespace {
 
@@ -52,6 +54,13 @@ std::string workload_of(const rapidjson::Value& meta) {
     return key;
   }
   return {};
+}
+
+// Bytes/s of an expected-rate annotation, or -1 when absent or unusable (a petabyte per second is
+// beyond any link: such a value is a typo, not a rate).
+double annotated_rate(const rapidjson::Value& annotations, std::string_view key) {
+  const auto value = parse_quantity(string_of(member(annotations, key.data())));
+  return value && *value < 1e15 ? *value : -1;
 }
 
 }  // namespace
@@ -143,14 +152,9 @@ std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
     }
   }
   pod.workload = workload_of(meta);
-  const std::string_view rate =
-      string_of(member(member(meta, "annotations"), kExpectedRateAnnotation.data()));
-  double value = 0;
-  const auto [end, ec] = std::from_chars(rate.data(), rate.data() + rate.size(), value);
-  if (!rate.empty() && ec == std::errc{} && end == rate.data() + rate.size() && value >= 0 &&
-      value < 1e15) {
-    pod.annotated_rate = value;
-  }
+  const auto& annotations = member(meta, "annotations");
+  pod.annotated_rate = annotated_rate(annotations, kExpectedRateAnnotation);
+  pod.annotated_transmit_rate = annotated_rate(annotations, kExpectedTransmitRateAnnotation);
   return pod;
 }
 

@@ -17,21 +17,30 @@
 // gradually: nothing for `lag` (the pod starts, the next scrape and refresh see it), then a
 // linearly growing part until the window has absorbed it all, `lag + window` after placement. A
 // pod that left takes its traffic out of the window the same way. What the window misses of the
-// first and still holds of the second is the node's `expected` (negative when more left than
-// came), added to its raw value:
-//   expected = sum over new pods of delta x missing part - sum over gone pods of delta x held part
-// with delta, in the raw value's unit:
-//   1. the pod's netscore.io/expected-receive-rate annotation (bytes/s) x f, when f is known;
-//   2. else its workload's learned traffic per pod (ClusterState::learn) x f, when f is known;
-//   3. else the learned traffic per running pod x f;
-//   4. else the measured raw per pod: sum of raw / sum of the pods' settled parts over the
-//      nodes with a series (needs at least one settled pod's worth in the cluster);
-//   5. else NETSCORE_POD_RECEIVE_RATE x f.
+// first and still holds of the second is the node's change, per direction:
+//   delta = sum over new pods of d x missing part - sum over gone pods of d x held part
+// with d a pod's traffic in that direction, priced by a cascade. Receive:
+//   1. the pod's netscore.io/expected-receive-rate annotation (bytes/s);
+//   2. else its workload's learned traffic per pod (ClusterState::learn);
+//   3. else the learned traffic per running pod;
+//   4. else the measured traffic per pod: the sum over the nodes with pods of their measurement
+//      divided by the sum of their pods' settled parts (needs one settled pod's worth);
+//   5. else NETSCORE_POD_RECEIVE_RATE.
+// Transmit: the netscore.io/expected-transmit-rate annotation, else the measured transmit per
+// settled pod (as 4), else NETSCORE_POD_TRANSMIT_RATE (learning fits receive rates only).
+// Each entry is corrected in its own basis and the snapshot's direction (busier: the larger of
+// the two corrected directions, or the one the node measured):
+// - utilisation (kEntryUtilisation): the changes in bytes/s; corrected = (rate + delta) / speed;
+// - raw: the changes in the query function's unit, bytes/s x f (the annotations, learned and
+//   default rates) or the measured raw value per settled pod; corrected = raw value + delta.
 // f converts bytes/s to the raw unit: 1 for rate, the window in seconds for increase, and for
-// sum_over_time the cluster ratio sum(raw)/sum(rate) of the same answer (a counter growing
-// linearly has sum_over_time proportional to its rate: an approximation, exact only in steady
-// state); unknown without a rate. Without any usable delta the snapshot is published uncorrected
-// and says so (no kSnapshotCorrected). The corrected value is never below 0.
+// sum_over_time the cluster ratio sum(raw)/sum(rate) of the same answer, per direction (a counter
+// growing linearly has sum_over_time proportional to its rate: an approximation, exact only in
+// steady state); unknown without rates, when a pod's known rate cannot be converted and it costs
+// the measured raw value per pod like the others. `expected` = corrected - scored, in scored's
+// unit; the corrected score is that of max(0, corrected). Measured figures are never changed. When
+// a raw entry's change needs a price that cannot be had (no f, no settled pod), the snapshot is
+// published uncorrected and says so (no kSnapshotCorrected).
 namespace netscore::collector {
 
 // What each node is scored on (NETSCORE_SCORE_BASIS, NETSCORE_DIRECTION,
@@ -54,26 +63,36 @@ struct CorrectionSettings {
   bool enabled = false;
   QueryFunction function = QueryFunction::sum_over_time;
   std::int64_t window_ms = 300000;
-  double default_rate = 0;  // bytes/s
+  double default_rate = 0;  // bytes/s received by a pod nothing better prices
   bool learn_workloads = false;
+  double default_transmit_rate = 0;  // bytes/s transmitted by a pod nothing better prices
 };
 
 struct CorrectionOutcome {
   bool corrected = false;
   std::string uncorrected_reason{};  // why it was not applied (empty when applied)
-  std::int64_t pod_price = 0;        // plugin score of a pod of an unknown workload
-  std::uint32_t placed = 0;          // pods, new or gone, counted in some node's expected traffic
+  // What a pod of an unknown workload adds to a raw-scored node's score integer, in the direction
+  // (busier: the larger); on the utilisation basis at least 1 while pod_rate is positive, so that
+  // a positive price keeps meaning the correction prices pods.
+  std::int64_t pod_price = 0;
+  // Bytes/s of a pod of an unknown workload in the direction (busier: the larger): a
+  // utilisation-scored node's price is utilisation_score(pod_rate / speed).
+  double pod_rate = 0;
+  std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
 };
 
 // The measured rates ClusterState::learn() fits: the nodes whose rate half answered.
 std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples);
 
 // Sets each entry's expected traffic, placed pods, pricing flags and corrected_raw_score from its
-// node's load (`load_of[i]` for `entries[i]`; null when no pod of it is watched). Entries keep
-// their order; nothing is normalised. `learned_rate_per_pod`: ClusterState::rate_per_pod().
+// node's load (`load_of[i]` for `entries[i]`; null when no pod of it is watched), in the entry's
+// basis and `scoring.direction`. Entries keep their order; nothing is normalised; an invalid entry
+// gets placed pods and flags but no expected traffic (it has no unit). `learned_rate_per_pod`:
+// ClusterState::rate_per_pod().
 CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
                                    const std::vector<const NodeLoad*>& load_of,
                                    const CorrectionSettings& settings,
-                                   std::optional<double> learned_rate_per_pod);
+                                   std::optional<double> learned_rate_per_pod,
+                                   const ScoringSettings& scoring);
 
 }  // namespace netscore::collector

@@ -30,21 +30,6 @@ void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
   }
 }
 
-// The direction's value (or the busier one's) of those the sample answered.
-std::optional<double> in_direction(Direction direction, std::optional<double> receive,
-                                   std::optional<double> transmit) {
-  switch (direction) {
-    case Direction::receive:
-      return receive;
-    case Direction::transmit:
-      return transmit;
-    case Direction::busier:
-      if (receive && transmit) return std::max(*receive, *transmit);
-      return receive ? receive : transmit;
-  }
-  return receive;
-}
-
 void sort_by_name(std::vector<TableEntry>& entries) {
   std::sort(entries.begin(), entries.end(),
             [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
@@ -154,13 +139,14 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
   const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
-        apply_correction(entries, load_of, settings, learned_rate_per_pod);
+        apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
     out.corrected = correction.corrected;
     out.uncorrected_reason = correction.uncorrected_reason;
     out.placed = correction.placed;
     if (correction.corrected) {
       out.info.flags |= shm::kSnapshotCorrected;
       out.info.pod_price = correction.pod_price;
+      out.info.pod_rate = correction.pod_rate;
     }
   }
   sort_by_name(entries);

@@ -1,10 +1,126 @@
 #include "collector/pipeline/check.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
+#include "collector/model/snapshot.h"
 #include "collector/prometheus/prometheus_client.h"
 
 namespace netscore::collector {
+namespace {
+
+constexpr std::size_t kBusiestLinks = 5;
+
+// "1 Gb/s (125000000 B/s)": link speeds are quoted in bits, node-exporter's gauge is in bytes.
+std::string describe_speed(double bytes_per_s) {
+  const double bits = bytes_per_s * 8;
+  constexpr std::pair<double, const char*> kUnits[] = {
+      {1e12, "Tb/s"}, {1e9, "Gb/s"}, {1e6, "Mb/s"}, {1e3, "kb/s"}};
+  std::string human = fmt::format("{:g} b/s", bits);
+  for (const auto& [scale, unit] : kUnits) {
+    if (bits >= scale) {
+      human = fmt::format("{:g} {}", bits / scale, unit);
+      break;
+    }
+  }
+  return fmt::format("{} ({:.17g} B/s)", human, bytes_per_s);
+}
+
+std::string nodes(std::size_t count) {
+  return fmt::format("{} node{}", count, count == 1 ? "" : "s");
+}
+
+std::string speed_column(const NodeSample& s) {
+  if (s.speed > 0) return fmt::format("{:.17g}", s.speed);
+  return s.unusable_speeds > 0 ? "not positive" : "-";
+}
+
+std::string rate_column(bool valid, double rate) {
+  return valid ? fmt::format("{:.6g}", rate) : std::string("-");
+}
+
+std::string percent(bool valid, double rate, double speed) {
+  return valid ? fmt::format("{:.4g}%", rate / speed * 100) : std::string("-");
+}
+
+// What was found of link speeds and what becomes of the nodes without one.
+void print_speeds(const std::vector<NodeSample>& samples, const ScoringSettings& scoring,
+                  std::ostream& out) {
+  std::map<double, std::size_t> measured;
+  std::size_t not_positive = 0;
+  std::size_t absent = 0;
+  for (const auto& s : samples) {
+    if (s.speed > 0) {
+      ++measured[s.speed];
+    } else if (s.unusable_speeds > 0) {
+      ++not_positive;
+    } else {
+      ++absent;
+    }
+  }
+  out << fmt::format("scoring: basis {}, direction {}\n", score_basis_name(scoring.basis),
+                     direction_name(scoring.direction));
+  std::size_t with_speed = 0;
+  std::string speeds;
+  for (const auto& [speed, count] : measured) {
+    with_speed += count;
+    speeds += fmt::format("{}{} at {}", speeds.empty() ? "" : ", ", count, describe_speed(speed));
+  }
+  out << "link speeds: " << nodes(with_speed) << " with a measured speed"
+      << (speeds.empty() ? "" : ": " + speeds) << "\n";
+  if (not_positive + absent == 0) return;
+  std::string fate;
+  if (scoring.basis == ScoreBasis::raw) {
+    fate = "the raw basis uses no link speed";
+  } else if (scoring.fallback_speed > 0) {
+    fate = "scored at the fallback speed " + describe_speed(scoring.fallback_speed) +
+           " (NETSCORE_FALLBACK_LINK_SPEED)";
+  } else {
+    fate =
+        "scored on the raw basis, compared only among themselves (NETSCORE_FALLBACK_LINK_SPEED "
+        "would score them at that speed)";
+  }
+  out << fmt::format(
+      "without a link speed: {} with a non-positive speed (virtual devices), {} without a speed "
+      "series: {}\n",
+      nodes(not_positive), nodes(absent), fate);
+}
+
+// The nodes whose links are the most used, as the collector would score them.
+void print_busiest(const Measurement& m, const ScoringSettings& scoring, std::ostream& out) {
+  struct Link {
+    const NodeSample* sample;
+    shm::NodeFigures figures;
+  };
+  std::vector<Link> links;
+  for (const auto& s : m.samples) {
+    const shm::NodeFigures f = measured_figures(s, m.eval_time_ms, scoring);
+    if ((f.flags & shm::kEntryUtilisation) != 0) links.push_back({&s, f});
+  }
+  if (links.empty()) return;
+  const std::size_t shown = std::min(links.size(), kBusiestLinks);
+  std::partial_sort(
+      links.begin(), links.begin() + static_cast<std::ptrdiff_t>(shown), links.end(),
+      [](const Link& a, const Link& b) { return a.figures.scored > b.figures.scored; });
+  out << fmt::format("busiest links ({} of {}):\n", shown, nodes(links.size()));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const NodeSample& s = *links[i].sample;
+    const shm::NodeFigures& f = links[i].figures;
+    out << fmt::format(
+        "  {:<40} {:>10}  receive {}, transmit {} of {}{}\n", s.node,
+        fmt::format("{:.4g}%", f.scored * 100), percent(s.rate_valid, s.rate, f.speed),
+        percent(s.transmit_rate_valid, s.transmit_rate, f.speed), describe_speed(f.speed),
+        (f.flags & shm::kEntrySpeedFallback) != 0 ? " (fallback)" : "");
+  }
+}
+
+}  // namespace
 
 int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out) {
   PrometheusClient client(
@@ -14,10 +130,10 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
   out << "prometheus: " << client.redacted_url() << "\nquery: " << measurer.query().promql << "\n";
   const Measurement m =
       measurer.measure(eval_time_ms, [](std::chrono::milliseconds) { return true; });
-  return print_check(m, out);
+  return print_check(m, ScoringSettings::from(config.query), out);
 }
 
-int print_check(const Measurement& m, std::ostream& out) {
+int print_check(const Measurement& m, const ScoringSettings& scoring, std::ostream& out) {
   if (!m.queried) {
     out << "FAIL: the query failed: " << m.error << "\n";
     return 1;
@@ -32,11 +148,18 @@ int print_check(const Measurement& m, std::ostream& out) {
       "not a node name {}\n",
       m.series, m.samples.size(), m.missing_label, m.duplicate_node, m.not_a_number,
       m.rejected.rejected);
-  if (!m.samples.empty())
-    out << fmt::format("{:<40} {:>24} {:>18}\n", "node", "value", "rate (bytes/s)");
+  if (!m.samples.empty()) {
+    out << fmt::format("{:<40} {:>24} {:>16} {:>16} {:>14}\n", "node", "value", "receive (B/s)",
+                       "transmit (B/s)", "speed (B/s)");
+  }
   for (const auto& s : m.samples) {
-    out << fmt::format("{:<40} {:>24} {:>18}\n", s.node, fmt::format("{:.17g}", s.value),
-                       s.rate_valid ? fmt::format("{:.6g}", s.rate) : std::string("-"));
+    out << fmt::format("{:<40} {:>24} {:>16} {:>16} {:>14}\n", s.node,
+                       fmt::format("{:.17g}", s.value), rate_column(s.rate_valid, s.rate),
+                       rate_column(s.transmit_rate_valid, s.transmit_rate), speed_column(s));
+  }
+  if (!m.samples.empty()) {
+    print_speeds(m.samples, scoring, out);
+    print_busiest(m, scoring, out);
   }
   if (!m.rejected_names.empty()) out << m.rejected_names << "\n";
   if (m.diagnosis) {

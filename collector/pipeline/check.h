@@ -4,20 +4,23 @@
 #include <ostream>
 #include <string>
 
+#include "collector/model/placement.h"
 #include "collector/pipeline/measure.h"
 #include "common/config.h"
 
 // `netscore-collector --check`: the one-shot doctor an operator runs before deploying. Same
 // configuration, query and measurement as the collector; prints the nodes found with their
-// values and, when none or only some series are usable, why and what to set instead.
+// values, rates and link speeds, what the link speeds are and how nodes without one are scored,
+// the busiest links on the utilisation basis and, when none or only some series are usable, why
+// and what to set instead.
 namespace netscore::collector {
 
 // Returns the process exit status: 0 only when the table would be non-empty, 1 otherwise.
 // curl_global_init must have run.
 int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out);
 
-// The report for one measurement made with Measurer::DiagnoseWhen::incomplete_answer; returns
-// the exit status as run_check does.
-int print_check(const Measurement& m, std::ostream& out);
+// The report for one measurement made with Measurer::DiagnoseWhen::incomplete_answer, scored as
+// the collector would score it; returns the exit status as run_check does.
+int print_check(const Measurement& m, const ScoringSettings& scoring, std::ostream& out);
 
 }  // namespace netscore::collector

@@ -131,9 +131,16 @@ QueryConfig transmit_config(const QueryConfig& config) {
   return out;
 }
 
+// The raw value in the transmit direction: scored on the raw basis, and on the utilisation basis
+// for the nodes without a speed, which fall back to it.
 bool scores_transmit(const QueryConfig& config) {
-  return config.basis == ScoreBasis::raw && config.direction != Direction::receive &&
-         config.function != QueryFunction::rate;
+  return config.direction != Direction::receive && config.function != QueryFunction::rate;
+}
+
+// The receive-only raw scoring asks what it always did, at what it always cost; every other
+// setting uses the link parts (their Prometheus cost is in bench/RESULTS.md).
+bool asks_link_parts(const QueryConfig& config) {
+  return config.basis != ScoreBasis::raw || config.direction != Direction::receive;
 }
 
 std::string tagged(std::string_view expr, std::string_view kind) {
@@ -238,7 +245,8 @@ BuiltQuery build_batch_query(const QueryConfig& config) {
   std::vector<std::string_view> kinds{kKindScore};
   if (!score_is_rate) kinds.push_back(kKindRate);
   if (scores_transmit(config)) kinds.push_back(kKindTransmitScore);
-  kinds.insert(kinds.end(), {kKindTransmitRate, kKindSpeed, kKindUnusableSpeed});
+  if (asks_link_parts(config))
+    kinds.insert(kinds.end(), {kKindTransmitRate, kKindSpeed, kKindUnusableSpeed});
   // One request answers every part: label_replace only adds the kind label, so every series
   // keeps exactly the value its own query gives, and no two parts share a label set.
   std::string q;

@@ -23,8 +23,8 @@ class QueryError : public std::invalid_argument {
 inline constexpr std::string_view kKindLabel = "netscore_kind";
 inline constexpr std::string_view kKindScore = "score";  // the configured function (receive)
 inline constexpr std::string_view kKindRate = "rate";    // receive bytes/s over the window
-// The configured function over the transmit counter (raw basis scoring transmit, unless the
-// function is rate: then it is the transmit rate).
+// The configured function over the transmit counter (the raw value in a transmit or max
+// direction; with the rate function the transmit rate stands for it).
 inline constexpr std::string_view kKindTransmitScore = "transmit_score";
 inline constexpr std::string_view kKindTransmitRate = "transmit_rate";  // transmit bytes/s
 // Sum of the matched devices' link speeds that are positive, in bytes/s.
@@ -47,9 +47,11 @@ struct BuiltQuery {
 std::string quote_promql_string(std::string_view value);
 
 // The one query of a refresh: its parts joined by `or` into one expression, so one request and
-// one evaluation answer them all. Per node: the score and the receive rate, the transmit rate,
-// the link speed and the count of devices without one, and the transmit score when the raw basis
-// scores transmit. Throws QueryError naming the offending setting.
+// one evaluation answer them all. Per node: the score and the receive rate; unless the basis is raw
+// and the direction receive, the transmit rate, the link speed and the count of devices without
+// one; and the transmit score when the direction is not receive and the function is not rate (the
+// raw value in the direction, for the raw basis and for nodes without a speed). Throws QueryError
+// naming the offending setting.
 BuiltQuery build_batch_query(const QueryConfig& config);
 
 // One part of the batch on its own, exactly as the batch embeds it before tagging: tests evaluate

@@ -1,5 +1,6 @@
 #include "collector/prometheus/response_parser.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -56,7 +57,11 @@ void annotate(NodeSample& sample, Part part, double value, bool score_is_rate) {
       sample.speed = finite && value > 0 ? value : 0;
       break;
     case Part::unusable_speeds:
-      sample.unusable_speeds = finite && value > 0 ? static_cast<std::uint32_t>(value) : 0;
+      // A count beyond uint32 is no count a node has, but converting it would be undefined.
+      sample.unusable_speeds = finite && value > 0
+                                   ? static_cast<std::uint32_t>(std::min(
+                                         value, double{std::numeric_limits<std::uint32_t>::max()}))
+                                   : 0;
       break;
     case Part::count:
       break;

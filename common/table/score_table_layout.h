@@ -132,11 +132,15 @@ struct SnapshotMeta {
   std::uint32_t flags;             // kSnapshot*
   std::uint32_t in_cluster_count;  // entries with kEntryInCluster
   std::uint64_t rules_hash;  // label_rules_hash() of the rules rule_mask was computed with; 0: none
-  // What one more pod of a workload nobody knows yet adds to a node's corrected_raw_score (the
-  // correction's price of a pod, kSnapshotCorrected only); 0: unknown.
+  // What one more pod of a workload nobody knows yet adds to a raw-scored node's
+  // corrected_raw_score (the correction's price of a pod, kSnapshotCorrected only); 0: unknown.
+  // Positive whenever the correction can price a pod, also on the utilisation basis.
   std::int64_t pod_price;
   std::uint32_t basis;      // ScoreBasis the entries were scored on
   std::uint32_t direction;  // Direction they were scored in
+  // Bytes/s of such a pod in the direction (busier: the larger of the two): a utilisation-scored
+  // node's price is utilisation_score(pod_rate / speed), its unit depending on its speed.
+  double pod_rate;
 };
 
 // What the collector last did; published separately so a failure is visible without

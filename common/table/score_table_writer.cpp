@@ -183,6 +183,7 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
   meta.pod_price = info.pod_price;
   meta.basis = static_cast<std::uint32_t>(info.basis);
   meta.direction = static_cast<std::uint32_t>(info.direction);
+  meta.pod_rate = info.pod_rate;
   meta.node_count = counts.stored;
   meta.overflow = counts.overflow;
   meta.rejected = counts.rejected;

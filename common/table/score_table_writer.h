@@ -29,6 +29,7 @@ struct SnapshotInfo {
   std::int64_t pod_price = 0;  // shm::SnapshotMeta::pod_price
   ScoreBasis basis = ScoreBasis::raw;
   Direction direction = Direction::receive;
+  double pod_rate = 0;  // shm::SnapshotMeta::pod_rate
 };
 
 // Points inside publish() and record_status() where a test can stop the writer (see

@@ -45,6 +45,9 @@ struct NodeDecision {
   double seed_raw = 0;       // the table's raw value (bytes over the window)
   double correction = 0;     // placement correction added to seed_raw (0: none)
   double rate = -1;          // average receive rate over the window in bytes/s; -1: unknown
+  // What the node was scored on: bytes, or its link utilisation when `utilisation`.
+  double scored = 0;
+  double speed = -1;  // link speed in bytes/s; -1: unknown
   std::int16_t score =
       -1;  // 0..100 used for this answer; -1: none (unknown node or table not fresh)
   std::int8_t extender_score = -1;  // 0..10 returned by prioritize; -1 for filter
@@ -52,6 +55,7 @@ struct NodeDecision {
   bool found = false;          // present in the table snapshot
   bool valid = false;          // the collector marked its value usable
   std::uint8_t priced_by = 0;  // shm::kEntryPricedBy* of `correction`, shifted down to bit 0
+  bool utilisation = false;    // scored on link utilisation (shm::kEntryUtilisation), else bytes
   FixedText<64> name;          // Kubernetes allows 253; longer names are shown cut
   FixedText<128> reason;       // filter failure reason
 };

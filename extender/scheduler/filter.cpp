@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
+#include <tuple>
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
 #include "common/quantity.h"
+#include "extender/scheduler/link_figures.h"
 
 namespace netscore::extender {
 namespace {
@@ -19,7 +22,77 @@ std::string without_percent(std::string s) {
 }
 
 // reasons_ holds these, then one per label rule (kSlots + rule index).
-enum ReasonSlot : std::size_t { kLabelsUnknown, kRateAbove, kCannotCheckRate, kPodError, kSlots };
+enum ReasonSlot : std::size_t {
+  kLabelsUnknown,
+  kRateAbove,
+  kTransmitRateAbove,
+  kUtilisationAbove,
+  kUtilisationUnknown,  // the node has no link speed (or no rate in the direction)
+  kCannotCheckCeiling,  // the table is not fresh
+  kPodError,
+  kSlots
+};
+
+// A fraction of the link ("0.8") or a percent of it ("80%"), from 0 to 1; nullopt otherwise.
+std::optional<double> parse_utilisation(std::string_view text) {
+  const bool percent = !text.empty() && text.back() == '%';
+  if (percent) text.remove_suffix(1);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
+      !std::isfinite(value) || value < 0)
+    return std::nullopt;
+  if (percent) value /= 100;
+  if (value > 1) return std::nullopt;
+  return value;
+}
+
+std::string_view utilisation_side(Direction direction) {
+  switch (direction) {
+    case Direction::receive:
+      return "receive";
+    case Direction::transmit:
+      return "transmit";
+    case Direction::busier:
+      return "busier-direction";
+  }
+  return "receive";
+}
+
+struct Ceilings {
+  std::optional<double> receive;      // bytes/s
+  std::optional<double> transmit;     // bytes/s
+  std::optional<double> utilisation;  // fraction of the link
+};
+
+// Why a node the fresh table holds fails one of the pod's ceilings (`reasons` by ReasonSlot);
+// empty when it passes. A node without a figure passes the rate ceilings (as it always has); a
+// node without a utilisation cannot be checked, which closed fails.
+std::string_view above_ceiling(std::string_view name, const NodeScore& s, const Ceilings& c,
+                               Direction direction, bool closed,
+                               const std::vector<std::string>& reasons) {
+  if (c.receive && (s.flags & shm::kEntryRateValid) != 0 && s.rate > *c.receive) {
+    spdlog::debug("filter node={} rate={:.0f}B/s above ceiling={:.0f}B/s", name, s.rate,
+                  *c.receive);
+    return reasons[kRateAbove];
+  }
+  if (c.transmit && (s.flags & shm::kEntryTransmitRateValid) != 0 &&
+      s.transmit_rate > *c.transmit) {
+    spdlog::debug("filter node={} transmit_rate={:.0f}B/s above ceiling={:.0f}B/s", name,
+                  s.transmit_rate, *c.transmit);
+    return reasons[kTransmitRateAbove];
+  }
+  if (c.utilisation) {
+    const auto utilisation = utilisation_in(s, direction);
+    if (!utilisation) return closed ? reasons[kUtilisationUnknown] : std::string_view{};
+    if (*utilisation > *c.utilisation) {
+      spdlog::debug("filter node={} utilisation={:g} above ceiling={:g}", name, *utilisation,
+                    *c.utilisation);
+      return reasons[kUtilisationAbove];
+    }
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -46,6 +119,8 @@ Filter::PodAsks Filter::asks(const ExtenderArgs& args) const {
   const LabelRules& rules = config_.label_rules;
   return {.required = rules.empty() ? 0 : pod_rule_mask(rules, args.pod_annotations),
           .rate_text = find_value(args.pod_annotations, kMaxReceiveRateAnnotation),
+          .transmit_rate_text = find_value(args.pod_annotations, kMaxTransmitRateAnnotation),
+          .utilisation_text = find_value(args.pod_annotations, kMaxUtilisationAnnotation),
           .removed = find_value(args.pod_annotations, kRemovedCeilingAnnotation).has_value()};
 }
 
@@ -64,7 +139,7 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
     for (std::size_t i = 0; i < n; ++i) outcome.passed[i] = i;
     return;
   }
-  const auto& [required, rate_text, removed] = pod;
+  const auto& [required, rate_text, transmit_rate_text, utilisation_text, removed] = pod;
   const LabelRules& rules = config_.label_rules;
   reasons_.assign(kSlots + rules.rules.size(), {});
   const auto fail_all = [&](std::string reason) {
@@ -77,19 +152,34 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
                     kRemovedCeilingAnnotation, kMaxReceiveRateAnnotation));
   }
   std::optional<double> ceiling;
-  if (rate_text) {
-    ceiling = parse_quantity(*rate_text);
-    if (!ceiling) {
+  std::optional<double> transmit_ceiling;
+  std::optional<double> utilisation_limit;
+  for (const auto& [text, annotation, limit] :
+       {std::tuple(rate_text, kMaxReceiveRateAnnotation, &ceiling),
+        std::tuple(transmit_rate_text, kMaxTransmitRateAnnotation, &transmit_ceiling)}) {
+    if (!text) continue;
+    *limit = parse_quantity(*text);
+    if (!*limit) {
       return fail_all(fmt::format(
           "netscore: annotation {}=\"{}\" is not bytes per second (e.g. 2000000 or 10Mi)",
-          kMaxReceiveRateAnnotation, rate_text->substr(0, 64)));
+          annotation, text->substr(0, 64)));
     }
   }
+  if (utilisation_text) {
+    utilisation_limit = parse_utilisation(*utilisation_text);
+    if (!utilisation_limit) {
+      return fail_all(fmt::format(
+          "netscore: annotation {}=\"{}\" is not a fraction of the link from 0 to 1 (e.g. 0.8, "
+          "or a percent)",
+          kMaxUtilisationAnnotation, utilisation_text->substr(0, 64)));
+    }
+  }
+  const bool any_ceiling = ceiling || transmit_ceiling || utilisation_limit;
 
   const bool names_mode = args.node_cache_capable;
   const bool closed = config_.extender.stale_policy == StalePolicy::fail_closed;
   Lookup lookup;
-  if (ceiling || names_mode) {
+  if (any_ceiling || names_mode) {
     outcome.found.resize(n);
     lookup = lookup_nodes(table, args.names, args.name_hashes, outcome.found, now_mono_ns,
                           max_age_ns(config_));
@@ -116,9 +206,30 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
     reasons_[kRateAbove] =
         without_percent(fmt::format("netscore: node receive rate above the pod's {} of {}",
                                     kMaxReceiveRateAnnotation, *rate_text));
-    reasons_[kCannotCheckRate] =
+  }
+  if (transmit_ceiling) {
+    reasons_[kTransmitRateAbove] =
+        without_percent(fmt::format("netscore: node transmit rate above the pod's {} of {}",
+                                    kMaxTransmitRateAnnotation, *transmit_rate_text));
+  }
+  const Direction direction = snapshot_direction(lookup.meta);
+  if (utilisation_limit) {
+    // The limit as a fraction: the pod's "80%" would be garbled by the scheduler's formatting.
+    reasons_[kUtilisationAbove] =
+        fmt::format("netscore: node {} link utilisation above the pod's {} of {:g}",
+                    utilisation_side(direction), kMaxUtilisationAnnotation, *utilisation_limit);
+    reasons_[kUtilisationUnknown] = fmt::format(
+        "netscore: node link speed or rate unknown, cannot check {} (NETSCORE_STALE_POLICY=closed)",
+        kMaxUtilisationAnnotation);
+  }
+  if (any_ceiling) {
+    // Named after the first ceiling the pod carries: one reason for every node.
+    const std::string_view first = ceiling            ? kMaxReceiveRateAnnotation
+                                   : transmit_ceiling ? kMaxTransmitRateAnnotation
+                                                      : kMaxUtilisationAnnotation;
+    reasons_[kCannotCheckCeiling] =
         fmt::format("netscore: score table {}, cannot check {} (NETSCORE_STALE_POLICY=closed)",
-                    to_string(lookup.freshness), kMaxReceiveRateAnnotation);
+                    to_string(lookup.freshness), first);
   }
 
   for (std::size_t i = 0; i < n; ++i) {
@@ -139,14 +250,13 @@ void Filter::run(const ExtenderArgs& args, const ScoreTableReader* table, std::i
         reason = reasons_[kLabelsUnknown];
       }
     }
-    if (reason.empty() && ceiling) {
+    if (reason.empty() && any_ceiling) {
       const NodeScore& s = outcome.found[i];
       if (!fresh) {
-        if (closed) reason = reasons_[kCannotCheckRate];
-      } else if (s.found && (s.flags & shm::kEntryRateValid) != 0 && s.rate > *ceiling) {
-        reason = reasons_[kRateAbove];
-        spdlog::debug("filter node={} rate={:.0f}B/s above ceiling={:.0f}B/s", args.names[i],
-                      s.rate, *ceiling);
+        if (closed) reason = reasons_[kCannotCheckCeiling];
+      } else if (s.found) {
+        reason = above_ceiling(args.names[i], s, {ceiling, transmit_ceiling, utilisation_limit},
+                               direction, closed, reasons_);
       }
     }
     if (reason.empty()) {

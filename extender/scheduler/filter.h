@@ -27,6 +27,12 @@ namespace netscore::extender {
 // ("500k", "10Mi"; common/quantity). Compared with the collector's average receive rate over the
 // window.
 inline constexpr std::string_view kMaxReceiveRateAnnotation = "netscore.io/max-receive-rate";
+// Bytes per second the pod accepts a node to send (same syntax), compared with the collector's
+// average transmit rate over the window.
+inline constexpr std::string_view kMaxTransmitRateAnnotation = "netscore.io/max-transmit-rate";
+// The link utilisation (rate / link speed) the pod accepts: a fraction ("0.8") or a percent
+// ("80%"), compared in the snapshot's direction (the busier of the two for max).
+inline constexpr std::string_view kMaxUtilisationAnnotation = "netscore.io/max-utilisation";
 // Earlier releases compared this with the raw query value, which was not bytes; a pod still
 // carrying it is told to move to the rate annotation instead of being filtered on a wrong unit.
 inline constexpr std::string_view kRemovedCeilingAnnotation = "netscore.io/max-receive-bytes";
@@ -46,8 +52,9 @@ class Filter {
  public:
   explicit Filter(const Config& config) : config_(config) {}
 
-  // Whether the pod asks for anything the filter checks (a rule's annotation, a rate ceiling, or
-  // the removed ceiling annotation). Pods that do not pass every node without a table read.
+  // Whether the pod asks for anything the filter checks (a rule's annotation, a rate or
+  // utilisation ceiling, or the removed ceiling annotation). Pods that do not pass every node
+  // without a table read.
   bool constrains(const ExtenderArgs& args) const;
 
   // The reasons in `outcome.failed` view strings this Filter owns: valid until the next run().
@@ -59,8 +66,12 @@ class Filter {
   struct PodAsks {
     std::uint64_t required = 0;  // label rules the pod must satisfy
     std::optional<std::string_view> rate_text;
+    std::optional<std::string_view> transmit_rate_text;
+    std::optional<std::string_view> utilisation_text;
     bool removed = false;  // carries the removed byte-ceiling annotation
-    bool any() const { return required != 0 || rate_text || removed; }
+    bool any() const {
+      return required != 0 || rate_text || transmit_rate_text || utilisation_text || removed;
+    }
   };
   PodAsks asks(const ExtenderArgs& args) const;
   void warn_once_about(const Lookup& lookup);

@@ -20,11 +20,15 @@ namespace netscore::extender {
 // window count already, so a burst does not pile onto the nodes that look quietest. Without the
 // flag the seed's raw_score / node_score, exactly as before the correction existed.
 // `assumed[i]` (optional): pods recommended for node i moments ago whose bindings the table may not
-// show yet; on a corrected snapshot each adds the snapshot's pod_price to the node's traffic.
+// show yet; on a corrected snapshot each adds pod_price(node) to the node's traffic.
 void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
                  std::span<const NodeScore> nodes, std::span<std::int64_t> out,
                  std::span<std::int16_t> percent,
                  std::span<const std::uint32_t> assumed = {}) noexcept;
+
+// What one assumed pod of an unknown workload adds to the node's score integer: the snapshot's
+// pod_price on the raw basis, utilisation_score(pod_rate / speed) for a utilisation-scored node.
+std::int64_t pod_price(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept;
 
 // Whether prioritize scores this snapshot on its corrected fields.
 bool corrected(const shm::SnapshotMeta& meta) noexcept;

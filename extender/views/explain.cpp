@@ -51,6 +51,10 @@ std::string shown(const FixedText<N>& t) {
   return s;
 }
 
+std::string_view basis_name(const NodeDecision& n) {
+  return score_basis_name(n.utilisation ? ScoreBasis::utilisation : ScoreBasis::raw);
+}
+
 }  // namespace
 
 std::optional<std::string> parse_explain_query(std::string_view query, ExplainQuery& out) {
@@ -132,6 +136,9 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
                 {"seed_raw", n.seed_raw},
                 {"correction", n.correction},
                 {"rate", unless_negative(n.rate)},
+                {"basis", n.found ? JsonScalar(basis_name(n)) : nullptr},
+                {"scored", n.found ? JsonScalar(n.scored) : nullptr},
+                {"speed", unless_negative(n.speed)},
                 {"score", unless_negative(n.score)},
                 {"extender_score", unless_negative(n.extender_score)},
                 {"filter",
@@ -172,17 +179,26 @@ std::string render_explain_text(const ExplainQuery& query, std::span<const Decis
     out += '\n';
     std::size_t width = 4;
     for (const auto& n : d.nodes) width = std::max(width, shown(n.name).size());
-    fmt::format_to(it, "  {:<{}}  {:>5}  {:>22}  {:>10}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n", "NODE",
-                   width, "FOUND", "SEED_RAW", "CORRECTION", "RATE_B/S", "SCORE", "EXT", "FILTER",
-                   "REASON");
+    fmt::format_to(it,
+                   "  {:<{}}  {:>5}  {:>22}  {:>10}  {:>12}  {:<11}  {:>14}  {:>14}  {:>5}  {:>3}  "
+                   "{:<7}  {}\n",
+                   "NODE", width, "FOUND", "SEED_RAW", "CORRECTION", "RATE_B/S", "BASIS", "SCORED",
+                   "SPEED_B/S", "SCORE", "EXT", "FILTER", "REASON");
     for (const auto& n : d.nodes) {
-      fmt::format_to(it, "  {:<{}}  {:>5}  {:>22.0f}  {:>10.0f}  {:>12}  {:>5}  {:>3}  {:<7}  {}\n",
-                     shown(n.name), width, n.found ? (n.valid ? "yes" : "inval") : "no", n.seed_raw,
-                     n.correction, n.rate >= 0 ? fmt::format("{:.0f}", n.rate) : "-",
-                     n.score >= 0 ? std::to_string(n.score) : "-",
-                     n.extender_score >= 0 ? std::to_string(n.extender_score) : "-",
-                     n.verdict == FilterVerdict::none ? "-" : to_string(n.verdict),
-                     shown(n.reason));
+      fmt::format_to(
+          it,
+          "  {:<{}}  {:>5}  {:>22.0f}  {:>10.0f}  {:>12}  {:<11}  {:>14}  {:>14}  {:>5}  "
+          "{:>3}  {:<7}  {}\n",
+          shown(n.name), width, n.found ? (n.valid ? "yes" : "inval") : "no", n.seed_raw,
+          n.correction, n.rate >= 0 ? fmt::format("{:.0f}", n.rate) : "-",
+          n.found ? basis_name(n) : "-",
+          !n.found        ? std::string("-")
+          : n.utilisation ? fmt::format("{:.6f}", n.scored)
+                          : fmt::format("{:.0f}", n.scored),
+          n.speed >= 0 ? fmt::format("{:.0f}", n.speed) : "-",
+          n.score >= 0 ? std::to_string(n.score) : "-",
+          n.extender_score >= 0 ? std::to_string(n.extender_score) : "-",
+          n.verdict == FilterVerdict::none ? "-" : to_string(n.verdict), shown(n.reason));
     }
   }
   return out;

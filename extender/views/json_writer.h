@@ -3,6 +3,7 @@
 #include <concepts>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,6 +40,11 @@ class JsonScalar {
 };
 
 using JsonField = std::pair<std::string_view, JsonScalar>;
+
+// The value, or null when there is none.
+inline JsonScalar or_null(std::optional<double> value) {
+  return value ? JsonScalar(*value) : JsonScalar(nullptr);
+}
 
 class JsonWriter {
  public:

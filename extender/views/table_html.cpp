@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
 
 #include "common/markup_escape.h"
 #include "common/scoring.h"
+#include "extender/scheduler/link_figures.h"
+#include "extender/scheduler/node_scoring.h"
 
 namespace netscore::extender {
 namespace {
@@ -48,6 +51,10 @@ std::string bytes(double raw) {
     ++unit;
   }
   return fmt::format("{:.1f} {}", raw, kUnits[unit]);
+}
+
+std::string percent_text(std::optional<double> fraction) {
+  return fraction ? fmt::format("{:.1f}%", *fraction * 100) : std::string("-");
 }
 
 std::string banner_text(const TableView& v) {
@@ -127,29 +134,47 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
     sorted.push_back(&row);
     if (row.score.valid()) max_raw = std::max(max_raw, row.score.raw);
   }
-  std::stable_sort(sorted.begin(), sorted.end(), [](const TableRow* a, const TableRow* b) {
+  // The order the text view and prioritize use: the effective score, invalid rows last.
+  std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
     if (a->score.valid() != b->score.valid()) return a->score.valid();
-    return a->score.node_score > b->score.node_score;
+    return effective_node_score(a->score, v.meta) > effective_node_score(b->score, v.meta);
   });
+  fmt::format_to(it, "<p class=\"muted\" id=\"scoring\">Scored on {} in direction {}</p>\n",
+                 score_basis_name(snapshot_basis(v.meta)),
+                 direction_name(snapshot_direction(v.meta)));
   out +=
       "<table id=\"nodes\"><thead><tr><th>Node</th><th>Score (0..100)</th>"
-      "<th class=\"num\">Extender (0..10)</th><th>Traffic</th><th class=\"num\">Raw</th>"
-      "<th class=\"num\">Sample age</th></tr></thead><tbody>\n";
+      "<th class=\"num\">Effective</th><th class=\"num\">Extender (0..10)</th><th>Traffic</th>"
+      "<th class=\"num\">Raw</th><th>Basis</th><th class=\"num\">Speed</th>"
+      "<th class=\"num\">Rx util</th><th class=\"num\">Tx util</th>"
+      "<th class=\"num\">Tx rate</th><th class=\"num\">Sample age</th></tr></thead><tbody>\n";
   for (const TableRow* row : sorted) {
     const auto& s = row->score;
+    const std::int64_t effective = effective_node_score(s, v.meta);
     const long score_pct = std::clamp<long>(static_cast<long>(s.node_score), 0, 100);
     const double traffic_pct =
         max_raw > 0 && s.valid() ? std::clamp(s.raw / max_raw * 100.0, 0.0, 100.0) : 0.0;
+    const auto speed = link_speed(s);
     fmt::format_to(
         it,
-        "<tr class=\"node{}\" data-node=\"{}\" data-score=\"{}\"><td>{}</td>"
+        "<tr class=\"node{}\" data-node=\"{}\" data-score=\"{}\" data-effective-score=\"{}\">"
+        "<td>{}</td>"
         "<td><span class=\"bar score\"><span style=\"width:{}%\"></span></span> {}</td>"
-        "<td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td><span class=\"bar traffic\"><span style=\"width:{:.1f}%\"></span></span></td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{:.1f}s</td></tr>\n",
-        s.valid() ? "" : " invalid", esc(row->name), s.node_score, esc(row->name), score_pct,
-        s.valid() ? std::to_string(s.node_score) : "invalid", to_extender_score(s.node_score),
-        traffic_pct, esc(bytes(s.raw)), static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3);
+        "<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{:.1f}s</td></tr>\n",
+        s.valid() ? "" : " invalid", esc(row->name), s.node_score, effective, esc(row->name),
+        score_pct, s.valid() ? std::to_string(s.node_score) : "invalid", effective,
+        to_extender_score(effective), traffic_pct, esc(bytes(s.raw)),
+        !s.valid()                 ? "-"
+        : scored_on_utilisation(s) ? "utilisation"
+                                   : "raw",
+        speed ? esc(bytes(*speed) + "/s") : "-", percent_text(receive_utilisation(s)),
+        percent_text(transmit_utilisation(s)),
+        (s.flags & shm::kEntryTransmitRateValid) != 0 ? esc(bytes(s.transmit_rate) + "/s") : "-",
+        static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3);
   }
   out += "</tbody></table>\n";
   if (v.rows.empty()) out += "<p class=\"muted\" id=\"no-nodes\">No nodes in the snapshot.</p>\n";

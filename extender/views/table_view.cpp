@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <unordered_set>
 
 #include <spdlog/fmt/fmt.h>
 
 #include "common/clock.h"
 #include "common/scoring.h"
+#include "extender/scheduler/link_figures.h"
 #include "extender/scheduler/node_scoring.h"
 #include "extender/views/json_writer.h"
+#include "extender/views/link_view.h"
 
 namespace netscore::extender {
 namespace {
@@ -31,6 +34,21 @@ double seconds(std::int64_t ns) {
 
 std::int64_t heard_ns(const shm::CollectorStatus& status, std::int64_t now_mono_ns) {
   return status.heartbeat_mono_ns > 0 ? now_mono_ns - status.heartbeat_mono_ns : -1;
+}
+
+// A percentage, or "-" when unknown.
+// Idle links sit far below 0.1% of a 10 Gb/s NIC: two significant digits there, not "0.0".
+std::string percent_or_dash(std::optional<double> fraction) {
+  if (!fraction) return "-";
+  const double percent = *fraction * 100;
+  return percent >= 0.1 || percent == 0 ? fmt::format("{:.1f}", percent)
+                                        : fmt::format("{:.2g}", percent);
+}
+
+// What the node was scored on; "-" for a node that was not scored.
+std::string_view basis_of(const NodeScore& s) {
+  if (!s.valid()) return "-";
+  return score_basis_name(scored_on_utilisation(s) ? ScoreBasis::utilisation : ScoreBasis::raw);
 }
 
 constexpr MetricInfo kTableAttached{"netscore_extender_table_attached",
@@ -124,6 +142,7 @@ std::string render_table_json(const TableView& v) {
             {"overflow", v.meta.overflow},
             {"rejected", v.meta.rejected},
             {"corrected", v.corrected}});
+  write_link_summary(j, v.meta, summarise_links(v.rows));
   j.end_object();
   j.key("collector");
   j.begin_object();
@@ -188,6 +207,19 @@ std::string render_table_json(const TableView& v) {
               {"labels_known", (s.flags & shm::kEntryLabelsKnown) != 0},
               {"rule_mask", s.rule_mask}});
     write_priced_by(j, "expected_priced_by", s.flags);
+    const auto speed = link_speed(s);
+    j.fields(
+        {{"raw_transmit",
+          (s.flags & shm::kEntryTransmitValid) != 0 ? JsonScalar(s.raw_transmit) : nullptr},
+         {"transmit_rate",
+          (s.flags & shm::kEntryTransmitRateValid) != 0 ? JsonScalar(s.transmit_rate) : nullptr},
+         {"speed", or_null(speed)},
+         {"speed_source", speed ? JsonScalar(speed_source(s)) : nullptr},
+         {"speed_unusable", (s.flags & shm::kEntrySpeedUnusable) != 0},
+         {"receive_utilisation", or_null(receive_utilisation(s))},
+         {"transmit_utilisation", or_null(transmit_utilisation(s))},
+         {"basis", s.valid() ? JsonScalar(basis_of(s)) : nullptr},
+         {"scored", s.scored}});
     j.end_object();
   }
   j.end_array();
@@ -224,6 +256,13 @@ std::string render_table_text(const TableView& v) {
                                           : fmt::format("{:.1f}s", seconds(v.watch_event_age_ns)),
                  v.status.watch_errors_total, v.status.watch_relists_total, v.status.watch_nodes,
                  v.status.watch_pods, v.status.watch_placements, v.status.watch_error);
+  const LinkSummary links = summarise_links(v.rows);
+  fmt::format_to(it,
+                 "scoring: basis={} direction={} nodes raw={} utilisation={}; speed measured={} "
+                 "fallback={} none={} unusable={}\n",
+                 score_basis_name(snapshot_basis(v.meta)),
+                 direction_name(snapshot_direction(v.meta)), links.raw, links.utilisation,
+                 links.measured, links.fallback, links.none, links.unusable);
   fmt::format_to(it, "correction: {}\n",
                  v.corrected ? "on (EFF = measured + expected traffic)" : "off (EFF = SCORE)");
   if (v.cluster.known) {
@@ -248,19 +287,28 @@ std::string render_table_text(const TableView& v) {
   });
   const auto yes_no = [](bool b) { return b ? "yes" : "no"; };
   fmt::format_to(it,
-                 "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22}  {:>14}  {:>4}  {:>9}  {:<5}  {:<6}  {}\n",
+                 "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22}  {:>14}  {:>4}  {:>9}  {:<5}  {:<6}  {:<7}  "
+                 "{:<11}  {:>14}  {:>7}  {:>7}  {:>14}\n",
                  "NODE", width, "SCORE", "EFF", "EXT", "RAW", "EXPECTED", "PODS", "AGE_S", "VALID",
-                 "SERIES", "CLUSTER");
+                 "SERIES", "CLUSTER", "BASIS", "SPEED_B/S", "RX_UTIL", "TX_UTIL", "TX_RATE_B/S");
+  const auto number_or_dash = [](bool known, double value) {
+    return known ? fmt::format("{:.0f}", value) : std::string("-");
+  };
   for (const TableRow* row : sorted) {
-    const std::int64_t effective = effective_node_score(row->score, v.meta);
+    const NodeScore& s = row->score;
+    const std::int64_t effective = effective_node_score(s, v.meta);
+    const auto speed = link_speed(s);
     fmt::format_to(
         it,
-        "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {}\n",
-        row->name, width, row->score.node_score, effective, to_extender_score(effective),
-        row->score.raw, row->score.expected, row->score.placed_pods,
-        static_cast<double>(v.now_wall_ms - row->score.sample_ms) * 1e-3,
-        yes_no(row->score.valid()), yes_no((row->score.flags & shm::kEntryHasSeries) != 0),
-        yes_no((row->score.flags & shm::kEntryInCluster) != 0));
+        "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {:<7}  "
+        "{:<11}  {:>14}  {:>7}  {:>7}  {:>14}\n",
+        row->name, width, s.node_score, effective, to_extender_score(effective), s.raw, s.expected,
+        s.placed_pods, static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3, yes_no(s.valid()),
+        yes_no((s.flags & shm::kEntryHasSeries) != 0),
+        yes_no((s.flags & shm::kEntryInCluster) != 0), basis_of(s),
+        number_or_dash(speed.has_value(), speed.value_or(0)),
+        percent_or_dash(receive_utilisation(s)), percent_or_dash(transmit_utilisation(s)),
+        number_or_dash((s.flags & shm::kEntryTransmitRateValid) != 0, s.transmit_rate));
   }
   return out;
 }
@@ -286,12 +334,12 @@ void collect_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_
     out.add(kCollectorSilent,
             collector_state(&status, heard_ns(status, now_mono_ns)) == "silent" ? 1.0 : 0.0);
   }
-  // The mismatch counts need every row; read only when the snapshot can have a mismatch, and
-  // count from the rows' own (possibly newer) snapshot.
+  // The link counts and the mismatch counts need every row; count from the rows' own (possibly
+  // newer) snapshot.
   std::vector<TableRow> rows;
   shm::SnapshotMeta rows_meta{};
-  const bool has_rows = has_snapshot && (meta.flags & shm::kSnapshotClusterSynced) != 0 &&
-                        table->read_all(rows, rows_meta) == ReadStatus::ok;
+  const bool has_rows = has_snapshot && table->read_all(rows, rows_meta) == ReadStatus::ok;
+  if (has_rows) collect_link_metrics(rows_meta, rows, out);
   collect_cluster_metrics(has_status ? &status : nullptr,
                           has_rows       ? &rows_meta
                           : has_snapshot ? &meta

@@ -1,7 +1,7 @@
 """deploy/monitoring against the tools and the binary it describes: promtool checks and unit-tests
-the alerting rules; every netscore metric the rules and the Grafana dashboard use must appear in
-the /metrics of a real netscore-extender (127.0.0.1, a published table, one prioritize call); the
-PodMonitor scrapes the container port the manifests name."""
+the alerting rules and lints the /metrics of a real netscore-extender (127.0.0.1, a published
+table, one prioritize call); every netscore metric the rules and the Grafana dashboard use must
+appear there; the PodMonitor scrapes the container port the manifests name."""
 import argparse
 import json
 import os
@@ -32,7 +32,7 @@ def get(url, body=None):
 
 
 def exposed_metrics(extender, fixture):
-    """Metric names a real extender exposes once it serves a table and has answered the scheduler."""
+    """The /metrics text of a real extender once it serves a table and has answered the scheduler."""
     shm = f"netscore-monitoring-{os.getpid()}"
     port = free_port()
     subprocess.run([fixture, "publish", shm, "", "node-a", "100", "50", "1"], check=True, timeout=30)
@@ -54,6 +54,10 @@ def exposed_metrics(extender, fixture):
         if status != 200:
             log.seek(0)
             sys.exit(f"FAIL: /metrics answered {status}; extender output:\n{log.read().decode(errors='replace')}")
+    return text
+
+
+def metric_names(text):
     return {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
 
 
@@ -92,7 +96,13 @@ def main():
     exprs += [v.get("definition", "") for v in dashboard.get("templating", {}).get("list", [])]
     if len(exprs) < 5:
         errors.append(f"dashboard has only {len(exprs)} queries")
-    exposed = exposed_metrics(args.extender, args.fixture)
+    text = exposed_metrics(args.extender, args.fixture)
+    result = subprocess.run([args.promtool, "check", "metrics"], input=text, capture_output=True, text=True,
+                            timeout=120)
+    print(result.stdout + result.stderr)
+    if result.returncode != 0:
+        errors.append("promtool check metrics rejects the extender's /metrics")
+    exposed = metric_names(text)
     used = {("dashboard", m) for e in exprs for m in METRIC.findall(e)}
     used |= {("rules", m) for r in rules for m in METRIC.findall(r["expr"])}
     errors += [f"{where} uses {m}, which the extender's /metrics does not expose" for where, m in sorted(used)

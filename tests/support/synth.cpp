@@ -8,6 +8,7 @@ namespace netscore::testing {
 namespace {
 
 constexpr double kOtherInterfaceBytesPerS = 777'777;
+constexpr double kOtherInterfaceSpeed = 12'500'000;  // 100 Mb/s
 
 // The labels naming a node-exporter target in the chosen layout, without the braces.
 std::string target_labels(const SynthNode& node, SynthLayout layout) {
@@ -45,9 +46,48 @@ void write_counter(std::ostream& out, const std::string& metric, const SynthNode
   }
 }
 
+void write_gauge(std::ostream& out, const std::string& metric, const SynthNode& node,
+                 const char* device, double first_half, double second_half, std::int64_t start_s,
+                 const SynthOptions& o, Format format) {
+  const std::int64_t change_at = start_s + (o.end_s - start_s) / 2;
+  const std::string labels = target_labels(node, o.layout);
+  char line[512];
+  for (std::int64_t t = start_s; t <= o.end_s; t += o.step_s) {
+    std::snprintf(line, sizeof line, "%s{device=\"%s\",%s} %.0f %lld\n", metric.c_str(), device,
+                  labels.c_str(), t < change_at ? first_half : second_half,
+                  static_cast<long long>(t * format.time_scale));
+    out << line;
+  }
+}
+
+void write_links(const SynthOptions& o, const std::vector<SynthNode>& nodes, std::int64_t start_s,
+                 std::ostream& out, Format format) {
+  const std::string transmit = "node_network_transmit_bytes_total";
+  out << "# HELP node_network_transmit_bytes Network device statistic transmit_bytes.\n"
+         "# TYPE node_network_transmit_bytes counter\n";
+  for (const auto& n : nodes) {
+    write_counter(out, transmit, n, kSynthInterface, n.transmit_bytes_per_s,
+                  n.transmit_bytes_per_s * 86400, start_s, o, false, format);
+    write_counter(out, transmit, n, kSynthOtherInterface, kOtherInterfaceBytesPerS,
+                  kOtherInterfaceBytesPerS * 86400, start_s, o, false, format);
+  }
+  const std::string speed = "node_network_speed_bytes";
+  out << "# HELP " << speed << " Network device property: speed_bytes.\n# TYPE " << speed
+      << " gauge\n";
+  for (const auto& n : nodes) {
+    if (n.speed_series) {
+      write_gauge(out, speed, n, kSynthInterface, n.speed_first_half, n.speed_second_half, start_s,
+                  o, format);
+    }
+    write_gauge(out, speed, n, kSynthOtherInterface, kOtherInterfaceSpeed, kOtherInterfaceSpeed,
+                start_s, o, format);
+  }
+}
+
 void write_samples(const SynthOptions& o, std::ostream& out, Format format) {
   const auto nodes = synth_nodes(o.nodes);
   const std::int64_t start_s = o.end_s - static_cast<std::int64_t>(o.hours * 3600);
+  if (o.links) write_links(o, nodes, start_s, out, format);
   std::vector<std::string> metrics{"node_network_receive_bytes_total"};
   if (!o.extra_metric.empty()) metrics.push_back(o.extra_metric);
   for (const auto& metric : metrics) {
@@ -92,7 +132,16 @@ std::vector<SynthNode> synth_nodes(unsigned count) {
     std::snprintf(instance, sizeof instance, "10.%u.%u.%u:9100", (i >> 16) & 0xFFU,
                   (i >> 8) & 0xFFU, i & 0xFFU);
     SynthNode n{name, instance, 1000.0 * (i + 1) + 13.0 * (i % 7), i == 0, i == 1};
-    if (n.idle) n.bytes_per_s = 0;
+    n.transmit_bytes_per_s = 2500.0 * (i % 6 + 1) + 7.0 * i;
+    if (n.idle) {
+      n.bytes_per_s = 0;
+      n.transmit_bytes_per_s = 0;
+    }
+    n.speed_first_half = i % 2 == 0 ? kSynthGigabit : kSynthTenGigabit;
+    n.speed_second_half = n.speed_first_half;
+    if (i == 2) n.speed_first_half = n.speed_second_half = -1;
+    if (i == 3) n.speed_series = false;
+    if (i == 4) n.speed_second_half = kSynthTenGigabit;
     nodes.push_back(std::move(n));
   }
   return nodes;

@@ -22,12 +22,15 @@ int main(int argc, char** argv) {
       options.end_s = std::strtoll(argv[++i], nullptr, 10);
     } else if (arg == "--hours" && has_value) {
       options.hours = std::strtod(argv[++i], nullptr);
+    } else if (arg == "--links") {
+      options.links = true;
     } else if (arg == "--out" && has_value) {
       out_file = argv[++i];
     } else {
       std::fprintf(
           stderr,
-          "usage: %s [--nodes N] [--end UNIX_SECONDS (default now+1h)] [--hours H] --out FILE\n",
+          "usage: %s [--nodes N] [--end UNIX_SECONDS (default now+1h)] [--hours H] [--links] "
+          "--out FILE\n",
           argv[0]);
       return 2;
     }

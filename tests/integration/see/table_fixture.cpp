@@ -1,7 +1,9 @@
 // Publishes (or removes) a score table for the tests that run a real netscore-extender:
 //   table_fixture publish <shm-name> <last-error> NAME RAW NODE_SCORE VALID [NAME RAW NODE_SCORE
 //   VALID ...] table_fixture remove <shm-name>
-// RAW is also the plugin's raw_score (truncated); VALID is 1 or 0. A non-empty <last-error> records
+// RAW is also the plugin's raw_score (truncated) and, on a valid node, its receive rate in bytes/s
+// over a measured 1 Gbit/s link (so the link figures of /table and /metrics have values); VALID is
+// 1 or 0. A non-empty <last-error> records
 // a collector that failed once (still fresh), so its text reaches /table.
 #include <cstdlib>
 #include <cstring>
@@ -31,7 +33,12 @@ int main(int argc, char** argv) {
           .raw_score = static_cast<std::int64_t>(raw),
           .node_score = std::atoll(args[i + 2].c_str()),
           .sample_ms = now_ms,
-          .flags = netscore::shm::kEntryHasSeries | (valid ? netscore::shm::kEntryValid : 0U)},
+          .rate = valid ? raw : 0.0,
+          .flags = netscore::shm::kEntryHasSeries |
+                   (valid ? netscore::shm::kEntryValid | netscore::shm::kEntryRateValid |
+                                netscore::shm::kEntrySpeedMeasured
+                          : 0U),
+          .speed = valid ? 125e6 : 0.0},
          args[i]});
   }
   netscore::ScoreTableWriter writer({args[1], 64, 0600, false});

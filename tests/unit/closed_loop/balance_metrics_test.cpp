@@ -69,6 +69,56 @@ TEST(BalanceMetricsTest, EmptyRecorderGivesZeros) {
   EXPECT_TRUE(BalanceRecorder(1).peak_to_mean_series(10).empty());
 }
 
+// Two nodes with speeds 10 and 100 and one without, half a second apart. Utilisations (receive,
+// transmit):
+//   node 0 (10): 0.5, 0.9 | 0.8, 1.2
+//   node 1 (100): 0.85, 0.1 | 0.2, 0.3
+//   node 2: no speed, whatever its rates
+// First instant: 0.9 and 0.85 above 0.8, none above 1, peak 0.9. Second: 1.2 above both (0.8
+// itself is not above), peak 1.2.
+TEST(BalanceMetricsTest, HotLinksAreCountedPerNodeAndDirectionOnTheirUtilisation) {
+  BalanceRecorder recorder(0.5, 1.5, 0.8);
+  const std::vector<double> speed{10, 100, 0};
+  recorder.add_links(std::vector<double>{5, 85, 1e9}, std::vector<double>{9, 10, 1e9}, speed);
+  recorder.add_links(std::vector<double>{8, 20, 1e9}, std::vector<double>{12, 30, 1e9}, speed);
+  const auto m = recorder.result();
+  EXPECT_DOUBLE_EQ(m.hot_link_seconds, 0.5 * 2 + 0.5 * 1);
+  EXPECT_DOUBLE_EQ(m.saturated_link_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(m.mean_peak_utilisation, (0.9 + 1.2) / 2);
+  // Rank floor(0.99 x 1) = 0 of {0.9, 1.2}.
+  EXPECT_DOUBLE_EQ(m.p99_peak_utilisation, 0.9);
+  EXPECT_DOUBLE_EQ(m.max_utilisation, 1.2);
+  EXPECT_EQ(m.seconds, 0) << "links do not count as instants of add()";
+
+  BalanceRecorder lower(1, 1.5, 0.3);
+  lower.add_links(std::vector<double>{5, 85, 0}, std::vector<double>{9, 10, 0}, speed);
+  EXPECT_DOUBLE_EQ(lower.result().hot_link_seconds, 3) << "0.5, 0.9 and 0.85; 0.1 is not above";
+}
+
+TEST(BalanceMetricsTest, PodsPerNodeAreAveragedOnTheSlowerAndTheFastestNodes) {
+  BalanceRecorder recorder(1);
+  const std::vector<double> speed{10, 100, 50, 100};
+  recorder.add_pods(std::vector<unsigned>{1, 6, 3, 8}, speed);
+  recorder.add_pods(std::vector<unsigned>{3, 2, 5, 4}, speed);
+  const auto m = recorder.result();
+  EXPECT_DOUBLE_EQ(m.pods_per_slow_node, (1 + 3 + 3 + 5) / 4.0);
+  EXPECT_DOUBLE_EQ(m.pods_per_fast_node, (6 + 8 + 2 + 4) / 4.0);
+
+  BalanceRecorder equal(1);
+  equal.add_pods(std::vector<unsigned>{2, 4}, std::vector<double>{0, 0});
+  EXPECT_EQ(equal.result().pods_per_slow_node, 0) << "no node is slower than the fastest";
+  EXPECT_DOUBLE_EQ(equal.result().pods_per_fast_node, 3);
+}
+
+TEST(BalanceMetricsTest, NoSpeedsNoLinkFigures) {
+  BalanceRecorder recorder(1);
+  recorder.add_links(std::vector<double>{5}, std::vector<double>{5}, std::vector<double>{0});
+  const auto m = recorder.result();
+  EXPECT_EQ(m.hot_link_seconds, 0);
+  EXPECT_EQ(m.mean_peak_utilisation, 0);
+  EXPECT_EQ(m.max_utilisation, 0);
+}
+
 TEST(BalanceMetricsTest, BurstSpreadCountsTheMostPodsOfABurstOnOneNode) {
   Trace trace;
   using Kind = TraceEvent::Kind;

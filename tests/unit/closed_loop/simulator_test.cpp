@@ -7,6 +7,7 @@
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace netscore::sim {
 namespace {
@@ -27,7 +28,7 @@ Outcome run_seed(std::uint64_t seed, bool topology_spread) {
   for (const auto& policy : standard_policies()) {
     if (policy.kind == PolicyKind::fewest_pods) out.baseline = run_policy(trace, policy, loop);
     if (policy.kind == PolicyKind::oracle) out.oracle = run_policy(trace, policy, loop);
-    if (policy.kind == PolicyKind::netscore && policy.env.empty())
+    if (policy.kind == PolicyKind::netscore && policy.env.empty() && policy.weight == 0)
       out.defaults = run_policy(trace, policy, loop);
   }
   return out;
@@ -52,6 +53,84 @@ INSTANTIATE_TEST_SUITE_P(StandardWorkload, ClosedLoop,
                          ::testing::Values(std::tuple{2U, true}, std::tuple{3U, true},
                                            std::tuple{4U, true}, std::tuple{2U, false},
                                            std::tuple{3U, false}),
+                         [](const auto& param_info) {
+                           return "seed" + std::to_string(std::get<0>(param_info.param)) +
+                                  (std::get<1>(param_info.param) ? "_TopologySpread"
+                                                                 : "_NoTopologySpread");
+                         });
+
+// The heterogeneous scenario's trace for `seed`, its slow links at `slow_speed_factor` of the
+// others, run through the named policies.
+std::vector<RunResult> run_heterogeneous_policies(std::uint64_t seed,
+                                                  std::string_view slow_speed_factor,
+                                                  const LoopParams& loop, std::string_view names) {
+  WorkloadParams workload;
+  workload.seed = seed;
+  EXPECT_EQ(apply_flag(workload, "scenario", "heterogeneous"), "");
+  EXPECT_EQ(apply_flag(workload, "slow-speed-factor", slow_speed_factor), "");
+  const Trace trace = generate_trace(workload);
+  std::vector<Policy> policies;
+  EXPECT_EQ(select_policies(names, policies), "");
+  std::vector<RunResult> results;
+  for (const auto& policy : policies) results.push_back(run_policy(trace, policy, loop));
+  return results;
+}
+
+// The heterogeneous scenario (a third of the nodes on links a tenth as fast, receive- and
+// transmit-heavy deployments): what it is built to show, and that scoring utilisation in the busier
+// direction beats scoring bytes there. Hot link-seconds: links above 0.8 of their speed.
+struct LinkOutcome {
+  RunResult scheduler, raw_receive, utilisation_max, oracle, utilisation_oracle;
+};
+
+LinkOutcome run_heterogeneous(std::uint64_t seed, bool topology_spread) {
+  LoopParams loop;
+  loop.topology_spread = topology_spread;
+  std::vector<RunResult> results =
+      run_heterogeneous_policies(seed, "0.1", loop,
+                                 "kube-scheduler alone,raw, receive (previous defaults),"
+                                 "utilisation, max (netscore defaults),oracle,utilisation oracle");
+  EXPECT_EQ(results.size(), 5U);
+  results.resize(5);
+  return {results[0], results[1], results[2], results[3], results[4]};
+}
+
+class HeterogeneousLinks : public ::testing::TestWithParam<std::tuple<std::uint64_t, bool>> {};
+
+TEST_P(HeterogeneousLinks, UtilisationAwarePlacementKeepsLinksCoolerThanBytes) {
+  const LinkOutcome o = run_heterogeneous(std::get<0>(GetParam()), std::get<1>(GetParam()));
+  ASSERT_EQ(o.utilisation_max.policy, "utilisation, max (netscore defaults)");
+  const double scheduler = o.scheduler.balance.hot_link_seconds;
+  ASSERT_GT(scheduler, 0);
+  // The scenario: placing by utilisation can keep the links cool, balancing bytes cannot.
+  EXPECT_LE(o.utilisation_oracle.balance.hot_link_seconds, 0.25 * scheduler);
+  EXPECT_GE(o.oracle.balance.hot_link_seconds, 0.75 * scheduler);
+  // The defaults, utilisation in the busier direction at the shipped weight, keep a quarter of
+  // the scheduler's hot link-seconds at most, where scoring received bytes makes them worse.
+  EXPECT_LT(o.utilisation_max.balance.hot_link_seconds, o.raw_receive.balance.hot_link_seconds);
+  EXPECT_LE(o.utilisation_max.balance.hot_link_seconds, 0.25 * scheduler)
+      << "utilisation, max " << o.utilisation_max.balance.hot_link_seconds << " scheduler "
+      << scheduler;
+  EXPECT_LT(o.utilisation_max.balance.mean_peak_utilisation,
+            o.scheduler.balance.mean_peak_utilisation);
+}
+
+// On equal links the direction decides: half the deployments fill the transmit side, which
+// scoring received traffic alone leaves to chance.
+TEST(EqualLinks, TheBusierDirectionKeepsTransmitHeavyPodsApart) {
+  const auto results = run_heterogeneous_policies(
+      2, "1", LoopParams{},
+      "kube-scheduler alone,utilisation, receive,utilisation, max (netscore defaults)");
+  ASSERT_EQ(results.size(), 3U);
+  std::vector<double> hot;
+  for (const auto& result : results) hot.push_back(result.balance.hot_link_seconds);
+  ASSERT_GT(hot[0], 0);
+  EXPECT_LT(hot[2], 0.75 * hot[0]) << "busier direction against kube-scheduler alone";
+  EXPECT_LT(hot[2], 0.5 * hot[1]) << "busier direction against receive only";
+}
+
+INSTANTIATE_TEST_SUITE_P(HeterogeneousScenario, HeterogeneousLinks,
+                         ::testing::Values(std::tuple{2U, true}, std::tuple{3U, false}),
                          [](const auto& param_info) {
                            return "seed" + std::to_string(std::get<0>(param_info.param)) +
                                   (std::get<1>(param_info.param) ? "_TopologySpread"

@@ -227,6 +227,7 @@ TEST(KubeConfig, OffOutsideAPodWithoutAnUrl) {
   EXPECT_TRUE(c.kube.url.empty());
   EXPECT_TRUE(c.kube.correction);
   EXPECT_EQ(c.kube.pod_receive_rate, 1024);
+  EXPECT_EQ(c.kube.pod_transmit_rate, 1024);
 }
 
 TEST(KubeConfig, InClusterDiscoveryUsesTheServiceAccount) {
@@ -254,6 +255,7 @@ TEST(KubeConfig, ExplicitUrlWinsAndKeepsItsFiles) {
                                 {"NETSCORE_KUBE_INSECURE", "true"},
                                 {"NETSCORE_CORRECTION", "false"},
                                 {"NETSCORE_POD_RECEIVE_RATE", "2048"},
+                                {"NETSCORE_POD_TRANSMIT_RATE", "4096"},
                                 {"KUBERNETES_SERVICE_HOST", "10.96.0.1"},
                                 {"KUBERNETES_SERVICE_PORT", "443"}});
   EXPECT_EQ(c.kube.url, "http://127.0.0.1:8001");
@@ -262,6 +264,7 @@ TEST(KubeConfig, ExplicitUrlWinsAndKeepsItsFiles) {
   EXPECT_TRUE(c.kube.insecure);
   EXPECT_FALSE(c.kube.correction);
   EXPECT_EQ(c.kube.pod_receive_rate, 2048);
+  EXPECT_EQ(c.kube.pod_transmit_rate, 4096);
 }
 
 TEST(KubeConfig, BadValuesNameTheVariable) {
@@ -283,6 +286,8 @@ TEST(KubeConfig, BadValuesNameTheVariable) {
               ::testing::HasSubstr("NETSCORE_KUBE_INSECURE"));
   EXPECT_THAT(error_of({{"NETSCORE_POD_RECEIVE_RATE", "-1"}}),
               ::testing::HasSubstr("NETSCORE_POD_RECEIVE_RATE"));
+  EXPECT_THAT(error_of({{"NETSCORE_POD_TRANSMIT_RATE", "fast"}}),
+              ::testing::HasSubstr("NETSCORE_POD_TRANSMIT_RATE"));
   EXPECT_THAT(error_of({{"NETSCORE_CORRECTION", "sometimes"}}),
               ::testing::HasSubstr("NETSCORE_CORRECTION"));
 }

@@ -119,5 +119,37 @@ TEST(ClusterState, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
   EXPECT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 1000, 10);
 }
 
+TEST(ClusterState, TransmitAnnotationsArePricedOnTheirOwnSide) {
+  ClusterState state;
+  // Placed at kNow, seen half a window after the lag: half of each pod is still missing.
+  PodFacts both = pod("both", "n1");
+  both.annotated_rate = 100;
+  both.annotated_transmit_rate = 4000;
+  PodFacts transmit_only = pod("tx", "n1");
+  transmit_only.annotated_transmit_rate = 600;
+  state.upsert_pod(both, kNow);
+  state.upsert_pod(transmit_only, kNow);
+  state.upsert_pod(pod("plain", "n1"), kNow);
+  // Gone at kNow after a long life: half a window later half of its traffic is still held.
+  PodFacts gone = pod("gone", "n1");
+  gone.annotated_transmit_rate = 2000;
+  state.upsert_pod(gone, kLongAgo);
+  state.remove_pod("gone", kNow);
+  const auto loads = state.loads(at(kNow + kLagMs + kWindowMs / 2));
+  const NodeLoad& n1 = load_of(loads, "n1");
+  EXPECT_EQ(n1.placed, 3U);
+  EXPECT_EQ(n1.departed, 1U);
+  EXPECT_EQ(n1.priced_by_annotation, 1U) << "receive: only `both`";
+  EXPECT_EQ(n1.priced_by_transmit_annotation, 3U);
+  EXPECT_DOUBLE_EQ(n1.pending_known, 0.5 * 100);
+  EXPECT_DOUBLE_EQ(n1.pending_known_share, 0.5);
+  EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);  // tx and plain, half each
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 0.5 * 4000 + 0.5 * 600);
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known_share, 1.0);
+  EXPECT_DOUBLE_EQ(n1.departed_plain, 0.5) << "no receive annotation";
+  EXPECT_DOUBLE_EQ(n1.departed_transmit_known, 0.5 * 2000);
+  EXPECT_DOUBLE_EQ(n1.departed_transmit_known_share, 0.5);
+}
+
 }  // namespace
 }  // namespace netscore::collector

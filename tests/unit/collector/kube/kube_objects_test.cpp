@@ -94,5 +94,36 @@ TEST(NodeObject, NameResourceVersionAndRuleMask) {
   EXPECT_FALSE(parse_node(doc, rules));
 }
 
+struct Rates {
+  double receive, transmit;
+};
+
+Rates annotated(const std::string& annotations) {
+  const auto pod =
+      parse_pod(R"({"metadata": {"uid": "u1", "annotations": {)" + annotations + "}}}");
+  return pod ? Rates{pod->annotated_rate, pod->annotated_transmit_rate} : Rates{-2, -2};
+}
+
+TEST(PodAnnotations, ReceiveAndTransmitRatesAsNumbersOrQuantities) {
+  const auto both = annotated(R"("netscore.io/expected-receive-rate": "2500", )"
+                              R"("netscore.io/expected-transmit-rate": "10Mi")");
+  EXPECT_EQ(both.receive, 2500);
+  EXPECT_EQ(both.transmit, 10.0 * 1024 * 1024);
+  const auto quantity = annotated(R"("netscore.io/expected-receive-rate": "1.5k")");
+  EXPECT_EQ(quantity.receive, 1500);
+  EXPECT_LT(quantity.transmit, 0) << "absent";
+  const auto decimal = annotated(R"("netscore.io/expected-transmit-rate": "12.5")");
+  EXPECT_EQ(decimal.transmit, 12.5);
+  EXPECT_LT(decimal.receive, 0);
+  for (const char* bad : {"-3", "abc", "", "1e3", "inf", "5 k", "2000000000000000"}) {
+    const auto r = annotated(std::string(R"("netscore.io/expected-receive-rate": ")") + bad +
+                             R"(", "netscore.io/expected-transmit-rate": ")" + bad + R"(")");
+    EXPECT_LT(r.receive, 0) << bad;
+    EXPECT_LT(r.transmit, 0) << bad;
+  }
+  const auto not_a_string = annotated(R"("netscore.io/expected-transmit-rate": 500)");
+  EXPECT_LT(not_a_string.transmit, 0) << "annotations are strings";
+}
+
 }  // namespace
 }  // namespace netscore::collector

@@ -19,11 +19,25 @@ using testing::FakeHttpServer;
 
 constexpr std::int64_t kEvalMs = 1'700'000'000'000;
 
-// One line of the node table: name left-aligned in 40, value right-aligned in 24, rate in 18.
-std::string row(const std::string& node, const std::string& value, const std::string& rate) {
-  return node + std::string(40 - node.size(), ' ') + " " + std::string(24 - value.size(), ' ') +
-         value + " " + std::string(18 - rate.size(), ' ') + rate + "\n";
+std::string right(const std::string& text, std::size_t width) {
+  return std::string(width - text.size(), ' ') + text;
 }
+
+// One line of the node table: name left-aligned in 40, value right-aligned in 24, the rates in
+// 16, the speed in 14.
+std::string row(const std::string& node, const std::string& value, const std::string& receive,
+                const std::string& transmit = "-", const std::string& speed = "-") {
+  return node + std::string(40 - node.size(), ' ') + " " + right(value, 24) + " " +
+         right(receive, 16) + " " + right(transmit, 16) + " " + right(speed, 14) + "\n";
+}
+
+std::string header_row() {
+  return row("node", "value", "receive (B/s)", "transmit (B/s)", "speed (B/s)");
+}
+
+constexpr const char* kRawReceiveWithoutSpeeds =
+    "scoring: basis raw, direction receive\n"
+    "link speeds: 0 nodes with a measured speed\n";
 
 class CheckTest : public ::testing::Test {
  protected:
@@ -58,8 +72,11 @@ TEST_F(CheckTest, ListsTheNodesWithValueAndRate) {
   EXPECT_EQ(out, header() +
                      "series: 2  nodes: 2  skipped: no node label 0, duplicate 0, not a number 0, "
                      "not a node name 0\n" +
-                     row("node", "value", "rate (bytes/s)") + row("node-b", "1234.5", "4.25") +
-                     row("node-a", "10", "-") + "OK: 2 nodes would be scored\n");
+                     header_row() + row("node-b", "1234.5", "4.25") + row("node-a", "10", "-") +
+                     kRawReceiveWithoutSpeeds +
+                     "without a link speed: 0 nodes with a non-positive speed (virtual devices), "
+                     "2 nodes without a speed series: the raw basis uses no link speed\n"
+                     "OK: 2 nodes would be scored\n");
   EXPECT_EQ(server_.requests(), 1U) << "a complete answer needs no diagnosis";
 }
 
@@ -112,16 +129,138 @@ TEST(PrintCheck, PrintsRejectedNamesFindingsAndSettingsFromTheMeasurement) {
   m.diagnosis->findings = {"First finding.", "Second finding."};
   m.diagnosis->settings = {"NETSCORE_NODE_LABEL=node"};
   std::ostringstream out;
-  EXPECT_EQ(print_check(m, out), 0);
+  EXPECT_EQ(print_check(m, {}, out), 0);
   EXPECT_EQ(out.str(),
             "prometheus warning: partial data\n"
             "series: 3  nodes: 1  skipped: no node label 1, duplicate 0, not a number 0, "
             "not a node name 1\n" +
-                row("node", "value", "rate (bytes/s)") + row("n1", "5", "-") +
+                header_row() + row("n1", "5", "-") + kRawReceiveWithoutSpeeds +
+                "without a link speed: 0 nodes with a non-positive speed (virtual devices), "
+                "1 node without a speed series: the raw basis uses no link speed\n"
                 "1 series name their node \"10.0.0.2:9100\"\n"
                 "\ndiagnosis:\n  - First finding.\n  - Second finding.\n"
                 "\nsettings to use:\n  NETSCORE_NODE_LABEL=node\n"
                 "OK (partly): 1 nodes would be scored\n");
+}
+
+// Three nodes with a link speed (two at 1 Gb/s, one at 10 Gb/s), one whose device reports -1,
+// one without a speed series.
+Measurement links_measurement() {
+  return {
+      .ok = true,
+      .queried = true,
+      .answered = true,
+      .samples = {{.node = "a",
+                   .value = 12.5e6,
+                   .rate = 12.5e6,
+                   .rate_valid = true,
+                   .transmit_rate_valid = true,
+                   .transmit_rate = 25e6,
+                   .speed = 125e6},
+                  {.node = "b",
+                   .value = 125e6,
+                   .rate = 125e6,
+                   .rate_valid = true,
+                   .transmit_rate_valid = true,
+                   .transmit_rate = 0,
+                   .speed = 1250e6},
+                  {.node = "c",
+                   .value = 62.5e6,
+                   .rate = 62.5e6,
+                   .rate_valid = true,
+                   .transmit_rate_valid = true,
+                   .transmit_rate = 1e6,
+                   .speed = 125e6},
+                  {.node = "d", .value = 5, .rate = 5, .rate_valid = true, .unusable_speeds = 1},
+                  {.node = "e", .value = 7, .rate = 7, .rate_valid = true}},
+      .series = 5};
+}
+
+std::string links_table() {
+  return "series: 5  nodes: 5  skipped: no node label 0, duplicate 0, not a number 0, "
+         "not a node name 0\n" +
+         header_row() + row("a", "12500000", "1.25e+07", "2.5e+07", "125000000") +
+         row("b", "125000000", "1.25e+08", "0", "1250000000") +
+         row("c", "62500000", "6.25e+07", "1e+06", "125000000") +
+         row("d", "5", "5", "-", "not positive") + row("e", "7", "7", "-", "-");
+}
+
+constexpr const char* kLinkSpeeds =
+    "link speeds: 3 nodes with a measured speed: 2 at 1 Gb/s (125000000 B/s), 1 at 10 Gb/s "
+    "(1250000000 B/s)\n";
+
+// One line of the busiest links: name left-aligned in 40, utilisation right-aligned in 10.
+std::string busiest(const std::string& node, const std::string& utilisation,
+                    const std::string& detail) {
+  return "  " + node + std::string(40 - node.size(), ' ') + " " + right(utilisation, 10) + "  " +
+         detail + "\n";
+}
+
+TEST(PrintCheck, UtilisationListsTheSpeedsAndTheBusiestLinks) {
+  std::ostringstream out;
+  EXPECT_EQ(print_check(links_measurement(),
+                        {.basis = ScoreBasis::utilisation, .direction = Direction::busier}, out),
+            0);
+  EXPECT_EQ(out.str(),
+            links_table() + "scoring: basis utilisation, direction max\n" + kLinkSpeeds +
+                "without a link speed: 1 node with a non-positive speed (virtual devices), 1 node "
+                "without a speed series: scored on the raw basis, compared only among themselves "
+                "(NETSCORE_FALLBACK_LINK_SPEED would score them at that speed)\n"
+                "busiest links (3 of 3 nodes):\n" +
+                busiest("c", "50%", "receive 50%, transmit 0.8% of 1 Gb/s (125000000 B/s)") +
+                busiest("a", "20%", "receive 10%, transmit 20% of 1 Gb/s (125000000 B/s)") +
+                busiest("b", "10%", "receive 10%, transmit 0% of 10 Gb/s (1250000000 B/s)") +
+                "OK: 5 nodes would be scored\n");
+}
+
+TEST(PrintCheck, TheFallbackSpeedScoresTheNodesWithoutOne) {
+  Measurement m = links_measurement();
+  m.samples[3].rate = 62.5e6 * 1.5;  // d: 75% of the fallback's 1 Gb/s, the busiest of all
+  std::ostringstream out;
+  EXPECT_EQ(print_check(m,
+                        {.basis = ScoreBasis::utilisation,
+                         .direction = Direction::receive,
+                         .fallback_speed = 125e6},
+                        out),
+            0);
+  const std::string text = out.str();
+  EXPECT_NE(
+      text.find(
+          "scoring: basis utilisation, direction receive\n" + std::string(kLinkSpeeds) +
+          "without a link speed: 1 node with a non-positive speed (virtual devices), 1 node "
+          "without a speed series: scored at the fallback speed 1 Gb/s (125000000 B/s) "
+          "(NETSCORE_FALLBACK_LINK_SPEED)\n"
+          "busiest links (5 of 5 nodes):\n" +
+          busiest("d", "75%", "receive 75%, transmit - of 1 Gb/s (125000000 B/s) (fallback)") +
+          busiest("c", "50%", "receive 50%, transmit 0.8% of 1 Gb/s (125000000 B/s)")),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find(busiest("e", "5.6e-06%",
+                              "receive 5.6e-06%, transmit - of 1 Gb/s (125000000 B/s) (fallback)")),
+            std::string::npos)
+      << text;
+}
+
+TEST(PrintCheck, TheRawBasisReportsTheSpeedsItDoesNotUse) {
+  std::ostringstream out;
+  EXPECT_EQ(print_check(links_measurement(), {.direction = Direction::transmit}, out), 0);
+  EXPECT_EQ(out.str(), links_table() + "scoring: basis raw, direction transmit\n" + kLinkSpeeds +
+                           "without a link speed: 1 node with a non-positive speed (virtual "
+                           "devices), 1 node without a speed series: the raw basis uses no link "
+                           "speed\n"
+                           "OK: 5 nodes would be scored\n");
+}
+
+TEST(PrintCheck, EveryNodeWithASpeedLeavesNothingWithout) {
+  Measurement m = links_measurement();
+  m.samples.resize(3);
+  std::ostringstream out;
+  EXPECT_EQ(print_check(m, {.basis = ScoreBasis::utilisation}, out), 0);
+  const std::string text = out.str();
+  EXPECT_NE(text.find(kLinkSpeeds + std::string("busiest links (3 of 3 nodes):\n  c")),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("without a link speed"), std::string::npos) << text;
 }
 
 }  // namespace

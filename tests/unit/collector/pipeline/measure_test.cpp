@@ -82,6 +82,46 @@ TEST_F(MeasureTest, KeepsTheSeriesThatNameANodeAndCountsTheRest) {
   EXPECT_NE(server_.last_request().body.find("query=label_replace"), std::string::npos);
 }
 
+TEST_F(MeasureTest, TheRateFunctionsAnswerCarriesTransmitAndLinkSpeedPerNode) {
+  // With rate as the function the score is the receive rate, and the transmit rate is the
+  // transmit value too; a: both speeds and directions, b: a -1 device and no transmit series.
+  server_.respond_with(
+      {200,
+       R"({"status":"success","data":{"resultType":"vector","result":[)"
+       R"({"metric":{"kubernetes_node":"a","netscore_kind":"score"},"value":[1700000000,"100"]},)"
+       R"({"metric":{"kubernetes_node":"a","netscore_kind":"transmit_rate"},"value":[1700000000,"300"]},)"
+       R"({"metric":{"kubernetes_node":"a","netscore_kind":"speed"},"value":[1700000000,"125000000"]},)"
+       R"({"metric":{"kubernetes_node":"b","netscore_kind":"score"},"value":[1700000000,"50"]},)"
+       R"({"metric":{"kubernetes_node":"b","netscore_kind":"unusable_speed"},"value":[1700000000,"1"]}]}})",
+       {}});
+  Config config = config_;
+  config.query.function = QueryFunction::rate;
+  config.query.basis = ScoreBasis::utilisation;
+  config.query.direction = Direction::busier;
+  Measurer measurer(config, client_);
+  ASSERT_TRUE(measurer.query().score_is_rate);
+  const Measurement m = measurer.measure(kEvalMs, no_wait());
+  ASSERT_TRUE(m.ok) << m.error;
+  EXPECT_EQ(m.series, 2U);
+  EXPECT_EQ(m.skipped, 0U);
+  ASSERT_EQ(m.samples.size(), 2U);
+  const NodeSample& a = m.samples[0];
+  EXPECT_EQ(a.node, "a");
+  EXPECT_TRUE(a.rate_valid);
+  EXPECT_EQ(a.rate, 100);
+  EXPECT_TRUE(a.transmit_rate_valid);
+  EXPECT_EQ(a.transmit_rate, 300);
+  EXPECT_TRUE(a.transmit_value_valid);
+  EXPECT_EQ(a.transmit_value, 300);
+  EXPECT_EQ(a.speed, 125000000);
+  EXPECT_EQ(a.unusable_speeds, 0U);
+  const NodeSample& b = m.samples[1];
+  EXPECT_EQ(b.node, "b");
+  EXPECT_FALSE(b.transmit_rate_valid);
+  EXPECT_EQ(b.speed, 0);
+  EXPECT_EQ(b.unusable_speeds, 1U);
+}
+
 TEST_F(MeasureTest, RetriesAServerErrorWithDoublingBackoff) {
   server_.respond_with({500, "oops", {}});
   Measurer measurer(config_, client_);

@@ -5,13 +5,15 @@
 #include "common/config.h"
 
 // The collector configuration the pipeline's unit tests share: the fake Prometheus at `url`,
-// label mode on eth0 with the seed's sum_over_time, and short timeouts.
+// label mode on eth0 with the seed's scoring (sum_over_time of received bytes), and short timeouts.
 namespace netscore::collector {
 
 inline Config pipeline_test_config(const std::string& url, const std::string& retries) {
   return load_config(Component::collector, {},
                      {{"NETSCORE_PROMETHEUS_URL", url},
                       {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+                      {"NETSCORE_SCORE_BASIS", "raw"},
+                      {"NETSCORE_DIRECTION", "receive"},
                       {"NETSCORE_NODE_LABEL", "kubernetes_node"},
                       {"NETSCORE_INTERFACE", "eth0"},
                       {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},

@@ -57,8 +57,37 @@ std::string link_parts(const std::string& by, const std::string& device,
              "unusable_speed");
 }
 
-TEST(BatchQueryTest, LabelModeSumsByNodeLabelAndAddsTheRate) {
+// The seed's scoring, raw bytes received: exactly the two parts it always asked.
+TEST(BatchQueryTest, RawReceiveAsksTheScoreAndTheRateAlone) {
   const BuiltQuery q = build_batch_query(base_config());
+  EXPECT_EQ(q.promql, tagged(kLabelScore, "score") + " or " + tagged(kLabelRate, "rate"));
+}
+
+// Scoring transmit needs its raw value too: for the raw basis, and for the nodes the utilisation
+// basis scores raw because they have no speed. The rate function's transmit rate stands for it.
+TEST(BatchQueryTest, TheTransmitScoreIsAskedWhenTheDirectionIsNotReceive) {
+  const std::string transmit_score = tagged(
+      R"(sum by (kubernetes_node) (sum_over_time(node_network_transmit_bytes_total{device="eth0"}[5m])))",
+      "transmit_score");
+  for (const auto basis : {ScoreBasis::raw, ScoreBasis::utilisation}) {
+    QueryConfig c = base_config();
+    c.basis = basis;
+    for (const auto direction : {Direction::transmit, Direction::busier}) {
+      c.direction = direction;
+      EXPECT_NE(build_batch_query(c).promql.find(transmit_score), std::string::npos);
+    }
+    c.direction = Direction::receive;
+    EXPECT_EQ(build_batch_query(c).promql.find("transmit_score"), std::string::npos);
+    c.direction = Direction::busier;
+    c.function = QueryFunction::rate;
+    EXPECT_EQ(build_batch_query(c).promql.find("transmit_score"), std::string::npos);
+  }
+}
+
+TEST(BatchQueryTest, LabelModeSumsByNodeLabelAndAddsTheLinkParts) {
+  QueryConfig c = base_config();
+  c.basis = ScoreBasis::utilisation;
+  const BuiltQuery q = build_batch_query(c);
   EXPECT_EQ(q.promql, tagged(kLabelScore, "score") + " or " + tagged(kLabelRate, "rate") +
                           link_parts("kubernetes_node", R"(device="eth0")"));
   EXPECT_EQ(q.node_label, "kubernetes_node");
@@ -69,6 +98,7 @@ TEST(BatchQueryTest, LabelModeSumsByNodeLabelAndAddsTheRate) {
 TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
   QueryConfig c = base_config();
   c.mode = QueryMode::uname;
+  c.basis = ScoreBasis::utilisation;
   const BuiltQuery q = build_batch_query(c);
   const std::string join = R"( * on(instance) group_left(nodename) (node_uname_info))";
   EXPECT_EQ(
@@ -106,6 +136,7 @@ TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   c.interface_regex = true;
   c.function = QueryFunction::rate;
   c.time_range = *parse_prom_duration("1m30s");
+  c.direction = Direction::busier;
   const BuiltQuery q = build_batch_query(c);
   // No rate part: the score is the rate. The transmit rate still comes from its own part.
   EXPECT_EQ(
@@ -137,6 +168,7 @@ TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
   c.mode = QueryMode::custom;
   c.interface = "a\"b";
   c.node_label = "node";
+  c.basis = ScoreBasis::utilisation;
   c.custom_template =
       R"(max by ({node_label}) (rate(m{device="{interface}"}[{range}])) + {range_x})";
   const BuiltQuery q = build_batch_query(c);

@@ -84,6 +84,133 @@ TEST(ResponseParserTest, ScoreIsRateCopiesTheValue) {
   EXPECT_FALSE(without.samples[0].rate_valid);
 }
 
+// Every part the batch query names annotates its node's score series with its own field.
+TEST(ResponseParserTest, EveryKindAnnotatesItsOwnField) {
+  const std::string body = vector_body(
+      kind_series("a", "score", "100") + "," + kind_series("a", "rate", "1.5") + "," +
+      kind_series("a", "transmit_score", "200.25") + "," +
+      kind_series("a", "transmit_rate", "2.5") + "," + kind_series("a", "speed", "125000000") +
+      "," + kind_series("a", "unusable_speed", "2") + "," + kind_series("b", "score", "7"));
+  const auto r = parse_vector_response(body, "kubernetes_node", "netscore_kind");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.series, 2U);
+  EXPECT_EQ(r.rate_series, 5U);
+  ASSERT_EQ(r.samples.size(), 2U);
+  const auto& a = r.samples[0];
+  EXPECT_EQ(a.node, "a");
+  EXPECT_EQ(a.value, 100.0);
+  EXPECT_TRUE(a.rate_valid);
+  EXPECT_EQ(a.rate, 1.5);
+  EXPECT_TRUE(a.transmit_value_valid);
+  EXPECT_EQ(a.transmit_value, 200.25);
+  EXPECT_TRUE(a.transmit_rate_valid);
+  EXPECT_EQ(a.transmit_rate, 2.5);
+  EXPECT_EQ(a.speed, 125000000.0);
+  EXPECT_EQ(a.unusable_speeds, 2U);
+  // A node the other parts do not mention keeps every annotation unset.
+  const auto& b = r.samples[1];
+  EXPECT_EQ(b.node, "b");
+  EXPECT_FALSE(b.rate_valid);
+  EXPECT_FALSE(b.transmit_value_valid);
+  EXPECT_FALSE(b.transmit_rate_valid);
+  EXPECT_EQ(b.speed, 0.0);
+  EXPECT_EQ(b.unusable_speeds, 0U);
+}
+
+TEST(ResponseParserTest, NotFiniteAnnotationsAreNotValid) {
+  const std::string body = vector_body(
+      kind_series("a", "score", "1") + "," + kind_series("a", "transmit_rate", "NaN") + "," +
+      kind_series("a", "transmit_score", "+Inf") + "," + kind_series("a", "speed", "+Inf") + "," +
+      kind_series("a", "unusable_speed", "NaN") + "," + kind_series("b", "score", "2") + "," +
+      kind_series("b", "transmit_rate", "-Inf") + "," + kind_series("b", "speed", "-1") + "," +
+      kind_series("b", "unusable_speed", "-Inf") + "," + kind_series("c", "score", "3") + "," +
+      kind_series("c", "speed", "NaN") + "," + kind_series("c", "rate", "+Inf"));
+  const auto r = parse_vector_response(body, "kubernetes_node", "netscore_kind");
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.samples.size(), 3U);
+  EXPECT_EQ(r.skipped(), 0U) << "an annotation's value never skips the node";
+  for (const auto& s : r.samples) {
+    SCOPED_TRACE(s.node);
+    EXPECT_FALSE(s.rate_valid);
+    EXPECT_FALSE(s.transmit_rate_valid);
+    EXPECT_FALSE(s.transmit_value_valid);
+    EXPECT_EQ(s.speed, 0.0) << "only a positive finite speed is a speed";
+    EXPECT_EQ(s.unusable_speeds, 0U);
+  }
+}
+
+TEST(ResponseParserTest, AnUnusableCountBeyondUint32IsClamped) {
+  const auto r = parse_vector_response(vector_body(kind_series("a", "score", "1") + "," +
+                                                   kind_series("a", "unusable_speed", "1e20") +
+                                                   "," + kind_series("b", "score", "1") + "," +
+                                                   kind_series("b", "unusable_speed", "2.75")),
+                                       "kubernetes_node", "netscore_kind");
+  ASSERT_EQ(r.samples.size(), 2U);
+  EXPECT_EQ(r.samples[0].unusable_speeds, 4294967295U);
+  EXPECT_EQ(r.samples[1].unusable_speeds, 2U);
+}
+
+TEST(ResponseParserTest, AnAnnotationKeepsTheFirstOfDuplicateSeries) {
+  const std::string body = vector_body(
+      kind_series("a", "speed", "125000000") + "," + kind_series("a", "score", "1") + "," +
+      kind_series("a", "speed", "1250000000") + "," + kind_series("a", "transmit_rate", "3") + "," +
+      kind_series("a", "transmit_rate", "4") + "," + kind_series("a", "score", "2"));
+  const auto r = parse_vector_response(body, "kubernetes_node", "netscore_kind");
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.samples.size(), 1U);
+  EXPECT_EQ(r.duplicate_node, 1U) << "a duplicate score series is counted";
+  EXPECT_EQ(r.rate_series, 4U);
+  EXPECT_EQ(r.samples[0].value, 1.0);
+  EXPECT_EQ(r.samples[0].speed, 125000000.0);
+  EXPECT_EQ(r.samples[0].transmit_rate, 3.0);
+}
+
+TEST(ResponseParserTest, AnnotationsWithoutAScoreSeriesAreDropped) {
+  const std::string body = vector_body(
+      kind_series("gone", "rate", "1") + "," + kind_series("gone", "transmit_rate", "2") + "," +
+      kind_series("gone", "speed", "125000000") + "," + kind_series("gone", "unusable_speed", "1") +
+      "," + kind_series("a", "score", "5") + "," +
+      R"({"metric":{"netscore_kind":"speed"},"value":[1,"125000000"]},)" +
+      kind_series("a", "transmit_rate", "not a number"));
+  const auto r = parse_vector_response(body, "kubernetes_node", "netscore_kind");
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.samples.size(), 1U);
+  EXPECT_EQ(r.samples[0].node, "a");
+  EXPECT_FALSE(r.samples[0].transmit_rate_valid);
+  EXPECT_EQ(r.samples[0].speed, 0.0) << "a speed without a node label belongs to no node";
+  EXPECT_EQ(r.series, 1U);
+  EXPECT_EQ(r.rate_series, 6U);
+  EXPECT_EQ(r.skipped(), 0U) << "the score series' problems alone are counted";
+}
+
+TEST(ResponseParserTest, AnUnknownKindIsAScoreSeries) {
+  const auto r = parse_vector_response(vector_body(kind_series("a", "other", "9")),
+                                       "kubernetes_node", "netscore_kind");
+  ASSERT_EQ(r.samples.size(), 1U);
+  EXPECT_EQ(r.samples[0].value, 9.0);
+  EXPECT_EQ(r.series, 1U);
+}
+
+TEST(ResponseParserTest, ScoreIsRateGivesTheTransmitValueFromTheTransmitRate) {
+  const std::string body = vector_body(
+      kind_series("a", "score", "12.5") + "," + kind_series("a", "transmit_rate", "7.25") + "," +
+      kind_series("b", "score", "1") + "," + kind_series("b", "transmit_rate", "NaN"));
+  const auto r = parse_vector_response(body, "kubernetes_node", "netscore_kind", true);
+  ASSERT_EQ(r.samples.size(), 2U);
+  EXPECT_TRUE(r.samples[0].transmit_rate_valid);
+  EXPECT_EQ(r.samples[0].transmit_rate, 7.25);
+  EXPECT_TRUE(r.samples[0].transmit_value_valid);
+  EXPECT_EQ(r.samples[0].transmit_value, 7.25);
+  EXPECT_FALSE(r.samples[1].transmit_value_valid);
+  EXPECT_FALSE(r.samples[1].transmit_rate_valid);
+  // Without score_is_rate the transmit rate is no transmit value: the function's own part is.
+  const auto without = parse_vector_response(body, "kubernetes_node", "netscore_kind");
+  ASSERT_EQ(without.samples.size(), 2U);
+  EXPECT_TRUE(without.samples[0].transmit_rate_valid);
+  EXPECT_FALSE(without.samples[0].transmit_value_valid);
+  EXPECT_FALSE(without.samples[0].rate_valid);
+}
+
 TEST(ResponseParserTest, KeepsNaNAndInfinitySamples) {
   const auto r = parse_vector_response(
       vector_body(series("a", "NaN") + "," + series("b", "+Inf") + "," + series("c", "-Inf")),

@@ -135,6 +135,49 @@ TEST_F(CorrectionTest, ReplicasOfOneWorkloadAreSpreadBeforeTheirBindingsReachThe
   EXPECT_EQ(answer("lone", ""), R"([{"Host":"b","Score":8},{"Host":"c","Score":0}])");
 }
 
+TEST_F(CorrectionTest, AnAssumedPodOnALinkIsPricedByThatLinksSpeed) {
+  config_.extender.spread_window = {std::chrono::milliseconds(200), "200ms"};
+  constexpr std::uint32_t kOnLink =
+      shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryValid | shm::kEntryUtilisation;
+  // b: 1024 B/s on 4096 B/s (250000 ppm); c: 19660.8 B/s on a four times faster link (1200000
+  // ppm).
+  const std::vector<TableEntry> links{{{.raw = 1024,
+                                        .raw_score = 250000,
+                                        .sample_ms = 1000,
+                                        .rate = 1024,
+                                        .corrected_raw_score = 250000,
+                                        .flags = kOnLink | shm::kEntryRateValid,
+                                        .speed = 4096,
+                                        .scored = 0.25},
+                                       "b"},
+                                      {{.raw = 19660.8,
+                                        .raw_score = 1200000,
+                                        .sample_ms = 1000,
+                                        .rate = 19660.8,
+                                        .corrected_raw_score = 1200000,
+                                        .flags = kOnLink | shm::kEntryRateValid,
+                                        .speed = 16384,
+                                        .scored = 1.2},
+                                       "c"}};
+  // pod_price is what raw-scored nodes would pay: 1 byte, nothing against ppm. pod_rate is 1024
+  // B/s: 250000 ppm on b, 62500 on c.
+  publish_rows(links, {.eval_time_ms = 1000,
+                       .flags = shm::kSnapshotCorrected | shm::kSnapshotClusterSynced,
+                       .pod_price = 1,
+                       .basis = ScoreBasis::utilisation,
+                       .pod_rate = 1024});
+  const auto answer = [&](std::string_view uid) {
+    return call(http::verb::post, "/netscore/prioritize", pod_request(uid, "rs")).body;
+  };
+  // With the pod itself at four prices: b 250000 + 1000000 = 1250000, c 1200000 + 250000 =
+  // 1450000.
+  EXPECT_EQ(answer("p1"), R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
+  // b: 1250000 + 2 x 250000 = 1750000 against c's 1450000.
+  EXPECT_EQ(answer("p2"), R"([{"Host":"b","Score":0},{"Host":"c","Score":10}])");
+  // c: 1450000 + 2 x 62500 = 1575000, still below b's 1750000; priced as on b it would be 1950000.
+  EXPECT_EQ(answer("p3"), R"([{"Host":"b","Score":0},{"Host":"c","Score":10}])");
+}
+
 TEST_F(CorrectionTest, AnAssumptionEndsWithASnapshotPublishedAWindowLater) {
   config_.extender.spread_window = {std::chrono::milliseconds(1), "1ms"};
   const SnapshotInfo info{.eval_time_ms = 1000,

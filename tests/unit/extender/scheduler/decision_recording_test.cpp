@@ -70,5 +70,34 @@ TEST(DecisionRecordingTest, PrioritizeKeepsScoresAndUnfilteredFailures) {
   EXPECT_EQ(d.nodes[1].reason.view(), "rate");
 }
 
+TEST(DecisionRecordingTest, NodesSayWhatTheyWereScoredOn) {
+  DecisionLog log(8, 64);
+  const std::vector<std::string_view> names = {"util", "bytes", "unknown"};
+  const ExtenderArgs args = args_for(names);
+  std::vector<NodeScore> found(3);
+  found[0] = {{.raw = 12,
+               .flags = shm::kEntryValid | shm::kEntrySpeedFallback | shm::kEntryUtilisation,
+               .speed = 1.25e8,
+               .scored = 0.25},
+              true};
+  found[1] = {{.raw = 12, .flags = shm::kEntryValid, .scored = 12}, true};
+  const std::array<std::int64_t, 3> scores = {10, 0, 5};
+  const std::array<std::int16_t, 3> percent = {100, 0, -1};
+  record_prioritize(log, ExtenderConfig{}, args, Lookup{.freshness = Freshness::fresh}, found,
+                    scores, percent, {});
+  const auto decisions = log.find("", "", "u", 10);
+  ASSERT_EQ(decisions.size(), 1U);
+  const auto& nodes = decisions[0].nodes;
+  ASSERT_EQ(nodes.size(), 3U);
+  EXPECT_TRUE(nodes[0].utilisation);
+  EXPECT_EQ(nodes[0].scored, 0.25);
+  EXPECT_EQ(nodes[0].speed, 1.25e8);
+  EXPECT_FALSE(nodes[1].utilisation);
+  EXPECT_EQ(nodes[1].scored, 12);
+  EXPECT_EQ(nodes[1].speed, -1);
+  EXPECT_FALSE(nodes[2].found);
+  EXPECT_EQ(nodes[2].speed, -1);
+}
+
 }  // namespace
 }  // namespace netscore::extender

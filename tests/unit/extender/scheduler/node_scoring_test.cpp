@@ -59,6 +59,82 @@ TEST(NodeScoringTest, AssumedPodsCostTwicePodPriceOnCorrectedSnapshots) {
   EXPECT_EQ(score(ScoringMode::request, l, nodes, assumed).percent[0], 0);
 }
 
+NodeScore on_link(std::int64_t score, std::int64_t corrected_score, double speed) {
+  NodeScore n = node(score, 0, corrected_score, 0);
+  n.flags |= shm::kEntryUtilisation;
+  n.speed = speed;
+  return n;
+}
+
+TEST(NodeScoringTest, UtilisationAndRawNodesAreNormalisedEachAmongTheirOwn) {
+  // Parts per million and bytes: 1000 bytes is not quieter than 250000 ppm, nor louder.
+  const std::array<NodeScore, 4> nodes = {on_link(250000, 0, 1), on_link(500000, 0, 1),
+                                          node(1000, 0, 0, 0), node(4000, 0, 0, 0)};
+  std::array<std::int64_t, 4> out{};
+  std::array<std::int16_t, 4> percent{};
+  score_nodes(ScoringMode::request, 5, Lookup{.freshness = Freshness::fresh}, nodes, out, percent);
+  EXPECT_EQ(percent, (std::array<std::int16_t, 4>{50, 0, 75, 0}));  // 100 - 250000*100/500000
+  EXPECT_EQ(out, (std::array<std::int64_t, 4>{5, 0, 8, 0}));
+  // Range mode: each group spans its own least and most loaded node.
+  const std::array<NodeScore, 4> ranged = {on_link(100, 0, 1), on_link(300, 0, 1),
+                                           node(200, 0, 0, 0), node(1000, 0, 0, 0)};
+  score_nodes(ScoringMode::range, 5, Lookup{.freshness = Freshness::fresh}, ranged, out, percent);
+  EXPECT_EQ(percent, (std::array<std::int16_t, 4>{100, 0, 100, 0}));
+}
+
+TEST(NodeScoringTest, AnAssumedPodOnALinkCostsItsRateOverThatLinksSpeed) {
+  shm::SnapshotMeta meta{};
+  meta.flags = shm::kSnapshotCorrected;
+  meta.pod_price = 300;  // bytes, for the raw-scored nodes
+  meta.pod_rate = 1024;  // bytes/s
+  EXPECT_EQ(pod_price(node(0, 0, 0, 0), meta), 300);
+  EXPECT_EQ(pod_price(on_link(0, 0, 4096), meta), 250000);  // 1024 / 4096 in ppm
+  EXPECT_EQ(pod_price(on_link(0, 0, 16384), meta), 62500);  // a link four times faster
+  EXPECT_EQ(pod_price(on_link(0, 0, 0), meta), 0) << "no speed: no utilisation to add";
+
+  Lookup l{.freshness = Freshness::fresh, .meta = meta};
+  const std::array<NodeScore, 4> nodes = {on_link(0, 250000, 4096), on_link(0, 500000, 16384),
+                                          node(0, 0, 1000, 0), node(0, 0, 3200, 0)};
+  const std::array<std::uint32_t, 4> assumed = {1, 0, 1, 0};
+  std::array<std::int64_t, 4> out{};
+  std::array<std::int16_t, 4> percent{};
+  score_nodes(ScoringMode::request, 5, l, nodes, out, percent, assumed);
+  // Each link is compared with the pod on it (four prices) plus the assumed pods (two each).
+  // Link 0: 250000 + 4 x 250000 + 2 x 250000 = 1750000; link 1: 500000 + 4 x 62500 = 750000, so
+  // 100 - 75000000/1750000. Raw nodes get no such term: 1000 + 2 x 300 = 1600 against 3200.
+  EXPECT_EQ(percent, (std::array<std::int16_t, 4>{0, 58, 50, 0}));
+  // The assumed pod on the fast link costs a quarter of one on the slow link: link 0 250000 +
+  // 1000000 = 1250000 stays the busier, link 1 500000 + 250000 + 2 x 62500 = 875000.
+  const std::array<std::uint32_t, 4> on_fast = {0, 1, 0, 0};
+  score_nodes(ScoringMode::request, 5, l, nodes, out, percent, on_fast);
+  EXPECT_EQ(percent[0], 0);
+  EXPECT_EQ(percent[1], 30);  // 100 - 87500000/1250000
+}
+
+// An idle slow link looks as good as an idle fast one until the pod is counted on it: the same
+// pod fills ten times as much of it.
+TEST(NodeScoringTest, ALinkIsComparedWithThePodOnIt) {
+  shm::SnapshotMeta meta{};
+  meta.flags = shm::kSnapshotCorrected;
+  meta.pod_price = 1;
+  meta.pod_rate = 1e6;
+  const Lookup l{.freshness = Freshness::fresh, .meta = meta};
+  // Both at 10% of their link: slow 1e7 B/s, fast 1e8 B/s.
+  const std::array<NodeScore, 2> nodes = {on_link(0, 100000, 1e7), on_link(0, 100000, 1e8)};
+  std::array<std::int64_t, 2> out{};
+  std::array<std::int16_t, 2> percent{};
+  score_nodes(ScoringMode::request, 5, l, nodes, out, percent);
+  // Four prices of the pod: slow 100000 + 4 x 100000 = 500000 ppm; fast 100000 + 4 x 10000 =
+  // 140000, so 100 - 14000000/500000.
+  EXPECT_EQ(percent, (std::array<std::int16_t, 2>{0, 72}));
+  EXPECT_EQ(out, (std::array<std::int64_t, 2>{0, 7}));
+  // Uncorrected snapshots carry no pod price: the measured figures alone, as before.
+  const Lookup uncorrected{.freshness = Freshness::fresh};
+  const std::array<NodeScore, 2> measured = {on_link(100000, 0, 1e7), on_link(100000, 0, 1e8)};
+  score_nodes(ScoringMode::request, 5, uncorrected, measured, out, percent);
+  EXPECT_EQ(percent, (std::array<std::int16_t, 2>{0, 0}));
+}
+
 TEST(NodeScoringTest, AnythingButFreshIsNeutral) {
   const Scored s = score(ScoringMode::cluster, Lookup{.freshness = Freshness::stale}, kNodes);
   EXPECT_EQ(s.out, (std::array<std::int64_t, 3>{5, 5, 5}));

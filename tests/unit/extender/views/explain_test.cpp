@@ -12,6 +12,7 @@
 #include "common/table/score_table_writer.h"
 #include "extender/http/exchange.h"
 #include "extender/http/handlers.h"
+#include "extender/views/explain.h"
 #include "extender/views/table_html.h"
 #include "tests/support/table_name.h"
 
@@ -279,6 +280,48 @@ TEST_F(ExplainTest, StateBannerFollowsTheTable) {
   const Response stale = h.handle(http::verb::get, "/table?format=html", body, *attachment_,
                                   mono_now_ns() + 120'000'000'000);
   EXPECT_THAT(stale.body, HasSubstr(R"(data-state="stale")"));
+}
+
+TEST(ExplainRenderTest, NodesSayWhatTheyWereScoredOn) {
+  Decision d;
+  d.header.verb = Verb::prioritize;
+  d.header.freshness = Freshness::fresh;
+  NodeDecision util;
+  util.name.set("util");
+  util.found = util.valid = util.utilisation = true;
+  util.scored = 0.25;
+  util.speed = 1.25e8;
+  NodeDecision bytes;
+  bytes.name.set("bytes");
+  bytes.found = bytes.valid = true;
+  bytes.scored = 1200;
+  NodeDecision unknown;
+  unknown.name.set("zz");
+  d.nodes = {util, bytes, unknown};
+  ExplainQuery query;
+  query.pod_namespace = "ns1";
+  query.pod_name = "p1";
+
+  const std::string json = render_explain_json(query, std::span(&d, 1));
+  rapidjson::Document doc;
+  doc.Parse(json.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << json;
+  const auto& nodes = doc["decisions"][0]["nodes"];
+  ASSERT_EQ(nodes.Size(), 3U);
+  EXPECT_STREQ(nodes[0]["basis"].GetString(), "utilisation");
+  EXPECT_EQ(nodes[0]["scored"].GetDouble(), 0.25);
+  EXPECT_EQ(nodes[0]["speed"].GetDouble(), 1.25e8);
+  EXPECT_STREQ(nodes[1]["basis"].GetString(), "raw");
+  EXPECT_EQ(nodes[1]["scored"].GetDouble(), 1200.0);
+  EXPECT_TRUE(nodes[1]["speed"].IsNull());
+  EXPECT_TRUE(nodes[2]["basis"].IsNull());
+  EXPECT_TRUE(nodes[2]["scored"].IsNull());
+  EXPECT_TRUE(nodes[2]["speed"].IsNull());
+
+  const std::string text = render_explain_text(query, std::span(&d, 1));
+  EXPECT_THAT(text, HasSubstr("BASIS                SCORED       SPEED_B/S"));
+  EXPECT_THAT(text, HasSubstr("utilisation        0.250000       125000000"));
+  EXPECT_THAT(text, HasSubstr("raw                    1200               -"));
 }
 
 }  // namespace
