@@ -9,17 +9,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/pod_annotations.h"
 #include "common/label_rules.h"
 
 // What the collector keeps of the Kubernetes API: a few fields per bound pod and per node, never
 // the objects. Thread-safe: the watcher threads write, the publisher reads views.
 namespace netscore::collector {
-
-// Annotations a workload sets to say how much traffic one of its pods receives and transmits
-// (bytes/s: a plain number or a quantity such as "10Mi").
-inline constexpr std::string_view kExpectedRateAnnotation = "netscore.io/expected-receive-rate";
-inline constexpr std::string_view kExpectedTransmitRateAnnotation =
-    "netscore.io/expected-transmit-rate";
 
 // The fields of a Pod object the correction uses.
 struct PodFacts {

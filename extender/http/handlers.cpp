@@ -9,6 +9,7 @@
 
 #include "extender/scheduler/decision_recording.h"
 #include "extender/scheduler/freshness.h"
+#include "extender/scheduler/link_figures.h"
 #include "extender/scheduler/node_scoring.h"
 #include "extender/scheduler/protocol.h"
 #include "extender/views/explain.h"
@@ -98,9 +99,10 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   const bool spreading = !args.pod_owner_uid.empty() && spread_ns > 0 &&
                          lookup.freshness == Freshness::fresh && corrected(lookup.meta) &&
                          lookup.meta.pod_price > 0;
+  const double pod_rate = pod_rate_of(args.pod_annotations, snapshot_direction(lookup.meta));
   const auto score = [&] {
     score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores,
-                percent, assumed);
+                percent, assumed, pod_rate);
   };
   if (spreading) {
     assumed.resize(args.names.size());

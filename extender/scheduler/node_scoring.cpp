@@ -4,7 +4,10 @@
 #include <array>
 #include <limits>
 
+#include "common/pod_annotations.h"
+#include "common/quantity.h"
 #include "common/scoring.h"
+#include "extender/scheduler/protocol.h"
 
 namespace netscore::extender {
 
@@ -29,6 +32,29 @@ std::int64_t pod_price(const NodeScore& n, const shm::SnapshotMeta& meta) noexce
   return utilisation_score(meta.pod_rate / n.speed).value_or(0);
 }
 
+namespace {
+
+// The pod being placed on a utilisation-scored node: its own rate when it says (it is known, so
+// once), else four prices of an unknown pod.
+std::int64_t incoming_pod(const NodeScore& n, const shm::SnapshotMeta& meta,
+                          double pod_rate) noexcept {
+  if ((n.flags & shm::kEntryUtilisation) == 0) return 0;
+  if (pod_rate > 0) return n.speed > 0 ? utilisation_score(pod_rate / n.speed).value_or(0) : 0;
+  return kIncomingPodPrices * pod_price(n, meta);
+}
+
+}  // namespace
+
+double pod_rate_of(std::span<const KeyValue> annotations, Direction direction) noexcept {
+  const auto rate = [&](std::string_view key) -> std::optional<double> {
+    const auto text = find_value(annotations, key);
+    return text ? parse_quantity(*text) : std::nullopt;
+  };
+  return in_direction(direction, rate(kExpectedRateAnnotation),
+                      rate(kExpectedTransmitRateAnnotation))
+      .value_or(0);
+}
+
 bool corrected(const shm::SnapshotMeta& meta) noexcept {
   return (meta.flags & shm::kSnapshotCorrected) != 0;
 }
@@ -39,7 +65,8 @@ std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& m
 
 void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
                  std::span<const NodeScore> nodes, std::span<std::int64_t> out,
-                 std::span<std::int16_t> percent, std::span<const std::uint32_t> assumed) noexcept {
+                 std::span<std::int16_t> percent, std::span<const std::uint32_t> assumed,
+                 double pod_rate) noexcept {
   const bool use_corrected = corrected(lookup.meta);
   const auto raw_score = [&](std::size_t i) {
     const NodeScore& n = nodes[i];
@@ -47,9 +74,7 @@ void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
     // A utilisation-scored node is compared as it would be with the pod: the same pod adds ten
     // times the utilisation to a link a tenth as fast, which an idle slow node's score alone
     // hides. On bytes the pod adds the same to every node, so the order would not change.
-    const std::int64_t with_pod = (n.flags & shm::kEntryUtilisation) != 0
-                                      ? kIncomingPodPrices * pod_price(n, lookup.meta)
-                                      : 0;
+    const std::int64_t with_pod = incoming_pod(n, lookup.meta, pod_rate);
     const std::int64_t assumed_pods =
         i < assumed.size() ? static_cast<std::int64_t>(assumed[i]) * kAssumedPodPrices : 0;
     return n.corrected_raw_score + with_pod + assumed_pods * pod_price(n, lookup.meta);

@@ -21,10 +21,18 @@ namespace netscore::extender {
 // flag the seed's raw_score / node_score, exactly as before the correction existed.
 // `assumed[i]` (optional): pods recommended for node i moments ago whose bindings the table may not
 // show yet; on a corrected snapshot each adds pod_price(node) to the node's traffic.
+// `pod_rate`: bytes/s the pod being placed says it moves in the snapshot's direction (its
+// expected-rate annotations, pod_rate_of()); 0 when it does not say. On a corrected snapshot a
+// utilisation-scored node is compared with the pod on it: that rate over the node's speed, else
+// four prices of an unknown pod.
 void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
                  std::span<const NodeScore> nodes, std::span<std::int64_t> out,
-                 std::span<std::int16_t> percent,
-                 std::span<const std::uint32_t> assumed = {}) noexcept;
+                 std::span<std::int16_t> percent, std::span<const std::uint32_t> assumed = {},
+                 double pod_rate = 0) noexcept;
+
+// The bytes/s a pod's netscore.io/expected-*-rate annotations give in `direction` (busier: the
+// larger, or the one given); 0 when they give none.
+double pod_rate_of(std::span<const KeyValue> annotations, Direction direction) noexcept;
 
 // What one assumed pod of an unknown workload adds to the node's score integer: the snapshot's
 // pod_price on the raw basis, utilisation_score(pod_rate / speed) for a utilisation-scored node.

@@ -178,6 +178,48 @@ TEST_F(CorrectionTest, AnAssumedPodOnALinkIsPricedByThatLinksSpeed) {
   EXPECT_EQ(answer("p3"), R"([{"Host":"b","Score":0},{"Host":"c","Score":10}])");
 }
 
+// The pod being placed is priced on each link by what its annotation says it receives, else at
+// four unknown pods; a link a quarter as fast pays four times as much of its speed.
+TEST_F(CorrectionTest, ThePodBeingPlacedIsPricedByItsAnnotationOnEachLink) {
+  constexpr std::uint32_t kOnLink = shm::kEntryHasSeries | shm::kEntryInCluster | shm::kEntryValid |
+                                    shm::kEntryUtilisation | shm::kEntryRateValid;
+  // b: 250000 ppm of 4096 B/s; c: 1200000 ppm of 16384 B/s.
+  const std::vector<TableEntry> links{{{.raw_score = 250000,
+                                        .corrected_raw_score = 250000,
+                                        .flags = kOnLink,
+                                        .speed = 4096,
+                                        .scored = 0.25},
+                                       "b"},
+                                      {{.raw_score = 1200000,
+                                        .corrected_raw_score = 1200000,
+                                        .flags = kOnLink,
+                                        .speed = 16384,
+                                        .scored = 1.2},
+                                       "c"}};
+  publish_rows(links, {.eval_time_ms = 1000,
+                       .flags = shm::kSnapshotCorrected | shm::kSnapshotClusterSynced,
+                       .pod_price = 1,
+                       .basis = ScoreBasis::utilisation,
+                       .pod_rate = 1024});
+  const auto answer = [&](std::string_view annotations) {
+    return call(http::verb::post, "/netscore/prioritize",
+                R"({"Pod":{"metadata":{"uid":"p","annotations":)" + std::string(annotations) +
+                    R"(}},"Nodes":null,"NodeNames":["b","c"]})")
+        .body;
+  };
+  // Unknown: four prices of 1024 B/s, b 250000 + 1000000, c 1200000 + 250000: b 100 - 86 -> 1.
+  EXPECT_EQ(answer("{}"), R"([{"Host":"b","Score":1},{"Host":"c","Score":0}])");
+  // 100 B/s: b 250000 + 24414, c 1200000 + 6103: b 100 - 22 -> 8.
+  EXPECT_EQ(answer(R"({"netscore.io/expected-receive-rate":"100"})"),
+            R"([{"Host":"b","Score":8},{"Host":"c","Score":0}])");
+  // 8k: b 250000 + 1953125, c 1200000 + 488281: c 100 - 76 -> 2.
+  EXPECT_EQ(answer(R"({"netscore.io/expected-receive-rate":"8k"})"),
+            R"([{"Host":"b","Score":0},{"Host":"c","Score":2}])");
+  // The snapshot scores receive: a transmit annotation alone says nothing about it.
+  EXPECT_EQ(answer(R"({"netscore.io/expected-transmit-rate":"8k"})"),
+            R"([{"Host":"b","Score":1},{"Host":"c","Score":0}])");
+}
+
 TEST_F(CorrectionTest, AnAssumptionEndsWithASnapshotPublishedAWindowLater) {
   config_.extender.spread_window = {std::chrono::milliseconds(1), "1ms"};
   const SnapshotInfo info{.eval_time_ms = 1000,

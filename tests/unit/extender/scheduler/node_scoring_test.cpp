@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <vector>
 #include <cstdint>
 
 namespace netscore::extender {
@@ -133,6 +134,34 @@ TEST(NodeScoringTest, ALinkIsComparedWithThePodOnIt) {
   const std::array<NodeScore, 2> measured = {on_link(100000, 0, 1e7), on_link(100000, 0, 1e8)};
   score_nodes(ScoringMode::request, 5, uncorrected, measured, out, percent);
   EXPECT_EQ(percent, (std::array<std::int16_t, 2>{0, 0}));
+}
+
+TEST(NodeScoringTest, APodsRateComesFromItsAnnotationsInTheDirection) {
+  const std::vector<KeyValue> both{{"netscore.io/expected-receive-rate", "10Mi"},
+                                   {"netscore.io/expected-transmit-rate", "1k"}};
+  EXPECT_EQ(pod_rate_of(both, Direction::receive), 10.0 * 1024 * 1024);
+  EXPECT_EQ(pod_rate_of(both, Direction::transmit), 1000.0);
+  EXPECT_EQ(pod_rate_of(both, Direction::busier), 10.0 * 1024 * 1024);
+  const std::vector<KeyValue> transmit_only{{"netscore.io/expected-transmit-rate", "2k"}};
+  EXPECT_EQ(pod_rate_of(transmit_only, Direction::busier), 2000.0);
+  EXPECT_EQ(pod_rate_of(transmit_only, Direction::receive), 0.0);
+  const std::vector<KeyValue> malformed{{"netscore.io/expected-receive-rate", "lots"}};
+  EXPECT_EQ(pod_rate_of(malformed, Direction::receive), 0.0);
+  EXPECT_EQ(pod_rate_of({}, Direction::busier), 0.0);
+}
+
+TEST(NodeScoringTest, AKnownPodRateReplacesTheFourUnknownPrices) {
+  shm::SnapshotMeta meta{};
+  meta.flags = shm::kSnapshotCorrected;
+  meta.pod_price = 1;
+  meta.pod_rate = 1e6;
+  const Lookup l{.freshness = Freshness::fresh, .meta = meta};
+  const std::array<NodeScore, 2> nodes = {on_link(0, 100000, 1e7), on_link(0, 100000, 1e8)};
+  std::array<std::int64_t, 2> out{};
+  std::array<std::int16_t, 2> percent{};
+  // 2e6 B/s once: slow 100000 + 200000 = 300000; fast 100000 + 20000, 100 - 12000000/300000.
+  score_nodes(ScoringMode::request, 5, l, nodes, out, percent, {}, 2e6);
+  EXPECT_EQ(percent, (std::array<std::int16_t, 2>{0, 60}));
 }
 
 TEST(NodeScoringTest, AnythingButFreshIsNeutral) {
