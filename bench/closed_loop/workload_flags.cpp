@@ -1,0 +1,140 @@
+#include "bench/closed_loop/workload.h"
+
+#include <charconv>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <variant>
+
+// The workload's parameters as --name=value flags, the named scenarios, and their help.
+namespace netscore::sim {
+
+namespace {
+
+using Member = std::variant<std::uint64_t WorkloadParams::*, unsigned WorkloadParams::*,
+                            double WorkloadParams::*>;
+struct Flag {
+  std::string_view name;
+  Member member;
+  std::string_view help;
+};
+
+// Every parameter, as --name=value.
+constexpr Flag kFlags[] = {
+    {"seed", &WorkloadParams::seed, "random seed: the same seed gives the same trace"},
+    {"nodes", &WorkloadParams::nodes, "cluster nodes"},
+    {"duration-s", &WorkloadParams::duration_s, "simulated seconds of arrivals"},
+    {"background-median", &WorkloadParams::background_median,
+     "median per-node background traffic, bytes/s (lognormal, fixed per node)"},
+    {"background-sigma", &WorkloadParams::background_sigma, "log-sd of the background traffic"},
+    {"deployment-rate-median", &WorkloadParams::deployment_rate_median,
+     "median per-pod traffic of a deployment, bytes/s (lognormal per deployment)"},
+    {"deployment-rate-sigma", &WorkloadParams::deployment_rate_sigma,
+     "log-sd of the deployments' per-pod traffic (>= 1)"},
+    {"pod-jitter-sigma", &WorkloadParams::pod_jitter_sigma,
+     "log-sd of a pod's traffic around its deployment's"},
+    {"replicas-min", &WorkloadParams::replicas_min, "fewest replicas of a new deployment"},
+    {"replicas-max", &WorkloadParams::replicas_max, "most replicas of a new deployment"},
+    {"replicas-zipf-exponent", &WorkloadParams::replicas_zipf_exponent,
+     "P(min + i replicas) ~ 1 / (i + 1)^exponent; 0: uniform"},
+    {"pods-per-node", &WorkloadParams::pods_per_node, "target mean of pods alive per node"},
+    {"deployment-lifetime-mean-s", &WorkloadParams::deployment_lifetime_mean_s,
+     "mean (exponential) lifetime of a deployment"},
+    {"rolling-update-rate", &WorkloadParams::rolling_update_rate,
+     "rolling updates per live deployment per second"},
+    {"rollout-delay-s", &WorkloadParams::rollout_delay_s,
+     "seconds the replaced pods outlive their replacements"},
+    {"scale-up-rate", &WorkloadParams::scale_up_rate, "scale-ups per live deployment per second"},
+    {"counter-days-min", &WorkloadParams::counter_days_min,
+     "fewest days since boot of a node (its counter's start)"},
+    {"counter-days-max", &WorkloadParams::counter_days_max, "most days since boot of a node"},
+    {"warmup-s", &WorkloadParams::warmup_s,
+     "seconds of arrivals before t = 0; 0: 10 deployment lifetimes"},
+    {"link-speed", &WorkloadParams::link_speed,
+     "link speed of the fast nodes, bytes/s; 0: nodes export no speed"},
+    {"slow-fraction", &WorkloadParams::slow_fraction,
+     "fraction of the nodes on slow links (interleaved by index)"},
+    {"slow-speed-factor", &WorkloadParams::slow_speed_factor,
+     "a slow link's speed over a fast one's"},
+    {"transmit-heavy-fraction", &WorkloadParams::transmit_heavy_fraction,
+     "probability that a deployment mostly transmits (else it mostly receives)"},
+    {"minor-direction-fraction", &WorkloadParams::minor_direction_fraction,
+     "a pod's rate in its light direction over its heavy one"},
+};
+
+// Leaves out as it was on error.
+template <typename T>
+std::string parse(std::string_view text, T& out) {
+  T value{};
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return "not a number";
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(value)) return "not finite";
+  }
+  out = value;
+  return {};
+}
+
+}  // namespace
+
+std::string apply_scenario(WorkloadParams& params, std::string_view name) {
+  if (name == "standard") {
+    const WorkloadParams defaults;
+    params.link_speed = defaults.link_speed;
+    params.slow_fraction = defaults.slow_fraction;
+    params.slow_speed_factor = defaults.slow_speed_factor;
+    params.transmit_heavy_fraction = defaults.transmit_heavy_fraction;
+    params.minor_direction_fraction = defaults.minor_direction_fraction;
+    params.background_median = defaults.background_median;
+    params.deployment_rate_median = defaults.deployment_rate_median;
+    return {};
+  }
+  if (name == "heterogeneous") {
+    params.link_speed = 1.25e9;
+    params.slow_fraction = 1.0 / 3;
+    params.slow_speed_factor = 0.1;
+    params.transmit_heavy_fraction = 0.5;
+    params.minor_direction_fraction = 0.1;
+    // 5% of a link at the median, both directions, on every node.
+    params.background_median = 0.05 * params.link_speed;
+    // A pod's mean in its direction is 1.68x the median (lognormal sigma 1, jitter 0.2), half
+    // the pods are heavy in a direction and the other half add a tenth: 12.5 pods of a node
+    // carry 11.6 x 2e7 = 2.3e8 bytes/s each way, 18.5% of a fast link.
+    params.deployment_rate_median = 2e7;
+    return {};
+  }
+  return "unknown scenario \"" + std::string(name) + "\" (standard, heterogeneous)";
+}
+
+std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value) {
+  if (name.starts_with("--")) name.remove_prefix(2);
+  if (name == "scenario") {
+    const auto error = apply_scenario(params, value);
+    return error.empty() ? error : "--scenario=" + std::string(value) + ": " + error;
+  }
+  for (const auto& flag : kFlags) {
+    if (flag.name != name) continue;
+    const auto error =
+        std::visit([&](auto member) { return parse(value, params.*member); }, flag.member);
+    return error.empty() ? error
+                         : "--" + std::string(name) + "=" + std::string(value) + ": " + error;
+  }
+  return "unknown flag --" + std::string(name);
+}
+
+std::string workload_help() {
+  const WorkloadParams defaults;
+  std::ostringstream out;
+  out << "  --" << std::left << std::setw(34) << "scenario=standard"
+      << "standard or heterogeneous (sets the flags it needs; later flags override)\n";
+  for (const auto& flag : kFlags) {
+    std::ostringstream value;
+    std::visit([&](auto member) { value << defaults.*member; }, flag.member);
+    out << "  --" << std::left << std::setw(34) << (std::string(flag.name) + "=" + value.str())
+        << flag.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace netscore::sim
