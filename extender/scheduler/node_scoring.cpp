@@ -80,24 +80,24 @@ void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
         i < assumed.size() ? static_cast<std::int64_t>(assumed[i]) * kAssumedPodPrices : 0;
     return n.corrected_raw_score + with_pod + assumed_pods * pod_price(n, lookup.meta);
   };
-  const auto usable = [&](std::size_t i) {
-    return nodes[i].found && nodes[i].valid() && raw_score(i) >= 0;
-  };
   // Per basis (bytes, utilisation): a node is only compared with nodes scored in its unit.
   const auto basis = [&](std::size_t i) {
     return (nodes[i].flags & shm::kEntryUtilisation) != 0 ? 1 : 0;
   };
+  const std::size_t count = std::min({nodes.size(), out.size(), percent.size()});
+  const bool fresh = lookup.freshness == Freshness::fresh;
+  // Each node's score integer once, into `out`; -1 marks a node answered neutral.
   std::array<std::int64_t, 2> max{0, 0};
   std::array<std::int64_t, 2> min{std::numeric_limits<std::int64_t>::max(),
                                   std::numeric_limits<std::int64_t>::max()};
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (!usable(i)) continue;
-    max[basis(i)] = std::max(max[basis(i)], raw_score(i));
-    min[basis(i)] = std::min(min[basis(i)], raw_score(i));
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i] = fresh && nodes[i].found && nodes[i].valid() ? raw_score(i) : -1;
+    if (out[i] < 0) continue;
+    max[basis(i)] = std::max(max[basis(i)], out[i]);
+    min[basis(i)] = std::min(min[basis(i)], out[i]);
   }
-  for (std::size_t i = 0; i < nodes.size() && i < out.size() && i < percent.size(); ++i) {
-    const NodeScore& n = nodes[i];
-    if (lookup.freshness != Freshness::fresh || !usable(i)) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (out[i] < 0) {
       out[i] = neutral;
       percent[i] = -1;
       continue;
@@ -105,13 +105,13 @@ void score_nodes(ScoringMode mode, int neutral, const Lookup& lookup,
     std::int64_t p = 0;
     switch (mode) {
       case ScoringMode::request:
-        p = normalize_score(raw_score(i), max[basis(i)]);
+        p = normalize_score(out[i], max[basis(i)]);
         break;
       case ScoringMode::range:
-        p = normalize_score_range(raw_score(i), min[basis(i)], max[basis(i)]);
+        p = normalize_score_range(out[i], min[basis(i)], max[basis(i)]);
         break;
       case ScoringMode::cluster:
-        p = effective_node_score(n, lookup.meta);
+        p = effective_node_score(nodes[i], lookup.meta);
         break;
     }
     out[i] = to_extender_score(p);

@@ -1,6 +1,7 @@
 // The workload's links: node speeds, transmit traffic and the scenarios that set them.
 #include "bench/closed_loop/workload.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 

@@ -22,7 +22,8 @@ inline NodeSample sample_with_rate(const std::string& node, double value, double
   return {.node = node, .value = value, .rate = rate, .rate_valid = true};
 }
 
-inline NodeLoad load(const std::string& node, std::uint32_t pods, double settled, double pending_plain) {
+inline NodeLoad load(const std::string& node, std::uint32_t pods, double settled,
+                     double pending_plain) {
   return {.name = node,
           .in_cluster = true,
           .pods = pods,
