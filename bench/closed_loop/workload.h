@@ -73,12 +73,22 @@ std::string validate(const WorkloadParams& params);
 // The burst of a pod created before t = 0 (one of Trace::initial_pods).
 inline constexpr std::uint32_t kInitialBurst = 0xffffffff;
 
+// What controls a pod, as kube-scheduler and netscore see it: a ReplicaSet (a Deployment's pods)
+// or a StatefulSet are found by PodTopologySpread's default constraints, a Job is not; a pod
+// without a controlling owner (CI runners, workflow operators' pods) has no siblings anyone
+// knows of.
+enum class OwnerKind { replicaset, statefulset, job, none };
+
 struct PodSpec {
   std::uint32_t id = 0;  // index in Trace::pods
+  OwnerKind owner_kind = OwnerKind::replicaset;
   std::string ns = "default";
   std::string name;  // "<deployment>-<template hash>-<5 chars>", as a ReplicaSet names its pods
   std::uint32_t deployment = 0;  // index in Trace::deployments
-  std::string replicaset;        // "<deployment name>-<template hash>"
+  // The controlling owner's name: "<deployment name>-<template hash>" for a ReplicaSet, the
+  // workload's name for a StatefulSet or a Job; the burst's group name for a pod without an owner
+  // (never an owner reference then).
+  std::string replicaset;
   std::string template_hash;     // the pod-template-hash label value
   std::uint32_t burst = 0;       // index in Trace::events of its create; kInitialBurst if none
   double rate = 0;               // true receive bytes/s while running
