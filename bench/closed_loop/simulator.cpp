@@ -9,6 +9,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "bench/closed_loop/pod_owner.h"
 #include "bench/closed_loop/promql.h"
 #include "bench/closed_loop/scheduler_model.h"
 #include "bench/closed_loop/timed_event.h"
@@ -16,12 +17,11 @@
 #include "collector/model/placement.h"
 #include "collector/model/snapshot.h"
 #include "common/clock.h"
+#include "common/model/prioritize.h"
 #include "common/scoring.h"
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
 #include "extender/scheduler/freshness.h"
-#include "extender/scheduler/node_scoring.h"
-#include "extender/scheduler/sibling_spread.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore::sim {
@@ -164,7 +164,7 @@ class Loop {
     return {.uid = spec.name,
             .node = node_of_pod_[pod] >= 0 ? names_[static_cast<std::size_t>(node_of_pod_[pod])]
                                            : std::string(),
-            .workload = spec.ns + "/Deployment/" + trace_.deployments[spec.deployment].name};
+            .workload = workload_key(spec, trace_)};
   }
 
   void bind(std::uint32_t pod, std::size_t node, double t) {
@@ -173,9 +173,16 @@ class Loop {
     ++node_pods_[node];
     bound_rate_[node] += trace_.pods[pod].rate;
     bound_transmit_[node] += trace_.pods[pod].transmit_rate;
-    auto& same = same_set_[trace_.pods[pod].replicaset];
+    if (spread_by_default(trace_.pods[pod])) ++same_set(pod)[node];
+  }
+
+  // The pods bound per node that PodTopologySpread counts as the pod's siblings; all zero (the
+  // empty owner's) for a pod its default constraints do not select.
+  std::vector<unsigned>& same_set(std::uint32_t pod) {
+    const PodSpec& spec = trace_.pods[pod];
+    auto& same = same_set_[spread_by_default(spec) ? spec.replicaset : std::string()];
     same.resize(nodes_);
-    ++same[node];
+    return same;
   }
 
   void handle(const Event& e) {
@@ -247,7 +254,7 @@ class Loop {
     --node_pods_[n];
     bound_rate_[n] -= trace_.pods[pod].rate;
     bound_transmit_[n] -= trace_.pods[pod].transmit_rate;
-    --same_set_[trace_.pods[pod].replicaset][n];
+    if (spread_by_default(trace_.pods[pod])) --same_set(pod)[n];
     push(t + params_.visible_s, EventKind::visible_remove, pod);
   }
 
@@ -294,15 +301,15 @@ class Loop {
         if (policy_.kind == PolicyKind::netscore) add_extender(pod, t, total);
         [[fallthrough]];
       case PolicyKind::scheduler: {
-        auto& same = same_set_[trace_.pods[pod].replicaset];
-        same.resize(nodes_);
-        scheduler_.add_default_plugins(node_pods_, same, total);
+        scheduler_.add_default_plugins(node_pods_, same_set(pod), total);
         break;
       }
     }
     return scheduler_.select_host(total);
   }
 
+  // What the extender answers, by the extender's own decision (model::prioritize) on the table
+  // the collector's model published.
   void add_extender(std::uint32_t pod, double t, std::vector<std::int64_t>& total) {
     std::vector<std::string_view> names(names_.begin(), names_.end());
     std::vector<NodeScore> found(nodes_);
@@ -310,31 +317,21 @@ class Loop {
                                                std::numeric_limits<std::int64_t>::max() / 2);
     std::vector<std::int64_t> scores(nodes_);
     std::vector<std::int16_t> percent(nodes_);
-    // The pod's controlling owner is its ReplicaSet: the trace names it uniquely. The same
-    // decisions as Handlers::prioritize.
     const PodSpec& spec = trace_.pods[pod];
-    const auto now_ns = std::llround(t * 1e9);
-    const std::int64_t spread_ns =
-        std::chrono::nanoseconds(extender_.extender.spread_window.value).count();
-    std::vector<std::uint32_t> assumed;
-    const bool spreading = spread_ns > 0 && lookup.freshness == extender::Freshness::fresh &&
-                           extender::corrected(lookup.meta) && lookup.meta.pod_price > 0;
-    const auto score = [&] {
-      extender::score_nodes(extender_.extender.scoring, extender_.extender.neutral_score, lookup,
-                            found, scores, percent, assumed);
-    };
-    if (spreading) {
-      assumed.resize(nodes_);
-      spread_.score_and_recommend({.owner = spec.replicaset,
-                                   .pod_uid = spec.name,
-                                   .name_hashes = name_hashes_,
-                                   .now_ns = now_ns,
-                                   .published_ns = published_ns_,
-                                   .window_ns = spread_ns},
-                                  assumed, scores, percent, score);
-    } else {
-      score();
-    }
+    // The snapshot's publish time in the same virtual nanoseconds as the decision's clock.
+    shm::SnapshotMeta meta = lookup.meta;
+    meta.published_mono_ns = published_ns_;
+    model::prioritize(
+        {.mode = extender_.extender.scoring,
+         .neutral = extender_.extender.neutral_score,
+         .spread_window_ns =
+             std::chrono::nanoseconds(extender_.extender.spread_window.value).count()},
+        {.fresh = lookup.freshness == extender::Freshness::fresh,
+         .meta = meta,
+         .nodes = found,
+         .name_hashes = name_hashes_},
+        {.owner = owner_uid(spec), .uid = spec.name}, std::llround(t * 1e9), &burst_memory_, scores,
+        percent);
     SchedulerModel::add_extender(scores, extender_weight(), total);
   }
 
@@ -415,7 +412,7 @@ class Loop {
   ScoreTableReader reader_;
   std::vector<std::string> names_;
   std::vector<std::uint64_t> name_hashes_;
-  extender::SiblingSpread spread_;
+  model::BurstMemory burst_memory_;
   std::int64_t published_ns_ = 0;  // virtual time of the latest publish
   std::vector<double> speed_;      // per node, bytes/s; 0: no speed series
   bool with_speeds_;

@@ -89,10 +89,10 @@ struct PodSpec {
   // workload's name for a StatefulSet or a Job; the burst's group name for a pod without an owner
   // (never an owner reference then).
   std::string replicaset;
-  std::string template_hash;     // the pod-template-hash label value
-  std::uint32_t burst = 0;       // index in Trace::events of its create; kInitialBurst if none
-  double rate = 0;               // true receive bytes/s while running
-  double transmit_rate = 0;      // true transmit bytes/s while running
+  std::string template_hash;  // the pod-template-hash label value
+  std::uint32_t burst = 0;    // index in Trace::events of its create; kInitialBurst if none
+  double rate = 0;            // true receive bytes/s while running
+  double transmit_rate = 0;   // true transmit bytes/s while running
   double created_s = 0;
   double deleted_s = 0;  // infinity if it outlives duration_s
 };

@@ -2,15 +2,17 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
+#include "common/model/prioritize.h"
 #include "extender/scheduler/decision_recording.h"
 #include "extender/scheduler/freshness.h"
 #include "extender/scheduler/link_figures.h"
-#include "extender/scheduler/node_scoring.h"
+#include "extender/scheduler/pod_rate.h"
 #include "extender/scheduler/protocol.h"
 #include "extender/views/explain.h"
 #include "extender/views/metrics.h"
@@ -93,29 +95,19 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
   std::vector<std::int16_t> percent(args.names.size());
-  const std::int64_t spread_ns =
-      std::chrono::nanoseconds(config_.extender.spread_window.value).count();
-  std::vector<std::uint32_t> assumed;
-  const bool spreading = !args.pod_owner_uid.empty() && spread_ns > 0 &&
-                         lookup.freshness == Freshness::fresh && corrected(lookup.meta) &&
-                         lookup.meta.pod_price > 0;
-  const double pod_rate = pod_rate_of(args.pod_annotations, snapshot_direction(lookup.meta));
-  const auto score = [&] {
-    score_nodes(config_.extender.scoring, config_.extender.neutral_score, lookup, found, scores,
-                percent, assumed, pod_rate);
-  };
-  if (spreading) {
-    assumed.resize(args.names.size());
-    shared_.spread.score_and_recommend({.owner = args.pod_owner_uid,
-                                        .pod_uid = args.pod_uid,
-                                        .name_hashes = args.name_hashes,
-                                        .now_ns = now_mono_ns,
-                                        .published_ns = lookup.meta.published_mono_ns,
-                                        .window_ns = spread_ns},
-                                       assumed, scores, percent, score);
-  } else {
-    score();
-  }
+  const model::PrioritizeSettings settings{
+      .mode = config_.extender.scoring,
+      .neutral = config_.extender.neutral_score,
+      .spread_window_ns = std::chrono::nanoseconds(config_.extender.spread_window.value).count()};
+  const model::TableRead read{.fresh = lookup.freshness == Freshness::fresh,
+                              .meta = lookup.meta,
+                              .nodes = found,
+                              .name_hashes = args.name_hashes};
+  const model::PodToPlace pod{
+      .owner = args.pod_owner_uid,
+      .uid = args.pod_uid,
+      .rate = pod_rate_of(args.pod_annotations, snapshot_direction(lookup.meta))};
+  shared_.spread.prioritize(settings, read, pod, now_mono_ns, scores, percent);
   FilterOutcome unfiltered;
   if (!shared_.filter_served.load(std::memory_order_relaxed) && filter_.constrains(args)) {
     score_unfiltered_constraints(args, table, now_mono_ns, scores, unfiltered);

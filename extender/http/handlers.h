@@ -14,7 +14,7 @@
 #include "extender/scheduler/decision_log.h"
 #include "extender/scheduler/filter.h"
 #include "extender/scheduler/missing_nodes.h"
-#include "extender/scheduler/sibling_spread.h"
+#include "extender/scheduler/burst_spread.h"
 #include "extender/scheduler/table_state.h"
 
 namespace netscore::extender {
@@ -35,7 +35,7 @@ struct SharedState {
   ServerMetrics metrics;
   DecisionLog decisions;
   MissingNodes missing;
-  SiblingSpread spread;
+  BurstSpread spread;
   TableStateLog table_state;
   std::atomic<bool> draining{false};
   // Whether kube-scheduler calls the filter verb at all (the shipped configurations score only).

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "extender/scheduler/node_scoring.h"
+#include "common/model/prioritize.h"
 
 namespace netscore::extender {
 namespace {
@@ -89,7 +89,7 @@ void collect_cluster_metrics(const shm::CollectorStatus* status, const shm::Snap
       out.add(kWatchEventAge, static_cast<double>(age) * 1e-9);
   }
   if (meta == nullptr) return;
-  out.add(kTableCorrected, corrected(*meta) ? 1.0 : 0.0);
+  out.add(kTableCorrected, model::corrected(*meta) ? 1.0 : 0.0);
   out.add(kClusterSynced, (meta->flags & shm::kSnapshotClusterSynced) != 0 ? 1.0 : 0.0);
   if (rows == nullptr) return;
   const ClusterMismatch m = cluster_mismatch(*rows, *meta);

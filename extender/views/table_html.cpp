@@ -10,7 +10,7 @@
 #include "common/markup_escape.h"
 #include "common/scoring.h"
 #include "extender/scheduler/link_figures.h"
-#include "extender/scheduler/node_scoring.h"
+#include "common/model/prioritize.h"
 
 namespace netscore::extender {
 namespace {
@@ -137,7 +137,8 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
   // The order the text view and prioritize use: the effective score, invalid rows last.
   std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
     if (a->score.valid() != b->score.valid()) return a->score.valid();
-    return effective_node_score(a->score, v.meta) > effective_node_score(b->score, v.meta);
+    return model::effective_node_score(a->score, v.meta) >
+           model::effective_node_score(b->score, v.meta);
   });
   fmt::format_to(it, "<p class=\"muted\" id=\"scoring\">Scored on {} in direction {}</p>\n",
                  score_basis_name(snapshot_basis(v.meta)),
@@ -150,7 +151,7 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
       "<th class=\"num\">Tx rate</th><th class=\"num\">Sample age</th></tr></thead><tbody>\n";
   for (const TableRow* row : sorted) {
     const auto& s = row->score;
-    const std::int64_t effective = effective_node_score(s, v.meta);
+    const std::int64_t effective = model::effective_node_score(s, v.meta);
     const long score_pct = std::clamp<long>(static_cast<long>(s.node_score), 0, 100);
     const double traffic_pct =
         max_raw > 0 && s.valid() ? std::clamp(s.raw / max_raw * 100.0, 0.0, 100.0) : 0.0;

@@ -10,7 +10,7 @@
 #include "common/clock.h"
 #include "common/scoring.h"
 #include "extender/scheduler/link_figures.h"
-#include "extender/scheduler/node_scoring.h"
+#include "common/model/prioritize.h"
 #include "extender/views/json_writer.h"
 #include "extender/views/link_view.h"
 
@@ -111,7 +111,7 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
     v.rows.clear();
     v.meta = {};
   }
-  v.corrected = corrected(v.meta);
+  v.corrected = model::corrected(v.meta);
   v.cluster = cluster_mismatch(v.rows, v.meta);
   if (v.has_status) v.watch_event_age_ns = watch_event_age_ns(v.status, now_mono_ns);
   std::unordered_set<std::string_view> present;
@@ -185,7 +185,7 @@ std::string render_table_json(const TableView& v) {
   j.begin_array();
   for (const auto& row : v.rows) {
     const NodeScore& s = row.score;
-    const std::int64_t effective = effective_node_score(s, v.meta);
+    const std::int64_t effective = model::effective_node_score(s, v.meta);
     j.begin_object();
     j.fields({{"name", row.name},
               {"raw", s.raw},
@@ -283,7 +283,8 @@ std::string render_table_text(const TableView& v) {
   // Best (highest effective score: what prioritize answers) first; invalid rows last.
   std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
     if (a->score.valid() != b->score.valid()) return a->score.valid();
-    return effective_node_score(a->score, v.meta) > effective_node_score(b->score, v.meta);
+    return model::effective_node_score(a->score, v.meta) >
+           model::effective_node_score(b->score, v.meta);
   });
   const auto yes_no = [](bool b) { return b ? "yes" : "no"; };
   fmt::format_to(it,
@@ -296,7 +297,7 @@ std::string render_table_text(const TableView& v) {
   };
   for (const TableRow* row : sorted) {
     const NodeScore& s = row->score;
-    const std::int64_t effective = effective_node_score(s, v.meta);
+    const std::int64_t effective = model::effective_node_score(s, v.meta);
     const auto speed = link_speed(s);
     fmt::format_to(
         it,

@@ -130,9 +130,11 @@ TEST_F(CorrectionTest, ReplicasOfOneWorkloadAreSpreadBeforeTheirBindingsReachThe
   EXPECT_EQ(answer("p2", "rs"), R"([{"Host":"b","Score":0},{"Host":"c","Score":10}])");
   // b 250, c 400: b 38 -> 4 and the best again.
   EXPECT_EQ(answer("p3", "rs"), R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
-  // Another workload assumes nothing; a pod without an owner is scored as before.
+  // Another workload's pod sees those three at one price each: b 50 + 200, c 200 + 100.
   EXPECT_EQ(answer("q1", "other"), R"([{"Host":"b","Score":10},{"Host":"c","Score":0}])");
-  EXPECT_EQ(answer("lone", ""), R"([{"Host":"b","Score":8},{"Host":"c","Score":0}])");
+  // A pod without an owner is no exception (kube-scheduler's cache assumes it too): b 50 + 300,
+  // c 300.
+  EXPECT_EQ(answer("lone", ""), R"([{"Host":"b","Score":0},{"Host":"c","Score":10}])");
 }
 
 TEST_F(CorrectionTest, AnAssumedPodOnALinkIsPricedByThatLinksSpeed) {

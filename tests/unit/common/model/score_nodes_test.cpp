@@ -1,4 +1,4 @@
-#include "extender/scheduler/node_scoring.h"
+#include "common/model/prioritize.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 #include <cstdint>
 
-namespace netscore::extender {
+namespace netscore::model {
 namespace {
 
 NodeScore node(std::int64_t raw, std::int64_t score, std::int64_t corrected_raw,
@@ -24,40 +24,47 @@ struct Scored {
   std::array<std::int16_t, 3> percent{};
 };
 
-Scored score(ScoringMode mode, const Lookup& lookup, const std::array<NodeScore, 3>& nodes,
+TableRead read(std::span<const NodeScore> nodes, shm::SnapshotMeta meta = {}, bool fresh = true) {
+  return {.fresh = fresh, .meta = meta, .nodes = nodes};
+}
+
+Scored score(ScoringMode mode, const TableRead& table,
              std::span<const std::uint32_t> assumed = {}) {
   Scored s;
-  score_nodes(mode, 5, lookup, nodes, s.out, s.percent, assumed);
+  score_nodes(mode, 5, table, s.out, s.percent, assumed);
   return s;
 }
 
 const std::array<NodeScore, 3> kNodes = {node(0, 40, 100, 30), node(100, 90, 100, 80), NodeScore{}};
 
 TEST(NodeScoringTest, RequestModeNormalisesMeasuredTraffic) {
-  const Lookup fresh{.freshness = Freshness::fresh};
-  const Scored s = score(ScoringMode::request, fresh, kNodes);
+  const Scored s = score(ScoringMode::request, read(kNodes));
   EXPECT_EQ(s.out, (std::array<std::int64_t, 3>{10, 0, 5}));
   EXPECT_EQ(s.percent, (std::array<std::int16_t, 3>{100, 0, -1}));
 }
 
 TEST(NodeScoringTest, CorrectedSnapshotScoresMeasuredPlusExpected) {
-  Lookup corrected_lookup{.freshness = Freshness::fresh};
-  corrected_lookup.meta.flags = shm::kSnapshotCorrected;
-  EXPECT_TRUE(corrected(corrected_lookup.meta));
-  EXPECT_EQ(score(ScoringMode::request, corrected_lookup, kNodes).percent[0], 0);
-  EXPECT_EQ(score(ScoringMode::cluster, corrected_lookup, kNodes).percent[1], 80);
-  EXPECT_EQ(effective_node_score(kNodes[0], corrected_lookup.meta), 30);
+  shm::SnapshotMeta meta{};
+  meta.flags = shm::kSnapshotCorrected;
+  EXPECT_TRUE(corrected(meta));
+  EXPECT_EQ(score(ScoringMode::request, read(kNodes, meta)).percent[0], 0);
+  EXPECT_EQ(score(ScoringMode::cluster, read(kNodes, meta)).percent[1], 80);
+  EXPECT_EQ(effective_node_score(kNodes[0], meta), 30);
   EXPECT_EQ(effective_node_score(kNodes[0], shm::SnapshotMeta{}), 40);
 }
 
-TEST(NodeScoringTest, AssumedPodsCostTwicePodPriceOnCorrectedSnapshots) {
-  Lookup l{.freshness = Freshness::fresh};
-  l.meta.flags = shm::kSnapshotCorrected;
-  l.meta.pod_price = 50;
+TEST(NodeScoringTest, AssumedPodsCostTheirPricesOnCorrectedSnapshots) {
+  shm::SnapshotMeta meta{};
+  meta.flags = shm::kSnapshotCorrected;
+  meta.pod_price = 50;
   const std::array<NodeScore, 3> nodes = {node(0, 0, 100, 0), node(0, 0, 150, 0), NodeScore{}};
-  const std::array<std::uint32_t, 3> assumed = {1, 0, 0};
+  const std::array<std::uint32_t, 3> assumed = {2, 0, 0};
   // Node 0: 100 + 2 * 50 = 200, now the busiest.
-  EXPECT_EQ(score(ScoringMode::request, l, nodes, assumed).percent[0], 0);
+  EXPECT_EQ(score(ScoringMode::request, read(nodes, meta), assumed).percent[0], 0);
+  // One price: 150 against 150, both 0.
+  const std::array<std::uint32_t, 3> one = {1, 0, 0};
+  EXPECT_EQ(score(ScoringMode::request, read(nodes, meta), one).percent[0], 0);
+  EXPECT_EQ(score(ScoringMode::request, read(nodes, meta), one).percent[1], 0);
 }
 
 NodeScore on_link(std::int64_t score, std::int64_t corrected_score, double speed) {
@@ -73,13 +80,13 @@ TEST(NodeScoringTest, UtilisationAndRawNodesAreNormalisedEachAmongTheirOwn) {
                                           node(1000, 0, 0, 0), node(4000, 0, 0, 0)};
   std::array<std::int64_t, 4> out{};
   std::array<std::int16_t, 4> percent{};
-  score_nodes(ScoringMode::request, 5, Lookup{.freshness = Freshness::fresh}, nodes, out, percent);
+  score_nodes(ScoringMode::request, 5, read(nodes), out, percent);
   EXPECT_EQ(percent, (std::array<std::int16_t, 4>{50, 0, 75, 0}));  // 100 - 250000*100/500000
   EXPECT_EQ(out, (std::array<std::int64_t, 4>{5, 0, 8, 0}));
   // Range mode: each group spans its own least and most loaded node.
   const std::array<NodeScore, 4> ranged = {on_link(100, 0, 1), on_link(300, 0, 1),
                                            node(200, 0, 0, 0), node(1000, 0, 0, 0)};
-  score_nodes(ScoringMode::range, 5, Lookup{.freshness = Freshness::fresh}, ranged, out, percent);
+  score_nodes(ScoringMode::range, 5, read(ranged), out, percent);
   EXPECT_EQ(percent, (std::array<std::int16_t, 4>{100, 0, 100, 0}));
 }
 
@@ -93,21 +100,21 @@ TEST(NodeScoringTest, AnAssumedPodOnALinkCostsItsRateOverThatLinksSpeed) {
   EXPECT_EQ(pod_price(on_link(0, 0, 16384), meta), 62500);  // a link four times faster
   EXPECT_EQ(pod_price(on_link(0, 0, 0), meta), 0) << "no speed: no utilisation to add";
 
-  Lookup l{.freshness = Freshness::fresh, .meta = meta};
   const std::array<NodeScore, 4> nodes = {on_link(0, 250000, 4096), on_link(0, 500000, 16384),
                                           node(0, 0, 1000, 0), node(0, 0, 3200, 0)};
-  const std::array<std::uint32_t, 4> assumed = {1, 0, 1, 0};
+  const TableRead l = read(nodes, meta);
+  const std::array<std::uint32_t, 4> assumed = {2, 0, 2, 0};
   std::array<std::int64_t, 4> out{};
   std::array<std::int16_t, 4> percent{};
-  score_nodes(ScoringMode::request, 5, l, nodes, out, percent, assumed);
+  score_nodes(ScoringMode::request, 5, l, out, percent, assumed);
   // Each link is compared with the pod on it (four prices) plus the assumed pods (two each).
   // Link 0: 250000 + 4 x 250000 + 2 x 250000 = 1750000; link 1: 500000 + 4 x 62500 = 750000, so
   // 100 - 75000000/1750000. Raw nodes get no such term: 1000 + 2 x 300 = 1600 against 3200.
   EXPECT_EQ(percent, (std::array<std::int16_t, 4>{0, 58, 50, 0}));
   // The assumed pod on the fast link costs a quarter of one on the slow link: link 0 250000 +
   // 1000000 = 1250000 stays the busier, link 1 500000 + 250000 + 2 x 62500 = 875000.
-  const std::array<std::uint32_t, 4> on_fast = {0, 1, 0, 0};
-  score_nodes(ScoringMode::request, 5, l, nodes, out, percent, on_fast);
+  const std::array<std::uint32_t, 4> on_fast = {0, 2, 0, 0};
+  score_nodes(ScoringMode::request, 5, l, out, percent, on_fast);
   EXPECT_EQ(percent[0], 0);
   EXPECT_EQ(percent[1], 30);  // 100 - 87500000/1250000
 }
@@ -119,35 +126,20 @@ TEST(NodeScoringTest, ALinkIsComparedWithThePodOnIt) {
   meta.flags = shm::kSnapshotCorrected;
   meta.pod_price = 1;
   meta.pod_rate = 1e6;
-  const Lookup l{.freshness = Freshness::fresh, .meta = meta};
   // Both at 10% of their link: slow 1e7 B/s, fast 1e8 B/s.
   const std::array<NodeScore, 2> nodes = {on_link(0, 100000, 1e7), on_link(0, 100000, 1e8)};
+  const TableRead l = read(nodes, meta);
   std::array<std::int64_t, 2> out{};
   std::array<std::int16_t, 2> percent{};
-  score_nodes(ScoringMode::request, 5, l, nodes, out, percent);
+  score_nodes(ScoringMode::request, 5, l, out, percent);
   // Four prices of the pod: slow 100000 + 4 x 100000 = 500000 ppm; fast 100000 + 4 x 10000 =
   // 140000, so 100 - 14000000/500000.
   EXPECT_EQ(percent, (std::array<std::int16_t, 2>{0, 72}));
   EXPECT_EQ(out, (std::array<std::int64_t, 2>{0, 7}));
   // Uncorrected snapshots carry no pod price: the measured figures alone, as before.
-  const Lookup uncorrected{.freshness = Freshness::fresh};
   const std::array<NodeScore, 2> measured = {on_link(100000, 0, 1e7), on_link(100000, 0, 1e8)};
-  score_nodes(ScoringMode::request, 5, uncorrected, measured, out, percent);
+  score_nodes(ScoringMode::request, 5, read(measured), out, percent);
   EXPECT_EQ(percent, (std::array<std::int16_t, 2>{0, 0}));
-}
-
-TEST(NodeScoringTest, APodsRateComesFromItsAnnotationsInTheDirection) {
-  const std::vector<KeyValue> both{{"netscore.io/expected-receive-rate", "10Mi"},
-                                   {"netscore.io/expected-transmit-rate", "1k"}};
-  EXPECT_EQ(pod_rate_of(both, Direction::receive), 10.0 * 1024 * 1024);
-  EXPECT_EQ(pod_rate_of(both, Direction::transmit), 1000.0);
-  EXPECT_EQ(pod_rate_of(both, Direction::busier), 10.0 * 1024 * 1024);
-  const std::vector<KeyValue> transmit_only{{"netscore.io/expected-transmit-rate", "2k"}};
-  EXPECT_EQ(pod_rate_of(transmit_only, Direction::busier), 2000.0);
-  EXPECT_EQ(pod_rate_of(transmit_only, Direction::receive), 0.0);
-  const std::vector<KeyValue> malformed{{"netscore.io/expected-receive-rate", "lots"}};
-  EXPECT_EQ(pod_rate_of(malformed, Direction::receive), 0.0);
-  EXPECT_EQ(pod_rate_of({}, Direction::busier), 0.0);
 }
 
 TEST(NodeScoringTest, AKnownPodRateReplacesTheFourUnknownPrices) {
@@ -155,20 +147,20 @@ TEST(NodeScoringTest, AKnownPodRateReplacesTheFourUnknownPrices) {
   meta.flags = shm::kSnapshotCorrected;
   meta.pod_price = 1;
   meta.pod_rate = 1e6;
-  const Lookup l{.freshness = Freshness::fresh, .meta = meta};
   const std::array<NodeScore, 2> nodes = {on_link(0, 100000, 1e7), on_link(0, 100000, 1e8)};
+  const TableRead l = read(nodes, meta);
   std::array<std::int64_t, 2> out{};
   std::array<std::int16_t, 2> percent{};
   // 2e6 B/s once: slow 100000 + 200000 = 300000; fast 100000 + 20000, 100 - 12000000/300000.
-  score_nodes(ScoringMode::request, 5, l, nodes, out, percent, {}, 2e6);
+  score_nodes(ScoringMode::request, 5, l, out, percent, {}, 2e6);
   EXPECT_EQ(percent, (std::array<std::int16_t, 2>{0, 60}));
 }
 
 TEST(NodeScoringTest, AnythingButFreshIsNeutral) {
-  const Scored s = score(ScoringMode::cluster, Lookup{.freshness = Freshness::stale}, kNodes);
+  const Scored s = score(ScoringMode::cluster, read(kNodes, {}, false));
   EXPECT_EQ(s.out, (std::array<std::int64_t, 3>{5, 5, 5}));
   EXPECT_EQ(s.percent, (std::array<std::int16_t, 3>{-1, -1, -1}));
 }
 
 }  // namespace
-}  // namespace netscore::extender
+}  // namespace netscore::model
