@@ -250,10 +250,9 @@ const std::array kOptionTable{
         "cluster: the collector's cluster-wide score",
         [](Config& c, std::string_view v) { c.extender.scoring = parse_enum(v, kScoringModes); }},
     Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender,
-           "prioritize recommends one node (10) per pod of a workload (its controlling owner) "
-           "and counts the pod there for the workload's next pods until a snapshot published this "
-           "long after shows the binding, so a burst of replicas does not pile onto one "
-           "node (0: off)",
+           "prioritize recommends one node (10) per pod and counts the pod there for the next pods "
+           "(twice for pods of the same controlling owner) until a snapshot published this long "
+           "after shows the binding, so a burst of pods does not pile onto one node (0: off)",
            [](Config& c, std::string_view v) {
              c.extender.spread_window =
                  v == "0" ? PromDuration{.value = {}, .text = "0"} : parse_duration(v);

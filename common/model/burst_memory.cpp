@@ -24,8 +24,7 @@ std::uint64_t owner_hash(std::string_view owner) {
 
 }  // namespace
 
-void BurstMemory::assumed_prices(std::string_view owner,
-                                 std::span<const std::uint64_t> name_hashes,
+void BurstMemory::assumed_prices(std::string_view owner, std::span<const std::uint64_t> name_hashes,
                                  std::span<std::uint32_t> prices, std::int64_t published_ns,
                                  std::int64_t window_ns) const {
   std::fill(prices.begin(), prices.end(), 0U);
@@ -77,7 +76,8 @@ std::size_t BurstMemory::recommend(std::string_view owner, std::string_view pod_
   // so that assumed_prices can stop at the first recommendation a snapshot shows.
   const std::int64_t at_ns = recent_.empty() ? now_ns : std::max(now_ns, recent_.back().at_ns);
   if (capacity_ > 0)
-    recent_.push_back({.owner_hash = owner_hash(owner), .node_hash = name_hashes[best], .at_ns = at_ns});
+    recent_.push_back(
+        {.owner_hash = owner_hash(owner), .node_hash = name_hashes[best], .at_ns = at_ns});
   return best;
 }
 

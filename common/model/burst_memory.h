@@ -36,9 +36,9 @@ class BurstMemory {
   // same table do not all break them the same way) and remembers it; returns its index, or
   // answers.size() when no node is usable.
   std::size_t recommend(std::string_view owner, std::string_view pod_uid,
-                        std::span<const std::uint64_t> name_hashes,
-                        std::span<std::int64_t> answers, std::span<const std::int16_t> percent,
-                        std::int64_t now_ns, std::int64_t window_ns);
+                        std::span<const std::uint64_t> name_hashes, std::span<std::int64_t> answers,
+                        std::span<const std::int16_t> percent, std::int64_t now_ns,
+                        std::int64_t window_ns);
 
   std::size_t size() const { return recent_.size(); }
 

@@ -36,9 +36,9 @@ std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& m
   return corrected(meta) ? n.corrected_node_score : n.node_score;
 }
 
-void score_nodes(ScoringMode mode, int neutral, const TableRead& table,
-                 std::span<std::int64_t> out, std::span<std::int16_t> percent,
-                 std::span<const std::uint32_t> assumed_prices, double pod_rate) noexcept {
+void score_nodes(ScoringMode mode, int neutral, const TableRead& table, std::span<std::int64_t> out,
+                 std::span<std::int16_t> percent, std::span<const std::uint32_t> assumed_prices,
+                 double pod_rate) noexcept {
   const auto nodes = table.nodes;
   const bool use_corrected = corrected(table.meta);
   const auto raw_score = [&](std::size_t i) {

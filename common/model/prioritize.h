@@ -32,7 +32,7 @@ struct PodToPlace {
 
 struct PrioritizeSettings {
   ScoringMode mode = ScoringMode::request;
-  int neutral = 0;                  // the answer for a node the table cannot score
+  int neutral = 0;                    // the answer for a node the table cannot score
   std::int64_t spread_window_ns = 0;  // 0: no burst spreading
 };
 
@@ -56,8 +56,8 @@ std::size_t prioritize(const PrioritizeSettings& settings, const TableRead& tabl
 // a corrected snapshot each adds pod_price(node). On a corrected snapshot a utilisation-scored
 // node is also compared with the pod being placed on it: its `pod_rate` over the node's speed,
 // else kIncomingPodPrices prices of an unknown pod.
-void score_nodes(ScoringMode mode, int neutral, const TableRead& table,
-                 std::span<std::int64_t> out, std::span<std::int16_t> percent,
+void score_nodes(ScoringMode mode, int neutral, const TableRead& table, std::span<std::int64_t> out,
+                 std::span<std::int16_t> percent,
                  std::span<const std::uint32_t> assumed_prices = {}, double pod_rate = 0) noexcept;
 
 // What one average pod adds to the node's score integer: the snapshot's pod_price on the raw
