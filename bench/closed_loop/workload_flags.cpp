@@ -1,9 +1,14 @@
 #include "bench/closed_loop/workload.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
 #include <variant>
 
 // The workload's parameters as --name=value flags, the named scenarios, and their help.
