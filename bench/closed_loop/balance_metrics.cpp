@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <map>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "bench/percentile.h"
 
@@ -105,21 +110,25 @@ std::vector<std::pair<double, double>> BalanceRecorder::peak_to_mean_series(doub
 }
 
 BurstSpread burst_spread(const Trace& trace, std::span<const int> node_of_pod) {
+  struct Burst {
+    unsigned pods = 0, most = 0;
+    std::map<int, unsigned> on_node;
+  };
+  std::map<std::uint32_t, Burst> bursts;
+  for (std::size_t pod = 0; pod < trace.pods.size(); ++pod) {
+    if (trace.pods[pod].burst == kInitialBurst) continue;
+    auto& burst = bursts[trace.pods[pod].burst];
+    ++burst.pods;
+    const int node = pod < node_of_pod.size() ? node_of_pod[pod] : -1;
+    if (node >= 0) burst.most = std::max(burst.most, ++burst.on_node[node]);
+  }
   BurstSpread spread;
   double total = 0;
-  std::map<int, unsigned> on_node;
-  for (const auto& event : trace.events) {
-    if (event.kind != TraceEvent::Kind::create || event.pods.size() < 2) continue;
-    on_node.clear();
-    unsigned most = 0;
-    for (const auto pod : event.pods) {
-      const int node = pod < node_of_pod.size() ? node_of_pod[pod] : -1;
-      if (node >= 0) most = std::max(most, ++on_node[node]);
-    }
-    if (most == 0) continue;
+  for (const auto& [id, burst] : bursts) {
+    if (burst.pods < 2 || burst.most == 0) continue;
     ++spread.bursts;
-    total += most;
-    spread.max_on_one_node = std::max(spread.max_on_one_node, most);
+    total += burst.most;
+    spread.max_on_one_node = std::max(spread.max_on_one_node, burst.most);
   }
   if (spread.bursts > 0) spread.mean_max_on_one_node = total / spread.bursts;
   return spread;

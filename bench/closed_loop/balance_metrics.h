@@ -65,8 +65,9 @@ class BalanceRecorder {
   double pods_summed_[2] = {0, 0};
 };
 
-// Whether one burst of replicas landed on one node: for each create event with >= 2 pods, the
-// largest count of its pods on one node; the mean over those bursts and the max.
+// Whether one burst of replicas landed on one node: for each burst (PodSpec::burst, whether its
+// pods were created in one event or one by one) of >= 2 pods created during the run, the largest
+// count of its pods on one node; the mean over those bursts and the max.
 struct BurstSpread {
   double mean_max_on_one_node = 0;
   unsigned max_on_one_node = 0;

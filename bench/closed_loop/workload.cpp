@@ -2,55 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <numbers>
-#include <random>
-#include <unordered_set>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/closed_loop/workload_raw.h"
 
 namespace netscore::sim {
+namespace raw {
 namespace {
-
-// Hand-written distributions over mt19937_64, whose output the standard fixes: the same trace
-// from a seed with any standard library.
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : engine_(seed) {}
-  // In (0, 1): logarithms of it and of 1 - it are finite.
-  double open01() { return (static_cast<double>(engine_() >> 11) + 0.5) * 0x1p-53; }
-  double exponential(double mean) { return -mean * std::log(open01()); }
-  double normal() {
-    return std::sqrt(-2 * std::log(open01())) * std::cos(2 * std::numbers::pi * open01());
-  }
-  double lognormal(double median, double sigma) { return median * std::exp(sigma * normal()); }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * open01(); }
-  // Uniform over [lo, hi].
-  std::uint64_t integer(std::uint64_t lo, std::uint64_t hi) {
-    const auto span = hi - lo + 1;
-    return lo +
-           std::min(span - 1, static_cast<std::uint64_t>(open01() * static_cast<double>(span)));
-  }
-
- private:
-  std::mt19937_64 engine_;
-};
-
-// Independent streams per purpose, so that e.g. a new pod-rate jitter leaves arrivals as they were.
-std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
-  std::uint64_t z = seed + stream * 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-// lifecycle_stream + i is deployment i's, and direction_stream + i its heavy direction's: apart
-// from its lifecycle, so that traces without transmit-heavy deployments stay as they were.
-enum Stream : std::uint64_t {
-  nodes_stream = 1,
-  arrivals_stream,
-  names_stream,
-  lifecycle_stream,
-  transmit_nodes_stream = std::uint64_t{1} << 40,
-  direction_stream = std::uint64_t{1} << 41,
-};
 
 // Cumulative weights of the replica counts min..max, P(min + i) ~ 1 / (i + 1)^exponent.
 std::vector<double> replica_cdf(const WorkloadParams& p) {
@@ -69,8 +31,8 @@ std::vector<double> replica_cdf(const WorkloadParams& p) {
 // scale-ups); x[n] = E[integral of e^(-a/T) N(a) da | N(0) = n] is that expectation given n
 // replicas (the survival of an exponential lifetime T is e^(-a/T)), and first-jump analysis gives
 // x[n] (1/T + s) = n + s * mean(x[n + k], k = 1..max(1, n/2)). Beyond a cap where reaching is
-// negligible, x is its linear asymptote. A rolling update adds k (mean (N+1)/2) old pods for
-// min(delay, remaining life), whose mean is T (1 - e^(-delay/T)).
+// negligible, x is its linear asymptote. A rolling update (of a Deployment's pods only) adds k
+// (mean (N+1)/2) old pods for min(delay, remaining life), whose mean is T (1 - e^(-delay/T)).
 double expected_pod_seconds(const WorkloadParams& p, const std::vector<double>& cdf) {
   const double T = p.deployment_lifetime_mean_s;
   const double s = p.scale_up_rate;
@@ -94,59 +56,72 @@ double expected_pod_seconds(const WorkloadParams& p, const std::vector<double>& 
   for (std::size_t i = 0; i < cdf.size(); ++i) {
     mean += (cdf[i] - (i == 0 ? 0 : cdf[i - 1])) * x[p.replicas_min + i];
   }
-  return mean + p.rolling_update_rate * T * (1 - std::exp(-p.rollout_delay_s / T)) * (mean + T) / 2;
+  const double deployments = (1 - p.bare_fraction) * (1 - p.statefulset_fraction - p.job_fraction);
+  return mean + deployments * (p.rolling_update_rate * T * (1 - std::exp(-p.rollout_delay_s / T)) *
+                               (mean + T) / 2);
 }
 
-struct RawPod {
-  std::uint32_t deployment;
-  std::uint32_t replicaset;  // ordinal within the deployment
-  double rate;               // in the heavy direction
-  double created;
-  double deleted;
-};
-struct RawDeployment {
-  double level;
-  bool transmit_heavy;
-};
-struct RawBurst {
-  double t;
-  std::vector<std::uint32_t> pods;
-};
+// One draw, and none unless some workloads have another owner than a ReplicaSet: the traces
+// without them stay as they were.
+OwnerKind owner_kind(const WorkloadParams& p, std::uint32_t index) {
+  if (p.bare_fraction <= 0 && p.statefulset_fraction <= 0 && p.job_fraction <= 0) {
+    return OwnerKind::replicaset;
+  }
+  Random random(stream_seed(p.seed, owner_stream + std::uint64_t{index}));
+  const double u = random.open01();
+  if (u < p.bare_fraction) return OwnerKind::none;
+  const double owned = (u - p.bare_fraction) / (1 - p.bare_fraction);
+  if (owned < p.statefulset_fraction) return OwnerKind::statefulset;
+  if (owned < p.statefulset_fraction + p.job_fraction) return OwnerKind::job;
+  return OwnerKind::replicaset;
+}
 
-// One deployment's life from its arrival until it ends or the trace does; returns its level and
-// direction. Each draws from its own stream: the same deployment whatever the others do.
-RawDeployment live_deployment(const WorkloadParams& p, const std::vector<double>& cdf,
-                              std::uint32_t index, double arrival, std::vector<RawPod>& pods,
-                              std::vector<RawBurst>& bursts) {
+// One workload's life from its arrival until it ends or the trace does; returns its level,
+// direction and owner kind. Each draws from its own streams: the same workload whatever the
+// others do.
+Workload live_workload(const WorkloadParams& p, const std::vector<double>& cdf, std::uint32_t index,
+                       double arrival, std::vector<Pod>& pods, std::vector<Burst>& bursts) {
   Random direction(stream_seed(p.seed, direction_stream + std::uint64_t{index}));
   const bool transmit_heavy =
       p.transmit_heavy_fraction > 0 && direction.open01() < p.transmit_heavy_fraction;
+  const OwnerKind kind = owner_kind(p, index);
   Random random(stream_seed(p.seed, lifecycle_stream + std::uint64_t{index}));
   const double level = random.lognormal(p.deployment_rate_median, p.deployment_rate_sigma);
   const double death = arrival + random.exponential(p.deployment_lifetime_mean_s);
   const double end = std::min(death, p.duration_s);
   std::uint32_t replicaset = 0;
   std::vector<std::uint32_t> live;
+  double last_create = arrival;
   auto create = [&](double t, std::uint64_t k) {
-    RawBurst burst{t, {}};
+    // Cut short so that every pod is created before its workload ends and before the trace does.
+    const double span = std::min(p.create_spread_s, end - t);
+    Burst burst;
     for (std::uint64_t i = 0; i < k; ++i) {
       const auto id = static_cast<std::uint32_t>(pods.size());
-      pods.push_back(
-          {index, replicaset, level * std::exp(p.pod_jitter_sigma * random.normal()), t, death});
-      burst.pods.push_back(id);
+      // The bound only catches a rounding up to end when the span is cut to a sliver.
+      last_create = std::min(t + span * static_cast<double>(i) / static_cast<double>(k),
+                             std::nextafter(end, t));
+      pods.push_back({index, replicaset, level * std::exp(p.pod_jitter_sigma * random.normal()),
+                      last_create, death});
+      burst.push_back(id);
       live.push_back(id);
     }
     bursts.push_back(std::move(burst));
   };
   const auto first = std::upper_bound(cdf.begin(), cdf.end(), random.open01()) - cdf.begin();
   create(arrival, p.replicas_min + std::min<std::uint64_t>(first, cdf.size() - 1));
-  const double changes = p.scale_up_rate + p.rolling_update_rate;
-  if (changes <= 0) return {level, transmit_heavy};
-  // Strictly later than the previous event, so that no pod is removed when it is created.
+  // Only a Deployment rolls: a Job's or a bare group's pods are never replaced, and a
+  // StatefulSet's rolling update (each pod replaced in place under its own name, one at a time) is
+  // left out to keep the model simple.
+  const double updates = kind == OwnerKind::replicaset ? p.rolling_update_rate : 0;
+  const double changes = p.scale_up_rate + updates;
+  if (changes <= 0) return {level, transmit_heavy, kind};
+  // Strictly later than the previous burst's last create: a controller finishes a burst before
+  // the next change, so no pod is replaced before it exists or removed when it is created.
   for (double t = arrival;;) {
-    t = std::max(t + random.exponential(1 / changes), std::nextafter(t, death));
-    if (t >= end) return {level, transmit_heavy};
-    if (random.open01() * changes < p.scale_up_rate) {
+    t = std::max(t + random.exponential(1 / changes), std::nextafter(last_create, death));
+    if (t >= end) return {level, transmit_heavy, kind};
+    if (kind != OwnerKind::replicaset || random.open01() * changes < p.scale_up_rate) {
       create(t, random.integer(1, std::max<std::size_t>(1, live.size() / 2)));
       continue;
     }
@@ -161,106 +136,8 @@ RawDeployment live_deployment(const WorkloadParams& p, const std::vector<double>
   }
 }
 
-// Names as Kubernetes makes them: rand.SafeEncodeString's alphabet has no vowels nor look-alikes.
-std::string encoded(Random& random, std::size_t length) {
-  static constexpr std::string_view alphabet = "bcdfghjklmnpqrstvwxz2456789";
-  std::string out;
-  for (std::size_t i = 0; i < length; ++i) out += alphabet[random.integer(0, alphabet.size() - 1)];
-  return out;
-}
-
-std::string padded(std::size_t value, std::size_t width) {
-  std::string digits = std::to_string(value);
-  return std::string(width > digits.size() ? width - digits.size() : 0, '0') + digits;
-}
-
-// Renumbers the pods alive at 0 or created later, in creation order, and names them.
-void compact(const WorkloadParams& p, const std::vector<RawPod>& raw,
-             const std::vector<RawBurst>& bursts, const std::vector<RawDeployment>& levels,
-             Trace& trace) {
-  constexpr double never = std::numeric_limits<double>::infinity();
-  constexpr std::uint32_t none = 0xffffffff;
-  std::vector<std::uint32_t> new_id(raw.size(), none);
-  std::vector<std::uint32_t> new_deployment(levels.size(), none);
-  std::vector<std::uint32_t> replicasets(levels.size(), 0);
-  std::vector<std::uint32_t> order;  // of the pods kept
-  for (std::uint32_t id = 0; id < raw.size(); ++id) {
-    const auto& pod = raw[id];
-    if (pod.deleted <= 0) continue;
-    order.push_back(id);
-    replicasets[pod.deployment] = std::max(replicasets[pod.deployment], pod.replicaset + 1);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](auto a, auto b) { return raw[a].created < raw[b].created; });
-  Random random(stream_seed(p.seed, names_stream));
-  std::vector<std::vector<std::string>> hashes(levels.size());
-  std::unordered_set<std::string> names;
-  for (const auto id : order) {
-    const auto& pod = raw[id];
-    auto& deployment = new_deployment[pod.deployment];
-    if (deployment == none) {
-      deployment = static_cast<std::uint32_t>(trace.deployments.size());
-      trace.deployments.push_back({"app-" + padded(deployment, 4), levels[pod.deployment].level,
-                                   levels[pod.deployment].transmit_heavy});
-      auto& own = hashes[pod.deployment];
-      while (own.size() < replicasets[pod.deployment]) {
-        auto hash = encoded(random, 10);
-        if (std::find(own.begin(), own.end(), hash) == own.end()) own.push_back(std::move(hash));
-      }
-    }
-    PodSpec spec;
-    spec.id = new_id[id] = static_cast<std::uint32_t>(trace.pods.size());
-    spec.deployment = deployment;
-    spec.template_hash = hashes[pod.deployment][pod.replicaset];
-    spec.replicaset = trace.deployments[deployment].name + "-" + spec.template_hash;
-    do {
-      spec.name = spec.replicaset + "-" + encoded(random, 5);
-    } while (!names.insert(spec.name).second);
-    const double minor = pod.rate * p.minor_direction_fraction;
-    const bool transmit_heavy = levels[pod.deployment].transmit_heavy;
-    spec.rate = transmit_heavy ? minor : pod.rate;
-    spec.transmit_rate = transmit_heavy ? pod.rate : minor;
-    spec.created_s = pod.created;
-    spec.deleted_s = pod.deleted < p.duration_s ? pod.deleted : never;
-    if (spec.created_s < 0) {
-      spec.burst = kInitialBurst;
-      trace.initial_pods.push_back(spec.id);
-    }
-    trace.pods.push_back(std::move(spec));
-  }
-  // Events: creates from the bursts at t >= 0, removes of the pods deleted before the end.
-  struct Keyed {
-    TraceEvent event;
-    std::size_t seq;
-  };
-  std::vector<Keyed> events;
-  for (const auto& burst : bursts) {
-    if (burst.t < 0) continue;
-    TraceEvent event{burst.t, TraceEvent::Kind::create, {}};
-    for (const auto id : burst.pods) event.pods.push_back(new_id[id]);
-    events.push_back({std::move(event), events.size()});
-  }
-  for (const auto& pod : trace.pods) {
-    if (pod.deleted_s < never) {
-      events.push_back({{pod.deleted_s, TraceEvent::Kind::remove, {pod.id}}, events.size()});
-    }
-  }
-  std::sort(events.begin(), events.end(), [](const Keyed& a, const Keyed& b) {
-    if (a.event.t != b.event.t) return a.event.t < b.event.t;
-    if (a.event.kind != b.event.kind) return a.event.kind == TraceEvent::Kind::remove;
-    return a.seq < b.seq;
-  });
-  for (auto& keyed : events) {
-    if (keyed.event.kind == TraceEvent::Kind::create) {
-      for (const auto id : keyed.event.pods) {
-        trace.pods[id].burst = static_cast<std::uint32_t>(trace.events.size());
-      }
-    }
-    trace.events.push_back(std::move(keyed.event));
-  }
-}
-
 }  // namespace
+}  // namespace raw
 
 std::string validate(const WorkloadParams& p) {
   auto finite = [](double v) { return std::isfinite(v); };
@@ -325,14 +202,27 @@ std::string validate(const WorkloadParams& p) {
   if (!finite(p.minor_direction_fraction) || p.minor_direction_fraction < 0) {
     return "minor_direction_fraction must not be negative";
   }
+  if (!finite(p.bare_fraction) || p.bare_fraction < 0 || p.bare_fraction > 1) {
+    return "bare_fraction must be in [0, 1]";
+  }
+  if (!finite(p.statefulset_fraction) || p.statefulset_fraction < 0 || p.statefulset_fraction > 1) {
+    return "statefulset_fraction must be in [0, 1]";
+  }
+  if (!finite(p.job_fraction) || p.job_fraction < 0 ||
+      p.statefulset_fraction + p.job_fraction > 1) {
+    return "job_fraction must be in [0, 1 - statefulset_fraction]";
+  }
+  if (!finite(p.create_spread_s) || p.create_spread_s < 0) {
+    return "create_spread_s must not be negative";
+  }
   return {};
 }
 
 Trace generate_trace(const WorkloadParams& p) {
   Trace trace;
   trace.params = p;
-  Random node_random(stream_seed(p.seed, nodes_stream));
-  Random transmit_random(stream_seed(p.seed, transmit_nodes_stream));
+  raw::Random node_random(raw::stream_seed(p.seed, raw::nodes_stream));
+  raw::Random transmit_random(raw::stream_seed(p.seed, raw::transmit_nodes_stream));
   const std::size_t width = std::max<std::size_t>(2, std::to_string(p.nodes - 1).size());
   // Node i is slow when the running count of slow nodes steps up at i: evenly interleaved.
   const auto slow = static_cast<std::uint64_t>(std::llround(p.slow_fraction * p.nodes));
@@ -351,21 +241,21 @@ Trace generate_trace(const WorkloadParams& p) {
     trace.background_transmit.push_back(transmit);
     trace.counter_start_transmit.push_back(
         transmit_random.uniform(p.counter_days_min, p.counter_days_max) * 86400 * transmit);
-    trace.node_names.push_back("node-" + padded(n, width));
+    trace.node_names.push_back("node-" + raw::padded(n, width));
   }
-  const auto cdf = replica_cdf(p);
-  trace.deployment_arrival_rate = p.pods_per_node * p.nodes / expected_pod_seconds(p, cdf);
-  Random arrivals(stream_seed(p.seed, arrivals_stream));
-  std::vector<RawPod> pods;
-  std::vector<RawBurst> bursts;
-  std::vector<RawDeployment> levels;
+  const auto cdf = raw::replica_cdf(p);
+  trace.deployment_arrival_rate = p.pods_per_node * p.nodes / raw::expected_pod_seconds(p, cdf);
+  raw::Random arrivals(raw::stream_seed(p.seed, raw::arrivals_stream));
+  std::vector<raw::Pod> pods;
+  std::vector<raw::Burst> bursts;
+  std::vector<raw::Workload> workloads;
   const double warmup = p.warmup_s > 0 ? p.warmup_s : 10 * p.deployment_lifetime_mean_s;
   for (double t = -warmup + arrivals.exponential(1 / trace.deployment_arrival_rate);
        t < p.duration_s; t += arrivals.exponential(1 / trace.deployment_arrival_rate)) {
-    const auto index = static_cast<std::uint32_t>(levels.size());
-    levels.push_back(live_deployment(p, cdf, index, t, pods, bursts));
+    const auto index = static_cast<std::uint32_t>(workloads.size());
+    workloads.push_back(raw::live_workload(p, cdf, index, t, pods, bursts));
   }
-  compact(p, pods, bursts, levels, trace);
+  raw::assemble(p, pods, bursts, workloads, trace);
   return trace;
 }
 

@@ -58,12 +58,26 @@ struct WorkloadParams {
   // direction carries the drawn rate, the other minor_direction_fraction of it.
   double transmit_heavy_fraction = 0;
   double minor_direction_fraction = 0.1;
+  // Owners, drawn per workload (what the rest of this file calls a deployment). With probability
+  // bare_fraction its pods have no controlling owner: a group of them such as a CI pipeline's
+  // runners, named "<group>-<5 chars>". Of the others, statefulset_fraction are StatefulSets
+  // ("<name>-<ordinal>"), job_fraction Jobs ("<job>-<5 chars>") and the rest Deployments. Only
+  // Deployments have rolling updates; a scale-up of any kind adds pods of the same owner or group.
+  double bare_fraction = 0;
+  double statefulset_fraction = 0;
+  double job_fraction = 0;
+  // A burst's pods are created one by one, evenly over this many seconds (cut short so that all
+  // are created before their workload ends or the trace does); 0: in one instant, one event.
+  double create_spread_s = 0;
 };
 
-// "--scenario=<name>": "standard" (the defaults above) or "heterogeneous": a third of 30 nodes on
-// 1 GbE (125 MB/s), the rest on 10 GbE, half the deployments transmit-heavy, traffic scaled so
-// that the links' average utilisation is about a third where capacity is shared by speed but
-// about two on the slow links where bytes are shared evenly (bench/RESULTS.md says why).
+// "--scenario=<name>": "standard" (the defaults above, for every parameter another scenario
+// sets); "heterogeneous": a third of 30 nodes on 1 GbE (125 MB/s), the rest on 10 GbE, half the
+// deployments transmit-heavy, traffic scaled so that the links' average utilisation is about a
+// third where capacity is shared by speed but about two on the slow links where bytes are shared
+// evenly (bench/RESULTS.md says why); "bare-bursts": CI runners, every pod without an owner,
+// short-lived, network-heavy, in large bursts created one by one; "mixed-owners": Deployments
+// among bare pods, Jobs and StatefulSets (workload_flags.cpp has both's figures).
 // Sets only the parameters it names: flags after it override them.
 std::string apply_scenario(WorkloadParams& params, std::string_view name);
 
@@ -83,30 +97,36 @@ struct PodSpec {
   std::uint32_t id = 0;  // index in Trace::pods
   OwnerKind owner_kind = OwnerKind::replicaset;
   std::string ns = "default";
-  std::string name;  // "<deployment>-<template hash>-<5 chars>", as a ReplicaSet names its pods
+  std::string name;  // as its owner kind's controller names it (WorkloadParams::bare_fraction)
   std::uint32_t deployment = 0;  // index in Trace::deployments
   // The controlling owner's name: "<deployment name>-<template hash>" for a ReplicaSet, the
   // workload's name for a StatefulSet or a Job; the burst's group name for a pod without an owner
   // (never an owner reference then).
   std::string replicaset;
-  std::string template_hash;  // the pod-template-hash label value
-  std::uint32_t burst = 0;    // index in Trace::events of its create; kInitialBurst if none
-  double rate = 0;            // true receive bytes/s while running
-  double transmit_rate = 0;   // true transmit bytes/s while running
+  std::string template_hash;  // the pod-template-hash label value; empty but for a ReplicaSet's
+  // The pods created by one change of a workload share it, whether created in one instant (one
+  // event) or one by one: numbered from 0 in the order of the bursts' first creates at t >= 0;
+  // kInitialBurst for a pod created before t = 0.
+  std::uint32_t burst = 0;
+  double rate = 0;           // true receive bytes/s while running
+  double transmit_rate = 0;  // true transmit bytes/s while running
   double created_s = 0;
   double deleted_s = 0;  // infinity if it outlives duration_s
 };
 
+// A workload: a Deployment, a StatefulSet, a Job or a group of pods without an owner.
 struct Deployment {
   std::string name;
   double level = 0;  // the median per-pod rate of its pods in their heavy direction
   bool transmit_heavy = false;
+  OwnerKind kind = OwnerKind::replicaset;
 };
 
 struct TraceEvent {
   double t = 0;
   enum class Kind { create, remove } kind = Kind::create;
-  std::vector<std::uint32_t> pods;  // create: the whole burst; remove: one pod
+  // create: the pods of a burst created at t (PodSpec::burst says which burst); remove: one pod
+  std::vector<std::uint32_t> pods;
 };
 
 struct Trace {

@@ -1,9 +1,14 @@
 #include "bench/closed_loop/workload.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
 #include <variant>
 
 // The workload's parameters as --name=value flags, the named scenarios, and their help.
@@ -60,6 +65,35 @@ constexpr Flag kFlags[] = {
      "probability that a deployment mostly transmits (else it mostly receives)"},
     {"minor-direction-fraction", &WorkloadParams::minor_direction_fraction,
      "a pod's rate in its light direction over its heavy one"},
+    {"bare-fraction", &WorkloadParams::bare_fraction,
+     "probability that a new workload's pods have no controlling owner (CI runners)"},
+    {"statefulset-fraction", &WorkloadParams::statefulset_fraction,
+     "probability that a workload with an owner is a StatefulSet"},
+    {"job-fraction", &WorkloadParams::job_fraction,
+     "probability that a workload with an owner is a Job (the rest: Deployments)"},
+    {"create-spread-s", &WorkloadParams::create_spread_s,
+     "seconds over which a burst's pods are created one by one; 0: all at once"},
+};
+
+// Every parameter some scenario sets: "standard" puts them back to their defaults.
+constexpr Member kScenarioMembers[] = {
+    &WorkloadParams::link_speed,
+    &WorkloadParams::slow_fraction,
+    &WorkloadParams::slow_speed_factor,
+    &WorkloadParams::transmit_heavy_fraction,
+    &WorkloadParams::minor_direction_fraction,
+    &WorkloadParams::background_median,
+    &WorkloadParams::deployment_rate_median,
+    &WorkloadParams::bare_fraction,
+    &WorkloadParams::statefulset_fraction,
+    &WorkloadParams::job_fraction,
+    &WorkloadParams::create_spread_s,
+    &WorkloadParams::deployment_lifetime_mean_s,
+    &WorkloadParams::replicas_min,
+    &WorkloadParams::replicas_max,
+    &WorkloadParams::replicas_zipf_exponent,
+    &WorkloadParams::scale_up_rate,
+    &WorkloadParams::pods_per_node,
 };
 
 // Leaves out as it was on error.
@@ -81,13 +115,9 @@ std::string parse(std::string_view text, T& out) {
 std::string apply_scenario(WorkloadParams& params, std::string_view name) {
   if (name == "standard") {
     const WorkloadParams defaults;
-    params.link_speed = defaults.link_speed;
-    params.slow_fraction = defaults.slow_fraction;
-    params.slow_speed_factor = defaults.slow_speed_factor;
-    params.transmit_heavy_fraction = defaults.transmit_heavy_fraction;
-    params.minor_direction_fraction = defaults.minor_direction_fraction;
-    params.background_median = defaults.background_median;
-    params.deployment_rate_median = defaults.deployment_rate_median;
+    for (const auto& member : kScenarioMembers) {
+      std::visit([&](auto m) { params.*m = defaults.*m; }, member);
+    }
     return {};
   }
   if (name == "heterogeneous") {
@@ -104,7 +134,35 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
     params.deployment_rate_median = 2e7;
     return {};
   }
-  return "unknown scenario \"" + std::string(name) + "\" (standard, heterogeneous)";
+  if (name == "bare-bursts") {
+    // CI runners (Actions Runner Controller's workflow pods, Jenkins agents, Airflow's pod
+    // operator): no owner, created one by one within 2 s, a pipeline ending after a minute on
+    // average (15 minutes of a real cluster's time at the benchmark's scale), more runners
+    // launched every 2 minutes of a pipeline on average.
+    params.bare_fraction = 1;
+    params.create_spread_s = 2;
+    params.deployment_lifetime_mean_s = 60;
+    params.scale_up_rate = 1.0 / 120;
+    // 4 to 40 runners, P(4 + i) ~ 1 / (i + 1)^0.75: a mean of 14.5, 28% of 20 or more.
+    params.replicas_min = 4;
+    params.replicas_max = 40;
+    params.replicas_zipf_exponent = 0.75;
+    // Runners fetch images, caches and artefacts: 5x the standard pod, whose node carries 12.5
+    // x 1.68 x 1e6 = 2.1e7 bytes/s of them on average against a background of 1e6.
+    params.deployment_rate_median = 1e6;
+    params.pods_per_node = WorkloadParams{}.pods_per_node;
+    return {};
+  }
+  if (name == "mixed-owners") {
+    // A fifth of the workloads are bare pods; of the others 15% StatefulSets, 25% Jobs, 60%
+    // Deployments (48% of all), their pods created in one instant as the standard scenario's.
+    params.bare_fraction = 0.2;
+    params.statefulset_fraction = 0.15;
+    params.job_fraction = 0.25;
+    return {};
+  }
+  return "unknown scenario \"" + std::string(name) +
+         "\" (standard, heterogeneous, bare-bursts, mixed-owners)";
 }
 
 std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value) {
@@ -127,7 +185,8 @@ std::string workload_help() {
   const WorkloadParams defaults;
   std::ostringstream out;
   out << "  --" << std::left << std::setw(34) << "scenario=standard"
-      << "standard or heterogeneous (sets the flags it needs; later flags override)\n";
+      << "standard, heterogeneous, bare-bursts or mixed-owners (sets the flags it needs; "
+         "later flags override)\n";
   for (const auto& flag : kFlags) {
     std::ostringstream value;
     std::visit([&](auto member) { value << defaults.*member; }, flag.member);

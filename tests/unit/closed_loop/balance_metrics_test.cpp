@@ -1,6 +1,8 @@
 #include "bench/closed_loop/balance_metrics.h"
 
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -122,18 +124,26 @@ TEST(BalanceMetricsTest, NoSpeedsNoLinkFigures) {
 TEST(BalanceMetricsTest, BurstSpreadCountsTheMostPodsOfABurstOnOneNode) {
   Trace trace;
   using Kind = TraceEvent::Kind;
-  trace.events = {{0, Kind::create, {0, 1, 2}},                             // nodes 0, 0, 1: 2
-                  {1, Kind::create, {3}},                                   // one pod: not a burst
-                  {2, Kind::remove, {0}},       {3, Kind::create, {4, 5}},  // nodes 1, 2: 1
-                  {4, Kind::create, {6, 7}},   // never placed: left out
-                  {5, Kind::create, {8, 9}}};  // one placed, on node 0: 1
-  const std::vector<int> node_of_pod{0, 0, 1, 2, 1, 2, -1, -1, -1, 0};
+  // Bursts by pod: 0, 0, 0 on nodes 0, 0, 1: 2; 1 alone: not a burst; 2, 2 on nodes 1, 2: 1;
+  // 3, 3 never placed: left out; 4, 4 one placed, on node 0: 1; 5 created one by one on nodes
+  // 2, 1, 2: 2; pod 13 created before t = 0 though placed with burst 5: not in a burst.
+  const std::vector<std::uint32_t> burst_of{0, 0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, kInitialBurst};
+  trace.pods.resize(burst_of.size());
+  for (std::uint32_t id = 0; id < burst_of.size(); ++id) {
+    trace.pods[id].id = id;
+    trace.pods[id].burst = burst_of[id];
+  }
+  trace.events = {
+      {0, Kind::create, {0, 1, 2}}, {1, Kind::create, {3}},    {2, Kind::remove, {0}},
+      {3, Kind::create, {4, 5}},    {4, Kind::create, {6, 7}}, {5, Kind::create, {8, 9}},
+      {6, Kind::create, {10}},      {6.5, Kind::create, {11}}, {7, Kind::create, {12}}};
+  const std::vector<int> node_of_pod{0, 0, 1, 2, 1, 2, -1, -1, -1, 0, 2, 1, 2, 2};
   const auto spread = burst_spread(trace, node_of_pod);
-  EXPECT_EQ(spread.bursts, 3U);
+  EXPECT_EQ(spread.bursts, 4U);
   EXPECT_EQ(spread.max_on_one_node, 2U);
-  EXPECT_DOUBLE_EQ(spread.mean_max_on_one_node, 4.0 / 3);
+  EXPECT_DOUBLE_EQ(spread.mean_max_on_one_node, 6.0 / 4);
 
-  EXPECT_EQ(burst_spread(trace, std::vector<int>(10, 3)).max_on_one_node, 3U);
+  EXPECT_EQ(burst_spread(trace, std::vector<int>(14, 3)).max_on_one_node, 3U);
   EXPECT_EQ(burst_spread(Trace{}, {}).bursts, 0U);
 }
 

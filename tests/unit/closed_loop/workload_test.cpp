@@ -1,6 +1,7 @@
 #include "bench/closed_loop/workload.h"
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -177,6 +178,7 @@ TEST(WorkloadTest, EveryPodIsCreatedOnceAndRemovedAtMostOnceAfterwards) {
   const auto trace = generate_trace(WorkloadParams{});
   std::vector<int> created(trace.pods.size(), 0), removed(trace.pods.size(), 0);
   std::vector<std::size_t> create_index(trace.pods.size(), 0);
+  std::uint32_t bursts = 0;  // create events so far: each is one burst
   for (const auto id : trace.initial_pods) ++created[id];
   for (std::size_t i = 0; i < trace.events.size(); ++i) {
     const auto& event = trace.events[i];
@@ -203,8 +205,9 @@ TEST(WorkloadTest, EveryPodIsCreatedOnceAndRemovedAtMostOnceAfterwards) {
       ++created[id];
       create_index[id] = i;
       EXPECT_EQ(trace.pods[id].created_s, event.t);
-      EXPECT_EQ(trace.pods[id].burst, i);
+      EXPECT_EQ(trace.pods[id].burst, bursts);
     }
+    ++bursts;
   }
   for (const auto& pod : trace.pods) {
     EXPECT_EQ(created[pod.id], 1) << pod.name;
