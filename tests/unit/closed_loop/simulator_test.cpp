@@ -59,6 +59,54 @@ INSTANTIATE_TEST_SUITE_P(StandardWorkload, ClosedLoop,
                                                                  : "_NoTopologySpread");
                          });
 
+// Pods without an owner (CI runners, workflow pods), on the standard trace and on the CI-runner
+// scenario (short, heavy pods created one by one): kube-scheduler spreads none of them, and
+// without burst spreading every pod of a burst sees the same quietest node.
+struct BareOutcome {
+  RunResult scheduler, baseline, defaults, unspread;
+};
+
+BareOutcome run_bare(std::uint64_t seed, const char* scenario) {
+  WorkloadParams workload;
+  workload.seed = seed;
+  EXPECT_EQ(apply_flag(workload, "scenario", scenario), "");
+  EXPECT_EQ(apply_flag(workload, "bare-fraction", "1"), "");
+  const Trace trace = generate_trace(workload);
+  std::vector<Policy> policies;
+  EXPECT_EQ(select_policies("kube-scheduler alone,fewest pods (baseline),netscore defaults,"
+                            "defaults, no burst spreading",
+                            policies),
+            "");
+  EXPECT_EQ(policies.size(), 4U);
+  const LoopParams loop;
+  return {run_policy(trace, policies.at(0), loop), run_policy(trace, policies.at(1), loop),
+          run_policy(trace, policies.at(2), loop), run_policy(trace, policies.at(3), loop)};
+}
+
+class BareBursts : public ::testing::TestWithParam<std::tuple<std::uint64_t, const char*>> {};
+
+TEST_P(BareBursts, DefaultsBeatTheSchedulerAloneAndTheFewestPodsBaseline) {
+  const BareOutcome o = run_bare(std::get<0>(GetParam()), std::get<1>(GetParam()));
+  ASSERT_EQ(o.defaults.policy, "netscore defaults");
+  ASSERT_EQ(o.unspread.policy, "defaults, no burst spreading");
+  for (const RunResult* other : {&o.scheduler, &o.baseline}) {
+    EXPECT_LT(o.defaults.balance.hot_node_seconds, 0.75 * other->balance.hot_node_seconds)
+        << other->policy;
+    EXPECT_LT(o.defaults.balance.peak_to_mean, other->balance.peak_to_mean) << other->policy;
+  }
+  EXPECT_LT(o.defaults.bursts.mean_max_on_one_node, o.unspread.bursts.mean_max_on_one_node);
+}
+
+INSTANTIATE_TEST_SUITE_P(PodsWithoutOwner, BareBursts,
+                         ::testing::Values(std::tuple{2U, "standard"}, std::tuple{3U, "standard"},
+                                           std::tuple{4U, "standard"},
+                                           std::tuple{2U, "bare-bursts"}),
+                         [](const auto& param_info) {
+                           std::string name = std::get<1>(param_info.param);
+                           std::erase(name, '-');
+                           return name + "_seed" + std::to_string(std::get<0>(param_info.param));
+                         });
+
 // The heterogeneous scenario's trace for `seed`, its slow links at `slow_speed_factor` of the
 // others, run through the named policies.
 std::vector<RunResult> run_heterogeneous_policies(std::uint64_t seed,
