@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 
+#include "bench/closed_loop/oracles.h"
 #include "bench/closed_loop/scheduler_model.h"
 #include "bench/closed_loop/timed_event.h"
 #include "bench/closed_loop/traffic_exporter.h"

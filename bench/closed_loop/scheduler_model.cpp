@@ -16,20 +16,40 @@ constexpr std::int64_t kExtenderScale = kMaxNodeScore / kMaxExtenderScore;
 }  // namespace
 
 std::int64_t SchedulerModel::least_allocated(unsigned pods_on_node) {
-  constexpr std::int64_t kCpu = 4000, kPodCpu = 100;
-  constexpr std::int64_t kMem = std::int64_t{16} << 30, kPodMem = std::int64_t{256} << 20;
   const std::int64_t n = pods_on_node + 1;
   const auto free_part = [](std::int64_t capacity, std::int64_t used) {
     return used > capacity ? 0 : (capacity - used) * kMaxNodeScore / capacity;
   };
-  return (free_part(kCpu, n * kPodCpu) + free_part(kMem, n * kPodMem)) / 2;
+  return (free_part(kNodeAllocatable.cpu_milli, n * kPodRequest.cpu_milli) +
+          free_part(kNodeAllocatable.memory_bytes, n * kPodRequest.memory_bytes)) /
+         2;
+}
+
+std::int64_t SchedulerModel::balanced_allocation(unsigned pods_on_node) {
+  const double n = pods_on_node + 1;
+  const auto fraction = [&](std::int64_t capacity, std::int64_t request) {
+    return std::min(1.0, n * static_cast<double>(request) / static_cast<double>(capacity));
+  };
+  const double cpu = fraction(kNodeAllocatable.cpu_milli, kPodRequest.cpu_milli);
+  const double memory = fraction(kNodeAllocatable.memory_bytes, kPodRequest.memory_bytes);
+  return static_cast<std::int64_t>((1 - std::abs((cpu - memory) / 2)) *
+                                   static_cast<double>(kMaxNodeScore));
+}
+
+std::size_t SchedulerModel::nodes_to_score(std::size_t nodes) {
+  constexpr std::size_t kMinNodes = 100, kMinPercentage = 5;
+  if (nodes < kMinNodes) return nodes;
+  const std::size_t percentage =
+      std::max<std::size_t>(kMinPercentage, 50 - std::min<std::size_t>(50, nodes / 125));
+  return std::max(kMinNodes, nodes * percentage / 100);
 }
 
 void SchedulerModel::add_default_plugins(std::span<const unsigned> pods,
                                          std::span<const unsigned> same_set,
                                          std::span<std::int64_t> total) const {
   const std::size_t nodes = total.size();
-  for (std::size_t n = 0; n < nodes; ++n) total[n] += least_allocated(pods[n]);
+  for (std::size_t n = 0; n < nodes; ++n)
+    total[n] += least_allocated(pods[n]) + balanced_allocation(pods[n]);
   if (!topology_spread_) return;
   // Score: cnt x log(nodes + 2) + (maxSkew - 1), rounded; NormalizeScore: fewer matching pods
   // score higher, 100 x (max + min - score) / max.
@@ -61,46 +81,6 @@ std::size_t SchedulerModel::select_host(std::span<const std::int64_t> total) {
       ties = 1;
     } else if (total[n] == total[best] && ++ties > 1 && ties_() % ties == 0) {
       best = n;
-    }
-  }
-  return best;
-}
-
-std::vector<std::int64_t> utilisation_scores(std::span<const double> receive,
-                                             std::span<const double> transmit,
-                                             std::span<const double> speed, double pod_receive,
-                                             double pod_transmit, bool range, double full_scale) {
-  std::vector<std::int64_t> raw(receive.size()), out(receive.size());
-  for (std::size_t n = 0; n < raw.size(); ++n) {
-    const double busier = std::max(receive[n] + pod_receive, transmit[n] + pod_transmit);
-    raw[n] = utilisation_score(speed[n] > 0 ? busier / speed[n] : busier).value_or(0);
-  }
-  if (full_scale > 0) {
-    const auto cap = utilisation_score(full_scale).value_or(0);
-    for (std::size_t n = 0; n < raw.size(); ++n) out[n] = normalize_score_range(raw[n], 0, cap);
-  } else if (range && !raw.empty()) {
-    const auto [min, max] = std::minmax_element(raw.begin(), raw.end());
-    for (std::size_t n = 0; n < raw.size(); ++n) out[n] = normalize_score_range(raw[n], *min, *max);
-  } else {
-    normalize_scores(raw, out);
-  }
-  for (auto& score : out) score = to_extender_score(score);
-  return out;
-}
-
-std::size_t least_utilised(std::span<const double> receive, std::span<const double> transmit,
-                           std::span<const double> speed, double pod_receive, double pod_transmit) {
-  const auto utilisation = [&](std::size_t n) {
-    const double busier = std::max(receive[n] + pod_receive, transmit[n] + pod_transmit);
-    return speed[n] > 0 ? busier / speed[n] : busier;
-  };
-  std::size_t best = 0;
-  double least = utilisation(0);
-  for (std::size_t n = 1; n < receive.size(); ++n) {
-    const double u = utilisation(n);
-    if (u < least) {
-      best = n;
-      least = u;
     }
   }
   return best;

@@ -1,29 +1,51 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <span>
-#include <vector>
 
 // kube-scheduler v1.26's default profile as far as it tells nodes apart for identical pods (equal
-// requests, no affinity, no taints): NodeResourcesFit LeastAllocated (weight 1),
-// PodTopologySpread's system default constraint (hostname, maxSkew 3, ScheduleAnyway; weight 2)
-// over the pods of the pod's ReplicaSet, an extender's 0..10 x weight x 10, and selectHost's
-// uniformly random choice among the best totals. Both closed-loop levels schedule with it.
+// requests, no affinity, no taints, no images): NodeResourcesFit LeastAllocated (weight 1),
+// NodeResourcesBalancedAllocation (weight 1), PodTopologySpread's system default constraint
+// (hostname, maxSkew 3, ScheduleAnyway; weight 2) over the pod's siblings, an extender's 0..10 x
+// weight x 10, and selectHost's uniformly random choice among the best totals; plus how many
+// nodes it scores at all (numFeasibleNodesToFind). TaintToleration, NodeAffinity, InterPodAffinity
+// and ImageLocality give every such node the same score and are left out. The one model the
+// closed-loop simulators and the herd test schedule with.
 namespace netscore::sim {
+
+// Every node's allocatable and every pod's request, as the benchmarks' and tests' clusters
+// declare them.
+struct Resources {
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_bytes = 0;
+};
+inline constexpr Resources kNodeAllocatable{4000, std::int64_t{16} << 30};
+inline constexpr Resources kPodRequest{100, std::int64_t{256} << 20};
 
 class SchedulerModel {
  public:
   SchedulerModel(bool topology_spread, std::uint64_t tie_seed)
       : topology_spread_(topology_spread), ties_(tie_seed) {}
 
-  // LeastAllocated for one more 100m / 256 MiB pod on a 4-CPU / 16 GiB node, 0..100.
+  // NodeResourcesFit LeastAllocated for one more kPodRequest pod on a node already running
+  // `pods_on_node` of them, 0..100, Go integer arithmetic (CPU and memory weighted 1 each).
   static std::int64_t least_allocated(unsigned pods_on_node);
+  // NodeResourcesBalancedAllocation for the same: (1 - |cpu fraction - memory fraction| / 2) x
+  // 100, truncated, the pod counted.
+  static std::int64_t balanced_allocation(unsigned pods_on_node);
+  // How many feasible nodes kube-scheduler looks for before it scores (percentageOfNodesToScore
+  // unset): all below 100 nodes, else max(100, nodes x max(5, 50 - nodes / 125) / 100). The
+  // extender only sees those.
+  static std::size_t nodes_to_score(std::size_t nodes);
 
-  // Adds the default plugins' weighted scores: `pods` bound per node, `same_set` of them from the
-  // pod's ReplicaSet (PodTopologySpread applies only when the scheduler finds that ReplicaSet).
+  // Adds the default plugins' weighted scores: `pods` bound per node, `same_set` of them the pod's
+  // siblings that PodTopologySpread's default constraint selects (all zero for a pod it does not
+  // select: a Job's, or one without an owner).
   void add_default_plugins(std::span<const unsigned> pods, std::span<const unsigned> same_set,
                            std::span<std::int64_t> total) const;
+  // The extender's answers (0..10) as the framework adds them.
   static void add_extender(std::span<const std::int64_t> scores, std::int64_t weight,
                            std::span<std::int64_t> total);
   // The node with the best total, ties broken uniformly at random (reservoir sampling).
@@ -33,20 +55,5 @@ class SchedulerModel {
   bool topology_spread_;
   std::mt19937_64 ties_;
 };
-
-// Extender scores 0..10 from the busier direction's true utilisation of each node's bound
-// traffic plus a pod of the given rates (bytes for a node without a speed), normalised as the
-// extender's request mode does (range: as its range mode; full_scale > 0: 10 at utilisation 0
-// down to 0 at full_scale and beyond, whatever the other nodes carry).
-std::vector<std::int64_t> utilisation_scores(std::span<const double> receive,
-                                             std::span<const double> transmit,
-                                             std::span<const double> speed, double pod_receive,
-                                             double pod_transmit, bool range, double full_scale);
-
-// The utilisation oracle's node, shared by both levels: the one whose busier direction has the
-// least utilisation once a pod of these true rates joins the node's bound traffic (bytes for a
-// node without a speed); the first of equals.
-std::size_t least_utilised(std::span<const double> receive, std::span<const double> transmit,
-                           std::span<const double> speed, double pod_receive, double pod_transmit);
 
 }  // namespace netscore::sim

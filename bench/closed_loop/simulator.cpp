@@ -9,6 +9,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "bench/closed_loop/oracles.h"
 #include "bench/closed_loop/pod_owner.h"
 #include "bench/closed_loop/promql.h"
 #include "bench/closed_loop/scheduler_model.h"

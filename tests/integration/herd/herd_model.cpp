@@ -41,16 +41,6 @@ unsigned nodes_used(std::span<const unsigned> placed) {
   return n;
 }
 
-std::int64_t least_allocated(unsigned pods_on_node) {
-  const auto score = [&](std::int64_t capacity, std::int64_t request) {
-    const std::int64_t requested = request * (std::int64_t{pods_on_node} + 1);
-    return requested > capacity ? 0 : (capacity - requested) * 100 / capacity;
-  };
-  return (score(kAllocatable.cpu_milli, kPodRequest.cpu_milli) +
-          score(kAllocatable.memory_bytes, kPodRequest.memory_bytes)) /
-         2;
-}
-
 void write_traffic(const Cluster& cluster, std::int64_t end_s, double hours, unsigned step_s,
                    std::ostream& out) {
   const std::int64_t start_s = end_s - static_cast<std::int64_t>(hours * 3600);

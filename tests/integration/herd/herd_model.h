@@ -9,19 +9,11 @@
 // The herd test's cluster and what a good scheduler would do with it: equal nodes that already
 // run different numbers of identical pods, each pod adding the same receive traffic; the
 // water-filling placement (each new pod to the node with the least traffic counting the pods
-// placed before it, ties by name) that placing pods one at a time with fresh metrics gives; and
-// kube-scheduler v1.26's NodeResourcesFit LeastAllocated score. Pure: thread-safe.
+// placed before it, ties by name) that placing pods one at a time with fresh metrics gives. Pure:
+// thread-safe.
 namespace netscore::testing::herd {
 
 inline constexpr double kBytesPerSecondPerPod = 1000;  // 1 kB/s, as the acceptance cluster
-
-// Node allocatable and the identical pods' request (NodeResourcesFit counts CPU and memory).
-struct Resources {
-  std::int64_t cpu_milli = 0;
-  std::int64_t memory_bytes = 0;
-};
-inline constexpr Resources kAllocatable{4000, std::int64_t{16} << 30};
-inline constexpr Resources kPodRequest{100, std::int64_t{256} << 20};
 
 struct Cluster {
   std::vector<std::string> names;      // sorted: the tie order of every pick
@@ -38,10 +30,6 @@ std::vector<unsigned> water_filling(std::span<const unsigned> initial, unsigned 
 // different node than in the other placement.
 unsigned pods_away(std::span<const unsigned> a, std::span<const unsigned> b);
 unsigned nodes_used(std::span<const unsigned> placed);
-
-// NodeResourcesFit LeastAllocated (v1.26, CPU and memory weighted 1 each) for one more pod on a
-// node already running `pods_on_node` pods, 0..100, Go integer arithmetic.
-std::int64_t least_allocated(unsigned pods_on_node);
 
 // OpenMetrics for promtool: node_network_receive_bytes_total{device="eth0",kubernetes_node=...} at
 // kBytesPerSecondPerPod x initial pods, from end_s - hours to end_s every step_s. The counter

@@ -34,14 +34,5 @@ TEST(HerdModel, PodsAwayIsHalfTheL1Distance) {
   EXPECT_EQ(nodes_used(std::vector<unsigned>{0, 3, 0, 1}), 2U);
 }
 
-TEST(HerdModel, LeastAllocatedAndTheFrameworkTotal) {
-  // One pod on an empty node: CPU 3900*100/4000 = 97, memory 16128*100/16384 = 98, mean 97.
-  EXPECT_EQ(least_allocated(0), 97);
-  // Ten pods: CPU 75, memory 13824*100/16384 = 84, mean 79.
-  EXPECT_EQ(least_allocated(9), 79);
-  // Extender 10 x weight 1 x 10 + 97.
-  EXPECT_EQ(framework_score(10, 0), 197);
-}
-
 }  // namespace
 }  // namespace netscore::testing::herd

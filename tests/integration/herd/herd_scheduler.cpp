@@ -1,5 +1,6 @@
 #include "tests/integration/herd/herd_scheduler.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 
@@ -7,21 +8,24 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "bench/closed_loop/scheduler_model.h"
 #include "tests/support/http_client.h"
 
 namespace netscore::testing::herd {
 namespace {
 
 constexpr std::chrono::seconds kRequestTimeout{5};
+constexpr std::int64_t kExtenderWeight = 3;
+constexpr std::uint64_t kTieSeed = 7;
 
 std::string pod_json(const std::string& name) {
   char memory[32];
   std::snprintf(memory, sizeof memory, "%lldMi",
-                static_cast<long long>(kPodRequest.memory_bytes >> 20));
+                static_cast<long long>(sim::kPodRequest.memory_bytes >> 20));
   return R"({"metadata":{"name":")" + name +
          R"(","namespace":"default"},"spec":{"containers":[{"name":"app",)"
          R"("resources":{"requests":{"cpu":")" +
-         std::to_string(kPodRequest.cpu_milli) + R"(m","memory":")" + memory + R"("}}}]}})";
+         std::to_string(sim::kPodRequest.cpu_milli) + R"(m","memory":")" + memory + R"("}}}]}})";
 }
 
 std::string names_json(const std::vector<std::string>& names) {
@@ -35,19 +39,12 @@ std::string names_json(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::int64_t framework_score(std::int64_t extender_score, unsigned pods_on_node) {
-  constexpr std::int64_t kWeight = 1;
-  constexpr std::int64_t kMaxNodeScore = 100;
-  constexpr std::int64_t kMaxExtenderPriority = 10;
-  return extender_score * kWeight * (kMaxNodeScore / kMaxExtenderPriority) +
-         least_allocated(pods_on_node);
-}
-
 BurstResult schedule_burst(const std::string& extender_base, const Cluster& cluster,
                            const ClusterApi& api, unsigned pods) {
   BurstResult result;
   result.placed.assign(cluster.names.size(), 0);
   std::map<std::string, std::size_t> index;
+  sim::SchedulerModel scheduler(false, kTieSeed);
   for (std::size_t i = 0; i < cluster.names.size(); ++i) index[cluster.names[i]] = i;
   for (unsigned p = 0; p < pods; ++p) {
     char name[16];
@@ -81,24 +78,26 @@ BurstResult schedule_burst(const std::string& extender_base, const Cluster& clus
       return result;
     }
     result.prioritize.push_back(prioritized.body);
-    std::size_t best = cluster.names.size();
-    std::int64_t best_total = -1;
+    // The framework's view of the feasible nodes, in the order the extender answered them.
+    std::vector<std::size_t> node;
+    std::vector<std::int64_t> extender, total;
+    std::vector<unsigned> running;
     for (const auto& host : s.GetArray()) {
       const auto it = index.find(host["Host"].GetString());
       if (it == index.end()) continue;
-      const std::size_t i = it->second;
-      const std::int64_t total =
-          framework_score(host["Score"].GetInt64(), cluster.initial_pods[i] + result.placed[i]);
-      // Strictly greater: on a tie the node earlier in the (name-sorted) list stays.
-      if (total > best_total || (total == best_total && i < best)) {
-        best = i;
-        best_total = total;
-      }
+      node.push_back(it->second);
+      extender.push_back(host["Score"].GetInt64());
+      running.push_back(cluster.initial_pods[it->second] + result.placed[it->second]);
     }
-    if (best == cluster.names.size()) {
+    if (node.empty()) {
       result.error = std::string(name) + ": no feasible node";
       return result;
     }
+    total.assign(node.size(), 0);
+    const std::vector<unsigned> no_siblings(node.size(), 0);
+    sim::SchedulerModel::add_extender(extender, kExtenderWeight, total);
+    scheduler.add_default_plugins(running, no_siblings, total);
+    const std::size_t best = node[scheduler.select_host(total)];
     if (!api.bind(name, cluster.names[best])) {
       result.error = std::string(name) + ": binding to " + cluster.names[best] + " failed";
       return result;

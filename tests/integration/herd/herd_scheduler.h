@@ -8,9 +8,10 @@
 #include "tests/integration/herd/herd_model.h"
 
 // A test client playing kube-scheduler v1.26's loop for one pod at a time against a running
-// netscore-extender (nodeCacheCapable: true, weight 1): filter, prioritize, add NodeResourcesFit
-// LeastAllocated for the pod's request, pick the highest total (ties: the first node by name, as
-// the framework's order is not what is under test), bind. Not thread-safe: one loop per owner.
+// netscore-extender (nodeCacheCapable: true, weight 3 as shipped): filter, prioritize, add the
+// default plugins and pick the host as the closed-loop simulators' kube-scheduler model does
+// (bench/closed_loop/scheduler_model.h; the pods have no owner, so no topology spread; ties at
+// random from a fixed seed), bind. Not thread-safe: one loop per owner.
 namespace netscore::testing::herd {
 
 struct ClusterApi {
@@ -33,9 +34,5 @@ struct BurstResult {
 // Schedules `pods` identical pods herd-000, herd-001, ... one after the other.
 BurstResult schedule_burst(const std::string& extender_base, const Cluster& cluster,
                            const ClusterApi& api, unsigned pods);
-
-// The framework's total for one node: extender score x weight 1 x (MaxNodeScore /
-// MaxExtenderPriority) plus LeastAllocated.
-std::int64_t framework_score(std::int64_t extender_score, unsigned pods_on_node);
 
 }  // namespace netscore::testing::herd
