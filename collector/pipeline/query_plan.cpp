@@ -86,8 +86,7 @@ void QueryPlan::check_rules(PrometheusClient& client, std::int64_t eval_time_ms,
   const HttpResult http = client.recording_rules();
   try {
     // Prometheus-compatible servers without a rules API (404) simply have none to offer.
-    const RateRules rules =
-        http.ok() ? find_rate_rules(http.body, config_) : RateRules{};
+    const RateRules rules = http.ok() ? find_rate_rules(http.body, config_) : RateRules{};
     if (!http.ok() && http.http_status != 404) ++counts_.failed;
     const bool complete = rules.receive && (!asks_link_parts(config_) || rules.transmit);
     bool covered = complete;
@@ -121,7 +120,8 @@ bool QueryPlan::reconsider(const ParsedVector& answer, PrometheusClient& client,
     shape_.per_series = false;
     rebuild();
   }
-  if (!shape_.receive_rule.empty() && answer.samples.empty()) check_rules(client, eval_time_ms, now_ms);
+  if (!shape_.receive_rule.empty() && answer.samples.empty())
+    check_rules(client, eval_time_ms, now_ms);
   if (resolves_layout() && !shape_.node_label.empty() && answer.missing_label > 0)
     check_layout(client, eval_time_ms, now_ms);
   return shape_ != before;
@@ -149,8 +149,7 @@ std::string QueryPlan::attach_speeds(std::vector<NodeSample>& samples, Prometheu
                                      std::int64_t eval_time_ms, std::int64_t now_ms) {
   if (!asks_link_parts(config_)) return {};
   bool due = speeds_eval_ms_ == 0 || now_ms >= next_speeds_ms_;
-  for (std::size_t i = 0; i < samples.size() && !due; ++i)
-    due = !speeds_.contains(samples[i].node);
+  for (std::size_t i = 0; i < samples.size() && !due; ++i) due = !speeds_.contains(samples[i].node);
   if (due && !ask_speeds(samples, client, eval_time_ms, now_ms) && speeds_eval_ms_ == 0)
     return "the link speeds could not be asked";
   for (auto& s : samples) {

@@ -95,7 +95,8 @@ std::optional<std::string> rate_rule_job(std::string_view query, const std::stri
   const std::string device = without_blanks(device_matcher(config));
   std::optional<std::string> job;
   bool has_device = false;
-  for (const auto& m : split_matchers(std::string_view(q).substr(head.size(), close - head.size()))) {
+  for (const auto& m :
+       split_matchers(std::string_view(q).substr(head.size(), close - head.size()))) {
     if (m == device && !has_device) {
       has_device = true;
     } else if (auto j = job_of(m); j && !job) {

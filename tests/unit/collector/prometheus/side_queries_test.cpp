@@ -29,16 +29,19 @@ std::string rule(const std::string& name, const std::string& query) {
 // node-exporter's mixin rules as Prometheus 2.42 lists them (matchers sorted, escaped quotes).
 std::string mixin_rules(const std::string& range = "5m") {
   return R"({"status":"success","data":{"groups":[{"name":"node-exporter.rules","rules":[)" +
-         rule("instance:node_network_receive_bytes_excluding_lo:rate5m",
-              R"(sum without (device) (rate(node_network_receive_bytes_total{device!=\"lo\",job=\"node-exporter\"}[5m])))") +
+         rule(
+             "instance:node_network_receive_bytes_excluding_lo:rate5m",
+             R"(sum without (device) (rate(node_network_receive_bytes_total{device!=\"lo\",job=\"node-exporter\"}[5m])))") +
          "," +
-         rule("instance:node_network_receive_bytes_physical:rate5m",
-              R"(sum without(device) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
-                  range + "]))") +
+         rule(
+             "instance:node_network_receive_bytes_physical:rate5m",
+             R"(sum without(device) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
+                 range + "]))") +
          "," +
-         rule("instance:node_network_transmit_bytes_physical:rate5m",
-              R"(sum without (device) (rate(node_network_transmit_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
-                  range + "]))") +
+         rule(
+             "instance:node_network_transmit_bytes_physical:rate5m",
+             R"(sum without (device) (rate(node_network_transmit_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
+                 range + "]))") +
          R"(,{"name":"NodeDown","query":"up == 0","type":"alerting"}]}]}})";
 }
 
@@ -96,9 +99,13 @@ TEST(RateRulesTest, AnotherWindowOrAnotherMatcherIsNotTheRate) {
   EXPECT_TRUE(find_rate_rules(mixin_rules("300s"), physical_config()).receive.has_value());
   const std::string clustered =
       R"({"status":"success","data":{"groups":[{"rules":[)" +
-      rule("r", R"(sum without (device) (rate(node_network_receive_bytes_total{cluster=\"a\",device!~\"lo|veth.+\"}[5m])))") +
+      rule(
+          "r",
+          R"(sum without (device) (rate(node_network_receive_bytes_total{cluster=\"a\",device!~\"lo|veth.+\"}[5m])))") +
       "," +
-      rule("s", R"(sum by (instance) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\"}[5m])))") +
+      rule(
+          "s",
+          R"(sum by (instance) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\"}[5m])))") +
       "]}]}}";
   EXPECT_FALSE(find_rate_rules(clustered, physical_config()).receive.has_value());
 }
@@ -111,12 +118,13 @@ TEST(RateRulesTest, ANonAnswerThrows) {
 
 TEST(RateRulesTest, TheCoverageQueryAsksForSeriesOutsideTheRulesJob) {
   const RateRules rules = find_rate_rules(mixin_rules(), physical_config());
-  EXPECT_EQ(build_rule_coverage_query(physical_config(), rules),
-            R"(count(node_network_receive_bytes_total{device!~"lo|veth.+",job!="node-exporter"}))"
-            R"( or count(node_network_transmit_bytes_total{device!~"lo|veth.+",job!="node-exporter"}))");
-  EXPECT_EQ(build_rule_coverage_query(physical_config(),
-                                      {.receive = RateRule{"r", ""}, .transmit = {}}),
-            "");
+  EXPECT_EQ(
+      build_rule_coverage_query(physical_config(), rules),
+      R"(count(node_network_receive_bytes_total{device!~"lo|veth.+",job!="node-exporter"}))"
+      R"( or count(node_network_transmit_bytes_total{device!~"lo|veth.+",job!="node-exporter"}))");
+  EXPECT_EQ(
+      build_rule_coverage_query(physical_config(), {.receive = RateRule{"r", ""}, .transmit = {}}),
+      "");
 }
 
 }  // namespace
