@@ -1,6 +1,6 @@
-# Collector benchmark: per-node queries (the Go plugin) vs one batched refresh, and the batch's
-# evaluation cost with and without the link utilisation parts, on a real Prometheus started by the
-# benchmark.
+# Collector benchmark: per-node queries (the Go plugin) vs one batched refresh, and a refresh's
+# evaluation cost (counters and recording rules) against the seed's batched query, on real
+# Prometheus instances started by the benchmark.
 add_executable(collector_bench ${CMAKE_CURRENT_LIST_DIR}/collector_bench.cpp)
 target_link_libraries(collector_bench PRIVATE netscore::collector netscore::test_support
   netscore::rapidjson benchmark::benchmark netscore::warnings)

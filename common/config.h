@@ -138,6 +138,7 @@ struct Config {
   ShmConfig shm;
   PromDuration max_age;
   PromDuration refresh_interval;
+  PromDuration recheck_interval;  // link speeds, node-label layout, recording rules
   PrometheusConfig prometheus;
   QueryConfig query;
   ExtenderConfig extender;

@@ -99,6 +99,12 @@ const std::array kOptionTable{
     Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector,
            "how often the collector queries Prometheus",
            [](Config& c, std::string_view v) { c.refresh_interval = parse_duration(v); }},
+    Option{"NETSCORE_RECHECK_INTERVAL", "10m", kCollector,
+           "how often the collector re-asks, in a request of its own, what its refresh query "
+           "relies on and what rarely changes: link speeds, which NETSCORE_NODE_LABEL candidate "
+           "the series carry, the recording rules it reads (also at once when an answer "
+           "contradicts them, and speeds for a node seen first)",
+           [](Config& c, std::string_view v) { c.recheck_interval = parse_duration(v); }},
     Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector,
            "Prometheus base URL; user:password@ in it is sent as basic auth",
            [](Config& c, std::string_view v) { c.prometheus.url = parse_url(v); }},
@@ -156,8 +162,10 @@ const std::array kOptionTable{
            "counter metric to score by (a recording rule's name with ':' works)",
            [](Config& c, std::string_view v) { c.query.metric = parse_metric_name(v); }},
     Option{"NETSCORE_INTERFACE", "ens192", kCollector,
-           "network device label value (the original plugin's default)",
-           [](Config& c, std::string_view v) { c.query.interface = parse_nonempty(v); }},
+           "network device label value (the original plugin's default); a leading ! selects "
+           "every device but those (!lo|veth.+ with NETSCORE_INTERFACE_REGEX=true is what "
+           "node-exporter's *_physical recording rules sum)",
+           [](Config& c, std::string_view v) { c.query.interface = parse_interface(v); }},
     Option{"NETSCORE_INTERFACE_REGEX", "false", kCollector,
            "treat NETSCORE_INTERFACE as a regex (device=~)",
            [](Config& c, std::string_view v) { c.query.interface_regex = parse_bool(v); }},

@@ -25,6 +25,14 @@ std::string parse_nonempty(std::string_view text) {
   return std::string(text);
 }
 
+std::string parse_interface(std::string_view text) {
+  if (text.empty() || text == "!")
+    throw BadValue{
+        "a device name (a regex with NETSCORE_INTERFACE_REGEX), or ! and one for every "
+        "device but those"};
+  return std::string(text);
+}
+
 // Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (the data model's rule), so a label can be
 // spliced into PromQL without quoting.
 std::string parse_label_name(std::string_view text) {

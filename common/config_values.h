@@ -47,6 +47,9 @@ PromDuration parse_duration(std::string_view text);
 
 std::string parse_nonempty(std::string_view text);
 
+// NETSCORE_INTERFACE: a device (or regex); a leading '!' selects every device but those.
+std::string parse_interface(std::string_view text);
+
 // Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (the data model's rule), so a label can be
 // spliced into PromQL without quoting.
 std::string parse_label_name(std::string_view text);

@@ -127,9 +127,17 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
       {.prometheus = config.prometheus, .user_agent = "netscore-collector --check"});
   Measurer measurer(config, client,
                     {.retries = 0, .diagnose = Measurer::DiagnoseWhen::incomplete_answer});
-  out << "prometheus: " << client.redacted_url() << "\nquery: " << measurer.query().promql << "\n";
   const Measurement m =
       measurer.measure(eval_time_ms, [](std::chrono::milliseconds) { return true; });
+  // The query as the refresh would send it now: what the side questions found shapes it.
+  out << "prometheus: " << client.redacted_url() << "\nquery: " << measurer.query().promql
+      << "\npath: " << m.plan << "\n";
+  if (m.side_queries > 0) {
+    out << fmt::format(
+        "asked apart (every NETSCORE_RECHECK_INTERVAL, not on each refresh): {} request{}{}\n",
+        m.side_queries, m.side_queries == 1 ? "" : "s",
+        m.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
+  }
   return print_check(m, ScoringSettings::from(config.query), out);
 }
 

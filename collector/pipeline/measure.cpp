@@ -1,6 +1,8 @@
 #include "collector/pipeline/measure.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -21,7 +23,7 @@ Measurer::Measurer(const Config& config, PrometheusClient& client)
 
 Measurer::Measurer(const Config& config, PrometheusClient& client, Options options)
     : client_(client),
-      query_(build_batch_query(config.query)),
+      plan_(config.query, config.recheck_interval.value),
       query_config_(config.query),
       options_(options) {}
 
@@ -29,7 +31,7 @@ HttpResult Measurer::query_with_retries(std::int64_t eval_time_ms, const Backoff
                                         unsigned& attempts) {
   HttpResult r;
   for (attempts = 1;; ++attempts) {
-    r = client_.query(query_.promql, eval_time_ms);
+    r = client_.query(plan_.batch().promql, eval_time_ms);
     if (r.ok() || !retryable(r) || attempts > options_.retries || client_.aborted()) return r;
     const auto backoff = std::min(options_.backoff_base * (1U << std::min(attempts - 1, 4U)),
                                   std::chrono::milliseconds(2000));
@@ -44,7 +46,21 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   m.eval_time_ms = eval_time_ms;
   m.started_wall_ms = wall_now_ms();
   const std::int64_t started_ns = mono_now_ns();
-  const HttpResult http = query_with_retries(eval_time_ms, wait, m.attempts);
+  const auto now_ms = [] { return mono_now_ns() / 1'000'000; };
+  const std::uint64_t side_before = plan_.counts().total();
+  plan_.prepare(client_, eval_time_ms, now_ms());
+  HttpResult http = query_with_retries(eval_time_ms, wait, m.attempts);
+  std::optional<ParsedVector> parsed;
+  if (http.ok()) {
+    parsed = parse_vector_response(http.body, plan_.batch());
+    if (plan_.reconsider(*parsed, client_, eval_time_ms, now_ms())) {
+      unsigned attempts = 0;
+      http = query_with_retries(eval_time_ms, wait, attempts);
+      m.attempts += attempts;
+      parsed =
+          http.ok() ? std::optional(parse_vector_response(http.body, plan_.batch())) : std::nullopt;
+    }
+  }
   if (client_.aborted()) {
     m.stopped = true;
     m.error = "stopped";
@@ -52,11 +68,16 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   }
   m.queried = http.ok();
   if (m.queried) {
-    parse(http, m);
+    parse(std::move(*parsed), m);
+    if (m.error.empty()) m.error = plan_.attach_speeds(m.samples, client_, eval_time_ms, now_ms());
   } else {
     m.error = describe_http_failure(http);
   }
   m.ok = m.error.empty();
+  m.plan = plan_.describe();
+  m.side_queries_total = plan_.counts().total();
+  m.side_queries = static_cast<std::uint32_t>(m.side_queries_total - side_before);
+  m.speeds_eval_time_ms = plan_.speeds_eval_time_ms();
   if (m.answered) diagnose_if_due(m);
   m.finished_wall_ms = wall_now_ms();
   m.finished_mono_ns = mono_now_ns();
@@ -64,9 +85,7 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   return m;
 }
 
-void Measurer::parse(const HttpResult& http, Measurement& m) const {
-  ParsedVector parsed =
-      parse_vector_response(http.body, query_.node_label, query_.kind_label, query_.score_is_rate);
+void Measurer::parse(ParsedVector parsed, Measurement& m) const {
   m.rejected = remove_non_node_names(parsed.samples);
   m.rejected_names = describe_rejected_names(m.rejected, query_config_);
   m.answered = parsed.ok();

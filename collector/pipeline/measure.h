@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/pipeline/query_plan.h"
 #include "collector/prometheus/diagnosis.h"
 #include "collector/prometheus/prometheus_client.h"
 #include "collector/prometheus/query_builder.h"
@@ -43,11 +44,19 @@ struct Measurement {
   // The status' new diagnosis text; empty optional: this measurement says nothing new (the
   // query failed, or a failing streak was already diagnosed), so the last one stays.
   std::optional<std::string> status_diagnosis{};
+  // How the refresh's query read Prometheus (QueryPlan::describe), the requests asked off it in
+  // this measurement and since start, and when the link speeds used were asked (Unix ms; 0:
+  // none).
+  std::string plan{};
+  std::uint32_t side_queries = 0;
+  std::uint64_t side_queries_total = 0;
+  std::int64_t speeds_eval_time_ms = 0;
 };
 
 // Queries Prometheus once per measure() with bounded retries (transport errors, 5xx, 429;
-// backoff doubling, at most 2 s), parses the answer and keeps what names a node. Not
-// thread-safe: one thread owns it; PrometheusClient::abort() may stop it from any thread.
+// backoff doubling, at most 2 s), parses the answer and keeps what names a node. What rarely
+// changes is asked apart, when due (QueryPlan). Not thread-safe: one thread owns it;
+// PrometheusClient::abort() may stop it from any thread.
 class Measurer {
  public:
   // Waits up to the given time between attempts; returns false when the collector is stopping.
@@ -72,16 +81,16 @@ class Measurer {
 
   Measurement measure(std::int64_t eval_time_ms, const BackoffWait& wait);
 
-  const BuiltQuery& query() const { return query_; }
+  const BuiltQuery& query() const { return plan_.batch(); }
 
  private:
   HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait,
                                 unsigned& attempts);
-  void parse(const HttpResult& http, Measurement& m) const;
+  void parse(ParsedVector parsed, Measurement& m) const;
   void diagnose_if_due(Measurement& m);
 
   PrometheusClient& client_;
-  BuiltQuery query_;
+  QueryPlan plan_;
   QueryConfig query_config_;
   Options options_;
   bool diagnosed_ = false;  // the current failing streak has been diagnosed

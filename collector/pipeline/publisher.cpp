@@ -166,6 +166,13 @@ std::uint32_t Publisher::publish_snapshot(const std::vector<NodeSample>& samples
 }
 
 void Publisher::log_answer(const Measurement& m) {
+  if (m.side_queries > 0 || m.plan != logged_plan_) {
+    spdlog::log(m.plan != logged_plan_ ? spdlog::level::info : spdlog::level::debug,
+                "query path=\"{}\" asked_apart={} asked_apart_total={} speeds_age_ms={}", m.plan,
+                m.side_queries, m.side_queries_total,
+                m.speeds_eval_time_ms > 0 ? m.eval_time_ms - m.speeds_eval_time_ms : -1);
+    logged_plan_ = m.plan;
+  }
   for (const auto& w : m.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
   const std::uint32_t unparsable = m.missing_label + m.duplicate_node + m.not_a_number;
   if (unparsable > 0) {

@@ -91,6 +91,7 @@ class Publisher {
   std::chrono::steady_clock::time_point next_decay_{};
   std::uint64_t publishes_ = 0;
   std::string logged_rejected_{};
+  std::string logged_plan_{};  // the query path last logged
 
   // The cluster thread's wake-ups, under mutex_.
   std::mutex mutex_;

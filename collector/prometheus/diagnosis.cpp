@@ -42,10 +42,8 @@ Answer ask(PrometheusClient& client, const std::string& promql, std::string_view
   return {{}, std::move(parsed.samples)};
 }
 
-std::string device_matcher(const QueryConfig& config, const std::string& device, bool configured) {
-  if (configured)
-    return std::string("{device") + (config.interface_regex ? "=~" : "=") +
-           quote_promql_string(config.interface) + "}";
+std::string device_braces(const QueryConfig& config, const std::string& device, bool configured) {
+  if (configured) return "{" + device_matcher(config) + "}";
   return "{device=" + quote_promql_string(device) + "}";
 }
 
@@ -178,7 +176,7 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
   }
 
   const Answer matched =
-      ask(client, "count by (device) (" + config.metric + device_matcher(config, {}, true) + ")",
+      ask(client, "count by (device) (" + config.metric + device_braces(config, {}, true) + ")",
           "device", eval_time_ms);
   std::string device;
   const bool configured_matches = matched.error.empty() && !matched.rows.empty();
@@ -186,14 +184,13 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
     const auto uplink = std::find_if(d.devices.begin(), d.devices.end(),
                                      [](const std::string& dev) { return !is_virtual(dev); });
     device = uplink != d.devices.end() ? *uplink : d.devices.front();
-    d.findings.push_back("No series of " + config.metric + " has device" +
-                         (config.interface_regex ? "=~" : "=") + "\"" + config.interface +
-                         "\" (NETSCORE_INTERFACE); its devices are " + join(d.devices, ", ", 12) +
+    d.findings.push_back("No series of " + config.metric + " has " + device_matcher(config) +
+                         " (NETSCORE_INTERFACE); its devices are " + join(d.devices, ", ", 12) +
                          ".");
     d.settings.push_back("NETSCORE_INTERFACE=" + device);
     if (config.interface_regex) d.settings.push_back("NETSCORE_INTERFACE_REGEX=false");
   }
-  const std::string selector = config.metric + device_matcher(config, device, configured_matches);
+  const std::string selector = config.metric + device_braces(config, device, configured_matches);
 
   std::set<std::string> nodenames;
   const Answer uname =

@@ -123,6 +123,7 @@ std::string base_url(std::string url) {
 
 PrometheusClient::PrometheusClient(Options options)
     : query_url_(base_url(options.prometheus.url) + "/api/v1/query"),
+      rules_url_(base_url(options.prometheus.url) + "/api/v1/rules?type=record"),
       redacted_url_(redact_url(base_url(options.prometheus.url))),
       session_(session_options(options, stop_.get_token())) {}
 
@@ -131,6 +132,10 @@ HttpResult PrometheusClient::query(std::string_view promql, std::int64_t eval_ti
   if (!escaped) return {.transport_error = "cannot encode the query"};
   return session_.post_form(query_url_,
                             "query=" + *escaped + "&time=" + format_eval_time(eval_time_ms));
+}
+
+HttpResult PrometheusClient::recording_rules() {
+  return session_.get(rules_url_);
 }
 
 }  // namespace netscore::collector

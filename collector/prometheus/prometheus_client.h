@@ -13,9 +13,9 @@
 
 namespace netscore::collector {
 
-// POST /api/v1/query over one HttpSession, so refreshes share a keep-alive connection.
-// curl_global_init must have run (main does it once).
-// Not thread-safe: one refresh thread uses it; abort() alone may be called from any thread.
+// POST /api/v1/query (and GET /api/v1/rules) over one HttpSession, so refreshes share a keep-alive
+// connection. curl_global_init must have run (main does it once). Not thread-safe: one refresh
+// thread uses it; abort() alone may be called from any thread.
 class PrometheusClient {
  public:
   struct Options {
@@ -30,6 +30,8 @@ class PrometheusClient {
 
   // One attempt: the query evaluated at `eval_time_ms` (Unix milliseconds).
   HttpResult query(std::string_view promql, std::int64_t eval_time_ms);
+  // One attempt: GET /api/v1/rules?type=record, the recording rules Prometheus evaluates.
+  HttpResult recording_rules();
 
   // Makes the attempt in flight (and later ones) end with a transport error; for shutdown.
   void abort() { stop_.request_stop(); }
@@ -41,6 +43,7 @@ class PrometheusClient {
  private:
   std::stop_source stop_;
   std::string query_url_;
+  std::string rules_url_;
   std::string redacted_url_;
   HttpSession session_;
 };

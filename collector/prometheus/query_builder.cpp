@@ -1,6 +1,7 @@
 #include "collector/prometheus/query_builder.h"
 
 #include <cstdio>
+#include <span>
 
 #include "common/prometheus_names.h"
 
@@ -47,13 +48,12 @@ void validate(const QueryConfig& config) {
   }
 }
 
-// <metric>{device="<iface>"<extra_matcher>}
+// <metric>{<device matcher><extra_matcher>}
 std::string selector(const QueryConfig& config, std::string_view metric,
                      std::string_view extra_matcher) {
   std::string q(metric);
-  q += "{device";
-  q += config.interface_regex ? "=~" : "=";
-  q += quote_promql_string(config.interface);
+  q += '{';
+  q += device_matcher(config);
   q += extra_matcher;
   q += '}';
   return q;
@@ -111,8 +111,22 @@ std::string per_node(const QueryConfig& config, std::string_view aggregation,
   return head + std::string(kCandidateNodeLabel) + ") (" + first_candidate(expr, labels) + ")";
 }
 
-std::string per_node_sum(const QueryConfig& config, QueryFunction function) {
+// per_series: the shape says each node has at most one series of the part, so summing by node
+// would change no value (label mode; uname mode joins by its sum).
+std::string per_node_sum(const QueryConfig& config, QueryFunction function, bool per_series) {
+  if (per_series && config.mode == QueryMode::label) {
+    const auto labels = candidates(config);
+    const std::string expr = windowed(config, function, "");
+    return labels.size() == 1 ? expr : first_candidate(expr, labels);
+  }
   return per_node(config, "sum", windowed(config, function, ""));
+}
+
+QueryConfig with_layout(const QueryConfig& config, const QueryShape& shape) {
+  QueryConfig out = config;
+  if (config.mode == QueryMode::label && !shape.node_label.empty())
+    out.node_labels = {shape.node_label};
+  return out;
 }
 
 // Custom mode's template gives the score alone; the other parts use label mode on its label.
@@ -135,12 +149,6 @@ QueryConfig transmit_config(const QueryConfig& config) {
 // for the nodes without a speed, which fall back to it.
 bool scores_transmit(const QueryConfig& config) {
   return config.direction != Direction::receive && config.function != QueryFunction::rate;
-}
-
-// The receive-only raw scoring asks what it always did, at what it always cost; every other
-// setting uses the link parts (their Prometheus cost is in bench/RESULTS.md).
-bool asks_link_parts(const QueryConfig& config) {
-  return config.basis != ScoreBasis::raw || config.direction != Direction::receive;
 }
 
 std::string tagged(std::string_view expr, std::string_view kind) {
@@ -199,11 +207,27 @@ std::string quote_promql_string(std::string_view value) {
   return out;
 }
 
-std::string build_part_query(const QueryConfig& config, std::string_view kind) {
+std::string device_matcher(const QueryConfig& config) {
+  const bool negated = config.interface.starts_with('!');
+  std::string m = "device";
+  m += negated ? '!' : '=';
+  if (config.interface_regex) m += '~';
+  if (!negated && !config.interface_regex) return m + quote_promql_string(config.interface);
+  if (negated && !config.interface_regex) m += '=';
+  return m + quote_promql_string(std::string_view(config.interface).substr(negated ? 1 : 0));
+}
+
+bool asks_link_parts(const QueryConfig& config) {
+  return config.basis != ScoreBasis::raw || config.direction != Direction::receive;
+}
+
+namespace {
+
+std::string part(const QueryConfig& config, std::string_view kind, bool per_series) {
   validate(config);
   const QueryConfig parts = parts_config(config);
   if (kind == kKindScore) {
-    if (config.mode != QueryMode::custom) return per_node_sum(config, config.function);
+    if (config.mode != QueryMode::custom) return per_node_sum(config, config.function, per_series);
     if (config.custom_template.empty())
       throw QueryError("invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template");
     // {interface} is meant to sit inside a quoted matcher: substitute the escaped body only.
@@ -214,9 +238,11 @@ std::string build_part_query(const QueryConfig& config, std::string_view kind) {
     replace_all(score, "{node_label}", config.node_label);
     return score;
   }
-  if (kind == kKindRate) return per_node_sum(parts, QueryFunction::rate);
-  if (kind == kKindTransmitScore) return per_node_sum(transmit_config(config), config.function);
-  if (kind == kKindTransmitRate) return per_node_sum(transmit_config(config), QueryFunction::rate);
+  if (kind == kKindRate) return per_node_sum(parts, QueryFunction::rate, per_series);
+  if (kind == kKindTransmitScore)
+    return per_node_sum(transmit_config(config), config.function, per_series);
+  if (kind == kKindTransmitRate)
+    return per_node_sum(transmit_config(config), QueryFunction::rate, per_series);
   // node-exporter reports -1 for devices without a link speed: such a device adds nothing to
   // the node's capacity and is counted instead, so /table can say why a node has no speed.
   if (kind == kKindSpeed)
@@ -226,35 +252,66 @@ std::string build_part_query(const QueryConfig& config, std::string_view kind) {
   throw QueryError("unknown part \"" + std::string(kind) + "\" of the batch query");
 }
 
-BuiltQuery build_batch_query(const QueryConfig& config) {
-  validate(config);
-  std::string node_label;
+std::string batch_node_label(const QueryConfig& config) {
   switch (config.mode) {
     case QueryMode::label:
-      node_label = label_mode_node_label(config);
-      break;
+      return label_mode_node_label(config);
     case QueryMode::uname:
-      node_label = kUnameNodeLabel;
-      break;
+      return std::string(kUnameNodeLabel);
     case QueryMode::custom:
-      node_label = config.node_label;
-      break;
+      return config.node_label;
   }
+  return config.node_label;
+}
+
+// The rules' own series, told apart by their names: one selector, no label_replace, no `or`.
+BuiltQuery rule_batch(const QueryConfig& config, const QueryShape& shape) {
+  std::vector<std::pair<std::string, std::string_view>> aliases{{shape.receive_rule, kKindScore}};
+  std::string names = shape.receive_rule;
+  if (asks_link_parts(config)) {
+    names += "|" + shape.transmit_rule;
+    aliases.emplace_back(shape.transmit_rule, kKindTransmitRate);
+  }
+  const auto labels = candidates(config);
+  std::string expr = "{__name__=~" + quote_promql_string(names) + "}";
+  if (labels.size() > 1) expr = first_candidate(expr, labels);
+  const std::string node_label = label_mode_node_label(config);
+  if (!shape.per_series) expr = "sum by (" + node_label + ", __name__) (" + expr + ")";
+  return {std::move(expr), node_label, "__name__", true, std::move(aliases)};
+}
+
+}  // namespace
+
+std::string build_part_query(const QueryConfig& config, std::string_view kind) {
+  return part(config, kind, false);
+}
+
+BuiltQuery build_batch_query(const QueryConfig& config, const QueryShape& shape) {
+  validate(config);
+  const QueryConfig shaped = with_layout(config, shape);
+  if (!shape.receive_rule.empty()) return rule_batch(shaped, shape);
   const bool score_is_rate =
       config.mode != QueryMode::custom && config.function == QueryFunction::rate;
   std::vector<std::string_view> kinds{kKindScore};
   if (!score_is_rate) kinds.push_back(kKindRate);
   if (scores_transmit(config)) kinds.push_back(kKindTransmitScore);
-  if (asks_link_parts(config))
-    kinds.insert(kinds.end(), {kKindTransmitRate, kKindSpeed, kKindUnusableSpeed});
+  if (asks_link_parts(config)) kinds.push_back(kKindTransmitRate);
   // One request answers every part: label_replace only adds the kind label, so every series
-  // keeps exactly the value its own query gives, and no two parts share a label set.
-  std::string q;
-  for (const auto kind : kinds) {
-    if (!q.empty()) q += " or ";
-    q += tagged(build_part_query(config, kind), kind);
-  }
-  return {std::move(q), std::move(node_label), std::string(kKindLabel), score_is_rate};
+  // keeps exactly the value its own query gives, and no two parts share a label set. The score
+  // goes untagged: the answer tells it by the absence of the label, one label_replace less.
+  std::string q = part(shaped, kKindScore, shape.per_series);
+  for (const auto kind : std::span(kinds).subspan(1))
+    q += " or " + tagged(part(shaped, kind, shape.per_series), kind);
+  return {std::move(q), batch_node_label(shaped), std::string(kKindLabel), score_is_rate};
+}
+
+BuiltQuery build_speed_query(const QueryConfig& config, const QueryShape& shape) {
+  validate(config);
+  const QueryConfig parts = parts_config(with_layout(config, shape));
+  std::string q = per_node(parts, "count", selector(parts, config.speed_metric, ""));
+  for (const auto kind : {kKindSpeed, kKindUnusableSpeed})
+    q += " or " + tagged(part(parts, kind, false), kind);
+  return {std::move(q), batch_node_label(parts), std::string(kKindLabel), false};
 }
 
 std::string build_per_node_query(const QueryConfig& config, std::string_view node) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/config.h"
@@ -37,22 +38,54 @@ inline constexpr std::string_view kCandidateNodeLabel = "netscore_node";
 struct BuiltQuery {
   std::string promql;
   std::string node_label;  // the result label that carries the node name
-  std::string kind_label;  // kKindLabel: which part of the answer a series is (kKind*)
+  std::string kind_label;  // kKindLabel (or __name__): which part of the answer a series is
   // NETSCORE_QUERY_FUNCTION=rate: the score parts are the rates, which the answer holds once.
   bool score_is_rate = false;
+  // Values of kind_label that stand for a kKind* (a recording rule's name for its part).
+  std::vector<std::pair<std::string, std::string_view>> kind_aliases{};
+};
+
+// What the refresh's query may rely on, as found by the queries asked off its path
+// (side_queries.h); the default is what the configuration alone says.
+struct QueryShape {
+  // Label mode: the one label of NETSCORE_NODE_LABEL's list that the series carry; empty: each
+  // series' first present candidate (a label_replace chain).
+  std::string node_label{};
+  // Every node has at most one series per part: the parts are read as they are, without
+  // `sum by`, which gives each node the same value at a fraction of the cost.
+  bool per_series = false;
+  // Recording rules whose series are this configuration's receive and transmit rates per
+  // scrape target (see find_rate_rules): read instead of the counters. Empty: none.
+  std::string receive_rule{};
+  std::string transmit_rule{};
+
+  bool operator==(const QueryShape&) const = default;
 };
 
 // A double-quoted PromQL string literal whose unquoted value is exactly `value` (Go escapes:
 // backslash, quote, newline, carriage return, tab, other control bytes as \xHH).
 std::string quote_promql_string(std::string_view value);
 
+// The device matcher of NETSCORE_INTERFACE: device="x", device=~"x" with NETSCORE_INTERFACE_REGEX,
+// and device!="x" / device!~"x" for "!x" (every device but those).
+std::string device_matcher(const QueryConfig& config);
+
 // The one query of a refresh: its parts joined by `or` into one expression, so one request and
 // one evaluation answer them all. Per node: the score and the receive rate; unless the basis is raw
-// and the direction receive, the transmit rate, the link speed and the count of devices without
-// one; and the transmit score when the direction is not receive and the function is not rate (the
-// raw value in the direction, for the raw basis and for nodes without a speed). Throws QueryError
-// naming the offending setting.
-BuiltQuery build_batch_query(const QueryConfig& config);
+// and the direction receive, the transmit rate; and the transmit score when the direction is not
+// receive and the function is not rate (the raw value in the direction, for the raw basis and for
+// nodes without a speed). The score part is untagged: a series without the kind label is a score.
+// Link speeds change far less often than rates and are asked apart (build_speed_query). Throws
+// QueryError naming the offending setting.
+BuiltQuery build_batch_query(const QueryConfig& config, const QueryShape& shape = {});
+
+// Whether the configuration scores or shows link figures: the transmit rate in the batch, the
+// link speeds in build_speed_query.
+bool asks_link_parts(const QueryConfig& config);
+
+// The link speeds, per node: the number of speed series (untagged, so every node with one has a
+// "score" series), the sum of the positive speeds and the count of the others, parsed as a batch.
+BuiltQuery build_speed_query(const QueryConfig& config, const QueryShape& shape = {});
 
 // One part of the batch on its own, exactly as the batch embeds it before tagging: tests evaluate
 // it in Prometheus to check the batch's answer, and the benchmark prices the parts.

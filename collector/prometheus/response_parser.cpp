@@ -7,6 +7,8 @@
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -25,7 +27,15 @@ std::string_view string_member(const rapidjson::Value& object, const char* name)
 // The parts that annotate a node's score series.
 enum class Part { rate, transmit_value, transmit_rate, speed, unusable_speeds, count };
 
-std::optional<Part> annotation_part(std::string_view kind) {
+using Aliases = std::vector<std::pair<std::string, std::string_view>>;
+
+std::optional<Part> annotation_part(std::string_view kind, const Aliases& aliases) {
+  for (const auto& [value, alias] : aliases) {
+    if (value == kind) {
+      kind = alias;
+      break;
+    }
+  }
   if (kind == kKindRate) return Part::rate;
   if (kind == kKindTransmitScore) return Part::transmit_value;
   if (kind == kKindTransmitRate) return Part::transmit_rate;
@@ -83,8 +93,10 @@ std::optional<double> parse_sample_value(std::string_view text) {
   return value;
 }
 
-ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
-                                   std::string_view kind_label, bool score_is_rate) {
+namespace {
+
+ParsedVector parse(std::string_view body, std::string_view node_label, std::string_view kind_label,
+                   bool score_is_rate, const Aliases& aliases) {
   ParsedVector out;
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
@@ -146,8 +158,9 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
     const auto metric = s.FindMember("metric");
     const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
     const std::optional<Part> part =
-        !kind.empty() && has_metric ? annotation_part(string_member(metric->value, kind.c_str()))
-                                    : std::nullopt;
+        !kind.empty() && has_metric
+            ? annotation_part(string_member(metric->value, kind.c_str()), aliases)
+            : std::nullopt;
     ++(part ? out.rate_series : out.series);
     const std::string_view node =
         has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
@@ -159,8 +172,9 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
     }
     if (part) {
       // These only annotate a score series; problems with them are the score's to report.
-      if (!node.empty() && number)
-        annotations[static_cast<std::size_t>(*part)].emplace(node, *number);
+      if (!node.empty() && number &&
+          !annotations[static_cast<std::size_t>(*part)].emplace(node, *number).second)
+        ++out.duplicate_part;
       continue;
     }
     if (node.empty()) {
@@ -188,6 +202,17 @@ ParsedVector parse_vector_response(std::string_view body, std::string_view node_
     }
   }
   return out;
+}
+
+}  // namespace
+
+ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
+                                   std::string_view kind_label, bool score_is_rate) {
+  return parse(body, node_label, kind_label, score_is_rate, {});
+}
+
+ParsedVector parse_vector_response(std::string_view body, const BuiltQuery& query) {
+  return parse(body, query.node_label, query.kind_label, query.score_is_rate, query.kind_aliases);
 }
 
 }  // namespace netscore::collector

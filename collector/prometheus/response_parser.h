@@ -39,6 +39,9 @@ struct ParsedVector {
   std::uint32_t missing_label = 0;
   std::uint32_t duplicate_node = 0;  // later series for a node already seen; the first one is kept
   std::uint32_t not_a_number = 0;    // value missing or not a Prometheus float string
+  // Later annotation series for a node and part already seen (the first one is kept): only a
+  // batch read per series (QueryShape::per_series) can have them.
+  std::uint32_t duplicate_part = 0;
 
   bool ok() const { return error.empty(); }
   std::uint32_t skipped() const { return missing_label + duplicate_node + not_a_number; }
@@ -51,6 +54,10 @@ struct ParsedVector {
 // and the transmit rate is also its transmit value.
 ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
                                    std::string_view kind_label = {}, bool score_is_rate = false);
+
+struct BuiltQuery;
+// The answer to a built query, read with its node label, kind label and kinds' aliases.
+ParsedVector parse_vector_response(std::string_view body, const BuiltQuery& query);
 
 // Prometheus' sample value text: a decimal/exponent float, "NaN", "+Inf", "-Inf" (Go's ParseFloat).
 std::optional<double> parse_sample_value(std::string_view text);

@@ -70,6 +70,11 @@ void FakeHttpServer::respond_with(CannedResponse response) {
   response_ = std::move(response);
 }
 
+void FakeHttpServer::respond_by(std::function<CannedResponse(const SeenRequest&)> responder) {
+  std::lock_guard lock(mutex_);
+  responder_ = std::move(responder);
+}
+
 void FakeHttpServer::forward_to(std::string base_url) {
   std::lock_guard lock(mutex_);
   forward_to_ = std::move(base_url);
@@ -115,6 +120,7 @@ void FakeHttpServer::serve() {
                        [](unsigned char c) { return std::tolower(c); });
         last_.headers[name] = std::string(field.value());
       }
+      if (responder_) response = responder_(last_);
       if (stopped_cv_.wait_for(lock, response.delay, [this] { return stopping_; })) return;
     }
     if (!upstream.empty()) forward(upstream, request, response);

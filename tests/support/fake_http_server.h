@@ -38,6 +38,8 @@ class FakeHttpServer {
   ~FakeHttpServer();
 
   void respond_with(CannedResponse response);
+  // The answer chosen per request (by its target and body) instead of one canned response.
+  void respond_by(std::function<CannedResponse(const SeenRequest&)> responder);
   // A reverse proxy instead: each request's target and body go to this base URL and its status
   // and body are the answer, so a test sees what a real server was sent.
   void forward_to(std::string base_url);
@@ -55,6 +57,7 @@ class FakeHttpServer {
   std::condition_variable stopped_cv_;
   bool stopping_ = false;
   CannedResponse response_;
+  std::function<CannedResponse(const SeenRequest&)> responder_;
   std::string forward_to_;
   std::uint64_t requests_ = 0;
   SeenRequest last_;

@@ -78,7 +78,15 @@ void PrometheusProcess::backfill_and_start(const std::string& openmetrics_file,
       std::ofstream out(openmetrics_file);
       write_openmetrics(*traffic, out);
     }
-    std::ofstream(dir_ + "/prometheus.yml") << "global:\n  scrape_interval: 1h\n";
+    std::ofstream config(dir_ + "/prometheus.yml");
+    config << "global:\n  scrape_interval: 1h\n";
+    if (serve_.query_log) config << "  query_log_file: " << query_log() << "\n";
+    if (!serve_.rules.empty()) {
+      std::ofstream(dir_ + "/rules.yml") << serve_.rules;
+      config << "  evaluation_interval: 1s\nrule_files: [" << dir_
+             << "/rules.yml]\nstorage:\n  tsdb:\n    out_of_order_time_window: 1d\n";
+    }
+    config.close();
     if (!serve_.web_config.empty()) std::ofstream(dir_ + "/web.yml") << serve_.web_config;
     BinaryProcess promtool(logged_program(
         {"promtool", "tsdb", "create-blocks-from", "openmetrics", openmetrics_file, dir_ + "/data"},

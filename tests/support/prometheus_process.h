@@ -24,6 +24,10 @@ struct ServeOptions {
   std::string route_prefix;  // "/prom"; empty: none
   std::string web_config;    // contents of the web config file; empty: plain http
   ClientAuth probe;          // used to ask /-/ready
+  // A rule file Prometheus evaluates every second (empty: none). The backfilled blocks reach
+  // into the future, so the rules' samples at the present need the out-of-order window.
+  std::string rules{};
+  bool query_log = false;  // every query's timings in query_log() (query_log_file)
 };
 
 class PrometheusProcess {
@@ -52,6 +56,8 @@ class PrometheusProcess {
            std::to_string(port_) + serve_.route_prefix;
   }
   const std::string& directory() const { return dir_; }
+  // Prometheus' query log: one JSON object per query (ServeOptions::query_log).
+  std::string query_log() const { return dir_ + "/query.log"; }
 
  private:
   void backfill_and_start(const std::string& openmetrics_file, const SynthOptions* traffic);

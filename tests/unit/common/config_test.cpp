@@ -104,7 +104,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_URL", "prometheus:9090", "http://"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_URL", "http://", "http://"},
-        BadCase{Component::collector, "NETSCORE_INTERFACE", "", "non-empty"},
+        BadCase{Component::collector, "NETSCORE_INTERFACE", "", "a device name"},
+        BadCase{Component::collector, "NETSCORE_INTERFACE", "!", "! and one for every device"},
+        BadCase{Component::collector, "NETSCORE_RECHECK_INTERVAL", "0s", "positive duration"},
         BadCase{Component::collector, "NETSCORE_TIME_RANGE", "5 minutes", "duration"},
         BadCase{Component::collector, "NETSCORE_REFRESH_INTERVAL", "0s", "duration"},
         BadCase{Component::collector, "NETSCORE_QUERY_MODE", "labels", "one of label uname custom"},

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "collector/prometheus/query_builder.h"
+#include "collector/pipeline/query_plan.h"
 #include "tests/support/curl_environment.h"
 #include "tests/unit/collector/pipeline/pipeline_test_config.h"
 #include "tests/support/fake_http_server.h"
@@ -49,9 +49,11 @@ class CheckTest : public ::testing::Test {
     return out.str();
   }
   std::string header() const {
-    // The URL as the client logs it: normalised with a trailing slash.
-    return "prometheus: " + server_.url() + "/\nquery: " + build_batch_query(config_.query).promql +
-           "\n";
+    // The URL as the client logs it: normalised with a trailing slash. The seed's configuration
+    // (one label, one device) has nothing to ask apart: its plan is settled from the start.
+    const QueryPlan plan(config_.query, config_.recheck_interval.value);
+    return "prometheus: " + server_.url() + "/\nquery: " + plan.batch().promql +
+           "\npath: " + plan.describe() + "\n";
   }
 
   FakeHttpServer server_;

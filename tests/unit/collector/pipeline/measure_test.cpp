@@ -79,7 +79,8 @@ TEST_F(MeasureTest, KeepsTheSeriesThatNameANodeAndCountsTheRest) {
   EXPECT_LE(m.started_wall_ms, m.finished_wall_ms);
   EXPECT_GT(m.finished_mono_ns, 0);
   EXPECT_GE(m.duration_us, 0);
-  EXPECT_NE(server_.last_request().body.find("query=label_replace"), std::string::npos);
+  // One device, one label: the seed's own per-series read, no sum by node.
+  EXPECT_NE(server_.last_request().body.find("query=sum_over_time"), std::string::npos);
 }
 
 TEST_F(MeasureTest, TheRateFunctionsAnswerCarriesTransmitAndLinkSpeedPerNode) {

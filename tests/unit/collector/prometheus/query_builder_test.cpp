@@ -41,26 +41,19 @@ std::string tagged(const std::string& expr, const std::string& kind) {
   return "label_replace(" + expr + R"(, "netscore_kind", ")" + kind + R"(", "", ""))";
 }
 
-// The parts every batch ends with, by node (`by` and `join` as the score part has them).
+// The part every link-scoring batch ends with (`by` and `join` as the score part has them); the
+// link speeds are asked apart.
 std::string link_parts(const std::string& by, const std::string& device,
                        const std::string& join = "") {
-  return " or " +
-         tagged("sum by (" + by + ") (rate(node_network_transmit_bytes_total{" + device + "}[5m])" +
-                    join + ")",
-                "transmit_rate") +
-         " or " +
-         tagged("sum by (" + by + ") ((node_network_speed_bytes{" + device + "} > 0)" + join + ")",
-                "speed") +
-         " or " +
-         tagged(
-             "count by (" + by + ") ((node_network_speed_bytes{" + device + "} <= 0)" + join + ")",
-             "unusable_speed");
+  return " or " + tagged("sum by (" + by + ") (rate(node_network_transmit_bytes_total{" + device +
+                             "}[5m])" + join + ")",
+                         "transmit_rate");
 }
 
 // The seed's scoring, raw bytes received: exactly the two parts it always asked.
 TEST(BatchQueryTest, RawReceiveAsksTheScoreAndTheRateAlone) {
   const BuiltQuery q = build_batch_query(base_config());
-  EXPECT_EQ(q.promql, tagged(kLabelScore, "score") + " or " + tagged(kLabelRate, "rate"));
+  EXPECT_EQ(q.promql, std::string(kLabelScore) + " or " + tagged(kLabelRate, "rate"));
 }
 
 // Scoring transmit needs its raw value too: for the raw basis, and for the nodes the utilisation
@@ -88,7 +81,7 @@ TEST(BatchQueryTest, LabelModeSumsByNodeLabelAndAddsTheLinkParts) {
   QueryConfig c = base_config();
   c.basis = ScoreBasis::utilisation;
   const BuiltQuery q = build_batch_query(c);
-  EXPECT_EQ(q.promql, tagged(kLabelScore, "score") + " or " + tagged(kLabelRate, "rate") +
+  EXPECT_EQ(q.promql, std::string(kLabelScore) + " or " + tagged(kLabelRate, "rate") +
                           link_parts("kubernetes_node", R"(device="eth0")"));
   EXPECT_EQ(q.node_label, "kubernetes_node");
   EXPECT_EQ(q.kind_label, "netscore_kind");
@@ -103,11 +96,8 @@ TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
   const std::string join = R"( * on(instance) group_left(nodename) (node_uname_info))";
   EXPECT_EQ(
       q.promql,
-      tagged(
-          R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))" +
-              join + ")",
-          "score") +
-          " or " +
+      R"(sum by (nodename) (sum_over_time(node_network_receive_bytes_total{device="eth0"}[5m]))" +
+          join + ") or " +
           tagged(R"(sum by (nodename) (rate(node_network_receive_bytes_total{device="eth0"}[5m]))" +
                      join + ")",
                  "rate") +
@@ -124,7 +114,7 @@ TEST(BatchQueryTest, CandidateNodeLabelsTakeTheFirstPresentPerSeries) {
   const std::string score =
       R"x(sum by (netscore_node) (label_replace(label_replace(rate(node_network_receive_bytes_total{device="eth0"}[5m]),)x"
       R"x( "netscore_node", "$1", "instance", "(.+)"), "netscore_node", "$1", "kubernetes_node", "(.+)")))x";
-  EXPECT_EQ(q.promql.substr(0, q.promql.find(" or ")), tagged(score, "score"));
+  EXPECT_EQ(q.promql.substr(0, q.promql.find(" or ")), score);
   EXPECT_EQ(q.node_label, "netscore_node");
   c.node_labels = {"kubernetes-node"};
   EXPECT_THROW(build_batch_query(c), QueryError);
@@ -141,9 +131,7 @@ TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   // No rate part: the score is the rate. The transmit rate still comes from its own part.
   EXPECT_EQ(
       q.promql.substr(0, q.promql.find(" or ")),
-      tagged(
-          R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))",
-          "score"));
+      R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
   EXPECT_EQ(q.promql.find(R"("rate")"), std::string::npos);
   EXPECT_NE(
       q.promql.find(R"(rate(node_network_transmit_bytes_total{device=~"eth\\d+|ens.*"}[1m30s]))"),
@@ -151,15 +139,14 @@ TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   EXPECT_TRUE(q.score_is_rate);
   EXPECT_EQ(q.kind_label, "netscore_kind");
   c.function = QueryFunction::increase;
-  EXPECT_NE(build_batch_query(c).promql.find("label_replace(sum by (kubernetes_node) (increase("),
-            std::string::npos);
+  EXPECT_TRUE(build_batch_query(c).promql.starts_with("sum by (kubernetes_node) (increase("));
 }
 
 TEST(BatchQueryTest, InterfaceWithQuoteAndNewlineIsEscaped) {
   QueryConfig c = base_config();
   c.interface = "e\"t\\h\n0";
   const std::string score =
-      R"(label_replace(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="e\"t\\h\n0"}[5m])))";
+      R"(sum by (kubernetes_node) (sum_over_time(node_network_receive_bytes_total{device="e\"t\\h\n0"}[5m])))";
   EXPECT_EQ(build_batch_query(c).promql.substr(0, score.size()), score);
 }
 
@@ -175,7 +162,7 @@ TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
   // The rate half is label mode's with NETSCORE_METRIC: the template's own metric is unknown.
   EXPECT_EQ(
       q.promql,
-      tagged(R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x})", "score") + " or " +
+      R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x} or )" +
           tagged(R"(sum by (node) (rate(node_network_receive_bytes_total{device="a\"b"}[5m])))",
                  "rate") +
           link_parts("node", R"(device="a\"b")"));
@@ -197,6 +184,94 @@ TEST(BatchQueryTest, RejectsBadNamesNamingTheVariable) {
   c = base_config();
   c.mode = QueryMode::custom;
   EXPECT_THROW(build_batch_query(c), QueryError);
+}
+
+// The default scoring (rate, utilisation, max) once the layout check found one label and one
+// series per node: each direction read once, no sum, no label chain, the score untagged.
+TEST(ShapedBatchQueryTest, AResolvedLayoutReadPerSeriesReadsEachDirectionOnce) {
+  QueryConfig c = base_config();
+  c.function = QueryFunction::rate;
+  c.basis = ScoreBasis::utilisation;
+  c.direction = Direction::busier;
+  c.node_labels = {"kubernetes_node", "node", "nodename", "instance"};
+  const BuiltQuery chain = build_batch_query(c);
+  EXPECT_NE(chain.promql.find("netscore_node"), std::string::npos);
+  const BuiltQuery q = build_batch_query(c, {.node_label = "instance", .per_series = true});
+  EXPECT_EQ(q.promql, R"(rate(node_network_receive_bytes_total{device="eth0"}[5m]) or )" +
+                          tagged(R"(rate(node_network_transmit_bytes_total{device="eth0"}[5m]))",
+                                 "transmit_rate"));
+  EXPECT_EQ(q.node_label, "instance");
+  EXPECT_TRUE(q.score_is_rate);
+  // Summed when a node may have several series, by the resolved label alone.
+  const BuiltQuery summed = build_batch_query(c, {.node_label = "instance"});
+  EXPECT_TRUE(summed.promql.starts_with(
+      R"(sum by (instance) (rate(node_network_receive_bytes_total{device="eth0"}[5m])) or )"))
+      << summed.promql;
+  EXPECT_EQ(summed.promql.find("netscore_node"), std::string::npos);
+}
+
+TEST(ShapedBatchQueryTest, UnameModeStaysSummedByNodename) {
+  QueryConfig c = base_config();
+  c.mode = QueryMode::uname;
+  EXPECT_EQ(build_batch_query(c, {.per_series = true}).promql, build_batch_query(c).promql);
+}
+
+TEST(ShapedBatchQueryTest, RecordingRulesAreOneSelectorToldApartByName) {
+  QueryConfig c = base_config();
+  c.function = QueryFunction::rate;
+  c.basis = ScoreBasis::utilisation;
+  c.direction = Direction::busier;
+  const QueryShape rules{.node_label = "",
+                         .per_series = true,
+                         .receive_rule = "instance:node_network_receive_bytes_physical:rate5m",
+                         .transmit_rule = "instance:node_network_transmit_bytes_physical:rate5m"};
+  const BuiltQuery q = build_batch_query(c, rules);
+  EXPECT_EQ(q.promql, R"({__name__=~"instance:node_network_receive_bytes_physical:rate5m|)"
+                      R"(instance:node_network_transmit_bytes_physical:rate5m"})");
+  EXPECT_EQ(q.kind_label, "__name__");
+  EXPECT_EQ(q.node_label, "kubernetes_node");
+  EXPECT_TRUE(q.score_is_rate);
+  ASSERT_EQ(q.kind_aliases.size(), 2U);
+  EXPECT_EQ(q.kind_aliases[1].first, rules.transmit_rule);
+  EXPECT_EQ(q.kind_aliases[1].second, kKindTransmitRate);
+  QueryShape summed = rules;
+  summed.per_series = false;
+  EXPECT_TRUE(
+      build_batch_query(c, summed).promql.starts_with("sum by (kubernetes_node, __name__) ("));
+  // Receive alone needs no transmit rule.
+  c.basis = ScoreBasis::raw;
+  c.direction = Direction::receive;
+  EXPECT_EQ(build_batch_query(c, rules).promql,
+            R"({__name__=~"instance:node_network_receive_bytes_physical:rate5m"})");
+}
+
+TEST(SpeedQueryTest, CountsSumsAndFlagsTheSpeedsPerNode) {
+  QueryConfig c = base_config();
+  c.node_labels = {"kubernetes_node", "instance"};
+  const std::string device = R"(device="eth0")";
+  const BuiltQuery q = build_speed_query(c, {.node_label = "kubernetes_node"});
+  EXPECT_EQ(
+      q.promql,
+      "count by (kubernetes_node) (node_network_speed_bytes{" + device + "}) or " +
+          tagged("sum by (kubernetes_node) ((node_network_speed_bytes{" + device + "} > 0))",
+                 "speed") +
+          " or " +
+          tagged("count by (kubernetes_node) ((node_network_speed_bytes{" + device + "} <= 0))",
+                 "unusable_speed"));
+  EXPECT_EQ(q.node_label, "kubernetes_node");
+  EXPECT_NE(build_speed_query(c).promql.find("netscore_node"), std::string::npos);
+}
+
+TEST(DeviceMatcherTest, ALeadingBangSelectsEveryOtherDevice) {
+  QueryConfig c = base_config();
+  EXPECT_EQ(device_matcher(c), R"(device="eth0")");
+  c.interface = "!lo";
+  EXPECT_EQ(device_matcher(c), R"(device!="lo")");
+  c.interface = "!lo|veth.+";
+  c.interface_regex = true;
+  EXPECT_EQ(device_matcher(c), R"(device!~"lo|veth.+")");
+  c.interface = "eth.+";
+  EXPECT_EQ(device_matcher(c), R"(device=~"eth.+")");
 }
 
 TEST(PerNodeQueryTest, MatchesTheGoPluginQueries) {

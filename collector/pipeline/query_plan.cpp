@@ -1,0 +1,191 @@
+#include "collector/pipeline/query_plan.h"
+
+#include <exception>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "collector/prometheus/side_queries.h"
+
+namespace netscore::collector {
+namespace {
+
+// One attempt: a side question that fails is asked again at the next refresh, never retried
+// within one.
+std::optional<ParsedVector> ask(PrometheusClient& client, const BuiltQuery& query,
+                                std::int64_t eval_time_ms) {
+  const HttpResult http = client.query(query.promql, eval_time_ms);
+  if (!http.ok()) return std::nullopt;
+  ParsedVector parsed = parse_vector_response(http.body, query);
+  if (!parsed.ok()) return std::nullopt;
+  return parsed;
+}
+
+// A device matcher naming one device gives a node one series per metric and scrape target;
+// a regex or a negation usually several, which must be summed.
+bool one_device(const QueryConfig& config) {
+  return !config.interface_regex && !config.interface.starts_with('!');
+}
+
+}  // namespace
+
+QueryPlan::QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck)
+    : config_(config), recheck_ms_(recheck.count()) {
+  shape_.per_series = config_.mode != QueryMode::uname && one_device(config_);
+  rebuild();
+}
+
+bool QueryPlan::resolves_layout() const {
+  return config_.mode == QueryMode::label && config_.node_labels.size() > 1;
+}
+
+// Recording rules hold rates only, and carry their targets' labels, not node_uname_info's.
+bool QueryPlan::may_use_rules() const {
+  return config_.mode == QueryMode::label && config_.function == QueryFunction::rate;
+}
+
+void QueryPlan::rebuild() {
+  batch_ = build_batch_query(config_, shape_);
+}
+
+void QueryPlan::prepare(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms) {
+  if (resolves_layout() && now_ms >= next_layout_ms_) check_layout(client, eval_time_ms, now_ms);
+  if (may_use_rules() && now_ms >= next_rules_ms_) check_rules(client, eval_time_ms, now_ms);
+}
+
+void QueryPlan::check_layout(PrometheusClient& client, std::int64_t eval_time_ms,
+                             std::int64_t now_ms) {
+  ++counts_.layout_checks;
+  const BuiltQuery query{build_layout_query(config_), std::string(kLayoutLabel), {}, false};
+  const auto answer = ask(client, query, eval_time_ms);
+  if (!answer) {
+    ++counts_.failed;
+    next_layout_ms_ = now_ms;  // the chain (or the label found before) stays meanwhile
+    return;
+  }
+  layout_known_ = true;
+  next_layout_ms_ = now_ms + recheck_ms_;
+  QueryShape shape = shape_;
+  shape.node_label = single_node_label(*answer).value_or("");
+  // A new layout may bring several series per node again: start from what the interface says.
+  shape.per_series = !shape.receive_rule.empty() || one_device(config_);
+  if (shape != shape_) {
+    shape_ = std::move(shape);
+    rebuild();
+  }
+}
+
+void QueryPlan::check_rules(PrometheusClient& client, std::int64_t eval_time_ms,
+                            std::int64_t now_ms) {
+  ++counts_.rule_checks;
+  next_rules_ms_ = now_ms + recheck_ms_;
+  QueryShape shape = shape_;
+  shape.receive_rule.clear();
+  shape.transmit_rule.clear();
+  const HttpResult http = client.recording_rules();
+  try {
+    // Prometheus-compatible servers without a rules API (404) simply have none to offer.
+    const RateRules rules = http.ok() ? find_rate_rules(http.body, config_) : RateRules{};
+    if (!http.ok() && http.http_status != 404) ++counts_.failed;
+    const bool complete = rules.receive && (!asks_link_parts(config_) || rules.transmit);
+    bool covered = complete;
+    if (complete) {
+      if (const std::string coverage = build_rule_coverage_query(config_, rules);
+          !coverage.empty()) {
+        const auto answer = ask(client, {coverage, "", {}, false}, eval_time_ms);
+        covered = answer && answer->samples.empty() && answer->series == 0;
+      }
+    }
+    if (covered) {
+      shape.receive_rule = rules.receive->name;
+      if (asks_link_parts(config_)) shape.transmit_rule = rules.transmit->name;
+    }
+  } catch (const std::exception&) {
+    ++counts_.failed;
+  }
+  const bool per_series = !shape.receive_rule.empty() || one_device(config_);
+  if (shape.receive_rule != shape_.receive_rule) shape.per_series = per_series;
+  if (shape != shape_) {
+    shape_ = std::move(shape);
+    rebuild();
+  }
+}
+
+bool QueryPlan::reconsider(const ParsedVector& answer, PrometheusClient& client,
+                           std::int64_t eval_time_ms, std::int64_t now_ms) {
+  if (!answer.ok()) return false;
+  const QueryShape before = shape_;
+  if (shape_.per_series && answer.duplicate_node + answer.duplicate_part > 0) {
+    shape_.per_series = false;
+    rebuild();
+  }
+  if (!shape_.receive_rule.empty() && answer.samples.empty())
+    check_rules(client, eval_time_ms, now_ms);
+  if (resolves_layout() && !shape_.node_label.empty() && answer.missing_label > 0)
+    check_layout(client, eval_time_ms, now_ms);
+  return shape_ != before;
+}
+
+bool QueryPlan::ask_speeds(const std::vector<NodeSample>& samples, PrometheusClient& client,
+                           std::int64_t eval_time_ms, std::int64_t now_ms) {
+  ++counts_.speed_queries;
+  const auto answer = ask(client, build_speed_query(config_, shape_), eval_time_ms);
+  if (!answer) {
+    ++counts_.failed;
+    next_speeds_ms_ = now_ms;
+    return false;
+  }
+  speeds_.clear();
+  for (const auto& s : answer->samples) speeds_[s.node] = {s.speed, s.unusable_speeds};
+  // Nodes without a speed series are known too: no speed, until the next recheck.
+  for (const auto& s : samples) speeds_.try_emplace(s.node);
+  speeds_eval_ms_ = eval_time_ms;
+  next_speeds_ms_ = now_ms + recheck_ms_;
+  return true;
+}
+
+std::string QueryPlan::attach_speeds(std::vector<NodeSample>& samples, PrometheusClient& client,
+                                     std::int64_t eval_time_ms, std::int64_t now_ms) {
+  if (!asks_link_parts(config_)) return {};
+  bool due = speeds_eval_ms_ == 0 || now_ms >= next_speeds_ms_;
+  for (std::size_t i = 0; i < samples.size() && !due; ++i) due = !speeds_.contains(samples[i].node);
+  if (due && !ask_speeds(samples, client, eval_time_ms, now_ms) && speeds_eval_ms_ == 0)
+    return "the link speeds could not be asked";
+  for (auto& s : samples) {
+    if (const auto it = speeds_.find(s.node); it != speeds_.end()) {
+      s.speed = it->second.speed;
+      s.unusable_speeds = it->second.unusable;
+    }
+  }
+  return {};
+}
+
+std::string QueryPlan::describe() const {
+  std::string text;
+  if (config_.mode == QueryMode::label) {
+    const std::string label = batch_.node_label;
+    if (!resolves_layout()) {
+      text = "node label " + label;
+    } else if (!shape_.node_label.empty()) {
+      text = "node label " + label + " (the one NETSCORE_NODE_LABEL candidate the series carry)";
+    } else {
+      text = fmt::format("node label: the first present of {} per series{}",
+                         fmt::join(config_.node_labels, ","),
+                         layout_known_ ? " (the series carry several)" : " (layout not checked)");
+    }
+  } else {
+    text = "node label " + batch_.node_label;
+  }
+  text += shape_.per_series ? "; read per series" : "; summed by node";
+  if (!shape_.receive_rule.empty()) {
+    text += "; rates from the recording rules " + shape_.receive_rule;
+    if (!shape_.transmit_rule.empty()) text += " and " + shape_.transmit_rule;
+  } else {
+    text += "; rates from the counters";
+  }
+  if (asks_link_parts(config_)) text += "; link speeds asked apart";
+  return text;
+}
+
+}  // namespace netscore::collector

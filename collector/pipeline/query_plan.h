@@ -1,0 +1,82 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/query_builder.h"
+#include "collector/prometheus/response_parser.h"
+#include "common/config.h"
+
+// What the refresh's one query reads, and what it no longer asks on every refresh. Rates change
+// from one refresh to the next; the node-label layout, the recording rules and the link speeds
+// change rarely, so each is asked in a request of its own, off the refresh's query, when due:
+// first use, every recheck interval (NETSCORE_RECHECK_INTERVAL), and at once when an answer
+// contradicts what was found (a duplicate series where one per node was found, series without
+// the label found, the rules' series gone, a node without a cached speed). Then the refresh
+// asks again in the same measurement, so what is published is what the one-query form would
+// give. Not thread-safe: the measuring thread owns it.
+namespace netscore::collector {
+
+class QueryPlan {
+ public:
+  // Requests made off the refresh's query, since start.
+  struct Counts {
+    std::uint64_t layout_checks = 0;
+    std::uint64_t rule_checks = 0;
+    std::uint64_t speed_queries = 0;
+    std::uint64_t failed = 0;  // of those, without a usable answer
+    std::uint64_t total() const { return layout_checks + rule_checks + speed_queries; }
+  };
+
+  QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck);
+
+  // Before the refresh's query: the layout and the rules, when due. `now_ms` is monotonic.
+  void prepare(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
+  // After it: true when the answer contradicts the shape and the batch changed (ask again).
+  bool reconsider(const ParsedVector& answer, PrometheusClient& client, std::int64_t eval_time_ms,
+                  std::int64_t now_ms);
+  // Gives each sample its node's link speed from the cache, asked first when due or when a node
+  // is not in it. Empty on success; the error when no speeds are known at all.
+  std::string attach_speeds(std::vector<NodeSample>& samples, PrometheusClient& client,
+                            std::int64_t eval_time_ms, std::int64_t now_ms);
+
+  const BuiltQuery& batch() const { return batch_; }
+  const QueryShape& shape() const { return shape_; }
+  const Counts& counts() const { return counts_; }
+  // Evaluation time of the cached link speeds (Unix ms); 0 when none were asked.
+  std::int64_t speeds_eval_time_ms() const { return speeds_eval_ms_; }
+  // One line: the node label and how it was found, per series or summed, rules or counters.
+  std::string describe() const;
+
+ private:
+  struct Speed {
+    double speed = 0;
+    std::uint32_t unusable = 0;
+  };
+
+  bool resolves_layout() const;
+  bool may_use_rules() const;
+  void check_layout(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
+  void check_rules(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
+  bool ask_speeds(const std::vector<NodeSample>& samples, PrometheusClient& client,
+                  std::int64_t eval_time_ms, std::int64_t now_ms);
+  void rebuild();
+
+  const QueryConfig config_;
+  const std::int64_t recheck_ms_;
+  QueryShape shape_;
+  BuiltQuery batch_;
+  Counts counts_;
+  std::int64_t next_layout_ms_ = 0;
+  std::int64_t next_rules_ms_ = 0;
+  std::int64_t next_speeds_ms_ = 0;
+  bool layout_known_ = false;  // a layout check answered
+  std::unordered_map<std::string, Speed> speeds_;
+  std::int64_t speeds_eval_ms_ = 0;
+};
+
+}  // namespace netscore::collector

@@ -1,0 +1,185 @@
+#include "collector/prometheus/side_queries.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <utility>
+
+#include <rapidjson/document.h>
+
+#include "collector/prometheus/query_builder.h"
+#include "common/duration.h"
+
+namespace netscore::collector {
+namespace {
+
+// The metrics of the batch and of the speed query, read with the same node labels.
+std::string metric_selector(const QueryConfig& config, const std::string& extra) {
+  return "{__name__=~" +
+         quote_promql_string(config.metric + "|" + config.transmit_metric + "|" +
+                             config.speed_metric) +
+         "," + device_matcher(config) + extra + "}";
+}
+
+// PromQL as Prometheus prints it, without the blanks outside string literals: its printer's
+// spacing differs between versions (`without(device)`, `without (device)`).
+std::string without_blanks(std::string_view text) {
+  std::string out;
+  bool quoted = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (quoted) {
+      out += c;
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        quoted = false;
+      }
+    } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+      out += c;
+      quoted = c == '"';
+    }
+  }
+  return out;
+}
+
+// "a=\"x\",b!~\"y\"" into its matchers, splitting at commas outside string literals.
+std::vector<std::string> split_matchers(std::string_view text) {
+  std::vector<std::string> out;
+  std::string current;
+  bool quoted = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (!quoted && c == ',') {
+      out.push_back(std::move(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+    if (escaped) {
+      escaped = false;
+    } else if (quoted && c == '\\') {
+      escaped = true;
+    } else if (c == '"') {
+      quoted = !quoted;
+    }
+  }
+  if (!current.empty()) out.push_back(std::move(current));
+  return out;
+}
+
+// The job a matcher `job="x"` selects; nothing for any other matcher.
+std::optional<std::string> job_of(std::string_view matcher) {
+  constexpr std::string_view kPrefix = "job=\"";
+  if (!matcher.starts_with(kPrefix) || !matcher.ends_with('"') || matcher.size() < 7) return {};
+  const std::string_view value = matcher.substr(kPrefix.size(), matcher.size() - 6);
+  if (value.find_first_of("\\\"") != std::string_view::npos) return {};
+  return std::string(value);
+}
+
+// The rule's job when `query` is `sum without (device) (rate(<metric>{...}[<range>]))` with the
+// configured device matcher and window; "" without a job matcher.
+std::optional<std::string> rate_rule_job(std::string_view query, const std::string& metric,
+                                         const QueryConfig& config) {
+  const std::string q = without_blanks(query);
+  const std::string head = "sumwithout(device)(rate(" + metric + "{";
+  const std::size_t close = q.rfind("}[");
+  if (!q.starts_with(head) || close == std::string::npos || close < head.size() ||
+      !q.ends_with("]))"))
+    return {};
+  const std::string_view range = std::string_view(q).substr(close + 2, q.size() - close - 5);
+  const auto window = parse_prom_duration(range);
+  if (!window || window->value != config.time_range.value) return {};
+  const std::string device = without_blanks(device_matcher(config));
+  std::optional<std::string> job;
+  bool has_device = false;
+  for (const auto& m :
+       split_matchers(std::string_view(q).substr(head.size(), close - head.size()))) {
+    if (m == device && !has_device) {
+      has_device = true;
+    } else if (auto j = job_of(m); j && !job) {
+      job = std::move(j);
+    } else {
+      return {};
+    }
+  }
+  if (!has_device) return {};
+  return job.value_or("");
+}
+
+std::string_view member_string(const rapidjson::Value& object, const char* name) {
+  const auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return {};
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+const rapidjson::Value& array_member(const rapidjson::Value& object, const char* name) {
+  const auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsArray())
+    throw std::runtime_error(std::string("unexpected rules answer: no ") + name + " array");
+  return it->value;
+}
+
+}  // namespace
+
+std::string build_layout_query(const QueryConfig& config) {
+  const auto& labels = config.node_labels;
+  std::string q;
+  std::string absent;  // the higher-priority candidates, absent
+  for (const auto& label : labels) {
+    if (!q.empty()) q += " or ";
+    q += "label_replace(count(" + metric_selector(config, absent + "," + label + "!=\"\"") +
+         "), \"" + std::string(kLayoutLabel) + "\", \"" + label + "\", \"\", \"\")";
+    absent += "," + label + "=\"\"";
+  }
+  return q;
+}
+
+std::optional<std::string> single_node_label(const ParsedVector& layout_answer) {
+  if (!layout_answer.ok() || layout_answer.samples.size() != 1 ||
+      !(layout_answer.samples.front().value > 0))
+    return std::nullopt;
+  return layout_answer.samples.front().node;
+}
+
+RateRules find_rate_rules(std::string_view rules_body, const QueryConfig& config) {
+  rapidjson::Document doc;
+  doc.Parse(rules_body.data(), rules_body.size());
+  if (doc.HasParseError() || !doc.IsObject() || member_string(doc, "status") != "success" ||
+      !doc.HasMember("data") || !doc["data"].IsObject())
+    throw std::runtime_error("unexpected rules answer: not a successful Prometheus answer");
+  RateRules found;
+  for (const auto& group : array_member(doc["data"], "groups").GetArray()) {
+    if (!group.IsObject()) continue;
+    for (const auto& rule : array_member(group, "rules").GetArray()) {
+      if (!rule.IsObject() || member_string(rule, "type") != "recording") continue;
+      const std::string_view name = member_string(rule, "name");
+      const std::string_view query = member_string(rule, "query");
+      if (!found.receive) {
+        if (auto job = rate_rule_job(query, config.metric, config))
+          found.receive = RateRule{std::string(name), std::move(*job)};
+      }
+      if (!found.transmit) {
+        if (auto job = rate_rule_job(query, config.transmit_metric, config))
+          found.transmit = RateRule{std::string(name), std::move(*job)};
+      }
+    }
+  }
+  return found;
+}
+
+std::string build_rule_coverage_query(const QueryConfig& config, const RateRules& rules) {
+  std::string q;
+  for (const auto& [rule, metric] : {std::pair{&rules.receive, &config.metric},
+                                     std::pair{&rules.transmit, &config.transmit_metric}}) {
+    if (!*rule || (*rule)->job.empty()) continue;
+    if (!q.empty()) q += " or ";
+    q += "count(" + *metric + "{" + device_matcher(config) +
+         ",job!=" + quote_promql_string((*rule)->job) + "})";
+  }
+  return q;
+}
+
+}  // namespace netscore::collector
