@@ -331,8 +331,8 @@ class Loop {
          .meta = meta,
          .nodes = found,
          .name_hashes = name_hashes_},
-        {.owner = owner_uid(spec), .uid = spec.name}, std::llround(t * 1e9), &burst_memory_, scores,
-        percent);
+        {.owner = owner_uid(spec), .uid = spec.name, .rate = 0}, std::llround(t * 1e9),
+        &burst_memory_, scores, percent);
     SchedulerModel::add_extender(scores, extender_weight(), total);
   }
 

@@ -35,7 +35,8 @@ void BurstMemory::assumed_prices(std::string_view owner, std::span<const std::ui
   for (auto it = recent_.rbegin(); it != recent_.rend() && published_ns - it->at_ns < window_ns;
        ++it) {
     const bool sibling = own != 0 && it->owner_hash == own;
-    per_node[it->node_hash] += sibling ? kSiblingPodPrices : kOtherPodPrices;
+    per_node[it->node_hash] +=
+        static_cast<std::uint32_t>(sibling ? kSiblingPodPrices : kOtherPodPrices);
   }
   for (std::size_t i = 0; i < prices.size(); ++i) {
     const auto found = per_node.find(name_hashes[i]);

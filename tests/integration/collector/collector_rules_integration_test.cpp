@@ -65,8 +65,8 @@ TEST(RecordingRulesTest, TheRulesRefreshPublishesTheCountersRates) {
         const auto http = client.query(
             R"(count({__name__=~"instance:node_network_(receive|transmit)_bytes_physical:rate5m"}))",
             wall_now_ms());
-        return http.ok() && http.body.find("\"" + std::to_string(2 * kNodes) + "\"") !=
-                                std::string::npos;
+        return http.ok() &&
+               http.body.find("\"" + std::to_string(2 * kNodes) + "\"") != std::string::npos;
       },
       std::chrono::seconds(30)));
   collector::Measurer rules(config, client);

@@ -37,9 +37,9 @@ TEST(SchedulerModel, ResourceScoresFollowGoArithmetic) {
 }
 
 TEST(SchedulerModel, ScoresAllNodesBelowAHundredThenAnAdaptiveShare) {
-  const std::vector<std::array<std::size_t, 2>> cases{
-      {30, 30}, {99, 99}, {100, 100}, {150, 100}, {1000, 420}, {5000, 500}, {6000, 300},
-      {10000, 500}};
+  const std::vector<std::array<std::size_t, 2>> cases{{30, 30},    {99, 99},    {100, 100},
+                                                      {150, 100},  {1000, 420}, {5000, 500},
+                                                      {6000, 300}, {10000, 500}};
   for (const auto& [nodes, scored] : cases)
     EXPECT_EQ(SchedulerModel::nodes_to_score(nodes), scored) << nodes << " nodes";
 }

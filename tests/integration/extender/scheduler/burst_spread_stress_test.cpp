@@ -45,8 +45,8 @@ TEST(BurstSpreadStress, ConcurrentRecommendationsAreAllCounted) {
       for (int i = 0; i < kCallsPerThread; ++i) {
         const std::string uid = "pod-" + std::to_string(t) + "-" + std::to_string(i);
         const std::string owner = i % 2 == 0 ? "shared" : "";
-        if (spread.prioritize(settings, table, {.owner = owner, .uid = uid}, i, scores, percent) >=
-            kNodes)
+        if (spread.prioritize(settings, table, {.owner = owner, .uid = uid, .rate = 0}, i, scores,
+                              percent) >= kNodes)
           lost.fetch_add(1);
       }
     });

@@ -45,7 +45,7 @@ std::vector<std::size_t> burst(const Cluster& c, BurstMemory* memory,
     std::array<std::int64_t, 4> scores{};
     std::array<std::int16_t, 4> percent{};
     const std::string uid = "pod-" + std::to_string(p);
-    out.push_back(prioritize(kSettings, c.read(), {.owner = owners[p], .uid = uid},
+    out.push_back(prioritize(kSettings, c.read(), {.owner = owners[p], .uid = uid, .rate = 0},
                              static_cast<std::int64_t>(p) * kMs, memory, scores, percent));
   }
   return out;
@@ -81,7 +81,9 @@ TEST(Prioritize, WithoutMemoryOrSpreadingEveryPodSeesTheSameQuietestNode) {
   c.meta.flags = 0;  // uncorrected: the seed's scores, no spreading
   std::array<std::int64_t, 4> scores{};
   std::array<std::int16_t, 4> percent{};
-  EXPECT_EQ(prioritize(kSettings, c.read(), {.uid = "p"}, 0, &memory, scores, percent), 4U);
+  EXPECT_EQ(prioritize(kSettings, c.read(), {.owner = {}, .uid = "p", .rate = 0}, 0, &memory,
+                       scores, percent),
+            4U);
   EXPECT_EQ(memory.size(), 0U);
 }
 
@@ -90,7 +92,9 @@ TEST(Prioritize, TheRecommendedNodeIsTheOnlyTen) {
   BurstMemory memory;
   std::array<std::int64_t, 4> scores{};
   std::array<std::int16_t, 4> percent{};
-  ASSERT_EQ(prioritize(kSettings, c.read(), {.uid = "p"}, 0, &memory, scores, percent), 0U);
+  ASSERT_EQ(prioritize(kSettings, c.read(), {.owner = {}, .uid = "p", .rate = 0}, 0, &memory,
+                       scores, percent),
+            0U);
   // 100 - x*100/400 in Go's integers: 75, 38, 13, 0 → 10 (the recommendation), 4, 1, 0.
   EXPECT_EQ(scores, (std::array<std::int64_t, 4>{10, 4, 1, 0}));
   EXPECT_EQ(percent, (std::array<std::int16_t, 4>{75, 38, 13, 0}));

@@ -25,7 +25,7 @@ struct Scored {
 };
 
 TableRead read(std::span<const NodeScore> nodes, shm::SnapshotMeta meta = {}, bool fresh = true) {
-  return {.fresh = fresh, .meta = meta, .nodes = nodes};
+  return {.fresh = fresh, .meta = meta, .nodes = nodes, .name_hashes = {}};
 }
 
 Scored score(ScoringMode mode, const TableRead& table,
