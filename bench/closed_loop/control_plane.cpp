@@ -89,11 +89,15 @@ void expect_created(const testing::HttpReply& reply, const std::string& what) {
 }  // namespace
 
 KubeApi::KubeApi(std::string url, std::string ca_file, std::string token)
-    : url_(std::move(url)), ca_file_(std::move(ca_file)), authorization_("Authorization: Bearer " + token) {
+    : url_(std::move(url)),
+      ca_file_(std::move(ca_file)),
+      authorization_("Authorization: Bearer " + token) {
   require_loopback(url_);
 }
 
-testing::HttpReply KubeApi::get(const std::string& path) const { return send("GET", path, {}, {}); }
+testing::HttpReply KubeApi::get(const std::string& path) const {
+  return send("GET", path, {}, {});
+}
 
 testing::HttpReply KubeApi::post(const std::string& path, const std::string& body) const {
   return send("POST", path, body, "application/json");
@@ -143,9 +147,10 @@ void ControlPlane::write_credentials() {
   admin_token_ = random_token();
   scheduler_token_ = random_token();
   const std::string collector_token = random_token();
-  write_file(file("tokens.csv"), token_auth_line(admin_token_, "bench-admin", {"system:masters"}) +
-                                     token_auth_line(scheduler_token_, "system:kube-scheduler", {}) +
-                                     token_auth_line(collector_token, kCollectorUser, {}));
+  write_file(file("tokens.csv"),
+             token_auth_line(admin_token_, "bench-admin", {"system:masters"}) +
+                 token_auth_line(scheduler_token_, "system:kube-scheduler", {}) +
+                 token_auth_line(collector_token, kCollectorUser, {}));
   admin_token_file_ = file("admin.token");
   write_file(admin_token_file_, admin_token_);
   collector_token_file_ = file("collector.token");
@@ -208,9 +213,9 @@ void ControlPlane::start_apiserver() {
 void ControlPlane::bind_collector(const std::string& rbac_manifest) {
   const ClusterRoleSpec role = cluster_role(rbac_manifest);
   const KubeApi api = admin();
-  expect_created(api.post("/apis/rbac.authorization.k8s.io/v1/clusterroles",
-                          kube_json::cluster_role(role)),
-                 "ClusterRole " + role.name);
+  expect_created(
+      api.post("/apis/rbac.authorization.k8s.io/v1/clusterroles", kube_json::cluster_role(role)),
+      "ClusterRole " + role.name);
   expect_created(
       api.post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
                kube_json::cluster_role_binding(role.name + "-bench", role.name, kCollectorUser)),
@@ -227,7 +232,8 @@ void ControlPlane::start_scheduler(const std::string& configuration, std::size_t
                                .auth = trusting(file("scheduler-certs/kube-scheduler.crt"))})
             .status != 200)
       return false;
-    const auto cached = metric_value(scheduler_metrics(), R"(scheduler_scheduler_cache_size{type="nodes"})");
+    const auto cached =
+        metric_value(scheduler_metrics(), R"(scheduler_scheduler_cache_size{type="nodes"})");
     return cached && *cached == static_cast<double>(nodes);
   };
   start_ready(
@@ -248,11 +254,11 @@ void ControlPlane::start_scheduler(const std::string& configuration, std::size_t
 
 std::string ControlPlane::scheduler_metrics() const {
   if (scheduler_port_ == 0) return {};
-  const auto reply = testing::http_request(
-      {.url = loopback_url("https", scheduler_port_) + "/metrics",
-       .headers = {"Authorization: Bearer " + admin_token_},
-       .timeout = kApiRequestTimeout,
-       .auth = trusting(file("scheduler-certs/kube-scheduler.crt"))});
+  const auto reply =
+      testing::http_request({.url = loopback_url("https", scheduler_port_) + "/metrics",
+                             .headers = {"Authorization: Bearer " + admin_token_},
+                             .timeout = kApiRequestTimeout,
+                             .auth = trusting(file("scheduler-certs/kube-scheduler.crt"))});
   return reply.status == 200 ? reply.body : std::string();
 }
 

@@ -39,7 +39,9 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-std::size_t indent(std::string_view line) { return line.find_first_not_of(' '); }
+std::size_t indent(std::string_view line) {
+  return line.find_first_not_of(' ');
+}
 
 bool blank_or_comment(std::string_view line) {
   const auto content = trim(line);
@@ -83,7 +85,9 @@ void drop_extenders(std::vector<std::string>& lines) {
   lines = std::move(kept);
 }
 
-std::string quoted(std::string_view text) { return fmt::format("\"{}\"", text); }
+std::string quoted(std::string_view text) {
+  return fmt::format("\"{}\"", text);
+}
 
 // `["a", "b"]` or `[a, b]` -> {a, b}.
 std::vector<std::string> flow_list(std::string_view text) {
@@ -134,10 +138,9 @@ void require_loopback(std::string_view url) {
     if (rest.starts_with(scheme)) rest.remove_prefix(scheme.size());
   }
   constexpr std::string_view kLoopback = "127.0.0.1";
-  const bool loopback =
-      rest.size() != url.size() && rest.starts_with(kLoopback) &&
-      (rest.size() == kLoopback.size() || rest[kLoopback.size()] == ':' ||
-       rest[kLoopback.size()] == '/');
+  const bool loopback = rest.size() != url.size() && rest.starts_with(kLoopback) &&
+                        (rest.size() == kLoopback.size() || rest[kLoopback.size()] == ':' ||
+                         rest[kLoopback.size()] == '/');
   if (!loopback) {
     throw std::invalid_argument(
         fmt::format("{}: the benchmark's control plane talks to 127.0.0.1 only", url));

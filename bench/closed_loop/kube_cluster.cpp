@@ -48,7 +48,9 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-std::int64_t now_s() { return static_cast<std::int64_t>(std::time(nullptr)); }
+std::int64_t now_s() {
+  return static_cast<std::int64_t>(std::time(nullptr));
+}
 
 void expect_status(const testing::HttpReply& reply, long status, const std::string& what) {
   if (reply.status != status) {
@@ -123,11 +125,10 @@ class KubeCluster final : public RealtimeCluster {
         read_file(deploy_dir_ + "/overlays/control-plane/kube-scheduler-config.yaml");
     const bool extender = policy.kind == PolicyKind::netscore;
     control_plane_.start_scheduler(
-        scheduler_config(shipped,
-                         {.kubeconfig = control_plane_.scheduler_kubeconfig(),
-                          .extender_url = extender ? std::optional(extender_url) : std::nullopt,
-                          .weight = policy.weight > 0 ? std::optional(policy.weight)
-                                                      : std::nullopt}),
+        scheduler_config(
+            shipped, {.kubeconfig = control_plane_.scheduler_kubeconfig(),
+                      .extender_url = extender ? std::optional(extender_url) : std::nullopt,
+                      .weight = policy.weight > 0 ? std::optional(policy.weight) : std::nullopt}),
         trace_.node_names.size());
     scheduler_name_ = kSchedulerName;
     // The watch is how the loop learns kube-scheduler's bindings: it must have replayed the pods
@@ -143,8 +144,7 @@ class KubeCluster final : public RealtimeCluster {
         kWatchCatchUp);
     if (!caught_up) {
       throw std::runtime_error(fmt::format("the pod watch replayed {} of {} bound pods: {}",
-                                           seen.size(), initial_.size(),
-                                           watch_->last_failure()));
+                                           seen.size(), initial_.size(), watch_->last_failure()));
     }
   }
 
@@ -161,13 +161,15 @@ class KubeCluster final : public RealtimeCluster {
   }
 
   std::string summary() const override {
-    std::string out = fmt::format("{} failed API requests, {} failed pod watches",
-                                  failed_requests_, watch_->failures());
+    std::string out = fmt::format("{} failed API requests, {} failed pod watches", failed_requests_,
+                                  watch_->failures());
     const std::string metrics = control_plane_.scheduler_metrics();
     if (metrics.empty()) return out;
     const auto attempts = [&](std::string_view result) {
-      return metric_value(metrics, fmt::format(R"(scheduler_schedule_attempts_total{{profile="{}",result="{}"}})",
-                                               kSchedulerName, result))
+      return metric_value(
+                 metrics,
+                 fmt::format(R"(scheduler_schedule_attempts_total{{profile="{}",result="{}"}})",
+                             kSchedulerName, result))
           .value_or(0);
     };
     return out + fmt::format(", kube-scheduler attempts: {} scheduled, {} unschedulable, {} error",
@@ -211,10 +213,11 @@ class KubeCluster final : public RealtimeCluster {
   // taint.
   void create_nodes() {
     for (const auto& name : trace_.node_names) {
-      expect_status(api_.post("/api/v1/nodes", kube_json::node(name)), 201, "creating node " + name);
-      expect_status(api_.patch("/api/v1/nodes/" + name + "/status",
-                               kube_json::node_ready_status(now_s())),
-                    200, "node " + name + " status");
+      expect_status(api_.post("/api/v1/nodes", kube_json::node(name)), 201,
+                    "creating node " + name);
+      expect_status(
+          api_.patch("/api/v1/nodes/" + name + "/status", kube_json::node_ready_status(now_s())),
+          200, "node " + name + " status");
       expect_status(api_.patch("/api/v1/nodes/" + name, kube_json::node_untainted()), 200,
                     "node " + name + " taints");
     }
@@ -246,8 +249,8 @@ class KubeCluster final : public RealtimeCluster {
     }
     for (const auto& [owner, first_and_count] : owners) {
       const PodSpec& spec = trace_.pods[first_and_count.first];
-      const std::string what = fmt::format("creating {} {}", kube_json::owner_type(spec.owner_kind).kind,
-                                           spec.replicaset);
+      const std::string what = fmt::format(
+          "creating {} {}", kube_json::owner_type(spec.owner_kind).kind, spec.replicaset);
       const auto reply = api_.post(kube_json::owner_collection(spec.owner_kind, spec.ns),
                                    kube_json::owner(trace_, spec, first_and_count.second));
       expect_status(reply, 201, what);

@@ -264,7 +264,9 @@ std::string node_ready_status(std::int64_t now_s) {
   return text(buffer);
 }
 
-std::string node_untainted() { return R"({"spec":{"taints":null}})"; }
+std::string node_untainted() {
+  return R"({"spec":{"taints":null}})";
+}
 
 std::string namespace_object(std::string_view name) {
   rapidjson::StringBuffer buffer;

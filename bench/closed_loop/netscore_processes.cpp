@@ -10,6 +10,7 @@
 
 #include <rapidjson/document.h>
 
+#include "bench/closed_loop/control_plane_files.h"
 #include "bench/closed_loop/traffic_exporter.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
@@ -53,7 +54,8 @@ NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Pol
   collector_.emplace(
       testing::BinaryProcess::Options{.path = binaries.collector, .env = as_list(env)});
   env["NETSCORE_LISTEN"] = "127.0.0.1:0";
-  extender_.emplace(testing::BinaryProcess::Options{.path = binaries.extender, .env = as_list(env)});
+  extender_.emplace(
+      testing::BinaryProcess::Options{.path = binaries.extender, .env = as_list(env)});
   url_ = testing::extender_base_url(*extender_, kNetscoreStartup);
   // Every node measured and the watch synced: the first pod is scored as later ones are.
   const auto ready = [&] {
@@ -61,14 +63,26 @@ NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Pol
     rapidjson::Document table;
     table.Parse(testing::http_get(url_ + "/table", 2s).body.c_str());
     return table.IsObject() && table.HasMember("table") && table.HasMember("cluster") &&
-           table["table"]["valid_count"].GetUint() == nodes &&
-           table["cluster"]["synced"].GetBool();
+           table["table"]["valid_count"].GetUint() == nodes && table["cluster"]["synced"].GetBool();
   };
   if (url_.empty() || !testing::eventually(ready, kNetscoreStartup)) {
     throw std::runtime_error(
         "netscore not ready:\ncollector: " + testing::log_tail(collector_->log_path()) +
         "\nextender: " + testing::log_tail(extender_->log_path()));
   }
+}
+
+NetscoreProcesses::Observed NetscoreProcesses::observe() const {
+  Observed out;
+  out.prioritize_answered =
+      metric_value(testing::http_get(url_ + "/metrics", 2s).body,
+                   R"(netscore_extender_requests_total{verb="prioritize",code="200"})")
+          .value_or(0);
+  rapidjson::Document table;
+  table.Parse(testing::http_get(url_ + "/table", 2s).body.c_str());
+  out.cluster_synced = table.IsObject() && table.HasMember("cluster") &&
+                       table["cluster"].HasMember("synced") && table["cluster"]["synced"].GetBool();
+  return out;
 }
 
 NetscoreProcesses::~NetscoreProcesses() {

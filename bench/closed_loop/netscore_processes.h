@@ -33,6 +33,14 @@ class NetscoreProcesses {
 
   const std::string& url() const { return url_; }
 
+  // What a real kube-scheduler got from the extender and whether the collector's watch is synced
+  // (its /metrics and /table), for the run's report.
+  struct Observed {
+    double prioritize_answered = 0;  // 200 answers to /prioritize
+    bool cluster_synced = false;
+  };
+  Observed observe() const;
+
  private:
   testing::ScratchTable table_{"realtime"};  // outlives both processes
   std::optional<testing::BinaryProcess> collector_, extender_;

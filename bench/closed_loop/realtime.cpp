@@ -109,6 +109,13 @@ class RealtimeLoop {
         policy_.name, exporter_.scrapes(), max_late_s_, extender_failures_, failed_bindings_,
         failed_creations_);
     if (external_scheduler_) report_external_bindings();
+    if (external_scheduler_ && netscore_) {
+      const auto observed = netscore_->observe();
+      std::cerr << fmt::format(
+          ", the extender answered {:.0f} prioritize calls, the collector's "
+          "watch {}",
+          observed.prioritize_answered, observed.cluster_synced ? "synced" : "NOT synced");
+    }
     if (prioritize_calls_ > 0) {
       std::cerr << fmt::format(", prioritize {:.1f} ms mean, {:.1f} ms max",
                                1e3 * prioritize_total_s_ / prioritize_calls_,
