@@ -1,6 +1,7 @@
 #include "bench/closed_loop/control_plane.h"
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -8,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -170,6 +172,9 @@ void ControlPlane::start_etcd() {
   start_ready(
       "etcd", etcd_,
       [&] {
+        // A failed attempt may have initialised the data directory for its own peer URL.
+        std::error_code ignored;
+        std::filesystem::remove_all(file("etcd"), ignored);
         etcd_url_ = loopback_url("http", testing::free_local_port());
         const std::string peer = loopback_url("http", testing::free_local_port());
         return testing::logged_program(

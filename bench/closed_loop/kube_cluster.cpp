@@ -1,6 +1,7 @@
 // RealtimeCluster on a real control plane (control_plane.h): the trace's objects created through
 // the API as their controllers and kubelets would leave them, kube-scheduler's bindings learned
 // from a watch.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <utility>

@@ -1,7 +1,9 @@
 #include "bench/closed_loop/pod_binding_watch.h"
 
 #include <chrono>
+#include <cstdint>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
