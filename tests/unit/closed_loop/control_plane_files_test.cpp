@@ -1,9 +1,12 @@
 #include "bench/closed_loop/control_plane_files.h"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -54,14 +57,15 @@ TEST(RequireLoopbackTest, AcceptsOnly127001) {
 TEST(SchedulerConfigTest, NetscoreKeepsTheShippedExtenderAndAdaptsOnlyUrlKubeconfigAndLeader) {
   const std::string file = shipped(kSchedulerConfig);
   const std::string config = scheduler_config(
-      file, {.kubeconfig = "/tmp/x/kube-scheduler.kubeconfig", .extender_url = "http://127.0.0.1:4242"});
+      file,
+      {.kubeconfig = "/tmp/x/kube-scheduler.kubeconfig", .extender_url = "http://127.0.0.1:4242"});
   EXPECT_EQ(value_line(config, "kubeconfig"), "  kubeconfig: /tmp/x/kube-scheduler.kubeconfig");
   EXPECT_EQ(value_line(config, "leaderElect"), "  leaderElect: false");
   EXPECT_EQ(value_line(config, "urlPrefix"), "  - urlPrefix: \"http://127.0.0.1:4242\"");
   // Everything that decides scoring is as shipped.
-  for (const char* key : {"weight", "httpTimeout", "prioritizeVerb", "filterVerb",
-                          "nodeCacheCapable", "ignorable", "enableHTTPS", "schedulerName",
-                          "apiVersion", "kind"}) {
+  for (const char* key :
+       {"weight", "httpTimeout", "prioritizeVerb", "filterVerb", "nodeCacheCapable", "ignorable",
+        "enableHTTPS", "schedulerName", "apiVersion", "kind"}) {
     EXPECT_EQ(value_line(config, key), value_line(file, key)) << key;
   }
   EXPECT_EQ(value_line(config, "weight"), "    weight: 3");
@@ -77,9 +81,8 @@ TEST(SchedulerConfigTest, NetscoreKeepsTheShippedExtenderAndAdaptsOnlyUrlKubecon
 
 TEST(SchedulerConfigTest, APolicyWeightReplacesTheShippedOne) {
   const std::string config =
-      scheduler_config(shipped(kSchedulerConfig), {.kubeconfig = "k",
-                                                   .extender_url = "http://127.0.0.1:1",
-                                                   .weight = 1});
+      scheduler_config(shipped(kSchedulerConfig),
+                       {.kubeconfig = "k", .extender_url = "http://127.0.0.1:1", .weight = 1});
   EXPECT_EQ(value_line(config, "weight"), "    weight: 1");
 }
 
@@ -101,18 +104,16 @@ TEST(SchedulerConfigTest, RefusesWhatItCannotEditSafely) {
   EXPECT_THROW(scheduler_config("apiVersion: v1\n", {.kubeconfig = "k"}), std::runtime_error);
   // Two extenders: which one is netscore is not the tool's guess to make.
   const std::string two = file + "  - urlPrefix: \"http://127.0.0.1:9999\"\n    weight: 1\n";
-  EXPECT_THROW(
-      scheduler_config(two, {.kubeconfig = "k", .extender_url = "http://127.0.0.1:1"}),
-      std::runtime_error);
+  EXPECT_THROW(scheduler_config(two, {.kubeconfig = "k", .extender_url = "http://127.0.0.1:1"}),
+               std::runtime_error);
 }
 
 TEST(ClusterRoleTest, ReadsTheShippedCollectorRole) {
   const ClusterRoleSpec role = cluster_role(shipped("base/rbac.yaml"));
   EXPECT_EQ(role.name, "netscore-collector");
   ASSERT_EQ(role.rules.size(), 1U);
-  const RbacRule expected{{"apiGroups", {""}},
-                          {"resources", {"pods", "nodes"}},
-                          {"verbs", {"get", "list", "watch"}}};
+  const RbacRule expected{
+      {"apiGroups", {""}}, {"resources", {"pods", "nodes"}}, {"verbs", {"get", "list", "watch"}}};
   EXPECT_EQ(role.rules[0], expected);
 }
 

@@ -1,5 +1,6 @@
 #include "bench/closed_loop/kube_objects_json.h"
 
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -18,7 +19,8 @@ rapidjson::Document parsed(const std::string& json) {
 
 std::string at(const rapidjson::Document& doc, const char* pointer) {
   const rapidjson::Value* value = rapidjson::Pointer(pointer).Get(doc);
-  return value != nullptr && value->IsString() ? value->GetString() : "<missing " + std::string(pointer) + ">";
+  return value != nullptr && value->IsString() ? value->GetString()
+                                               : "<missing " + std::string(pointer) + ">";
 }
 
 bool absent(const rapidjson::Document& doc, const char* pointer) {
@@ -74,7 +76,8 @@ TEST(KubeObjectsJsonTest, AStatefulSetSelectsEveryRevisionAJobGetsItsSelectorGen
   const Labels sts_labels = pod_labels(sts, sts.pods[0], "u");
   EXPECT_EQ(sts_labels.at("controller-revision-hash"), "web-5d8f7");
   EXPECT_TRUE(selects(*rapidjson::Pointer("/spec/selector/matchLabels").Get(sts_doc), sts_labels));
-  EXPECT_EQ(owner_collection(OwnerKind::statefulset, "a"), "/apis/apps/v1/namespaces/a/statefulsets");
+  EXPECT_EQ(owner_collection(OwnerKind::statefulset, "a"),
+            "/apis/apps/v1/namespaces/a/statefulsets");
 
   const Trace job = one_pod_trace(OwnerKind::job);
   const auto job_doc = parsed(owner(job, job.pods[0], 1));
@@ -89,14 +92,13 @@ TEST(KubeObjectsJsonTest, AStatefulSetSelectsEveryRevisionAJobGetsItsSelectorGen
 }
 
 TEST(KubeObjectsJsonTest, APodHasTheModelsRequestsAndItsControllerReference) {
-  const auto doc = parsed(pod({.ns = "shop",
-                               .name = "web-5d8f7-abcde",
-                               .labels = {{"app", "web"}},
-                               .owner = OwnerRef{.kind = OwnerKind::replicaset,
-                                                 .name = "web-5d8f7",
-                                                 .uid = "uid-1"},
-                               .scheduler_name = "default-scheduler",
-                               .node = {}}));
+  const auto doc = parsed(
+      pod({.ns = "shop",
+           .name = "web-5d8f7-abcde",
+           .labels = {{"app", "web"}},
+           .owner = OwnerRef{.kind = OwnerKind::replicaset, .name = "web-5d8f7", .uid = "uid-1"},
+           .scheduler_name = "default-scheduler",
+           .node = {}}));
   EXPECT_EQ(at(doc, "/kind"), "Pod");
   EXPECT_EQ(at(doc, "/metadata/labels/app"), "web");
   EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/kind"), "ReplicaSet");
