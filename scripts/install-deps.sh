@@ -15,6 +15,8 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   prometheus golang-go python3 python3-yaml chromium
   openssl apache2-utils victoria-metrics clang-format
+  # etcd for netscore-closed-loop-realtime --kube-bin (a real control plane)
+  etcd-server
 )
 packages=("${build_packages[@]}" "${test_packages[@]}")
 

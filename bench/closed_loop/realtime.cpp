@@ -5,14 +5,13 @@
 #include <csignal>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <deque>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <stdexcept>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -20,95 +19,27 @@
 #include <rapidjson/document.h>
 
 #include "bench/closed_loop/oracles.h"
+#include "bench/closed_loop/pod_owner.h"
+#include "bench/closed_loop/netscore_processes.h"
+#include "bench/closed_loop/realtime_cluster.h"
 #include "bench/closed_loop/scheduler_model.h"
 #include "bench/closed_loop/timed_event.h"
 #include "bench/closed_loop/traffic_exporter.h"
 #include "common/config.h"
-#include "tests/support/binary_process.h"
 #include "tests/support/eventually.h"
-#include "tests/support/fake_kube_apiserver.h"
 #include "tests/support/http_client.h"
-#include "tests/support/netscore_binaries.h"
-#include "tests/support/prometheus_process.h"
-#include "tests/support/scratch_table.h"
 
 namespace netscore::sim {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::BinaryProcess;
-namespace kube = testing::kube;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::chrono::seconds kStartup{60};
-constexpr std::chrono::seconds kStop{10};
 constexpr std::chrono::seconds kRequestTimeout{5};
 
 std::atomic<bool> stop_requested{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-
-std::int64_t scaled_ms(const PromDuration& duration, double time_scale) {
-  return std::max<std::int64_t>(
-      1, std::llround(static_cast<double>(duration.value.count()) / time_scale));
-}
-
-std::vector<std::string> as_list(const Environment& env) {
-  std::vector<std::string> out;
-  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
-  return out;
-}
-
-// The two binaries as a cluster runs them, on one scratch table; started only for netscore
-// policies, stopped by PID before Prometheus and the API server they talk to go away.
-class NetscoreProcesses {
- public:
-  NetscoreProcesses(const RealtimeBinaries& binaries, const Policy& policy, double time_scale,
-                    const std::string& prometheus_url, const std::string& api_url,
-                    std::size_t nodes) {
-    // The virtual-time level divides the collector's refresh and window by time_scale; the same
-    // here, on the policy's values where it sets them.
-    const Config shipped = load_config(Component::collector, {}, policy.env);
-    Environment env = policy.env;
-    env["NETSCORE_REFRESH_INTERVAL"] =
-        duration_text(scaled_ms(shipped.refresh_interval, time_scale));
-    env["NETSCORE_TIME_RANGE"] = duration_text(scaled_ms(shipped.query.time_range, time_scale));
-    env["NETSCORE_PROMETHEUS_URL"] = prometheus_url;
-    env["NETSCORE_INTERFACE"] = "eth0";
-    env["NETSCORE_KUBE_API_URL"] = api_url;
-    env["NETSCORE_SHM_NAME"] = table_.str();
-    collector_.emplace(BinaryProcess::Options{.path = binaries.collector, .env = as_list(env)});
-    env["NETSCORE_LISTEN"] = "127.0.0.1:0";
-    extender_.emplace(BinaryProcess::Options{.path = binaries.extender, .env = as_list(env)});
-    url_ = testing::extender_base_url(*extender_, kStartup);
-    // Every node measured and the watch synced: the first pod is scored as later ones are.
-    const auto ready = [&] {
-      if (testing::http_get(url_ + "/readyz", 2s).status != 200) return false;
-      rapidjson::Document table;
-      table.Parse(testing::http_get(url_ + "/table", 2s).body.c_str());
-      return table.IsObject() && table.HasMember("table") && table.HasMember("cluster") &&
-             table["table"]["valid_count"].GetUint() == nodes &&
-             table["cluster"]["synced"].GetBool();
-    };
-    if (url_.empty() || !testing::eventually(ready, kStartup)) {
-      throw std::runtime_error(
-          "netscore not ready:\ncollector: " + testing::log_tail(collector_->log_path()) +
-          "\nextender: " + testing::log_tail(extender_->log_path()));
-    }
-  }
-  ~NetscoreProcesses() {
-    extender_->stop(kStop);
-    collector_->stop(kStop);
-  }
-  NetscoreProcesses(const NetscoreProcesses&) = delete;
-  NetscoreProcesses& operator=(const NetscoreProcesses&) = delete;
-
-  const std::string& url() const { return url_; }
-
- private:
-  testing::ScratchTable table_{"realtime"};  // outlives both processes
-  std::optional<BinaryProcess> collector_, extender_;
-  std::string url_;
-};
 
 enum class EventKind { trace, schedule, sample };
 
@@ -117,12 +48,14 @@ using Event = TimedEvent<EventKind>;
 class RealtimeLoop {
  public:
   RealtimeLoop(const Trace& trace, const Policy& policy, const LoopParams& params,
-               const RealtimeBinaries& binaries)
+               const RealtimeBinaries& binaries, const std::optional<KubeClusterOptions>& kube)
       : trace_(trace),
         policy_(policy),
         params_(params),
         binaries_(binaries),
         nodes_(trace.node_names.size()),
+        cluster_(kube ? kube_cluster(trace, *kube) : fake_cluster(trace)),
+        external_scheduler_(cluster_->schedules(policy)),
         exporter_(trace.node_names, {trace.background, trace.counter_start},
                   {trace.background_transmit, trace.counter_start_transmit}, trace.speed),
         with_speeds_(
@@ -132,12 +65,12 @@ class RealtimeLoop {
         node_pods_(nodes_, 0),
         node_of_pod_(trace.pods.size(), -1),
         removed_(trace.pods.size(), false),
+        created_at_s_(trace.pods.size(), 0),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
         scheduler_(params.topology_spread, params.tie_seed),
         mean_pod_(mean_pod_rates(trace)) {
     node_names_json_ = "[";
     for (std::size_t n = 0; n < nodes_; ++n) {
-      api_.put_node(trace.node_names[n]);
       index_[trace.node_names[n]] = n;
       node_names_json_ += (n ? ",\"" : "\"") + trace.node_names[n] + "\"";
     }
@@ -148,9 +81,10 @@ class RealtimeLoop {
     for (const auto pod : trace_.initial_pods) place_initial(pod);
     prometheus_.emplace(exporter_.target(), params_.scrape_s);
     if (policy_.kind == PolicyKind::netscore) {
-      netscore_.emplace(binaries_, policy_, params_.time_scale, prometheus_->url(), api_.url(),
-                        nodes_);
+      netscore_.emplace(binaries_, policy_, params_.time_scale, prometheus_->url(),
+                        cluster_->collector_env(), nodes_);
     }
+    if (external_scheduler_) cluster_->start_scheduler(policy_, netscore_ ? netscore_->url() : "");
     if (!testing::eventually([&] { return exporter_.scrapes() >= 2; }, kStartup))
       throw std::runtime_error("prometheus never scraped the traffic exporter");
     start_ = Clock::now();
@@ -164,19 +98,33 @@ class RealtimeLoop {
           start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(e.t));
       while (Clock::now() < due) {
         if (stop_requested) throw std::runtime_error("interrupted");
-        std::this_thread::sleep_until(std::min(due, Clock::now() + 100ms));
+        for (const auto& [pod, node] :
+             cluster_->wait_for_bindings(std::min(due, Clock::now() + 100ms)))
+          on_bound(pod, node);
       }
       max_late_s_ = std::max(max_late_s_, elapsed_s() - e.t);
       handle(e);
     }
     std::cerr << fmt::format(
-        "{}: {} scrapes, events up to {:.3f} s late, {} extender failures, {} failed bindings",
-        policy_.name, exporter_.scrapes(), max_late_s_, extender_failures_, failed_bindings_);
+        "{}: {} scrapes, events up to {:.3f} s late, {} extender failures, {} failed bindings, "
+        "{} failed creations",
+        policy_.name, exporter_.scrapes(), max_late_s_, extender_failures_, failed_bindings_,
+        failed_creations_);
+    if (external_scheduler_) report_external_bindings();
+    if (external_scheduler_ && netscore_) {
+      const auto observed = netscore_->observe();
+      std::cerr << fmt::format(
+          ", the extender answered {:.0f} prioritize calls, the collector's "
+          "watch {}",
+          observed.prioritize_answered, observed.cluster_synced ? "synced" : "NOT synced");
+    }
     if (prioritize_calls_ > 0) {
       std::cerr << fmt::format(", prioritize {:.1f} ms mean, {:.1f} ms max",
                                1e3 * prioritize_total_s_ / prioritize_calls_,
                                1e3 * prioritize_max_s_);
     }
+    if (const std::string summary = cluster_->summary(); !summary.empty())
+      std::cerr << "\n  " << summary;
     std::cerr << "\n";
     return {.policy = policy_.name,
             .balance = recorder_.result(),
@@ -189,16 +137,6 @@ class RealtimeLoop {
 
   void push(double t, EventKind kind, std::uint32_t arg = 0) {
     queue_.push({.t = t, .seq = seq_++, .kind = kind, .arg = arg});
-  }
-
-  kube::Pod pod_object(std::uint32_t pod) const {
-    const PodSpec& spec = trace_.pods[pod];
-    return {.ns = spec.ns,
-            .name = spec.name,
-            .labels = {{"app", trace_.deployments[spec.deployment].name},
-                       {"pod-template-hash", spec.template_hash}},
-            .owner = kube::OwnerReference{
-                .kind = "ReplicaSet", .name = spec.replicaset, .uid = "uid-" + spec.replicaset}};
   }
 
   std::size_t least_utilised(std::uint32_t pod) const {
@@ -217,12 +155,31 @@ class RealtimeLoop {
                                        bound_rate_.begin());
     bind(pod, best);
     exporter_.add_running(pod, best, trace_.pods[pod].rate, trace_.pods[pod].transmit_rate);
-    kube::Pod object = pod_object(pod);
-    object.node = trace_.node_names[best];
-    object.phase = "Running";
-    object.created_s = static_cast<std::int64_t>(std::time(nullptr)) - 7200;
-    object.scheduled_s = object.created_s;
-    api_.create_pod(std::move(object));
+    cluster_->create_initial(pod, best);
+  }
+
+  // A binding kube-scheduler made, seen by the watch; the harness' own and those of pods deleted
+  // meanwhile are skipped.
+  void on_bound(std::uint32_t pod, std::size_t node) {
+    if (!external_scheduler_ || removed_[pod] || node_of_pod_[pod] >= 0) return;
+    const PodSpec& spec = trace_.pods[pod];
+    bind(pod, node);
+    exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
+    const double latency_s = elapsed_s() - created_at_s_[pod];
+    binding_latency_total_s_ += latency_s;
+    binding_latency_max_s_ = std::max(binding_latency_max_s_, latency_s);
+    ++external_bindings_;
+  }
+
+  void report_external_bindings() const {
+    unsigned unbound = 0;
+    for (const auto pod : created_) unbound += !removed_[pod] && node_of_pod_[pod] < 0;
+    std::cerr << fmt::format(
+        ", {} bound by kube-scheduler ({:.3f} s mean, {:.3f} s max from "
+        "creation to the watch), {} still pending",
+        external_bindings_,
+        external_bindings_ ? binding_latency_total_s_ / external_bindings_ : 0.0,
+        binding_latency_max_s_, unbound);
   }
 
   void bind(std::uint32_t pod, std::size_t node) {
@@ -230,11 +187,14 @@ class RealtimeLoop {
     ++node_pods_[node];
     bound_rate_[node] += trace_.pods[pod].rate;
     bound_transmit_[node] += trace_.pods[pod].transmit_rate;
-    same_set(pod)[node] += 1;
+    if (spread_by_default(trace_.pods[pod])) same_set(pod)[node] += 1;
   }
 
+  // The pods bound per node that PodTopologySpread counts as the pod's siblings; all zero (the
+  // empty owner's) for a pod its default constraints do not select.
   std::vector<unsigned>& same_set(std::uint32_t pod) {
-    auto& same = same_set_[trace_.pods[pod].replicaset];
+    const PodSpec& spec = trace_.pods[pod];
+    auto& same = same_set_[spread_by_default(spec) ? spec.replicaset : std::string()];
     same.resize(nodes_);
     return same;
   }
@@ -264,16 +224,21 @@ class RealtimeLoop {
     if (event.kind == TraceEvent::Kind::create) {
       const bool idle = pending_.empty();
       for (const auto pod : event.pods) {
-        api_.create_pod(pod_object(pod));
-        pending_.push_back(pod);
+        if (!cluster_->create(pod)) {
+          ++failed_creations_;
+          continue;
+        }
+        created_at_s_[pod] = elapsed_s();
+        created_.push_back(pod);
+        if (!external_scheduler_) pending_.push_back(pod);
       }
-      if (idle) push(t, EventKind::schedule);
+      if (idle && !pending_.empty()) push(t, EventKind::schedule);
       return;
     }
     const std::uint32_t pod = event.pods.front();
     const PodSpec& spec = trace_.pods[pod];
     removed_[pod] = true;
-    api_.delete_pod(spec.ns, spec.name);
+    cluster_->remove(pod);
     exporter_.stop_pod(pod);
     const int node = node_of_pod_[pod];
     if (node < 0) return;  // still pending: skipped when its turn comes
@@ -281,7 +246,7 @@ class RealtimeLoop {
     --node_pods_[n];
     bound_rate_[n] -= spec.rate;
     bound_transmit_[n] -= spec.transmit_rate;
-    same_set(pod)[n] -= 1;
+    if (spread_by_default(spec)) same_set(pod)[n] -= 1;
   }
 
   void schedule_next() {
@@ -291,7 +256,7 @@ class RealtimeLoop {
     pending_.pop_front();
     const std::size_t node = pick(pod);
     const PodSpec& spec = trace_.pods[pod];
-    if (api_.bind_pod(spec.ns, spec.name, trace_.node_names[node]) != 201) ++failed_bindings_;
+    if (!cluster_->bind(pod, node)) ++failed_bindings_;
     bind(pod, node);
     exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
     if (!pending_.empty()) push(elapsed_s() + params_.cycle_s, EventKind::schedule);
@@ -337,8 +302,7 @@ class RealtimeLoop {
   // The shipped configuration's extender is ignorable: a failed call leaves only the default
   // plugins' scores, as kube-scheduler does.
   void add_extender(std::uint32_t pod, std::vector<std::int64_t>& total) {
-    const PodSpec& spec = trace_.pods[pod];
-    const auto object = api_.pod(spec.ns, spec.name);
+    const auto object = cluster_->pod_json(pod);
     if (!object) {
       ++extender_failures_;
       return;
@@ -346,8 +310,7 @@ class RealtimeLoop {
     const auto sent = Clock::now();
     const auto reply = testing::http_post(
         netscore_->url() + "/prioritize",
-        R"({"Pod":)" + kube::to_json(*object, true) + R"(,"NodeNames":)" + node_names_json_ + "}",
-        kRequestTimeout);
+        R"({"Pod":)" + *object + R"(,"NodeNames":)" + node_names_json_ + "}", kRequestTimeout);
     const double round_trip_s = std::chrono::duration<double>(Clock::now() - sent).count();
     prioritize_total_s_ += round_trip_s;
     prioritize_max_s_ = std::max(prioritize_max_s_, round_trip_s);
@@ -379,7 +342,8 @@ class RealtimeLoop {
   const RealtimeBinaries& binaries_;
   std::size_t nodes_;
   // Declared in start order: the processes stop before what they talk to goes away.
-  testing::FakeKubeApiServer api_;
+  std::unique_ptr<RealtimeCluster> cluster_;
+  bool external_scheduler_;  // kube-scheduler binds, the harness learns it from the cluster
   TrafficExporter exporter_;
   std::optional<ScrapingPrometheus> prometheus_;
   std::optional<NetscoreProcesses> netscore_;
@@ -393,6 +357,8 @@ class RealtimeLoop {
   std::unordered_map<std::string, std::vector<unsigned>> same_set_;
   std::vector<int> node_of_pod_;
   std::vector<bool> removed_;
+  std::vector<double> created_at_s_;    // per pod, seconds into the run
+  std::vector<std::uint32_t> created_;  // pods created through the API, in order
   std::deque<std::uint32_t> pending_;
   BalanceRecorder recorder_;
   SchedulerModel scheduler_;
@@ -404,7 +370,9 @@ class RealtimeLoop {
   // The real scheduling cycle is cycle_s plus this: what --cycle-s of the virtual level stands for.
   double prioritize_total_s_ = 0, prioritize_max_s_ = 0;
   unsigned prioritize_calls_ = 0;
-  unsigned extender_failures_ = 0, failed_bindings_ = 0;
+  unsigned extender_failures_ = 0, failed_bindings_ = 0, failed_creations_ = 0;
+  unsigned external_bindings_ = 0;
+  double binding_latency_total_s_ = 0, binding_latency_max_s_ = 0;
 };
 
 }  // namespace
@@ -416,8 +384,9 @@ void stop_on_signals() {
 }
 
 RunResult run_policy_realtime(const Trace& trace, const Policy& policy, const LoopParams& params,
-                              const RealtimeBinaries& binaries) {
-  return RealtimeLoop(trace, policy, params, binaries).run();
+                              const RealtimeBinaries& binaries,
+                              const std::optional<KubeClusterOptions>& kube) {
+  return RealtimeLoop(trace, policy, params, binaries, kube).run();
 }
 
 }  // namespace netscore::sim

@@ -1,7 +1,9 @@
 #pragma once
 
-#include <string>
+#include <optional>
 
+#include "bench/closed_loop/netscore_processes.h"
+#include "bench/closed_loop/realtime_cluster.h"
 #include "bench/closed_loop/simulator.h"
 #include "bench/closed_loop/workload.h"
 
@@ -12,12 +14,10 @@
 // computes with the same code as libraries, this level checks end to end: query timing, watch
 // latency, whole-second timestamps, Prometheus' own range functions. The trace's seconds are real
 // seconds, so one policy takes the trace's duration.
+// With a real control plane (`kube`) the API server is kube-apiserver, and kube-scheduler itself
+// places the pods of the policies it can express (kube-scheduler alone, netscore policies through
+// the shipped scheduler configuration); the harness still places the others' (realtime_cluster.h).
 namespace netscore::sim {
-
-struct RealtimeBinaries {
-  std::string collector;
-  std::string extender;
-};
 
 // SIGINT and SIGTERM end the running policy early (run_policy_realtime then throws), so that its
 // processes are still stopped by PID and its temporary files removed.
@@ -25,7 +25,9 @@ void stop_on_signals();
 
 // One policy on the trace. Throws std::runtime_error (with the failing process' log tail) when a
 // part does not start; every process is stopped by PID before it returns or throws.
+// `kube`: nullopt runs the fake API server and the scheduler model.
 RunResult run_policy_realtime(const Trace& trace, const Policy& policy, const LoopParams& params,
-                              const RealtimeBinaries& binaries);
+                              const RealtimeBinaries& binaries,
+                              const std::optional<KubeClusterOptions>& kube);
 
 }  // namespace netscore::sim

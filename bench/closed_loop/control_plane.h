@@ -1,0 +1,92 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tests/support/binary_process.h"
+#include "tests/support/http_client.h"
+
+// A real Kubernetes control plane on 127.0.0.1 for the closed loop: etcd (Debian's
+// /usr/bin/etcd), the user's own kube-apiserver and kube-scheduler (v1.26) binaries, each a child
+// process in one temporary directory, stopped by PID (scheduler, API server, etcd) and the
+// directory removed on destruction.
+// The API server serves HTTPS on 127.0.0.1 with a certificate it signs itself, authorizes with
+// Node,RBAC and authenticates static tokens: an admin (system:masters, the harness),
+// system:kube-scheduler (bound by the bootstrap RBAC policy) and the collector's user, bound by
+// the harness through the API to the ClusterRole the project ships (deploy/base/rbac.yaml), so
+// that a collector that syncs proves the shipped role enough.
+// Not emulated: kubelets, kube-controller-manager (no controller acts on any object), the
+// service network. Not thread-safe.
+namespace netscore::sim {
+
+// Requests to the API server as one user, each with a timeout. Thread-safe (one libcurl handle
+// per request).
+class KubeApi {
+ public:
+  KubeApi(std::string url, std::string ca_file, std::string token);
+
+  testing::HttpReply get(const std::string& path) const;
+  testing::HttpReply post(const std::string& path, const std::string& body) const;
+  // A JSON merge patch (RFC 7386).
+  testing::HttpReply patch(const std::string& path, const std::string& body) const;
+  // Deleted at once (gracePeriodSeconds=0): no kubelet would ever confirm a graceful deletion.
+  testing::HttpReply remove(const std::string& path) const;
+
+ private:
+  testing::HttpReply send(std::string method, const std::string& path, std::string body,
+                          std::string content_type) const;
+
+  std::string url_;
+  std::string ca_file_;
+  std::string authorization_;
+};
+
+class ControlPlane {
+ public:
+  // Starts etcd and kube-apiserver from `kube_bin`, waits for /readyz and creates the collector's
+  // ClusterRole (from `rbac_manifest`, the shipped file's text) and its binding. Throws
+  // std::runtime_error with the failing process' log tail.
+  ControlPlane(const std::string& kube_bin, const std::string& rbac_manifest);
+  ControlPlane(const ControlPlane&) = delete;
+  ControlPlane& operator=(const ControlPlane&) = delete;
+  ~ControlPlane();
+
+  const std::string& url() const { return url_; }
+  // The API server's certificate chain (its own CA included): what clients trust.
+  const std::string& ca_file() const { return ca_file_; }
+  KubeApi admin() const { return {url_, ca_file_, admin_token_}; }
+  const std::string& admin_token_file() const { return admin_token_file_; }
+  const std::string& collector_token_file() const { return collector_token_file_; }
+  const std::string& scheduler_kubeconfig() const { return scheduler_kubeconfig_; }
+
+  // Starts kube-scheduler with this KubeSchedulerConfiguration (its clientConnection.kubeconfig
+  // scheduler_kubeconfig()) and waits until its cache holds `nodes` nodes. Throws as above.
+  void start_scheduler(const std::string& configuration, std::size_t nodes);
+  // kube-scheduler's /metrics, read as the admin; empty when not running or unanswered.
+  std::string scheduler_metrics() const;
+
+ private:
+  struct TempDir {
+    TempDir();
+    ~TempDir();
+    std::string path;
+  };
+
+  std::string file(const std::string& name) const { return dir_.path + "/" + name; }
+  void write_credentials();
+  void start_etcd();
+  void start_apiserver();
+  void bind_collector(const std::string& rbac_manifest);
+
+  TempDir dir_;  // declared first: removed after every process below is stopped
+  std::string admin_token_, admin_token_file_, scheduler_token_, collector_token_file_;
+  std::string scheduler_kubeconfig_;
+  std::string etcd_url_, url_, ca_file_, kube_bin_;
+  std::uint16_t scheduler_port_ = 0;
+  std::optional<testing::BinaryProcess> etcd_, apiserver_, scheduler_;
+};
+
+}  // namespace netscore::sim
