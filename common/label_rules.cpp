@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 
+#include <boost/algorithm/string/classification.hpp>
+#include <boost/algorithm/string/trim.hpp>
+
 #include "common/table/score_table_layout.h"
 
 namespace netscore {
@@ -56,10 +59,7 @@ Pair split_pair(std::string_view text, std::string_view side, std::size_t rule) 
 
 // Operators write "a=b:c=d; e=f:g=h" and YAML folds lines: spaces around a rule are not part of it.
 std::string_view trim(std::string_view s) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
+  return boost::algorithm::trim_copy_if(s, boost::algorithm::is_any_of(" \t\n\r"));
 }
 
 bool holds(std::span<const KeyValue> pairs, std::string_view key, std::string_view value) {

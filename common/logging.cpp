@@ -1,7 +1,14 @@
 #include "common/logging.h"
 
+#include <cstddef>
 #include <memory>
+#include <string>
+#include <string_view>
 
+#include <rapidjson/encodings.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -27,35 +34,6 @@ spdlog::level::level_enum to_spdlog(LogLevel level) {
   return spdlog::level::info;
 }
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0 (RFC 3629: no overlongs, no
-// surrogates, nothing above U+10FFFF).
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = byte(i);
-  std::size_t n = 0;
-  unsigned char lo = 0x80;
-  unsigned char hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return n;
-}
-
 // %* in the json pattern: the message payload as an escaped JSON string body.
 class JsonMessage final : public spdlog::custom_flag_formatter {
  public:
@@ -73,47 +51,24 @@ class JsonMessage final : public spdlog::custom_flag_formatter {
 }  // namespace
 
 void append_json_escaped(std::string_view text, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      const std::size_t n = utf8_length(text, i);
-      if (n == 0) {
-        out += "\\ufffd";
-        ++i;
-      } else {
-        out.append(text.substr(i, n));
-        i += n;
-      }
-      continue;
+  // RapidJSON's writer escapes but cannot repair invalid UTF-8, so each byte that does not start a
+  // valid sequence (its own check: RFC 3629, no overlongs or surrogates) becomes U+FFFD first.
+  rapidjson::StringBuffer valid;
+  for (std::size_t at = 0; at < text.size();) {
+    rapidjson::MemoryStream rest(text.data() + at, text.size() - at);
+    const std::size_t mark = valid.GetSize();
+    if (rapidjson::UTF8<>::Validate(rest, valid)) {
+      at += rest.Tell();
+    } else {
+      valid.Pop(valid.GetSize() - mark);
+      rapidjson::UTF8<>::Encode(valid, 0xFFFDU);
+      ++at;
     }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-    ++i;
   }
+  rapidjson::StringBuffer quoted;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(quoted);
+  writer.String(valid.GetString(), static_cast<rapidjson::SizeType>(valid.GetSize()));
+  out.append(quoted.GetString() + 1, quoted.GetSize() - 2);
 }
 
 void init_logging(std::string_view binary, LogLevel level, LogFormat format) {

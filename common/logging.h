@@ -14,8 +14,8 @@ namespace netscore {
 // other logging.
 void init_logging(std::string_view binary, LogLevel level, LogFormat format = LogFormat::text);
 
-// `text` as the inside of a JSON string literal (no quotes): ", \ and control characters escaped,
-// invalid UTF-8 bytes replaced by U+FFFD, so the result is always valid JSON.
+// `text` as the inside of a JSON string literal (no quotes): ", \ and characters below U+0020
+// escaped, invalid UTF-8 bytes replaced by U+FFFD, so the result is always valid JSON.
 void append_json_escaped(std::string_view text, std::string& out);
 
 }  // namespace netscore

@@ -8,6 +8,9 @@
 #include <optional>
 #include <stdexcept>
 
+#include <boost/algorithm/string/classification.hpp>
+#include <boost/algorithm/string/trim.hpp>
+
 namespace netscore::collector {
 namespace {
 
@@ -36,11 +39,12 @@ bool is_token(std::string_view name) {
   return true;
 }
 
+// HTTP's optional whitespace (space, tab) around a header's name and value, and at the end also
+// the \r that std::getline leaves of a CRLF line ending.
 std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-    text.remove_suffix(1);
-  return text;
+  using boost::algorithm::is_any_of;
+  return boost::algorithm::trim_left_copy_if(
+      boost::algorithm::trim_right_copy_if(text, is_any_of(" \t\r")), is_any_of(" \t"));
 }
 
 }  // namespace
