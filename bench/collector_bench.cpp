@@ -101,7 +101,7 @@ netscore::Config bench_config(unsigned nodes, netscore::Environment extra = {}) 
   extra.emplace("NETSCORE_PROMETHEUS_URL", prometheus_for(nodes).url());
   extra.emplace("NETSCORE_INTERFACE", netscore::testing::kSynthInterface);
   extra.emplace("NETSCORE_TIME_RANGE", "5m");
-  extra.emplace("NETSCORE_CAPACITY", "8192");
+  extra.emplace("NETSCORE_MAX_NODES", "8192");
   return netscore::load_config(netscore::Component::collector, {}, extra);
 }
 
@@ -214,7 +214,7 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
   const auto config = [&](netscore::Environment env) {
     env.emplace("NETSCORE_PROMETHEUS_URL", prometheus.url());
     env.emplace("NETSCORE_INTERFACE", netscore::testing::kSynthInterface);
-    env.emplace("NETSCORE_CAPACITY", "8192");
+    env.emplace("NETSCORE_MAX_NODES", "8192");
     return netscore::load_config(netscore::Component::collector, {}, env);
   };
   const netscore::Config defaults = config({});

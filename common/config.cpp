@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 extern char** environ;
 
@@ -72,26 +74,68 @@ void resolve_kube(Config& config, const Environment& env) {
 
 }  // namespace
 
+namespace {
+
+const Option* find_option(std::string_view env) {
+  const auto it = std::find_if(config_options().begin(), config_options().end(),
+                               [&](const Option& o) { return o.env == env; });
+  return it == config_options().end() ? nullptr : &*it;
+}
+
+const Renamed* find_renamed(std::string_view name, bool as_flag) {
+  const auto it =
+      std::find_if(renamed_options().begin(), renamed_options().end(), [&](const Renamed& r) {
+        return as_flag ? flag_for(r.old_name) == name : r.old_name == name;
+      });
+  return it == renamed_options().end() ? nullptr : &*it;
+}
+
+// One setting read from the environment or a flag, applied once all are known.
+struct Assignment {
+  const Option* option;
+  std::string value;
+  std::string source;  // the variable or flag, as the user wrote it
+};
+
+std::string deprecation(const Renamed& r, bool as_flag) {
+  return as_flag ? flag_for(r.old_name) + " is deprecated: use " + flag_for(r.current)
+                 : std::string(r.old_name) + " is deprecated: use " + std::string(r.current);
+}
+
+}  // namespace
+
 Config load_config(Component component, const std::vector<std::string>& args,
                    const Environment& env, std::vector<std::string>* warnings) {
   Config config;
   for (const auto& option : config_options())
     apply(option, config, option.default_value, option.env);
 
+  std::vector<Assignment> assignments;
   // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in the lambda.
   for (const auto& variable : env) {
     const std::string& name = variable.first;
     const std::string& value = variable.second;
     if (!name.starts_with("NETSCORE_")) continue;
-    const auto it = std::find_if(config_options().begin(), config_options().end(),
-                                 [&](const Option& o) { return o.env == name; });
-    if (it == config_options().end()) {
+    if (const Renamed* renamed = find_renamed(name, false)) {
+      const auto current = env.find(renamed->current);
+      if (current != env.end() && current->second != value) {
+        throw ConfigError(name + " and " + std::string(renamed->current) +
+                          " disagree: the first is the old name of the second; keep one");
+      }
+      if (warnings) warnings->push_back(deprecation(*renamed, false));
+      if (current != env.end()) continue;
+      const Option* option = find_option(renamed->current);
+      if (used_by(*option, component)) assignments.push_back({option, value, name});
+      continue;
+    }
+    const Option* option = find_option(name);
+    if (option == nullptr) {
       // Not fatal: Kubernetes injects NETSCORE_PORT, NETSCORE_SERVICE_HOST... for a Service named
       // "netscore", and a pod shares one env list between both containers.
       if (warnings) warnings->push_back("ignoring unknown variable " + name);
       continue;
     }
-    if (used_by(*it, component)) apply(*it, config, value, name);
+    if (used_by(*option, component)) assignments.push_back({option, value, name});
   }
 
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -99,10 +143,14 @@ Config load_config(Component component, const std::vector<std::string>& args,
     if (arg == "--help" || arg == "-h") throw HelpRequested("--help");
     const auto eq = arg.find('=');
     const std::string flag = arg.substr(0, eq);
-    const auto it = std::find_if(
-        config_options().begin(), config_options().end(),
-        [&](const Option& o) { return used_by(o, component) && flag_for(o.env) == flag; });
+    const Renamed* renamed = find_renamed(flag, true);
+    const auto it =
+        std::find_if(config_options().begin(), config_options().end(), [&](const Option& o) {
+          return used_by(o, component) &&
+                 (renamed ? o.env == renamed->current : flag_for(o.env) == flag);
+        });
     if (it == config_options().end()) throw ConfigError("unknown flag " + flag + " (see --help)");
+    if (renamed && warnings) warnings->push_back(deprecation(*renamed, true));
     std::string value;
     if (eq != std::string::npos) {
       value = arg.substr(eq + 1);
@@ -111,8 +159,13 @@ Config load_config(Component component, const std::vector<std::string>& args,
     } else {
       throw ConfigError("flag " + flag + " needs a value (" + flag + "=VALUE)");
     }
-    apply(*it, config, value, flag);
+    assignments.push_back({&*it, value, flag});
   }
+
+  // The profile first: it sets other options, which the variables and flags given may override.
+  std::stable_partition(assignments.begin(), assignments.end(),
+                        [](const Assignment& a) { return a.option->env == kProfileOption; });
+  for (const Assignment& a : assignments) apply(*a.option, config, a.value, a.source);
 
   if (component == Component::collector && config.query.mode == QueryMode::custom &&
       config.query.custom_template.empty()) {
@@ -128,8 +181,13 @@ std::vector<VariableDoc> documented_variables(Component component) {
   std::vector<VariableDoc> docs;
   for (const auto& option : config_options()) {
     if (!used_by(option, component)) continue;
+    std::string help(option.help);
+    for (const Renamed& r : renamed_options()) {
+      if (r.current == option.env)
+        help += " (formerly " + std::string(r.old_name) + ", still read with a warning)";
+    }
     docs.push_back({std::string(option.env), flag_for(option.env),
-                    std::string(option.default_value), std::string(option.help)});
+                    std::string(option.default_value), std::move(help)});
   }
   return docs;
 }

@@ -81,7 +81,7 @@ const std::array kOptionTable{
     Option{"NETSCORE_SHM_NAME", "netscore", kBoth,
            "POSIX shared-memory name of the score table (/dev/shm/<name>)",
            [](Config& c, std::string_view v) { c.shm.name = parse_shm_name(v); }},
-    Option{"NETSCORE_CAPACITY", "16384", kCollector,
+    Option{"NETSCORE_MAX_NODES", "16384", kCollector,
            "most nodes the table holds; more are counted as overflow",
            [](Config& c, std::string_view v) {
              c.shm.capacity = parse_number<std::uint32_t>(v, 1, 1U << 20, "a node count");
@@ -148,6 +148,18 @@ const std::array kOptionTable{
                                             {"uname", QueryMode::uname},
                                             {"custom", QueryMode::custom}}});
         }},
+    Option{"NETSCORE_PROFILE", "default", kCollector,
+           "default: every setting as documented here; plugin: the original NetworkTraffic "
+           "plugin's exact scores, i.e. NETSCORE_QUERY_FUNCTION=sum_over_time, "
+           "NETSCORE_SCORE_BASIS=raw and NETSCORE_DIRECTION=receive (any of those set as well "
+           "overrides the profile)",
+           [](Config& c, std::string_view v) {
+             if (v == "default") return;
+             if (v != "plugin") throw BadValue{"default or plugin"};
+             c.query.function = QueryFunction::sum_over_time;
+             c.query.basis = ScoreBasis::raw;
+             c.query.direction = Direction::receive;
+           }},
     Option{"NETSCORE_QUERY_FUNCTION", "rate", kCollector,
            "rate (current traffic, bytes/s), increase, or sum_over_time (the original plugin's "
            "exact scores: it sums counter values, so it ranks nodes by bytes since boot)",
@@ -158,8 +170,8 @@ const std::array kOptionTable{
                                     {"rate", QueryFunction::rate},
                                     {"increase", QueryFunction::increase}}});
            }},
-    Option{"NETSCORE_METRIC", "node_network_receive_bytes_total", kCollector,
-           "counter metric to score by (a recording rule's name with ':' works)",
+    Option{"NETSCORE_RECEIVE_METRIC", "node_network_receive_bytes_total", kCollector,
+           "receive counter metric to score by (a recording rule's name with ':' works)",
            [](Config& c, std::string_view v) { c.query.metric = parse_metric_name(v); }},
     Option{"NETSCORE_INTERFACE", "ens192", kCollector,
            "network device label value (the original plugin's default); a leading ! selects "
@@ -180,7 +192,7 @@ const std::array kOptionTable{
            "one series per node labelled by NETSCORE_NODE_LABEL",
            [](Config& c, std::string_view v) { c.query.custom_template = std::string(v); }},
     Option{"NETSCORE_TRANSMIT_METRIC", "node_network_transmit_bytes_total", kCollector,
-           "transmit counter, read with NETSCORE_METRIC's device and node labels",
+           "transmit counter, read with NETSCORE_RECEIVE_METRIC's device and node labels",
            [](Config& c, std::string_view v) { c.query.transmit_metric = parse_metric_name(v); }},
     Option{"NETSCORE_SPEED_METRIC", "node_network_speed_bytes", kCollector,
            "link speed gauge in bytes/s (node-exporter reports -1 or nothing for virtual devices)",
@@ -194,7 +206,7 @@ const std::array kOptionTable{
            [](Config& c, std::string_view v) { c.query.direction = parse_enum(v, kDirections); }},
     Option{"NETSCORE_FALLBACK_LINK_SPEED", "", kCollector,
            "utilisation basis: link speed in bytes/s (a number or a quantity such as 125M) "
-           "assumed where a node's speed series is absent or not positive (empty: such nodes are "
+           "assumed where a node's speed series is absent or not positive (off: such nodes are "
            "scored on the raw basis, among themselves)",
            [](Config& c, std::string_view v) { c.query.fallback_speed = parse_speed(v); }},
     Option{"NETSCORE_LISTEN", "127.0.0.1:8888", kExtender, "extender listen address (host:port)",
@@ -206,11 +218,11 @@ const std::array kOptionTable{
     Option{"NETSCORE_METRICS_LISTEN", "", kExtender,
            "optional second address (host:port) serving only /metrics, /healthz, "
            "/readyz and /table, for Prometheus and probes while NETSCORE_LISTEN stays on loopback "
-           "(empty: off)",
+           "(off)",
            [](Config& c, std::string_view v) {
              c.extender.metrics_host.clear();
              c.extender.metrics_port = 0;
-             if (v.empty()) return;
+             if (v.empty() || is_off(v)) return;
              auto [host, port] = parse_host_port(v);
              c.extender.metrics_host = std::move(host);
              c.extender.metrics_port = port;
@@ -218,7 +230,7 @@ const std::array kOptionTable{
     Option{"NETSCORE_EXPLAIN_DECISIONS", "4096", kExtender, kExplainDecisionsHelp,
            [](Config& c, std::string_view v) {
              c.extender.explain_decisions =
-                 parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
+                 is_off(v) ? 0 : parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
            }},
     Option{"NETSCORE_EXPLAIN_NODES", "32768", kExtender, kExplainNodesHelp,
            [](Config& c, std::string_view v) {
@@ -235,12 +247,13 @@ const std::array kOptionTable{
                c.extender.threads = std::max(1U, std::thread::hardware_concurrency());
            }},
     Option{"NETSCORE_BODY_LIMIT", "33554432", kExtender,
-           "largest request body in bytes (5000 full Nodes ~ 20 MB)",
+           "largest request body in bytes, a number or a quantity such as 32Mi (5000 full Nodes "
+           "~ 20 MB)",
            [](Config& c, std::string_view v) {
-             c.extender.body_limit =
-                 parse_number<std::size_t>(v, 1024, std::size_t{1} << 30, "a byte count");
+             c.extender.body_limit = parse_bytes(v, 1024, std::size_t{1} << 30);
            }},
-    Option{"NETSCORE_HEADER_TIMEOUT", "10s", kExtender, "time allowed to send a whole request",
+    Option{"NETSCORE_REQUEST_TIMEOUT", "10s", kExtender,
+           "time allowed to send a whole request (headers and body)",
            [](Config& c, std::string_view v) { c.extender.header_timeout = parse_duration(v); }},
     Option{"NETSCORE_IDLE_TIMEOUT", "120s", kExtender,
            "keep-alive idle timeout; keep it above the scheduler client's 90s",
@@ -252,7 +265,7 @@ const std::array kOptionTable{
                  parse_number<unsigned>(v, 1, 1U << 20, "a connection count");
            }},
     Option{
-        "NETSCORE_SCORING", "request", kExtender,
+        "NETSCORE_NORMALISATION", "request", kExtender,
         "request: normalise over the nodes in each request (the plugin's NormalizeScore); "
         "range: the whole 0..10 from the least (10) to the most (0) loaded node of each request; "
         "cluster: the collector's cluster-wide score",
@@ -260,10 +273,11 @@ const std::array kOptionTable{
     Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender,
            "prioritize recommends one node (10) per pod and counts the pod there for the next pods "
            "(twice for pods of the same controlling owner) until a snapshot published this long "
-           "after shows the binding, so a burst of pods does not pile onto one node (0: off)",
+           "after shows the binding, so a burst of pods does not pile onto one node (off)",
            [](Config& c, std::string_view v) {
-             c.extender.spread_window =
-                 v == "0" ? PromDuration{.value = {}, .text = "0"} : parse_duration(v);
+             c.extender.spread_window = v == "0" || is_off(v)
+                                            ? PromDuration{.value = {}, .text = "off"}
+                                            : parse_duration(v);
            }},
     Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender,
            "0..10 score for unknown nodes and stale tables",
@@ -319,20 +333,15 @@ const std::array kOptionTable{
            "from its pods)",
            [](Config& c, std::string_view v) { c.kube.learn_workloads = parse_bool(v); }},
     Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
-           "bytes/s a placed pod is expected to receive when neither its "
-           "netscore.io/expected-receive-rate annotation nor the measured traffic per pod says",
-           [](Config& c, std::string_view v) {
-             c.kube.pod_receive_rate = static_cast<double>(
-                 parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
-           }},
+           "bytes/s (a number or a quantity such as 1Ki) a placed pod is expected to receive when "
+           "neither its netscore.io/expected-receive-rate annotation nor the measured traffic per "
+           "pod says",
+           [](Config& c, std::string_view v) { c.kube.pod_receive_rate = parse_rate(v); }},
     Option{"NETSCORE_POD_TRANSMIT_RATE", "1024", kCollector,
-           "bytes/s a placed pod is expected to transmit when neither its "
-           "netscore.io/expected-transmit-rate annotation nor the measured transmit traffic per "
-           "pod says (used when NETSCORE_DIRECTION is transmit or max)",
-           [](Config& c, std::string_view v) {
-             c.kube.pod_transmit_rate = static_cast<double>(
-                 parse_number<std::uint64_t>(v, 0, 1ULL << 40, "bytes per second"));
-           }},
+           "bytes/s (a number or a quantity such as 1Ki) a placed pod is expected to transmit when "
+           "neither its netscore.io/expected-transmit-rate annotation nor the measured transmit "
+           "traffic per pod says (used when NETSCORE_DIRECTION is transmit or max)",
+           [](Config& c, std::string_view v) { c.kube.pod_transmit_rate = parse_rate(v); }},
     Option{"NETSCORE_STALE_POLICY", "open", kExtender,
            "what /filter does when it cannot check a pod (stale table, "
            "node labels unknown): open passes the nodes; closed fails them with the reason",
@@ -344,6 +353,20 @@ const std::array kOptionTable{
 };
 
 }  // namespace
+
+// Old names that said less than their successors: a count of what (CAPACITY), a metric of which
+// direction beside TRANSMIT_METRIC (METRIC), "scoring" beside SCORE_BASIS for what is the
+// normalisation (SCORING), a header timeout that times the whole request (HEADER_TIMEOUT).
+constexpr std::array kRenamed{
+    Renamed{"NETSCORE_CAPACITY", "NETSCORE_MAX_NODES"},
+    Renamed{"NETSCORE_METRIC", "NETSCORE_RECEIVE_METRIC"},
+    Renamed{"NETSCORE_SCORING", "NETSCORE_NORMALISATION"},
+    Renamed{"NETSCORE_HEADER_TIMEOUT", "NETSCORE_REQUEST_TIMEOUT"},
+};
+
+std::span<const Renamed> renamed_options() {
+  return kRenamed;
+}
 
 std::span<const Option> config_options() {
   return kOptionTable;

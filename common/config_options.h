@@ -31,4 +31,15 @@ struct Option {
 // Every option, in documentation order.
 std::span<const Option> config_options();
 
+// A variable renamed for consistency: the old name is still read, with a one-line warning.
+struct Renamed {
+  std::string_view old_name;
+  std::string_view current;
+};
+std::span<const Renamed> renamed_options();
+
+// The option that sets other options' values (NETSCORE_PROFILE): applied before every other
+// variable and flag, which may override what it set.
+inline constexpr std::string_view kProfileOption = "NETSCORE_PROFILE";
+
 }  // namespace netscore

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstddef>
 
 #include "common/prometheus_names.h"
 #include "common/quantity.h"
@@ -164,8 +166,29 @@ unsigned parse_mode(std::string_view text) {
   return mode;
 }
 
+bool is_off(std::string_view text) {
+  return text == "off";
+}
+
+double parse_rate(std::string_view text) {
+  const auto rate = parse_quantity(text);
+  if (!rate || *rate < 0 || *rate > 1e15)
+    throw BadValue{"bytes per second, a number or a quantity such as 1024, 500k or 10Mi"};
+  return *rate;
+}
+
+std::size_t parse_bytes(std::string_view text, std::size_t min, std::size_t max) {
+  const auto bytes = parse_quantity(text);
+  if (!bytes || *bytes < static_cast<double>(min) || *bytes > static_cast<double>(max) ||
+      *bytes != std::floor(*bytes)) {
+    throw BadValue{"a byte count from " + std::to_string(min) + " to " + std::to_string(max) +
+                   ", a number or a quantity such as 32Mi"};
+  }
+  return static_cast<std::size_t>(*bytes);
+}
+
 double parse_speed(std::string_view text) {
-  if (text.empty()) return 0;
+  if (text.empty() || is_off(text)) return 0;
   const auto speed = parse_quantity(text);
   if (!speed || *speed <= 0 || *speed > 1e15)
     throw BadValue{"a link speed in bytes/s above 0, such as 125000000 or 125M (1 Gb/s)"};

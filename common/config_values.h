@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -79,5 +80,11 @@ unsigned parse_mode(std::string_view text);
 
 // Empty: 0 (no speed).
 double parse_speed(std::string_view text);
+// Bytes/s of a pod's traffic: a number or a quantity (10Mi, 1.5M), 0 allowed.
+double parse_rate(std::string_view text);
+// A byte count: a number or a quantity (32Mi).
+std::size_t parse_bytes(std::string_view text, std::size_t min, std::size_t max);
+// The one spelling of "off" every optional setting accepts, beside its older one (0 or empty).
+bool is_off(std::string_view text);
 
 }  // namespace netscore

@@ -169,7 +169,7 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
         ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
     d.findings.push_back("Prometheus has no series of " + config.metric +
                          " at all: is node-exporter scraped, or for a recording rule, "
-                         "is the rule loaded? (NETSCORE_METRIC)");
+                         "is the rule loaded? (NETSCORE_RECEIVE_METRIC)");
     if (uname.error.empty() && uname.rows.empty())
       d.findings.push_back("node_uname_info does not exist either.");
     return d;

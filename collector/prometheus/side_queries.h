@@ -40,7 +40,7 @@ struct RateRules {
   std::optional<RateRule> transmit;
 };
 
-// The recording rules of a /api/v1/rules answer that stand for NETSCORE_METRIC's and
+// The recording rules of a /api/v1/rules answer that stand for NETSCORE_RECEIVE_METRIC's and
 // NETSCORE_TRANSMIT_METRIC's rates. A rule matches only with exactly the interface's device
 // matcher and the window, so its value is the batch's own rate part. Throws std::runtime_error
 // for an answer that is not Prometheus' rules list.

@@ -128,7 +128,7 @@ TEST_F(CollectorLayoutsTest, RecordingRuleMetricNameWorks) {
   const Config rule = load_config(Component::collector, {},
                                   {{"NETSCORE_PROMETHEUS_URL", kube_prometheus_->url()},
                                    {"NETSCORE_INTERFACE", "eth0"},
-                                   {"NETSCORE_METRIC", kRuleMetric}});
+                                   {"NETSCORE_RECEIVE_METRIC", kRuleMetric}});
   const auto rows = refresh_rows(rule, result);
   ASSERT_TRUE(result.ok) << result.error;
   ASSERT_EQ(rows.size(), plain.size());

@@ -112,7 +112,7 @@ TEST_F(RestartDrill, RestartedExtenderIsReadyOnItsFirstRequest) {
 }
 
 TEST_F(RestartDrill, CollectorWithBiggerCapacityRecreatesTheTableAndTheExtenderFollows) {
-  auto collector = start_collector({"NETSCORE_CAPACITY=64"});
+  auto collector = start_collector({"NETSCORE_MAX_NODES=64"});
   const Extender extender = start_extender();
   ASSERT_TRUE(eventually([&] { return ready(extender) && real_scores(extender.prioritize()); }))
       << collector->log();
@@ -120,7 +120,7 @@ TEST_F(RestartDrill, CollectorWithBiggerCapacityRecreatesTheTableAndTheExtenderF
 
   collector->signal(SIGTERM);
   ASSERT_EQ(collector->wait_exit(std::chrono::seconds(30)), 0) << collector->log();
-  const auto bigger = start_collector({"NETSCORE_CAPACITY=256"});
+  const auto bigger = start_collector({"NETSCORE_MAX_NODES=256"});
   EXPECT_TRUE(bigger->wait_for_log("took_over=false", kPatience)) << bigger->log();
   // The extender polls the name once a second and maps the new segment without a restart.
   EXPECT_TRUE(eventually([&] {

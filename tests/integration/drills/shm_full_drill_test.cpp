@@ -71,7 +71,7 @@ TEST_F(ShmFullDrill, NewTableThatDoesNotFitExitsNonZeroAndLeavesNothing) {
 
 TEST_F(ShmFullDrill, BiggerTableThatDoesNotFitReplacesNothingAReaderWouldAccept) {
   {
-    auto small = start_collector({"NETSCORE_CAPACITY=16"});
+    auto small = start_collector({"NETSCORE_MAX_NODES=16"});
     ASSERT_TRUE(eventually([&] {
       try {
         shm::SnapshotMeta meta{};
@@ -91,12 +91,12 @@ TEST_F(ShmFullDrill, BiggerTableThatDoesNotFitReplacesNothingAReaderWouldAccept)
 TEST_F(ShmFullDrill, SameCapacityTakesTheTableOverWithoutGrowingIt) {
   ASSERT_GT(shm::compute_layout(1024).segment_bytes, kFileSizeLimit) << "creating would fail too";
   {
-    auto first = start_collector({"NETSCORE_CAPACITY=1024"});
+    auto first = start_collector({"NETSCORE_MAX_NODES=1024"});
     ASSERT_TRUE(first->wait_for_log("took_over=false", kPatience)) << first->log();
     first->signal(SIGTERM);
     ASSERT_EQ(first->wait_exit(std::chrono::seconds(30)), 0);
   }
-  auto successor = start_collector({"NETSCORE_CAPACITY=1024"}, kFileSizeLimit);
+  auto successor = start_collector({"NETSCORE_MAX_NODES=1024"}, kFileSizeLimit);
   EXPECT_TRUE(successor->wait_for_log("took_over=true", kPatience)) << successor->log();
   successor->signal(SIGTERM);
   EXPECT_EQ(successor->wait_exit(std::chrono::seconds(30)), 0) << successor->log();

@@ -3,6 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
 namespace netscore {
 namespace {
 
@@ -55,7 +60,7 @@ TEST(Config, EnvironmentSetsEveryPublicVariable) {
                                   {"NETSCORE_QUERY_MODE", "uname"},
                                   {"NETSCORE_NODE_LABEL", "instance_node"},
                                   {"NETSCORE_SHM_NAME", "ns-test"},
-                                  {"NETSCORE_CAPACITY", "5000"},
+                                  {"NETSCORE_MAX_NODES", "5000"},
                                   {"NETSCORE_LOG_LEVEL", "debug"}});
   EXPECT_EQ(c.prometheus.url, "https://prom.example:9091");
   EXPECT_EQ(c.query.interface, "eth0");
@@ -112,13 +117,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_QUERY_MODE", "labels", "one of label uname custom"},
         BadCase{Component::collector, "NETSCORE_QUERY_FUNCTION", "avg", "sum_over_time"},
         BadCase{Component::collector, "NETSCORE_NODE_LABEL", "kubernetes-node", "[a-zA-Z_]"},
-        BadCase{Component::collector, "NETSCORE_METRIC", "1bytes", "[a-zA-Z_:]"},
+        BadCase{Component::collector, "NETSCORE_RECEIVE_METRIC", "1bytes", "[a-zA-Z_:]"},
         BadCase{Component::collector, "NETSCORE_NODE_LABEL", "node,", "comma-separated"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_HEADERS", "X-Scope-OrgID", "Name=value"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_HEADERS", "Bad Name=x", "Name=value"},
         BadCase{Component::collector, "NETSCORE_SHM_NAME", "a/b", "no '/'"},
-        BadCase{Component::collector, "NETSCORE_CAPACITY", "0", "from 1"},
-        BadCase{Component::collector, "NETSCORE_CAPACITY", "12k", "from 1"},
+        BadCase{Component::collector, "NETSCORE_MAX_NODES", "0", "from 1"},
+        BadCase{Component::collector, "NETSCORE_MAX_NODES", "12k", "from 1"},
         BadCase{Component::collector, "NETSCORE_SHM_MODE", "0400", "owner read+write"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_RETRIES", "11", "from 0 to 10"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_INSECURE", "maybe", "true or false"},
@@ -129,7 +134,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::extender, "NETSCORE_LISTEN", "::1:8888", "host:port"},
         BadCase{Component::extender, "NETSCORE_URL_PREFIX", "/a b", "URL path"},
         BadCase{Component::extender, "NETSCORE_NEUTRAL_SCORE", "11", "from 0 to 10"},
-        BadCase{Component::extender, "NETSCORE_SCORING", "global", "request range cluster"},
+        BadCase{Component::extender, "NETSCORE_NORMALISATION", "global", "request range cluster"},
+        BadCase{Component::collector, "NETSCORE_PROFILE", "seed", "default or plugin"},
+        BadCase{Component::collector, "NETSCORE_POD_RECEIVE_RATE", "lots", "bytes per second"},
+        BadCase{Component::collector, "NETSCORE_POD_TRANSMIT_RATE", "-1", "bytes per second"},
         BadCase{Component::extender, "NETSCORE_SPREAD_WINDOW", "soon", "duration"},
         BadCase{Component::collector, "NETSCORE_LEARN_WORKLOADS", "maybe", "true or false"},
         BadCase{Component::extender, "NETSCORE_STALE_POLICY", "lenient", "open closed"},
@@ -138,7 +146,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Config, RecordingRuleMetricsNodeLabelListsAndHeaders) {
   const Config c = load(Component::collector,
-                        {{"NETSCORE_METRIC", "instance:node_network_receive_bytes:rate5m"},
+                        {{"NETSCORE_RECEIVE_METRIC", "instance:node_network_receive_bytes:rate5m"},
                          {"NETSCORE_NODE_LABEL", "node,instance"},
                          {"NETSCORE_PROMETHEUS_HEADERS", "X-Scope-OrgID=tenant1,X-Extra=a=b"}});
   EXPECT_EQ(c.query.metric, "instance:node_network_receive_bytes:rate5m");
@@ -150,6 +158,87 @@ TEST(Config, RecordingRuleMetricsNodeLabelListsAndHeaders) {
   EXPECT_EQ(c.prometheus.headers[1], (std::pair<std::string, std::string>{"X-Extra", "a=b"}));
   const Config single = load(Component::collector, {{"NETSCORE_NODE_LABEL", "instance"}});
   EXPECT_EQ(single.query.node_labels, std::vector<std::string>{"instance"});
+}
+
+// Renamed variables keep working under their old names, each with a one-line warning naming the
+// current one; an old and a new name that disagree are an error naming both.
+TEST(Config, OldNamesStillWorkWithADeprecationWarning) {
+  struct Case {
+    const char* old_name;
+    const char* value;
+    Component component;
+  };
+  const std::vector<Case> cases{{"NETSCORE_CAPACITY", "5000", Component::collector},
+                                {"NETSCORE_METRIC", "rx_total", Component::collector},
+                                {"NETSCORE_SCORING", "range", Component::extender},
+                                {"NETSCORE_HEADER_TIMEOUT", "3s", Component::extender}};
+  for (const Case& c : cases) {
+    std::vector<std::string> warnings;
+    const Config config = load_config(c.component, {}, {{c.old_name, c.value}}, &warnings);
+    ASSERT_EQ(warnings.size(), 1U) << c.old_name;
+    EXPECT_THAT(warnings[0], HasSubstr(std::string(c.old_name) + " is deprecated: use NETSCORE_"))
+        << c.old_name;
+  }
+  EXPECT_EQ(load(Component::collector, {{"NETSCORE_CAPACITY", "5000"}}).shm.capacity, 5000U);
+  EXPECT_EQ(load(Component::collector, {{"NETSCORE_METRIC", "rx_total"}}).query.metric, "rx_total");
+  EXPECT_EQ(load(Component::extender, {{"NETSCORE_SCORING", "range"}}).extender.scoring,
+            ScoringMode::range);
+  EXPECT_EQ(
+      load(Component::extender, {{"NETSCORE_HEADER_TIMEOUT", "3s"}}).extender.header_timeout.value,
+      std::chrono::seconds(3));
+  EXPECT_EQ(load(Component::extender, {}, {"--scoring=cluster"}).extender.scoring,
+            ScoringMode::cluster);
+  EXPECT_THAT(error_of(Component::collector,
+                       {{"NETSCORE_CAPACITY", "5000"}, {"NETSCORE_MAX_NODES", "6000"}}),
+              HasSubstr("NETSCORE_CAPACITY and NETSCORE_MAX_NODES disagree"));
+  EXPECT_EQ(
+      load(Component::collector, {{"NETSCORE_CAPACITY", "5000"}, {"NETSCORE_MAX_NODES", "5000"}})
+          .shm.capacity,
+      5000U);
+  EXPECT_THAT(error_of(Component::collector, {{"NETSCORE_CAPACITY", "0"}}),
+              HasSubstr("NETSCORE_CAPACITY"));
+}
+
+TEST(Config, ThePluginProfileIsTheSeedsExactScoringAndExplicitSettingsWin) {
+  const Config plugin = load(Component::collector, {{"NETSCORE_PROFILE", "plugin"}});
+  EXPECT_EQ(plugin.query.function, QueryFunction::sum_over_time);
+  EXPECT_EQ(plugin.query.basis, ScoreBasis::raw);
+  EXPECT_EQ(plugin.query.direction, Direction::receive);
+  // Variables sort before the profile's name and flags come after it: both still win.
+  const Config mixed =
+      load(Component::collector, {{"NETSCORE_PROFILE", "plugin"}, {"NETSCORE_DIRECTION", "max"}},
+           {"--query-function=rate"});
+  EXPECT_EQ(mixed.query.direction, Direction::busier);
+  EXPECT_EQ(mixed.query.function, QueryFunction::rate);
+  EXPECT_EQ(mixed.query.basis, ScoreBasis::raw);
+  const Config flag = load(Component::collector, {}, {"--profile=plugin"});
+  EXPECT_EQ(flag.query.function, QueryFunction::sum_over_time);
+  const Config defaults = load(Component::collector, {{"NETSCORE_PROFILE", "default"}});
+  EXPECT_EQ(defaults.query.basis, ScoreBasis::utilisation);
+}
+
+TEST(Config, OffIsSpeltOffForEveryOptionalFeatureAndQuantitiesWhereBytesAreCounted) {
+  const Config e = load(Component::extender, {{"NETSCORE_SPREAD_WINDOW", "off"},
+                                              {"NETSCORE_EXPLAIN_DECISIONS", "off"},
+                                              {"NETSCORE_METRICS_LISTEN", "off"},
+                                              {"NETSCORE_BODY_LIMIT", "32Mi"}});
+  EXPECT_EQ(e.extender.spread_window.value.count(), 0);
+  EXPECT_EQ(e.extender.explain_decisions, 0U);
+  EXPECT_EQ(e.extender.metrics_port, 0);
+  EXPECT_EQ(e.extender.body_limit, std::size_t{32} << 20);
+  // The older spellings of off keep working.
+  EXPECT_EQ(load(Component::extender, {{"NETSCORE_SPREAD_WINDOW", "0"}})
+                .extender.spread_window.value.count(),
+            0);
+  const Config c = load(Component::collector, {{"NETSCORE_FALLBACK_LINK_SPEED", "off"},
+                                               {"NETSCORE_POD_RECEIVE_RATE", "10Mi"},
+                                               {"NETSCORE_POD_TRANSMIT_RATE", "1.5k"}});
+  EXPECT_EQ(c.query.fallback_speed, 0.0);
+  EXPECT_EQ(c.kube.pod_receive_rate, 10.0 * 1024 * 1024);
+  EXPECT_EQ(c.kube.pod_transmit_rate, 1500.0);
+  EXPECT_EQ(
+      load(Component::collector, {{"NETSCORE_POD_RECEIVE_RATE", "2048"}}).kube.pod_receive_rate,
+      2048.0);
 }
 
 TEST(Config, CustomModeNeedsATemplate) {

@@ -159,7 +159,8 @@ TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
   c.custom_template =
       R"(max by ({node_label}) (rate(m{device="{interface}"}[{range}])) + {range_x})";
   const BuiltQuery q = build_batch_query(c);
-  // The rate half is label mode's with NETSCORE_METRIC: the template's own metric is unknown.
+  // The rate half is label mode's with NETSCORE_RECEIVE_METRIC: the template's own metric is
+  // unknown.
   EXPECT_EQ(
       q.promql,
       R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x} or )" +
