@@ -101,7 +101,7 @@ void print_busiest(const Measurement& m, const model::ScoringSettings& scoring, 
   std::vector<Link> links;
   for (const auto& s : m.samples) {
     const shm::NodeFigures f = model::measured_figures(s, m.eval_time_ms, scoring);
-    if ((f.flags & shm::kEntryUtilisation) != 0) links.push_back({&s, f});
+    if (model::scored_on_utilisation(f)) links.push_back({&s, f});
   }
   if (links.empty()) return;
   const std::size_t shown = std::min(links.size(), kBusiestLinks);

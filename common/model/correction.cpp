@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/model/figures.h"
 #include "common/model/pricing.h"
 #include "common/scoring.h"
 
@@ -126,7 +127,7 @@ Corrected correct(const TableEntry& e, const NodeLoad& load, Direction direction
     return c;
   }
   std::optional<double> in_rx, in_tx;
-  if ((e.flags & shm::kEntryUtilisation) != 0) {
+  if (scored_on_utilisation(e)) {
     if (wants_rx && (e.flags & shm::kEntryRateValid) != 0)
       in_rx = (e.rate + rx.rate_delta(receive_change(load))) / e.speed;
     if (wants_tx && (e.flags & shm::kEntryTransmitRateValid) != 0)
@@ -248,8 +249,7 @@ CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
     if (!c.value) continue;
     e.expected = *c.value - e.scored;
     const double value = std::max(0.0, *c.value);
-    const auto score =
-        (e.flags & shm::kEntryUtilisation) != 0 ? utilisation_score(value) : plugin_score(value);
+    const auto score = scored_on_utilisation(e) ? utilisation_score(value) : plugin_score(value);
     e.corrected_raw_score = score.value_or(e.raw_score);
   }
   return out;

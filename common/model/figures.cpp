@@ -27,11 +27,9 @@ shm::NodeFigures measured_figures(const NodeSample& s, std::int64_t eval_time_ms
   const auto known = [](bool valid, double value) {
     return valid ? std::optional<double>(value) : std::nullopt;
   };
-  std::optional<double> utilisation;
-  if (scoring.basis == ScoreBasis::utilisation && f.speed > 0) {
-    utilisation = in_direction(scoring.direction, known(s.rate_valid, s.rate / f.speed),
-                               known(s.transmit_rate_valid, s.transmit_rate / f.speed));
-  }
+  const std::optional<double> utilisation = scoring.basis == ScoreBasis::utilisation
+                                                ? utilisation_in(f, scoring.direction)
+                                                : std::nullopt;
   std::optional<std::int64_t> score;
   if (utilisation) {
     f.scored = *utilisation;

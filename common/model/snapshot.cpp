@@ -10,10 +10,6 @@
 namespace netscore::model {
 namespace {
 
-bool scored_on_utilisation(const shm::NodeFigures& f) {
-  return (f.flags & shm::kEntryUtilisation) != 0;
-}
-
 // Normalises `score_of` into `set` as the plugin's NormalizeScore, over the valid entries scored
 // on the same basis (bytes and utilisation do not compare).
 template <class Get, class Set>

@@ -1,10 +1,11 @@
 // A node's measured figures in every basis, direction and speed source, with hand-computed
-// values (model_fixtures.h: both_directions).
+// values (model_fixtures.h: both_directions), and its link figures read back.
 #include "common/model/figures.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tests/unit/common/model/model_fixtures.h"
@@ -12,6 +13,7 @@
 namespace netscore::model {
 namespace {
 
+constexpr std::uint32_t kRates = shm::kEntryRateValid | shm::kEntryTransmitRateValid;
 constexpr std::uint32_t kBothDirections = shm::kEntryValid | shm::kEntryHasSeries |
                                           shm::kEntryRateValid | shm::kEntryTransmitValid |
                                           shm::kEntryTransmitRateValid;
@@ -111,6 +113,43 @@ TEST(MeasuredFigures, AMissingRateInTheDirectionFallsBackToTheRawValue) {
       measured_figures(no_transmit, 1, scoring(ScoreBasis::raw, Direction::busier));
   EXPECT_EQ(raw_busier.scored, 5000) << "busier of what was answered";
   EXPECT_EQ(raw_busier.flags & shm::kEntryValid, shm::kEntryValid);
+}
+
+TEST(LinkFigures, SpeedNeedsASourceFlagAndAPositiveValue) {
+  const shm::NodeFigures measured{.flags = shm::kEntrySpeedMeasured, .speed = 1.25e9};
+  const shm::NodeFigures fallback{.flags = shm::kEntrySpeedFallback, .speed = 1.25e8};
+  const shm::NodeFigures unflagged{.speed = 1.25e9};
+  const shm::NodeFigures unusable{.flags = shm::kEntrySpeedUnusable};
+  EXPECT_EQ(link_speed(measured), 1.25e9);
+  EXPECT_EQ(link_speed(fallback), 1.25e8);
+  EXPECT_EQ(link_speed(unflagged), std::nullopt);
+  EXPECT_EQ(link_speed(unusable), std::nullopt);
+}
+
+TEST(LinkFigures, UtilisationIsRateOverSpeedPerDirection) {
+  // 3/7 and 5/7 are not exact in binary: the expected values are the same double divisions.
+  const shm::NodeFigures f{
+      .rate = 3, .flags = kRates | shm::kEntrySpeedMeasured, .transmit_rate = 5, .speed = 7};
+  EXPECT_EQ(receive_utilisation(f), 3.0 / 7.0);
+  EXPECT_EQ(transmit_utilisation(f), 5.0 / 7.0);
+  EXPECT_EQ(utilisation_in(f, Direction::receive), 3.0 / 7.0);
+  EXPECT_EQ(utilisation_in(f, Direction::transmit), 5.0 / 7.0);
+  EXPECT_EQ(utilisation_in(f, Direction::busier), 5.0 / 7.0);
+}
+
+TEST(LinkFigures, AMissingRateOrSpeedLeavesTheUtilisationUnknown) {
+  const shm::NodeFigures receive_only{
+      .rate = 8, .flags = shm::kEntryRateValid | shm::kEntrySpeedFallback, .speed = 10};
+  EXPECT_EQ(transmit_utilisation(receive_only), std::nullopt);
+  EXPECT_EQ(utilisation_in(receive_only, Direction::transmit), std::nullopt);
+  EXPECT_EQ(utilisation_in(receive_only, Direction::busier), 0.8);
+  const shm::NodeFigures no_speed{.rate = 8, .flags = kRates, .transmit_rate = 9};
+  EXPECT_EQ(utilisation_in(no_speed, Direction::busier), std::nullopt);
+}
+
+TEST(LinkFigures, TheBasisIsTheUtilisationFlag) {
+  EXPECT_TRUE(scored_on_utilisation({.flags = shm::kEntryUtilisation}));
+  EXPECT_FALSE(scored_on_utilisation({.flags = shm::kEntryValid}));
 }
 
 }  // namespace
