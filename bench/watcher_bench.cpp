@@ -23,6 +23,7 @@
 #include "collector/kube/cluster_watcher.h"
 #include "collector/kube/kube_objects.h"
 #include "collector/pipeline/publisher.h"
+#include "common/model/inputs.h"
 #include "common/table/score_table_reader.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
@@ -168,7 +169,7 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
                                           .window_ms = 300000}},
                           writer, nc::Publisher::Cluster{cluster, watcher});
   publisher_ptr = &publisher;
-  std::vector<nc::NodeSample> samples;
+  std::vector<netscore::model::NodeSample> samples;
   for (int i = 0; i < kNodes; ++i) samples.push_back({.node = node_name(i), .value = 20000});
   publisher.start();
   watcher.start();

@@ -15,10 +15,11 @@
 #include "bench/closed_loop/scheduler_model.h"
 #include "bench/closed_loop/timed_event.h"
 #include "collector/kube/cluster_state.h"
-#include "collector/model/placement.h"
-#include "collector/model/snapshot.h"
 #include "common/clock.h"
+#include "common/model/correction.h"
+#include "common/model/inputs.h"
 #include "common/model/prioritize.h"
+#include "common/model/snapshot.h"
 #include "common/scoring.h"
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
@@ -29,7 +30,7 @@ namespace netscore::sim {
 namespace {
 
 using collector::ClusterState;
-using collector::NodeSample;
+using model::NodeSample;
 
 // Wall-clock origin of virtual time: the collector's model works in Unix milliseconds.
 constexpr std::int64_t kEpochMs = 1'700'000'000'000;
@@ -381,7 +382,7 @@ class Loop {
 
   void publish(double t, bool fresh_measurement) {
     if (!have_measurement_) return;
-    const collector::CorrectionSettings settings{
+    const model::CorrectionSettings settings{
         .enabled = collector_.kube.correction,
         .function = collector_.query.function,
         .window_ms = range_ms_,
@@ -389,13 +390,13 @@ class Loop {
         .learn_workloads = collector_.kube.learn_workloads,
         .default_transmit_rate = collector_.kube.pod_transmit_rate};
     const bool learning = settings.enabled && settings.learn_workloads;
-    const collector::LoadWindow window{
+    const model::LoadWindow window{
         .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
-    if (fresh_measurement && learning) state_.learn(collector::node_rates(samples_), window);
+    if (fresh_measurement && learning) state_.learn(model::node_rates(samples_), window);
     const auto loads = state_.loads(window);
-    const auto snapshot = collector::build_snapshot(
-        samples_, eval_ms_, &loads, settings, 0, learning ? state_.rate_per_pod() : std::nullopt,
-        collector::ScoringSettings::from(collector_.query));
+    const auto snapshot = model::build_snapshot(samples_, eval_ms_, &loads, settings, 0,
+                                                learning ? state_.rate_per_pod() : std::nullopt,
+                                                model::ScoringSettings::from(collector_.query));
     writer_.publish(snapshot.entries, snapshot.info);
     published_ns_ = std::llround(t * 1e9);
   }

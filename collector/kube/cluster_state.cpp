@@ -4,14 +4,14 @@
 #include <cmath>
 #include <map>
 
+#include "common/model/correction.h"
+
 namespace netscore::collector {
 
-double pending_fraction(std::int64_t age_ms, const LoadWindow& window) {
-  if (window.window_ms <= 0) return 0;
-  const double done =
-      static_cast<double>(age_ms - window.lag_ms) / static_cast<double>(window.window_ms);
-  return 1.0 - std::clamp(done, 0.0, 1.0);
-}
+using model::held_fraction;
+using model::LoadWindow;
+using model::NodeLoad;
+using model::pending_fraction;
 
 std::uint32_t ClusterState::intern(const std::string& node) {
   const auto [it, inserted] =
@@ -19,7 +19,6 @@ std::uint32_t ClusterState::intern(const std::string& node) {
   if (inserted) {
     node_names_.push_back(node);
     node_pods_.push_back(0);
-    node_background_.push_back(-1);
   }
   return it->second;
 }
@@ -47,6 +46,7 @@ void ClusterState::release_workload(std::uint32_t id) {
   if (id == kNoWorkload || w.pods > 0 || w.departed > 0) return;
   workload_ids_.erase(w.key);
   w = Workload{};
+  learner_.forget_workload(id);
   free_workloads_.push_back(id);
 }
 
@@ -87,14 +87,8 @@ void ClusterState::erase_locked(std::unordered_map<std::string, PodRecord>::iter
 
 double ClusterState::known_rate_locked(const PodRecord& pod) const {
   if (pod.annotated_rate >= 0) return pod.annotated_rate;
-  const Workload& w = workloads_[pod.workload];
-  return pod.workload != kNoWorkload && w.known ? w.rate : -1;
-}
-
-double ClusterState::in_window(const Departed& gone, const LoadWindow& window) {
-  const double absorbed_when_left =
-      1.0 - pending_fraction(gone.left_ms - gone.pod.placed_ms, window);
-  return pending_fraction(window.now_ms - gone.left_ms, window) * absorbed_when_left;
+  if (pod.workload == kNoWorkload) return -1;
+  return learner_.workload_rate(pod.workload).value_or(-1);
 }
 
 void ClusterState::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {
@@ -184,7 +178,7 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
     ++it;
   }
   std::erase_if(departed_, [&](const Departed& gone) {
-    const double held = in_window(gone, window);
+    const double held = held_fraction(gone.pod.placed_ms, gone.left_ms, window);
     if (held <= 0) {
       --workloads_[gone.pod.workload].departed;
       release_workload(gone.pod.workload);
@@ -224,28 +218,20 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
   return out;
 }
 
-void ClusterState::learn(std::span<const NodeRate> measured, const LoadWindow& window) {
+void ClusterState::learn(std::span<const model::NodeRate> measured, const LoadWindow& window) {
   std::lock_guard lock(mutex_);
   std::vector<double> rate_of(node_names_.size(), -1);
   for (const auto& m : measured) {
     const auto id = node_ids_.find(m.node);
     if (id != node_ids_.end() && std::isfinite(m.rate) && m.rate >= 0) rate_of[id->second] = m.rate;
   }
-  // One term per pod whose traffic the window holds: (node, workload, part held); an annotated
-  // pod is a fixed part of its node's prediction instead.
-  struct Term {
-    std::uint32_t node, workload;
-    double held;
-  };
-  std::vector<Term> terms;
-  std::vector<double> fixed(node_names_.size(), 0);
-  const auto add = [&](const PodRecord& pod, double held) {
-    if (held <= 0 || rate_of[pod.node] < 0) return;
-    if (pod.annotated_rate >= 0) {
-      fixed[pod.node] += held * pod.annotated_rate;
-    } else {
-      terms.push_back({pod.node, pod.workload, held});
-    }
+  std::vector<model::HeldPod> held;
+  held.reserve(pods_.size() + departed_.size());
+  const auto add = [&](const PodRecord& pod, double part) {
+    held.push_back({.node = pod.node,
+                    .workload = pod.workload,
+                    .held = part,
+                    .annotated_rate = pod.annotated_rate});
   };
   for (const auto& [uid, pod] : pods_) {
     const auto recent = recent_.find(uid);
@@ -253,82 +239,23 @@ void ClusterState::learn(std::span<const NodeRate> measured, const LoadWindow& w
                  ? 1.0
                  : 1.0 - pending_fraction(window.now_ms - recent->second, window));
   }
-  for (const auto& gone : departed_) add(gone.pod, in_window(gone, window));
-
-  // Start values: half of a node's rate is its background, the other half its pods' (a workload
-  // seen for the first time starts at the cluster's traffic per pod).
-  std::vector<double> weight(workloads_.size(), 0);
-  std::vector<double> pods_weight(node_names_.size(), 0);
-  for (const auto& t : terms) {
-    weight[t.workload] += t.held;
-    pods_weight[t.node] += t.held;
-  }
-  double start_rate = rate_per_pod_.value_or(0);
-  if (!rate_per_pod_) {
-    double pod_traffic = 0, held = 0;
-    for (std::size_t n = 0; n < rate_of.size(); ++n) {
-      if (rate_of[n] < 0 || pods_weight[n] <= 0) continue;
-      pod_traffic += std::max(0.0, rate_of[n] - fixed[n]) / 2;
-      held += pods_weight[n];
-    }
-    if (held > 0) start_rate = pod_traffic / held;
-  }
-  for (std::size_t w = 0; w < workloads_.size(); ++w) {
-    if (!workloads_[w].known && weight[w] > 0) workloads_[w].rate = start_rate;
-  }
-  for (std::size_t n = 0; n < rate_of.size(); ++n) {
-    if (rate_of[n] >= 0 && node_background_[n] < 0) {
-      node_background_[n] = pods_weight[n] > 0 ? std::max(0.0, rate_of[n] - fixed[n]) / 2
-                                               : std::max(0.0, rate_of[n] - fixed[n]);
-    }
-  }
-  // Multiplicative updates keep every rate non-negative and move each in proportion to how much
-  // the nodes it appears on are under- or over-predicted. A background, constant in truth, moves
-  // slower than the workloads (square root of the ratio), so a change on a node is first
-  // attributed to the pods that came or went there.
-  constexpr int kSteps = 4;
-  std::vector<double> predicted(node_names_.size());
-  std::vector<double> ratio(node_names_.size());
-  std::vector<double> gain(workloads_.size());
-  for (int step = 0; step < kSteps; ++step) {
-    for (std::size_t n = 0; n < predicted.size(); ++n)
-      predicted[n] = std::max(0.0, node_background_[n]) + fixed[n];
-    for (const auto& t : terms) predicted[t.node] += t.held * workloads_[t.workload].rate;
-    for (std::size_t n = 0; n < ratio.size(); ++n) {
-      const double variable = predicted[n] - fixed[n];
-      ratio[n] =
-          rate_of[n] < 0 || variable <= 0 ? 1.0 : std::max(0.0, rate_of[n] - fixed[n]) / variable;
-    }
-    std::fill(gain.begin(), gain.end(), 0.0);
-    for (const auto& t : terms) gain[t.workload] += t.held * ratio[t.node];
-    for (std::size_t w = 0; w < workloads_.size(); ++w) {
-      if (weight[w] > 0) workloads_[w].rate *= gain[w] / weight[w];
-    }
-    for (std::size_t n = 0; n < ratio.size(); ++n) {
-      if (rate_of[n] >= 0 && node_background_[n] > 0) node_background_[n] *= std::sqrt(ratio[n]);
-    }
-  }
-  double pod_traffic = 0, running = 0;
-  for (std::size_t w = 0; w < workloads_.size(); ++w) {
-    if (weight[w] >= 1.0) workloads_[w].known = true;
-    if (workloads_[w].known && workloads_[w].pods > 0) {
-      pod_traffic += workloads_[w].rate * workloads_[w].pods;
-      running += workloads_[w].pods;
-    }
-  }
-  if (running > 0) rate_per_pod_ = pod_traffic / running;
+  for (const auto& gone : departed_)
+    add(gone.pod, held_fraction(gone.pod.placed_ms, gone.left_ms, window));
+  std::vector<std::uint32_t> running(workloads_.size());
+  for (std::size_t w = 0; w < workloads_.size(); ++w) running[w] = workloads_[w].pods;
+  learner_.learn({.node_rate = rate_of, .pods = held, .running_pods = running});
 }
 
 std::optional<double> ClusterState::rate_per_pod() const {
   std::lock_guard lock(mutex_);
-  return rate_per_pod_;
+  return learner_.rate_per_pod();
 }
 
 std::optional<double> ClusterState::workload_rate(const std::string& workload) const {
   std::lock_guard lock(mutex_);
   const auto it = workload_ids_.find(workload);
-  if (it == workload_ids_.end() || !workloads_[it->second].known) return std::nullopt;
-  return workloads_[it->second].rate;
+  if (it == workload_ids_.end()) return std::nullopt;
+  return learner_.workload_rate(it->second);
 }
 
 std::size_t ClusterState::recent_count() const {

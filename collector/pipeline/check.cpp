@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "collector/model/snapshot.h"
 #include "collector/prometheus/prometheus_client.h"
+#include "common/model/figures.h"
 
 namespace netscore::collector {
 namespace {
@@ -36,7 +36,7 @@ std::string nodes(std::size_t count) {
   return fmt::format("{} node{}", count, count == 1 ? "" : "s");
 }
 
-std::string speed_column(const NodeSample& s) {
+std::string speed_column(const model::NodeSample& s) {
   if (s.speed > 0) return fmt::format("{:.17g}", s.speed);
   return s.unusable_speeds > 0 ? "not positive" : "-";
 }
@@ -50,8 +50,8 @@ std::string percent(bool valid, double rate, double speed) {
 }
 
 // What was found of link speeds and what becomes of the nodes without one.
-void print_speeds(const std::vector<NodeSample>& samples, const ScoringSettings& scoring,
-                  std::ostream& out) {
+void print_speeds(const std::vector<model::NodeSample>& samples,
+                  const model::ScoringSettings& scoring, std::ostream& out) {
   std::map<double, std::size_t> measured;
   std::size_t not_positive = 0;
   std::size_t absent = 0;
@@ -93,15 +93,15 @@ void print_speeds(const std::vector<NodeSample>& samples, const ScoringSettings&
 }
 
 // The nodes whose links are the most used, as the collector would score them.
-void print_busiest(const Measurement& m, const ScoringSettings& scoring, std::ostream& out) {
+void print_busiest(const Measurement& m, const model::ScoringSettings& scoring, std::ostream& out) {
   struct Link {
-    const NodeSample* sample;
+    const model::NodeSample* sample;
     shm::NodeFigures figures;
   };
   std::vector<Link> links;
   for (const auto& s : m.samples) {
-    const shm::NodeFigures f = measured_figures(s, m.eval_time_ms, scoring);
-    if ((f.flags & shm::kEntryUtilisation) != 0) links.push_back({&s, f});
+    const shm::NodeFigures f = model::measured_figures(s, m.eval_time_ms, scoring);
+    if (model::scored_on_utilisation(f)) links.push_back({&s, f});
   }
   if (links.empty()) return;
   const std::size_t shown = std::min(links.size(), kBusiestLinks);
@@ -110,7 +110,7 @@ void print_busiest(const Measurement& m, const ScoringSettings& scoring, std::os
       [](const Link& a, const Link& b) { return a.figures.scored > b.figures.scored; });
   out << fmt::format("busiest links ({} of {}):\n", shown, nodes(links.size()));
   for (std::size_t i = 0; i < shown; ++i) {
-    const NodeSample& s = *links[i].sample;
+    const model::NodeSample& s = *links[i].sample;
     const shm::NodeFigures& f = links[i].figures;
     out << fmt::format(
         "  {:<40} {:>10}  receive {}, transmit {} of {}{}\n", s.node,
@@ -138,10 +138,10 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
         m.side_queries, m.side_queries == 1 ? "" : "s",
         m.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
   }
-  return print_check(m, ScoringSettings::from(config.query), out);
+  return print_check(m, model::ScoringSettings::from(config.query), out);
 }
 
-int print_check(const Measurement& m, const ScoringSettings& scoring, std::ostream& out) {
+int print_check(const Measurement& m, const model::ScoringSettings& scoring, std::ostream& out) {
   if (!m.queried) {
     out << "FAIL: the query failed: " << m.error << "\n";
     return 1;

@@ -4,9 +4,9 @@
 #include <ostream>
 #include <string>
 
-#include "collector/model/placement.h"
 #include "collector/pipeline/measure.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 
 // `netscore-collector --check`: the one-shot doctor an operator runs before deploying. Same
 // configuration, query and measurement as the collector; prints the nodes found with their
@@ -21,6 +21,6 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
 
 // The report for one measurement made with Measurer::DiagnoseWhen::incomplete_answer, scored as
 // the collector would score it; returns the exit status as run_check does.
-int print_check(const Measurement& m, const ScoringSettings& scoring, std::ostream& out);
+int print_check(const Measurement& m, const model::ScoringSettings& scoring, std::ostream& out);
 
 }  // namespace netscore::collector

@@ -13,6 +13,7 @@
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 
 namespace netscore::collector {
 
@@ -25,9 +26,9 @@ struct Measurement {
   bool answered = false;  // ... with a well-formed vector answer
   std::string error{};    // why it failed; empty on success
   std::int64_t eval_time_ms = 0;
-  std::vector<NodeSample> samples{};  // the usable series, one per node name
-  std::uint32_t series = 0;           // series in the answer
-  std::uint32_t skipped = 0;          // series not usable, for any of the reasons below
+  std::vector<model::NodeSample> samples{};  // the usable series, one per node name
+  std::uint32_t series = 0;                  // series in the answer
+  std::uint32_t skipped = 0;                 // series not usable, for any of the reasons below
   std::uint32_t missing_label = 0;
   std::uint32_t duplicate_node = 0;
   std::uint32_t not_a_number = 0;

@@ -7,8 +7,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "collector/model/snapshot.h"
 #include "common/clock.h"
+#include "common/model/correction.h"
+#include "common/model/snapshot.h"
 
 namespace netscore::collector {
 namespace {
@@ -28,7 +29,7 @@ Publisher::Options Publisher::options(const Config& config, std::string promethe
                          .default_rate = config.kube.pod_receive_rate,
                          .learn_workloads = config.kube.learn_workloads,
                          .default_transmit_rate = config.kube.pod_transmit_rate},
-          .scoring = ScoringSettings::from(config.query),
+          .scoring = model::ScoringSettings::from(config.query),
           .lag_ms = config.refresh_interval.value.count(),
           .rules_hash = config.label_rules.hash,
           .refresh_interval_ms = config.refresh_interval.value.count(),
@@ -128,18 +129,18 @@ void Publisher::publish_for_cluster(bool cluster_due) {
   if (have_status_ && (publish_now || cluster_due)) write_status();
 }
 
-std::uint32_t Publisher::publish_snapshot(const std::vector<NodeSample>& samples,
+std::uint32_t Publisher::publish_snapshot(const std::vector<model::NodeSample>& samples,
                                           std::int64_t eval_time_ms, bool fresh_measurement) {
   const bool synced = cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
-  std::vector<NodeLoad> loads;
+  std::vector<model::NodeLoad> loads;
   if (synced) {
-    const LoadWindow window{.now_ms = wall_now_ms(),
-                            .lag_ms = options_.lag_ms,
-                            .window_ms = options_.correction.window_ms};
-    if (fresh_measurement && learning()) cluster_->state.learn(node_rates(samples), window);
+    const model::LoadWindow window{.now_ms = wall_now_ms(),
+                                   .lag_ms = options_.lag_ms,
+                                   .window_ms = options_.correction.window_ms};
+    if (fresh_measurement && learning()) cluster_->state.learn(model::node_rates(samples), window);
     loads = cluster_->state.loads(window);
   }
-  const BuiltSnapshot snapshot = build_snapshot(
+  const model::BuiltSnapshot snapshot = model::build_snapshot(
       samples, eval_time_ms, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
       synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt, options_.scoring);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);

@@ -11,10 +11,9 @@
 
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
-#include "collector/model/placement.h"
 #include "collector/pipeline/measure.h"
-#include "collector/prometheus/response_parser.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 #include "common/table/score_table_writer.h"
 
 namespace netscore::collector {
@@ -33,8 +32,8 @@ namespace netscore::collector {
 class Publisher {
  public:
   struct Options {
-    CorrectionSettings correction{};
-    ScoringSettings scoring{};
+    model::CorrectionSettings correction{};
+    model::ScoringSettings scoring{};
     std::int64_t lag_ms = 15000;
     std::uint64_t rules_hash = 0;
     std::int64_t refresh_interval_ms = 15000;  // recorded in the status
@@ -68,8 +67,8 @@ class Publisher {
   void publish_for_cluster(bool cluster_due);
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
-  std::uint32_t publish_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
-                                 bool fresh_measurement);
+  std::uint32_t publish_snapshot(const std::vector<model::NodeSample>& samples,
+                                 std::int64_t eval_time_ms, bool fresh_measurement);
   void write_status();
   bool learning() const {
     return options_.correction.enabled && options_.correction.learn_workloads;
@@ -83,7 +82,8 @@ class Publisher {
   mutable std::mutex write_mutex_;
   shm::CollectorStatus status_{};
   bool have_status_ = false;
-  std::vector<NodeSample> samples_{};  // the latest successful measurement, kept for a cluster
+  std::vector<model::NodeSample>
+      samples_{};  // the latest successful measurement, kept for a cluster
   std::int64_t eval_time_ms_ = 0;
   bool have_measurement_ = false;
   std::uint32_t placed_ = 0;

@@ -127,7 +127,7 @@ bool QueryPlan::reconsider(const ParsedVector& answer, PrometheusClient& client,
   return shape_ != before;
 }
 
-bool QueryPlan::ask_speeds(const std::vector<NodeSample>& samples, PrometheusClient& client,
+bool QueryPlan::ask_speeds(const std::vector<model::NodeSample>& samples, PrometheusClient& client,
                            std::int64_t eval_time_ms, std::int64_t now_ms) {
   ++counts_.speed_queries;
   const auto answer = ask(client, build_speed_query(config_, shape_), eval_time_ms);
@@ -145,8 +145,9 @@ bool QueryPlan::ask_speeds(const std::vector<NodeSample>& samples, PrometheusCli
   return true;
 }
 
-std::string QueryPlan::attach_speeds(std::vector<NodeSample>& samples, PrometheusClient& client,
-                                     std::int64_t eval_time_ms, std::int64_t now_ms) {
+std::string QueryPlan::attach_speeds(std::vector<model::NodeSample>& samples,
+                                     PrometheusClient& client, std::int64_t eval_time_ms,
+                                     std::int64_t now_ms) {
   if (!asks_link_parts(config_)) return {};
   bool due = speeds_eval_ms_ == 0 || now_ms >= next_speeds_ms_;
   for (std::size_t i = 0; i < samples.size() && !due; ++i) due = !speeds_.contains(samples[i].node);

@@ -10,6 +10,7 @@
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 
 // What the refresh's one query reads, and what it no longer asks on every refresh. Rates change
 // from one refresh to the next; the node-label layout, the recording rules and the link speeds
@@ -41,7 +42,7 @@ class QueryPlan {
                   std::int64_t now_ms);
   // Gives each sample its node's link speed from the cache, asked first when due or when a node
   // is not in it. Empty on success; the error when no speeds are known at all.
-  std::string attach_speeds(std::vector<NodeSample>& samples, PrometheusClient& client,
+  std::string attach_speeds(std::vector<model::NodeSample>& samples, PrometheusClient& client,
                             std::int64_t eval_time_ms, std::int64_t now_ms);
 
   const BuiltQuery& batch() const { return batch_; }
@@ -62,7 +63,7 @@ class QueryPlan {
   bool may_use_rules() const;
   void check_layout(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
   void check_rules(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
-  bool ask_speeds(const std::vector<NodeSample>& samples, PrometheusClient& client,
+  bool ask_speeds(const std::vector<model::NodeSample>& samples, PrometheusClient& client,
                   std::int64_t eval_time_ms, std::int64_t now_ms);
   void rebuild();
 

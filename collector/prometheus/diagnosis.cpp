@@ -26,7 +26,7 @@ constexpr std::array kVirtualPrefixes = {"lo",    "veth",  "cali", "cni",    "do
 
 struct Answer {
   std::string error;
-  std::vector<NodeSample> rows;
+  std::vector<model::NodeSample> rows;
 };
 
 Answer ask(PrometheusClient& client, const std::string& promql, std::string_view label,
@@ -36,7 +36,7 @@ Answer ask(PrometheusClient& client, const std::string& promql, std::string_view
   ParsedVector parsed = parse_vector_response(http.body, label);
   if (!parsed.ok()) return {parsed.error, {}};
   std::sort(parsed.samples.begin(), parsed.samples.end(),
-            [](const NodeSample& a, const NodeSample& b) {
+            [](const model::NodeSample& a, const model::NodeSample& b) {
               return a.value > b.value || (a.value == b.value && a.node < b.node);
             });
   return {{}, std::move(parsed.samples)};
@@ -124,9 +124,9 @@ bool is_kubernetes_node_name(std::string_view name) {
   return true;
 }
 
-NameFilter remove_non_node_names(std::vector<NodeSample>& samples) {
+NameFilter remove_non_node_names(std::vector<model::NodeSample>& samples) {
   NameFilter filter;
-  std::erase_if(samples, [&filter](const NodeSample& s) {
+  std::erase_if(samples, [&filter](const model::NodeSample& s) {
     if (is_kubernetes_node_name(s.node)) return false;
     if (filter.rejected++ == 0) filter.example = s.node;
     return true;

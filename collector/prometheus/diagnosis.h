@@ -8,6 +8,7 @@
 #include "collector/prometheus/prometheus_client.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 
 // Why a configuration finds no (or only some) nodes, worked out from what Prometheus has: the
 // devices of the metric, the labels whose values look like node names, node_uname_info. Used by
@@ -28,7 +29,7 @@ struct NameFilter {
   std::uint32_t rejected = 0;
   std::string example;  // the first rejected name
 };
-NameFilter remove_non_node_names(std::vector<NodeSample>& samples);
+NameFilter remove_non_node_names(std::vector<model::NodeSample>& samples);
 
 // One line for logs and the table status about rejected names; empty when none.
 std::string describe_rejected_names(const NameFilter& filter, const QueryConfig& config);

@@ -44,7 +44,7 @@ std::optional<Part> annotation_part(std::string_view kind, const Aliases& aliase
   return std::nullopt;
 }
 
-void annotate(NodeSample& sample, Part part, double value, bool score_is_rate) {
+void annotate(model::NodeSample& sample, Part part, double value, bool score_is_rate) {
   const bool finite = std::isfinite(value);
   switch (part) {
     case Part::rate:

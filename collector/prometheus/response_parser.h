@@ -6,33 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "common/model/inputs.h"
+
 // Decoding of a Prometheus /api/v1/query answer
 // (https://prometheus.io/docs/prometheus/latest/querying/api/). Pure functions: thread-safe.
 namespace netscore::collector {
 
-struct NodeSample {
-  std::string node;
-  double value = 0;  // may be NaN or ±Inf: Prometheus sends those as "NaN", "+Inf", "-Inf"
-  // Average receive rate over the window in bytes/s, answered by the same batched query whatever
-  // the scoring function is; rate_valid is false when the answer had no rate for this node.
-  double rate = 0;
-  bool rate_valid = false;
-  // The configured function over the transmit counter (asked only when the raw basis scores
-  // transmit), and the average transmit rate in bytes/s; each valid when answered and finite.
-  bool transmit_value_valid = false;
-  bool transmit_rate_valid = false;
-  double transmit_value = 0;
-  double transmit_rate = 0;
-  // Sum of the node's positive link speeds in bytes/s (0: none), and how many of its devices
-  // reported a speed that is not positive.
-  double speed = 0;
-  std::uint32_t unusable_speeds = 0;
-};
-
 struct ParsedVector {
   std::string
       error;  // non-empty: the whole answer is unusable (bad JSON, status:error, not a vector)
-  std::vector<NodeSample> samples;
+  std::vector<model::NodeSample> samples;
   std::vector<std::string> warnings;
   std::uint32_t series = 0;       // score series in the answer, usable or not
   std::uint32_t rate_series = 0;  // the other parts' series (rates, speeds), usable or not

@@ -2,10 +2,11 @@
 
 #include <cstdint>
 
-// How many prices of an average pod (the snapshot's pod_price, or its rate over a node's speed)
-// prioritize charges for pods it cannot measure yet. Tuned in the closed loop (bench/RESULTS.md),
-// through the real kube-scheduler where it disagreed with the simulator; one place, so that the
-// extender, the simulator and the tests charge the same.
+// The model's tuning, in one place so that the collector, the extender, the simulator and the
+// tests price the same. The prioritize side: how many prices of an average pod (the snapshot's
+// pod_price, or its rate over a node's speed) prioritize charges for pods it cannot measure yet,
+// tuned in the closed loop (bench/RESULTS.md), through the real kube-scheduler where it disagreed
+// with the simulator. The collector side, at the end: where the average pod's price comes from.
 namespace netscore::model {
 
 // A pod of the same workload (the same controlling owner) recommended moments ago whose binding
@@ -29,5 +30,25 @@ inline constexpr std::int64_t kOtherPodPrices = 1;
 // 13-64% of kube-scheduler's hot link-seconds over seeds 1-5, 2x 9-56%, 4x 5-51% at weight 1 and
 // 0-16% at weight 3; on equal links it adds the same to every node.
 inline constexpr std::int64_t kIncomingPodPrices = 4;
+
+// The measured traffic per pod (a node's measurement over its pods' settled parts, summed over the
+// cluster) prices a pod once this many settled pods' worth of traffic is in the window: with less,
+// the division by a fraction of a pod would charge every pod a multiple of its node's measurement.
+inline constexpr double kSettledPodsToMeasure = 1.0;
+
+// Workload learning (model/workload_learning) fits each node's receive rate as a background plus
+// its pods' traffic per workload. A node's first fit starts with this part of its rate (beyond its
+// annotated pods) given to its pods and the rest to its background, and a workload seen for the
+// first time starts at the cluster's traffic per pod so derived; nothing tells the two apart
+// before the pods spread over nodes with different backgrounds.
+inline constexpr double kLearningStartPodShare = 0.5;
+
+// Expectation-maximisation steps per measurement, each from the previous fit: the fit sharpens
+// over measurements, so a few per measurement keep a publish cheap (O(pods) each).
+inline constexpr int kLearningSteps = 4;
+
+// A workload's learned rate prices its pods once this many settled pods' worth of its traffic has
+// been in a window (summed over its pods' held parts in one fit).
+inline constexpr double kLearnedAfterPodsHeld = 1.0;
 
 }  // namespace netscore::model

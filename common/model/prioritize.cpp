@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "common/model/figures.h"
 #include "common/model/pricing.h"
 #include "common/scoring.h"
 
@@ -53,9 +54,7 @@ void score_nodes(ScoringMode mode, int neutral, const TableRead& table, std::spa
     return n.corrected_raw_score + with_pod + assumed * pod_price(n, table.meta);
   };
   // Per basis (bytes, utilisation): a node is only compared with nodes scored in its unit.
-  const auto basis = [&](std::size_t i) {
-    return (nodes[i].flags & shm::kEntryUtilisation) != 0 ? 1 : 0;
-  };
+  const auto basis = [&](std::size_t i) { return scored_on_utilisation(nodes[i]) ? 1 : 0; };
   const std::size_t count = std::min({nodes.size(), out.size(), percent.size()});
   // Each node's score integer once, into `out`; -1 marks a node answered neutral.
   std::array<std::int64_t, 2> max{0, 0};

@@ -1,7 +1,7 @@
 #include "extender/scheduler/decision_recording.h"
 
 #include "common/clock.h"
-#include "extender/scheduler/link_figures.h"
+#include "common/model/figures.h"
 
 namespace netscore::extender {
 namespace {
@@ -28,8 +28,8 @@ void describe_node(NodeDecision& n, std::string_view name, const NodeScore& scor
   n.priced_by = static_cast<std::uint8_t>(score.flags / shm::kEntryPricedByAnnotation);
   n.rate = (score.flags & shm::kEntryRateValid) != 0 ? score.rate : -1;
   n.scored = score.scored;
-  n.speed = link_speed(score).value_or(-1);
-  n.utilisation = scored_on_utilisation(score);
+  n.speed = model::link_speed(score).value_or(-1);
+  n.utilisation = model::scored_on_utilisation(score);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/quantity.h"
+#include "common/model/figures.h"
 #include "extender/scheduler/link_figures.h"
 
 namespace netscore::extender {
@@ -83,7 +84,7 @@ std::string_view above_ceiling(std::string_view name, const NodeScore& s, const 
     return reasons[kTransmitRateAbove];
   }
   if (c.utilisation) {
-    const auto utilisation = utilisation_in(s, direction);
+    const auto utilisation = model::utilisation_in(s, direction);
     if (!utilisation) return closed ? reasons[kUtilisationUnknown] : std::string_view{};
     if (*utilisation > *c.utilisation) {
       spdlog::debug("filter node={} utilisation={:g} above ceiling={:g}", name, *utilisation,

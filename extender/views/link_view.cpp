@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "common/config.h"
+#include "common/model/figures.h"
 #include "extender/scheduler/link_figures.h"
 
 namespace netscore::extender {
@@ -39,12 +40,12 @@ LinkSummary summarise_links(const std::vector<TableRow>& rows) {
   };
   for (const auto& row : rows) {
     const NodeScore& s = row.score;
-    if (s.valid()) ++(scored_on_utilisation(s) ? links.utilisation : links.raw);
+    if (s.valid()) ++(model::scored_on_utilisation(s) ? links.utilisation : links.raw);
     const std::string_view source = speed_source(s);
     ++(source == "measured" ? links.measured : source == "fallback" ? links.fallback : links.none);
     if ((s.flags & shm::kEntrySpeedUnusable) != 0) ++links.unusable;
-    raise(links.max_receive_utilisation, receive_utilisation(s));
-    raise(links.max_transmit_utilisation, transmit_utilisation(s));
+    raise(links.max_receive_utilisation, model::receive_utilisation(s));
+    raise(links.max_transmit_utilisation, model::transmit_utilisation(s));
   }
   return links;
 }

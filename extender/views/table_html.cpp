@@ -9,6 +9,7 @@
 
 #include "common/markup_escape.h"
 #include "common/scoring.h"
+#include "common/model/figures.h"
 #include "extender/scheduler/link_figures.h"
 #include "common/model/prioritize.h"
 
@@ -155,7 +156,7 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
     const long score_pct = std::clamp<long>(static_cast<long>(s.node_score), 0, 100);
     const double traffic_pct =
         max_raw > 0 && s.valid() ? std::clamp(s.raw / max_raw * 100.0, 0.0, 100.0) : 0.0;
-    const auto speed = link_speed(s);
+    const auto speed = model::link_speed(s);
     fmt::format_to(
         it,
         "<tr class=\"node{}\" data-node=\"{}\" data-score=\"{}\" data-effective-score=\"{}\">"
@@ -169,11 +170,11 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
         s.valid() ? "" : " invalid", esc(row->name), s.node_score, effective, esc(row->name),
         score_pct, s.valid() ? std::to_string(s.node_score) : "invalid", effective,
         to_extender_score(effective), traffic_pct, esc(bytes(s.raw)),
-        !s.valid()                 ? "-"
-        : scored_on_utilisation(s) ? "utilisation"
-                                   : "raw",
-        speed ? esc(bytes(*speed) + "/s") : "-", percent_text(receive_utilisation(s)),
-        percent_text(transmit_utilisation(s)),
+        !s.valid()                        ? "-"
+        : model::scored_on_utilisation(s) ? "utilisation"
+                                          : "raw",
+        speed ? esc(bytes(*speed) + "/s") : "-", percent_text(model::receive_utilisation(s)),
+        percent_text(model::transmit_utilisation(s)),
         (s.flags & shm::kEntryTransmitRateValid) != 0 ? esc(bytes(s.transmit_rate) + "/s") : "-",
         static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3);
   }

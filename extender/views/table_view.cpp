@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/scoring.h"
+#include "common/model/figures.h"
 #include "extender/scheduler/link_figures.h"
 #include "common/model/prioritize.h"
 #include "extender/views/json_writer.h"
@@ -48,7 +49,8 @@ std::string percent_or_dash(std::optional<double> fraction) {
 // What the node was scored on; "-" for a node that was not scored.
 std::string_view basis_of(const NodeScore& s) {
   if (!s.valid()) return "-";
-  return score_basis_name(scored_on_utilisation(s) ? ScoreBasis::utilisation : ScoreBasis::raw);
+  return score_basis_name(model::scored_on_utilisation(s) ? ScoreBasis::utilisation
+                                                          : ScoreBasis::raw);
 }
 
 constexpr MetricInfo kTableAttached{"netscore_extender_table_attached",
@@ -207,7 +209,7 @@ std::string render_table_json(const TableView& v) {
               {"labels_known", (s.flags & shm::kEntryLabelsKnown) != 0},
               {"rule_mask", s.rule_mask}});
     write_priced_by(j, "expected_priced_by", s.flags);
-    const auto speed = link_speed(s);
+    const auto speed = model::link_speed(s);
     j.fields(
         {{"raw_transmit",
           (s.flags & shm::kEntryTransmitValid) != 0 ? JsonScalar(s.raw_transmit) : nullptr},
@@ -216,8 +218,8 @@ std::string render_table_json(const TableView& v) {
          {"speed", or_null(speed)},
          {"speed_source", speed ? JsonScalar(speed_source(s)) : nullptr},
          {"speed_unusable", (s.flags & shm::kEntrySpeedUnusable) != 0},
-         {"receive_utilisation", or_null(receive_utilisation(s))},
-         {"transmit_utilisation", or_null(transmit_utilisation(s))},
+         {"receive_utilisation", or_null(model::receive_utilisation(s))},
+         {"transmit_utilisation", or_null(model::transmit_utilisation(s))},
          {"basis", s.valid() ? JsonScalar(basis_of(s)) : nullptr},
          {"scored", s.scored}});
     j.end_object();
@@ -298,7 +300,7 @@ std::string render_table_text(const TableView& v) {
   for (const TableRow* row : sorted) {
     const NodeScore& s = row->score;
     const std::int64_t effective = model::effective_node_score(s, v.meta);
-    const auto speed = link_speed(s);
+    const auto speed = model::link_speed(s);
     fmt::format_to(
         it,
         "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {:<7}  "
@@ -308,7 +310,8 @@ std::string render_table_text(const TableView& v) {
         yes_no((s.flags & shm::kEntryHasSeries) != 0),
         yes_no((s.flags & shm::kEntryInCluster) != 0), basis_of(s),
         number_or_dash(speed.has_value(), speed.value_or(0)),
-        percent_or_dash(receive_utilisation(s)), percent_or_dash(transmit_utilisation(s)),
+        percent_or_dash(model::receive_utilisation(s)),
+        percent_or_dash(model::transmit_utilisation(s)),
         number_or_dash((s.flags & shm::kEntryTransmitRateValid) != 0, s.transmit_rate));
   }
   return out;

@@ -12,6 +12,7 @@
 #include "collector/pipeline/measure.h"
 #include "common/clock.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/eventually.h"
 #include "tests/support/prometheus_process.h"
@@ -40,8 +41,8 @@ Config physical_config(const std::string& url) {
                       {"NETSCORE_PROMETHEUS_RETRIES", "0"}});
 }
 
-std::map<std::string, collector::NodeSample> by_node(const collector::Measurement& m) {
-  std::map<std::string, collector::NodeSample> out;
+std::map<std::string, model::NodeSample> by_node(const collector::Measurement& m) {
+  std::map<std::string, model::NodeSample> out;
   for (const auto& s : m.samples) out[s.node] = s;
   return out;
 }

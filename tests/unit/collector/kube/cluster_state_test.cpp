@@ -1,13 +1,21 @@
-// What the collector keeps of the cluster: pods gone while the window still holds their traffic,
-// and the traffic per pod of each workload, learned from node rates (hand-computed cases).
+// What the collector keeps of the cluster: relists, placements forgotten once settled, pods gone
+// while the window still holds their traffic, and what it feeds workload learning and prices at
+// the learned rates (hand-computed cases; the fit itself: common/model/workload_learning_test).
 #include "collector/kube/cluster_state.h"
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+#include <tuple>
 #include <vector>
 
 namespace netscore::collector {
 namespace {
+
+using model::LoadWindow;
+using model::NodeLoad;
+using model::NodeRate;
 
 constexpr std::int64_t kLagMs = 15000;
 constexpr std::int64_t kWindowMs = 300000;
@@ -27,6 +35,48 @@ const NodeLoad& load_of(const std::vector<NodeLoad>& loads, const std::string& n
     if (l.name == node) return l;
   }
   throw std::runtime_error("no load for " + node);
+}
+
+TEST(ClusterState, RelistKeepsPlacementTimesAndDropsVanishedPods) {
+  ClusterState state;
+  state.upsert_pod({.uid = "a", .node = "n1"}, 1000000);
+  state.replace_pods({{.uid = "a", .node = "n1", .scheduled_ms = 1},
+                      {.uid = "b", .node = "n1", .scheduled_ms = 2000000}},
+                     2000000);
+  // At 1015000 with lag 15000 and window 300000: "a" (placed at 1000000 by the watch) is wholly
+  // pending; "b" is placed in the future of that clock and counts as pending too.
+  const auto loads = state.loads({.now_ms = 1015000, .lag_ms = 15000, .window_ms = 300000});
+  ASSERT_EQ(loads.size(), 1U);
+  EXPECT_EQ(loads[0].pods, 2U);
+  EXPECT_EQ(loads[0].placed, 2U);
+  EXPECT_DOUBLE_EQ(loads[0].pending_plain, 2.0);
+  state.replace_pods({{.uid = "b", .node = "n1", .scheduled_ms = 2000000}}, 2000000);
+  EXPECT_EQ(state.pod_count(), 1U);
+  state.upsert_pod({.uid = "b", .node = "n1", .terminal = true}, 2000000);
+  EXPECT_EQ(state.pod_count(), 0U);
+}
+
+TEST(ClusterState, FinishedPlacementsAreForgottenButTheirPodsStillCount) {
+  ClusterState state(315000);
+  state.upsert_pod({.uid = "old", .node = "n1"}, 0);
+  state.upsert_pod({.uid = "new", .node = "n1"}, 400000);
+  state.replace_pods({{.uid = "listed-long-ago", .node = "n2", .scheduled_ms = 1}}, 400000);
+  EXPECT_EQ(state.pod_count(), 1U) << "the relist replaced the watched pods";
+  EXPECT_EQ(state.recent_count(), 0U) << "placed before the horizon: never pending";
+  state.upsert_pod({.uid = "a", .node = "n1"}, 400000);
+  state.upsert_pod({.uid = "b", .node = "n1"}, 500000);
+  // At 715000, "a" is 315000 old (lag 15000 + window 300000: settled), "b" 215000 (pending 1/3).
+  const auto loads = state.loads({.now_ms = 715000, .lag_ms = 15000, .window_ms = 300000});
+  ASSERT_EQ(loads.size(), 2U);
+  EXPECT_EQ(loads[0].name, "n1");
+  EXPECT_EQ(loads[0].pods, 2U);
+  EXPECT_EQ(loads[0].placed, 1U);
+  EXPECT_DOUBLE_EQ(loads[0].pending_plain, 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(loads[0].settled, 2.0 - 1.0 / 3.0);
+  EXPECT_EQ(loads[1].pods, 1U);
+  EXPECT_EQ(state.recent_count(), 1U) << "a's placement is forgotten";
+  state.remove_pod("b", 715000);
+  EXPECT_EQ(state.recent_count(), 0U);
 }
 
 TEST(ClusterState, AGonePodsTrafficLeavesTheWindowAsANewPodsEntersIt) {

@@ -125,5 +125,26 @@ TEST(PodAnnotations, ReceiveAndTransmitRatesAsNumbersOrQuantities) {
   EXPECT_LT(not_a_string.transmit, 0) << "annotations are strings";
 }
 
+TEST(KubeObjects, ParsesTimestampsAndTheRateAnnotation) {
+  EXPECT_EQ(parse_rfc3339_ms("1970-01-01T00:00:01Z"), 1000);
+  EXPECT_EQ(parse_rfc3339_ms("2023-03-01T10:00:00.250Z"), 1677664800250);
+  EXPECT_EQ(parse_rfc3339_ms("2023-03-01T12:00:00+02:00"), 1677664800000);
+  EXPECT_FALSE(parse_rfc3339_ms("yesterday").has_value());
+  const auto pod = parse_pod(std::string_view(
+      R"({"metadata":{"uid":"u1","resourceVersion":"7","creationTimestamp":"1970-01-01T00:00:01Z",)"
+      R"("annotations":{"netscore.io/expected-receive-rate":"2500"}},"spec":{"nodeName":"n1"},)"
+      R"("status":{"phase":"Running","conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":"1970-01-01T00:00:05Z"}]}})"));
+  ASSERT_TRUE(pod.has_value());
+  EXPECT_EQ(pod->node, "n1");
+  EXPECT_EQ(pod->scheduled_ms, 5000);
+  EXPECT_EQ(pod->annotated_rate, 2500);
+  EXPECT_EQ(pod->resource_version, "7");
+  EXPECT_FALSE(parse_pod(std::string_view(R"({"metadata":{}})")).has_value());
+  const auto bad_rate = parse_pod(std::string_view(
+      R"({"metadata":{"uid":"u","annotations":{"netscore.io/expected-receive-rate":"-3"}}})"));
+  ASSERT_TRUE(bad_rate.has_value());
+  EXPECT_LT(bad_rate->annotated_rate, 0);
+}
+
 }  // namespace
 }  // namespace netscore::collector

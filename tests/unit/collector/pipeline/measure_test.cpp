@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/model/inputs.h"
 #include "tests/support/curl_environment.h"
 #include "tests/unit/collector/pipeline/pipeline_test_config.h"
 #include "tests/support/fake_http_server.h"
@@ -106,7 +107,7 @@ TEST_F(MeasureTest, TheRateFunctionsAnswerCarriesTransmitAndLinkSpeedPerNode) {
   EXPECT_EQ(m.series, 2U);
   EXPECT_EQ(m.skipped, 0U);
   ASSERT_EQ(m.samples.size(), 2U);
-  const NodeSample& a = m.samples[0];
+  const model::NodeSample& a = m.samples[0];
   EXPECT_EQ(a.node, "a");
   EXPECT_TRUE(a.rate_valid);
   EXPECT_EQ(a.rate, 100);
@@ -116,7 +117,7 @@ TEST_F(MeasureTest, TheRateFunctionsAnswerCarriesTransmitAndLinkSpeedPerNode) {
   EXPECT_EQ(a.transmit_value, 300);
   EXPECT_EQ(a.speed, 125000000);
   EXPECT_EQ(a.unusable_speeds, 0U);
-  const NodeSample& b = m.samples[1];
+  const model::NodeSample& b = m.samples[1];
   EXPECT_EQ(b.node, "b");
   EXPECT_FALSE(b.transmit_rate_valid);
   EXPECT_EQ(b.speed, 0);

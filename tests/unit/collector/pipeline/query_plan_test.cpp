@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/model/inputs.h"
 #include "tests/support/curl_environment.h"
 #include "tests/support/fake_http_server.h"
 #include "tests/unit/collector/pipeline/pipeline_test_config.h"
@@ -126,7 +127,7 @@ TEST_F(QueryPlanTest, ADuplicateReadPerSeriesSwitchesToTheSum) {
 
 TEST_F(QueryPlanTest, SpeedsAreCachedAndAskedAgainWhenDueOrForANewNode) {
   QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
-  std::vector<NodeSample> samples{{.node = "a"}, {.node = "b"}};
+  std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
   ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(samples[1].speed, 0);  // no speed series: known as such, not asked again
@@ -148,7 +149,7 @@ TEST_F(QueryPlanTest, SpeedsAreCachedAndAskedAgainWhenDueOrForANewNode) {
 TEST_F(QueryPlanTest, AFailedSpeedRequestKeepsTheCacheAndFailsOnlyWithoutOne) {
   script_.speed_status = 500;
   QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
-  std::vector<NodeSample> samples{{.node = "a"}};
+  std::vector<model::NodeSample> samples{{.node = "a"}};
   EXPECT_NE(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
   script_.speed_status = 200;
   ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 1), "");
@@ -165,7 +166,7 @@ TEST_F(QueryPlanTest, TheRawReceiveScoringAsksNothingApart) {
                          {"NETSCORE_SCORE_BASIS", "raw"},
                          {"NETSCORE_DIRECTION", "receive"}}),
                  kRecheck);
-  std::vector<NodeSample> samples{{.node = "a"}};
+  std::vector<model::NodeSample> samples{{.node = "a"}};
   plan.prepare(client_, kEvalMs, 0);
   EXPECT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
   EXPECT_TRUE(script_.asked.empty());

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "collector/prometheus/prometheus_client.h"
+#include "common/model/inputs.h"
 
 namespace netscore::collector {
 namespace {
@@ -27,7 +28,7 @@ TEST(NodeNameTest, AcceptsDnsSubdomainsOnly) {
 }
 
 TEST(NodeNameTest, RemovesAndCountsNonNodeNames) {
-  std::vector<NodeSample> samples{
+  std::vector<model::NodeSample> samples{
       {.node = "10.0.0.2:9100"}, {.node = "node-a"}, {.node = "10.0.0.3:9100"}};
   const NameFilter filter = remove_non_node_names(samples);
   ASSERT_EQ(samples.size(), 1U);

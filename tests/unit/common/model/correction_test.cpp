@@ -1,12 +1,14 @@
 // The correction model with hand-computed expectations.
-#include "collector/model/placement.h"
-#include "collector/model/snapshot.h"
+#include "common/model/correction.h"
+#include "common/model/snapshot.h"
 
 #include <gtest/gtest.h>
 
-#include "tests/unit/collector/model/placement_fixtures.h"
+#include <vector>
 
-namespace netscore::collector {
+#include "tests/unit/common/model/model_fixtures.h"
+
+namespace netscore::model {
 namespace {
 
 TEST(PendingFraction, FullUntilTheLagThenLinearOverTheWindow) {
@@ -137,68 +139,5 @@ TEST(BuildSnapshot, WatchedNodeWithoutSeriesIsAnInvalidEntry) {
   EXPECT_EQ(entry(s, "n1").node_score, 0);  // the only valid node is the busiest
 }
 
-TEST(ClusterState, RelistKeepsPlacementTimesAndDropsVanishedPods) {
-  ClusterState state;
-  state.upsert_pod({.uid = "a", .node = "n1"}, 1000000);
-  state.replace_pods({{.uid = "a", .node = "n1", .scheduled_ms = 1},
-                      {.uid = "b", .node = "n1", .scheduled_ms = 2000000}},
-                     2000000);
-  // At 1015000 with lag 15000 and window 300000: "a" (placed at 1000000 by the watch) is wholly
-  // pending; "b" is placed in the future of that clock and counts as pending too.
-  const auto loads = state.loads({.now_ms = 1015000, .lag_ms = 15000, .window_ms = 300000});
-  ASSERT_EQ(loads.size(), 1U);
-  EXPECT_EQ(loads[0].pods, 2U);
-  EXPECT_EQ(loads[0].placed, 2U);
-  EXPECT_DOUBLE_EQ(loads[0].pending_plain, 2.0);
-  state.replace_pods({{.uid = "b", .node = "n1", .scheduled_ms = 2000000}}, 2000000);
-  EXPECT_EQ(state.pod_count(), 1U);
-  state.upsert_pod({.uid = "b", .node = "n1", .terminal = true}, 2000000);
-  EXPECT_EQ(state.pod_count(), 0U);
-}
-
-TEST(ClusterState, FinishedPlacementsAreForgottenButTheirPodsStillCount) {
-  ClusterState state(315000);
-  state.upsert_pod({.uid = "old", .node = "n1"}, 0);
-  state.upsert_pod({.uid = "new", .node = "n1"}, 400000);
-  state.replace_pods({{.uid = "listed-long-ago", .node = "n2", .scheduled_ms = 1}}, 400000);
-  EXPECT_EQ(state.pod_count(), 1U) << "the relist replaced the watched pods";
-  EXPECT_EQ(state.recent_count(), 0U) << "placed before the horizon: never pending";
-  state.upsert_pod({.uid = "a", .node = "n1"}, 400000);
-  state.upsert_pod({.uid = "b", .node = "n1"}, 500000);
-  // At 715000, "a" is 315000 old (lag 15000 + window 300000: settled), "b" 215000 (pending 1/3).
-  const auto loads = state.loads({.now_ms = 715000, .lag_ms = 15000, .window_ms = 300000});
-  ASSERT_EQ(loads.size(), 2U);
-  EXPECT_EQ(loads[0].name, "n1");
-  EXPECT_EQ(loads[0].pods, 2U);
-  EXPECT_EQ(loads[0].placed, 1U);
-  EXPECT_DOUBLE_EQ(loads[0].pending_plain, 1.0 / 3.0);
-  EXPECT_DOUBLE_EQ(loads[0].settled, 2.0 - 1.0 / 3.0);
-  EXPECT_EQ(loads[1].pods, 1U);
-  EXPECT_EQ(state.recent_count(), 1U) << "a's placement is forgotten";
-  state.remove_pod("b", 715000);
-  EXPECT_EQ(state.recent_count(), 0U);
-}
-
-TEST(KubeObjects, ParsesTimestampsAndTheRateAnnotation) {
-  EXPECT_EQ(parse_rfc3339_ms("1970-01-01T00:00:01Z"), 1000);
-  EXPECT_EQ(parse_rfc3339_ms("2023-03-01T10:00:00.250Z"), 1677664800250);
-  EXPECT_EQ(parse_rfc3339_ms("2023-03-01T12:00:00+02:00"), 1677664800000);
-  EXPECT_FALSE(parse_rfc3339_ms("yesterday").has_value());
-  const auto pod = parse_pod(std::string_view(
-      R"({"metadata":{"uid":"u1","resourceVersion":"7","creationTimestamp":"1970-01-01T00:00:01Z",)"
-      R"("annotations":{"netscore.io/expected-receive-rate":"2500"}},"spec":{"nodeName":"n1"},)"
-      R"("status":{"phase":"Running","conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":"1970-01-01T00:00:05Z"}]}})"));
-  ASSERT_TRUE(pod.has_value());
-  EXPECT_EQ(pod->node, "n1");
-  EXPECT_EQ(pod->scheduled_ms, 5000);
-  EXPECT_EQ(pod->annotated_rate, 2500);
-  EXPECT_EQ(pod->resource_version, "7");
-  EXPECT_FALSE(parse_pod(std::string_view(R"({"metadata":{}})")).has_value());
-  const auto bad_rate = parse_pod(std::string_view(
-      R"({"metadata":{"uid":"u","annotations":{"netscore.io/expected-receive-rate":"-3"}}})"));
-  ASSERT_TRUE(bad_rate.has_value());
-  EXPECT_LT(bad_rate->annotated_rate, 0);
-}
-
 }  // namespace
-}  // namespace netscore::collector
+}  // namespace netscore::model

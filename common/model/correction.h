@@ -5,13 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "collector/kube/cluster_state.h"
-#include "collector/prometheus/response_parser.h"
-#include "common/config.h"
+#include "common/model/inputs.h"
 #include "common/table/score_table_writer.h"
 
 // The correction model: what the cluster's recent placements add to a measurement (pure:
-// thread-safe). collector/model/snapshot turns the corrected entries into a table.
+// thread-safe). model/snapshot turns the corrected entries into a table.
 //
 // Placement correction. A pod placed on a node adds traffic Prometheus' window only shows
 // gradually: nothing for `lag` (the pod starts, the next scrape and refresh see it), then a
@@ -21,7 +19,7 @@
 //   delta = sum over new pods of d x missing part - sum over gone pods of d x held part
 // with d a pod's traffic in that direction, priced by a cascade. Receive:
 //   1. the pod's netscore.io/expected-receive-rate annotation (bytes/s);
-//   2. else its workload's learned traffic per pod (ClusterState::learn);
+//   2. else its workload's learned traffic per pod (model/workload_learning);
 //   3. else the learned traffic per running pod;
 //   4. else the measured traffic per pod: the sum over the nodes with pods of their measurement
 //      divided by the sum of their pods' settled parts (needs one settled pod's worth);
@@ -41,32 +39,7 @@
 // unit; the corrected score is that of max(0, corrected). Measured figures are never changed. When
 // a raw entry's change needs a price that cannot be had (no f, no settled pod), the snapshot is
 // published uncorrected and says so (no kSnapshotCorrected).
-namespace netscore::collector {
-
-// What each node is scored on (NETSCORE_SCORE_BASIS, NETSCORE_DIRECTION,
-// NETSCORE_FALLBACK_LINK_SPEED). On the utilisation basis a node whose speed is unknown (no
-// positive speed series and no fallback) or whose rate in the direction is missing is scored on
-// the raw basis; the two kinds of node are normalised separately, each among its own, because
-// bytes and utilisation do not compare.
-struct ScoringSettings {
-  ScoreBasis basis = ScoreBasis::raw;
-  Direction direction = Direction::receive;
-  double fallback_speed = 0;  // bytes/s; 0: none
-
-  static ScoringSettings from(const QueryConfig& query) {
-    return {
-        .basis = query.basis, .direction = query.direction, .fallback_speed = query.fallback_speed};
-  }
-};
-
-struct CorrectionSettings {
-  bool enabled = false;
-  QueryFunction function = QueryFunction::sum_over_time;
-  std::int64_t window_ms = 300000;
-  double default_rate = 0;  // bytes/s received by a pod nothing better prices
-  bool learn_workloads = false;
-  double default_transmit_rate = 0;  // bytes/s transmitted by a pod nothing better prices
-};
+namespace netscore::model {
 
 struct CorrectionOutcome {
   bool corrected = false;
@@ -81,18 +54,27 @@ struct CorrectionOutcome {
   std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
 };
 
-// The measured rates ClusterState::learn() fits: the nodes whose rate half answered.
+// The missing part of a pod's traffic `age_ms` after its placement: 1 until `lag`, then falling
+// linearly to 0 over the window. Read `age_ms` as the time since a pod left and it is the part of
+// its traffic the window still holds.
+double pending_fraction(std::int64_t age_ms, const LoadWindow& window);
+
+// The part of a gone pod's traffic the window still holds: what it had absorbed when the pod left
+// (placed at placed_ms, gone at left_ms), leaving the window as a new pod's traffic enters it.
+double held_fraction(std::int64_t placed_ms, std::int64_t left_ms, const LoadWindow& window);
+
+// The measured rates workload learning fits: the nodes whose rate half answered.
 std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples);
 
 // Sets each entry's expected traffic, placed pods, pricing flags and corrected_raw_score from its
 // node's load (`load_of[i]` for `entries[i]`; null when no pod of it is watched), in the entry's
 // basis and `scoring.direction`. Entries keep their order; nothing is normalised; an invalid entry
 // gets placed pods and flags but no expected traffic (it has no unit). `learned_rate_per_pod`:
-// ClusterState::rate_per_pod().
+// WorkloadLearner::rate_per_pod(), what a pod of an unknown workload costs.
 CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
                                    const std::vector<const NodeLoad*>& load_of,
                                    const CorrectionSettings& settings,
                                    std::optional<double> learned_rate_per_pod,
                                    const ScoringSettings& scoring);
 
-}  // namespace netscore::collector
+}  // namespace netscore::model

@@ -1,11 +1,13 @@
-#include "collector/model/placement.h"
+#include "common/model/correction.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "common/model/figures.h"
+#include "common/model/pricing.h"
 #include "common/scoring.h"
 
-namespace netscore::collector {
+namespace netscore::model {
 namespace {
 
 bool usable(double value) {
@@ -92,14 +94,14 @@ Prices prices(const Sums& s, const CorrectionSettings& settings, std::optional<d
   }
   if (learned) {
     p.rate_per_pod = *learned;
-  } else if (s.rate_settled >= 1.0) {
+  } else if (s.rate_settled >= kSettledPodsToMeasure) {
     p.rate_per_pod = s.rate_with_pods / s.rate_settled;
   } else {
     p.rate_per_pod = default_rate;
   }
   if (learned && p.factor) {
     p.raw_per_pod = *learned * *p.factor;
-  } else if (s.value_settled >= 1.0) {
+  } else if (s.value_settled >= kSettledPodsToMeasure) {
     p.raw_per_pod = s.value_with_pods / s.value_settled;
   } else if (p.factor) {
     p.raw_per_pod = default_rate * *p.factor;
@@ -125,7 +127,7 @@ Corrected correct(const TableEntry& e, const NodeLoad& load, Direction direction
     return c;
   }
   std::optional<double> in_rx, in_tx;
-  if ((e.flags & shm::kEntryUtilisation) != 0) {
+  if (scored_on_utilisation(e)) {
     if (wants_rx && (e.flags & shm::kEntryRateValid) != 0)
       in_rx = (e.rate + rx.rate_delta(receive_change(load))) / e.speed;
     if (wants_tx && (e.flags & shm::kEntryTransmitRateValid) != 0)
@@ -170,6 +172,18 @@ bool changing(const NodeLoad* load) {
 }
 
 }  // namespace
+
+double pending_fraction(std::int64_t age_ms, const LoadWindow& window) {
+  if (window.window_ms <= 0) return 0;
+  const double done =
+      static_cast<double>(age_ms - window.lag_ms) / static_cast<double>(window.window_ms);
+  return 1.0 - std::clamp(done, 0.0, 1.0);
+}
+
+double held_fraction(std::int64_t placed_ms, std::int64_t left_ms, const LoadWindow& window) {
+  const double absorbed_when_left = 1.0 - pending_fraction(left_ms - placed_ms, window);
+  return pending_fraction(window.now_ms - left_ms, window) * absorbed_when_left;
+}
 
 std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples) {
   std::vector<NodeRate> out;
@@ -235,11 +249,10 @@ CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
     if (!c.value) continue;
     e.expected = *c.value - e.scored;
     const double value = std::max(0.0, *c.value);
-    const auto score =
-        (e.flags & shm::kEntryUtilisation) != 0 ? utilisation_score(value) : plugin_score(value);
+    const auto score = scored_on_utilisation(e) ? utilisation_score(value) : plugin_score(value);
     e.corrected_raw_score = score.value_or(e.raw_score);
   }
   return out;
 }
 
-}  // namespace netscore::collector
+}  // namespace netscore::model

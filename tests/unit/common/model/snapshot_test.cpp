@@ -1,26 +1,16 @@
 // Snapshot assembly with hand-computed scores: NormalizeScore is 100 - score * 100 / max in
 // integer arithmetic, over the valid entries only.
-#include "collector/model/snapshot.h"
+#include "common/model/snapshot.h"
 
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 
 #include <gtest/gtest.h>
 
-namespace netscore::collector {
+#include "tests/unit/common/model/model_fixtures.h"
+
+namespace netscore::model {
 namespace {
-
-const TableEntry& entry(const BuiltSnapshot& s, const std::string& name) {
-  for (const auto& e : s.entries) {
-    if (e.name == name) return e;
-  }
-  throw std::runtime_error("no entry " + name);
-}
-
-NodeLoad watched(const std::string& node) {
-  return {.name = node, .in_cluster = true};
-}
 
 TEST(Snapshot, EntriesAreSortedByNameWithTheirSeriesScores) {
   const std::vector<NodeSample> samples{{.node = "c", .value = 2500.9},
@@ -121,126 +111,6 @@ TEST(Snapshot, CorrectedScoresAreNormalisedOverTheCorrectedValues) {
   EXPECT_EQ(entry(s, "n1").flags & shm::kEntryPricedByAverage, shm::kEntryPricedByAverage);
 }
 
-// One node measured in both directions: receive 256 B/s (raw 5000), transmit 512 B/s (raw 8000).
-// Rates and speeds are powers of two so that every utilisation is exact in binary.
-NodeSample both_directions(double speed, std::uint32_t unusable_speeds = 0) {
-  return {.node = "n",
-          .value = 5000,
-          .rate = 256,
-          .rate_valid = true,
-          .transmit_value_valid = true,
-          .transmit_rate_valid = true,
-          .transmit_value = 8000,
-          .transmit_rate = 512,
-          .speed = speed,
-          .unusable_speeds = unusable_speeds};
-}
-
-ScoringSettings scoring(ScoreBasis basis, Direction direction, double fallback = 0) {
-  return {.basis = basis, .direction = direction, .fallback_speed = fallback};
-}
-
-constexpr std::uint32_t kBothDirections = shm::kEntryValid | shm::kEntryHasSeries |
-                                          shm::kEntryRateValid | shm::kEntryTransmitValid |
-                                          shm::kEntryTransmitRateValid;
-
-struct FiguresCase {
-  const char* name;
-  NodeSample sample;
-  ScoringSettings scoring;
-  double scored;
-  std::int64_t raw_score;
-  std::uint32_t flags;
-  double speed;
-};
-
-TEST(MeasuredFigures, EveryBasisDirectionAndSpeed) {
-  const auto raw = ScoreBasis::raw;
-  const auto util = ScoreBasis::utilisation;
-  const auto rx = Direction::receive;
-  const auto tx = Direction::transmit;
-  const auto max = Direction::busier;
-  const std::uint32_t measured = kBothDirections | shm::kEntrySpeedMeasured;
-  const std::uint32_t fallback = kBothDirections | shm::kEntrySpeedFallback;
-  const std::uint32_t unusable = kBothDirections | shm::kEntrySpeedUnusable;
-  const std::vector<FiguresCase> cases{
-      // The raw basis ignores the speed, measured or not.
-      {"raw receive", both_directions(1024), scoring(raw, rx), 5000, 5000, measured, 1024},
-      {"raw transmit", both_directions(1024), scoring(raw, tx), 8000, 8000, measured, 1024},
-      {"raw busier", both_directions(1024), scoring(raw, max), 8000, 8000, measured, 1024},
-      {"raw, no speed", both_directions(0), scoring(raw, tx), 8000, 8000, kBothDirections, 0},
-      // Utilisation with a measured speed: 256/1024 and 512/1024, in parts per million.
-      {"util receive measured", both_directions(1024), scoring(util, rx), 0.25, 250000,
-       measured | shm::kEntryUtilisation, 1024},
-      {"util transmit measured", both_directions(1024), scoring(util, tx), 0.5, 500000,
-       measured | shm::kEntryUtilisation, 1024},
-      {"util busier measured", both_directions(1024), scoring(util, max), 0.5, 500000,
-       measured | shm::kEntryUtilisation, 1024},
-      // A measured speed wins over the fallback.
-      {"util measured beats fallback", both_directions(1024), scoring(util, rx, 4096), 0.25, 250000,
-       measured | shm::kEntryUtilisation, 1024},
-      // The fallback without a speed series: 256/2048 and 512/2048.
-      {"util receive fallback", both_directions(0), scoring(util, rx, 2048), 0.125, 125000,
-       fallback | shm::kEntryUtilisation, 2048},
-      {"util transmit fallback", both_directions(0), scoring(util, tx, 2048), 0.25, 250000,
-       fallback | shm::kEntryUtilisation, 2048},
-      {"util busier fallback", both_directions(0), scoring(util, max, 2048), 0.25, 250000,
-       fallback | shm::kEntryUtilisation, 2048},
-      // Only node-exporter's -1: the fallback if any, else the raw basis.
-      {"util -1 with fallback", both_directions(0, 1), scoring(util, tx, 2048), 0.25, 250000,
-       unusable | shm::kEntrySpeedFallback | shm::kEntryUtilisation, 2048},
-      {"util -1 only receive", both_directions(0, 1), scoring(util, rx), 5000, 5000, unusable, 0},
-      {"util -1 only transmit", both_directions(0, 1), scoring(util, tx), 8000, 8000, unusable, 0},
-      {"util -1 only busier", both_directions(0, 1), scoring(util, max), 8000, 8000, unusable, 0},
-      // No speed at all and no fallback: the raw basis.
-      {"util missing receive", both_directions(0), scoring(util, rx), 5000, 5000, kBothDirections,
-       0},
-      {"util missing busier", both_directions(0), scoring(util, max), 8000, 8000, kBothDirections,
-       0},
-  };
-  for (const auto& c : cases) {
-    const shm::NodeFigures f = measured_figures(c.sample, 9, c.scoring);
-    EXPECT_EQ(f.scored, c.scored) << c.name;
-    EXPECT_EQ(f.raw_score, c.raw_score) << c.name;
-    EXPECT_EQ(f.corrected_raw_score, c.raw_score) << c.name;
-    EXPECT_EQ(f.flags, c.flags) << c.name;
-    EXPECT_EQ(f.speed, c.speed) << c.name;
-    EXPECT_EQ(f.raw, 5000) << c.name;
-    EXPECT_EQ(f.rate, 256) << c.name;
-    EXPECT_EQ(f.raw_transmit, 8000) << c.name;
-    EXPECT_EQ(f.transmit_rate, 512) << c.name;
-    EXPECT_EQ(f.sample_ms, 9) << c.name;
-  }
-}
-
-TEST(MeasuredFigures, AMissingRateInTheDirectionFallsBackToTheRawValue) {
-  NodeSample no_receive_rate = both_directions(1024);
-  no_receive_rate.rate_valid = false;
-  const auto rx =
-      measured_figures(no_receive_rate, 1, scoring(ScoreBasis::utilisation, Direction::receive));
-  EXPECT_EQ(rx.flags & shm::kEntryUtilisation, 0U);
-  EXPECT_EQ(rx.scored, 5000);
-  EXPECT_EQ(rx.raw_score, 5000);
-  EXPECT_EQ(rx.rate, 0) << "an unanswered rate is not published";
-  // Busier takes the one utilisation it has: 512/1024.
-  const auto busier =
-      measured_figures(no_receive_rate, 1, scoring(ScoreBasis::utilisation, Direction::busier));
-  EXPECT_EQ(busier.flags & shm::kEntryUtilisation, shm::kEntryUtilisation);
-  EXPECT_EQ(busier.raw_score, 500000);
-
-  NodeSample no_transmit = both_directions(1024);
-  no_transmit.transmit_rate_valid = false;
-  no_transmit.transmit_value_valid = false;
-  const auto tx =
-      measured_figures(no_transmit, 1, scoring(ScoreBasis::utilisation, Direction::transmit));
-  EXPECT_FALSE(tx.flags & shm::kEntryValid) << "nothing measured in the direction";
-  EXPECT_EQ(tx.raw_score, 0);
-  const auto raw_busier =
-      measured_figures(no_transmit, 1, scoring(ScoreBasis::raw, Direction::busier));
-  EXPECT_EQ(raw_busier.scored, 5000) << "busier of what was answered";
-  EXPECT_EQ(raw_busier.flags & shm::kEntryValid, shm::kEntryValid);
-}
-
 TEST(Snapshot, UtilisationAndRawNodesAreNormalisedEachAmongTheirOwn) {
   NodeSample quiet = both_directions(1024);  // 0.25
   quiet.node = "quiet";
@@ -272,4 +142,4 @@ TEST(Snapshot, UtilisationAndRawNodesAreNormalisedEachAmongTheirOwn) {
 }
 
 }  // namespace
-}  // namespace netscore::collector
+}  // namespace netscore::model

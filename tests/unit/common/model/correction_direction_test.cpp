@@ -1,16 +1,16 @@
 // The correction in each entry's basis and the snapshot's direction, with hand-computed
 // expectations.
-#include "collector/model/placement.h"
-#include "collector/model/snapshot.h"
+#include "common/model/correction.h"
+#include "common/model/snapshot.h"
 
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <vector>
 
-#include "tests/unit/collector/model/placement_fixtures.h"
+#include "tests/unit/common/model/model_fixtures.h"
 
-namespace netscore::collector {
+namespace netscore::model {
 namespace {
 
 // Utilisation basis, rate function: a node's rates (bytes/s) on a 4096 B/s link, so that every
@@ -294,4 +294,4 @@ TEST(RawCorrection, NoTransmitPriceLeavesTheSnapshotUncorrected) {
 }
 
 }  // namespace
-}  // namespace netscore::collector
+}  // namespace netscore::model

@@ -5,19 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "collector/kube/cluster_state.h"
-#include "collector/model/placement.h"
-#include "collector/prometheus/response_parser.h"
+#include "common/model/inputs.h"
 #include "common/table/score_table_writer.h"
 
-// Snapshot assembly: a measurement's usable series (and, with a synced view of the cluster, its
-// nodes and the placement correction) become the table's entries, scored and normalised as the
-// plugin's NormalizeScore does (pure: thread-safe).
-namespace netscore::collector {
-
-// A node's measured figures (every flag but the cluster's) and what it is scored on.
-shm::NodeFigures measured_figures(const NodeSample& sample, std::int64_t eval_time_ms,
-                                  const ScoringSettings& scoring);
+// Snapshot assembly: a measurement's usable series (model/figures; with a synced view of the
+// cluster, its nodes and model/correction) become the table's entries, scored and normalised as
+// the plugin's NormalizeScore does (pure: thread-safe).
+namespace netscore::model {
 
 struct BuiltSnapshot {
   std::vector<TableEntry> entries{};  // sorted by name
@@ -31,11 +25,11 @@ struct BuiltSnapshot {
 // `loads` null: no synced view of the cluster, so exactly the measurement (today's table:
 // corrected_* equal the seed values, expected 0). Otherwise entries are the union of series
 // nodes and watched nodes; a watched node without a series is an invalid (neutral) entry.
-// `learned_rate_per_pod`: ClusterState::rate_per_pod(), what a pod of an unknown workload costs.
+// `learned_rate_per_pod`: WorkloadLearner::rate_per_pod(), what a pod of an unknown workload costs.
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
                              std::uint64_t rules_hash,
                              std::optional<double> learned_rate_per_pod = std::nullopt,
                              const ScoringSettings& scoring = {});
 
-}  // namespace netscore::collector
+}  // namespace netscore::model

@@ -1,16 +1,14 @@
-#include "collector/model/snapshot.h"
+#include "common/model/snapshot.h"
 
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/model/correction.h"
+#include "common/model/figures.h"
 #include "common/scoring.h"
 
-namespace netscore::collector {
+namespace netscore::model {
 namespace {
-
-bool scored_on_utilisation(const shm::NodeFigures& f) {
-  return (f.flags & shm::kEntryUtilisation) != 0;
-}
 
 // Normalises `score_of` into `set` as the plugin's NormalizeScore, over the valid entries scored
 // on the same basis (bytes and utilisation do not compare).
@@ -71,48 +69,6 @@ std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
 
 }  // namespace
 
-shm::NodeFigures measured_figures(const NodeSample& s, std::int64_t eval_time_ms,
-                                  const ScoringSettings& scoring) {
-  shm::NodeFigures f{.raw = s.value,
-                     .sample_ms = eval_time_ms,
-                     .rate = s.rate_valid ? s.rate : 0,
-                     .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U) |
-                              (s.transmit_value_valid ? shm::kEntryTransmitValid : 0U) |
-                              (s.transmit_rate_valid ? shm::kEntryTransmitRateValid : 0U) |
-                              (s.unusable_speeds > 0 ? shm::kEntrySpeedUnusable : 0U),
-                     .raw_transmit = s.transmit_value_valid ? s.transmit_value : 0,
-                     .transmit_rate = s.transmit_rate_valid ? s.transmit_rate : 0};
-  if (s.speed > 0) {
-    f.speed = s.speed;
-    f.flags |= shm::kEntrySpeedMeasured;
-  } else if (scoring.fallback_speed > 0) {
-    f.speed = scoring.fallback_speed;
-    f.flags |= shm::kEntrySpeedFallback;
-  }
-  const auto known = [](bool valid, double value) {
-    return valid ? std::optional<double>(value) : std::nullopt;
-  };
-  std::optional<double> utilisation;
-  if (scoring.basis == ScoreBasis::utilisation && f.speed > 0) {
-    utilisation = in_direction(scoring.direction, known(s.rate_valid, s.rate / f.speed),
-                               known(s.transmit_rate_valid, s.transmit_rate / f.speed));
-  }
-  std::optional<std::int64_t> score;
-  if (utilisation) {
-    f.scored = *utilisation;
-    f.flags |= shm::kEntryUtilisation;
-    score = utilisation_score(f.scored);
-  } else if (const auto raw = in_direction(scoring.direction, s.value,
-                                           known(s.transmit_value_valid, s.transmit_value))) {
-    f.scored = *raw;
-    score = plugin_score(f.scored);
-  }
-  f.raw_score = score.value_or(0);
-  f.corrected_raw_score = f.raw_score;
-  if (score) f.flags |= shm::kEntryValid;
-  return f;
-}
-
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
                              std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod,
@@ -159,4 +115,4 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
   return out;
 }
 
-}  // namespace netscore::collector
+}  // namespace netscore::model

@@ -1,0 +1,102 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/config.h"
+
+// What the collector's side of the model is given: a node's measurement (the Prometheus parser
+// produces it), the cluster's pods per node and the window they are seen through (the watcher's
+// state produces them), and the settings that say how a node is scored and corrected. Plain
+// values: the transport folders fill them, common/model reads them.
+namespace netscore::model {
+
+// One node's answer to the batched query.
+struct NodeSample {
+  std::string node;
+  double value = 0;  // may be NaN or ±Inf: Prometheus sends those as "NaN", "+Inf", "-Inf"
+  // Average receive rate over the window in bytes/s, answered by the same batched query whatever
+  // the scoring function is; rate_valid is false when the answer had no rate for this node.
+  double rate = 0;
+  bool rate_valid = false;
+  // The configured function over the transmit counter (asked only when the raw basis scores
+  // transmit), and the average transmit rate in bytes/s; each valid when answered and finite.
+  bool transmit_value_valid = false;
+  bool transmit_rate_valid = false;
+  double transmit_value = 0;
+  double transmit_rate = 0;
+  // Sum of the node's positive link speeds in bytes/s (0: none), and how many of its devices
+  // reported a speed that is not positive.
+  double speed = 0;
+  std::uint32_t unusable_speeds = 0;
+};
+
+// Per node: the pods counted on it, how much of their traffic the window has not absorbed yet, and
+// how much traffic of pods already gone it still holds. A pod's receive rate is "known" when it has
+// the receive annotation or its workload's traffic per pod has been learned from the measurements;
+// its transmit rate only when it has the transmit annotation (learning fits receive rates alone).
+// The other pods ("plain") are priced by the correction at the cluster's traffic per pod. A pod's
+// missing (or held) part is counted once per direction: for transmit, the plain parts are all
+// parts (pending_plain + pending_known_share) minus pending_transmit_known_share.
+struct NodeLoad {
+  std::string name{};
+  bool in_cluster = false;  // a watched Node object
+  std::uint64_t rule_mask = 0;
+  std::uint32_t pods = 0;                  // bound, non-terminal pods
+  std::uint32_t placed = 0;                // pods whose traffic is not wholly in the window yet
+  std::uint32_t departed = 0;              // pods gone whose traffic the window still holds
+  std::uint32_t priced_by_annotation = 0;  // of the placed and departed pods
+  std::uint32_t priced_by_workload = 0;
+  double settled = 0;        // sum over pods of the part of their traffic already in the window
+  double pending_plain = 0;  // sum of the missing parts of pods without a known rate
+  double pending_known = 0;  // sum of missing part x known bytes/s
+  double pending_known_share = 0;  // sum of the missing parts of pods with a known rate
+  double departed_plain = 0;       // sum of the parts still in the window of gone plain pods
+  double departed_known = 0;       // the same x known bytes/s
+  double departed_known_share = 0;
+  std::uint32_t priced_by_transmit_annotation = 0;  // of the placed and departed pods
+  double pending_transmit_known = 0;        // sum of missing part x annotated transmit bytes/s
+  double pending_transmit_known_share = 0;  // sum of the missing parts of those pods
+  double departed_transmit_known = 0;       // the same for gone pods, parts held
+  double departed_transmit_known_share = 0;
+};
+
+// A node's measured receive rate (bytes/s), what workload learning fits the pods to.
+struct NodeRate {
+  std::string node{};
+  double rate = 0;
+};
+
+// How a pod's traffic reaches Prometheus' window, as of `now_ms` (Unix ms).
+struct LoadWindow {
+  std::int64_t now_ms = 0;
+  std::int64_t lag_ms = 0;     // how long a new pod's traffic takes to reach the window at all
+  std::int64_t window_ms = 0;  // the query's range
+};
+
+// What each node is scored on (NETSCORE_SCORE_BASIS, NETSCORE_DIRECTION,
+// NETSCORE_FALLBACK_LINK_SPEED). On the utilisation basis a node whose speed is unknown (no
+// positive speed series and no fallback) or whose rate in the direction is missing is scored on
+// the raw basis; the two kinds of node are normalised separately, each among its own, because
+// bytes and utilisation do not compare.
+struct ScoringSettings {
+  ScoreBasis basis = ScoreBasis::raw;
+  Direction direction = Direction::receive;
+  double fallback_speed = 0;  // bytes/s; 0: none
+
+  static ScoringSettings from(const QueryConfig& query) {
+    return {
+        .basis = query.basis, .direction = query.direction, .fallback_speed = query.fallback_speed};
+  }
+};
+
+struct CorrectionSettings {
+  bool enabled = false;
+  QueryFunction function = QueryFunction::sum_over_time;
+  std::int64_t window_ms = 300000;
+  double default_rate = 0;  // bytes/s received by a pod nothing better prices
+  bool learn_workloads = false;
+  double default_transmit_rate = 0;  // bytes/s transmitted by a pod nothing better prices
+};
+
+}  // namespace netscore::model
