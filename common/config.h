@@ -26,8 +26,9 @@ enum class QueryFunction { sum_over_time, rate, increase };
 // rate over the window divided by the node's link speed, so nodes with different NICs compare by
 // how close each is to saturation.
 enum class ScoreBasis { raw, utilisation };
-// Which side of the link is scored; busier: the larger of the two (in the basis' unit).
-enum class Direction { receive, transmit, busier };
+// Which side of the link is scored; max: the larger of the two, the busier side (in the basis'
+// unit).
+enum class Direction { receive, transmit, max };
 std::string_view score_basis_name(ScoreBasis basis);
 std::string_view direction_name(Direction direction);
 // request: the plugin's formula over the nodes of one request; range: the whole 0..10 between the

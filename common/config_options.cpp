@@ -37,9 +37,7 @@ std::string_view scoring_mode_name(ScoringMode mode) {
 constexpr std::array<std::pair<std::string_view, ScoreBasis>, 2> kScoreBases{
     {{"raw", ScoreBasis::raw}, {"utilisation", ScoreBasis::utilisation}}};
 constexpr std::array<std::pair<std::string_view, Direction>, 3> kDirections{
-    {{"receive", Direction::receive},
-     {"transmit", Direction::transmit},
-     {"max", Direction::busier}}};
+    {{"receive", Direction::receive}, {"transmit", Direction::transmit}, {"max", Direction::max}}};
 
 std::string_view score_basis_name(ScoreBasis basis) {
   return name_of(basis, kScoreBases);

@@ -29,7 +29,7 @@ std::optional<double> in_direction(Direction direction, std::optional<double> re
       return receive;
     case Direction::transmit:
       return transmit;
-    case Direction::busier:
+    case Direction::max:
       if (receive && transmit) return std::max(*receive, *transmit);
       return receive ? receive : transmit;
   }

@@ -54,8 +54,8 @@ std::string_view utilisation_side(Direction direction) {
       return "receive";
     case Direction::transmit:
       return "transmit";
-    case Direction::busier:
-      return "busier-direction";
+    case Direction::max:
+      return "max-direction";
   }
   return "receive";
 }

@@ -208,7 +208,7 @@ TEST(Config, ThePluginProfileIsTheSeedsExactScoringAndExplicitSettingsWin) {
   const Config mixed =
       load(Component::collector, {{"NETSCORE_PROFILE", "plugin"}, {"NETSCORE_DIRECTION", "max"}},
            {"--query-function=rate"});
-  EXPECT_EQ(mixed.query.direction, Direction::busier);
+  EXPECT_EQ(mixed.query.direction, Direction::max);
   EXPECT_EQ(mixed.query.function, QueryFunction::rate);
   EXPECT_EQ(mixed.query.basis, ScoreBasis::raw);
   const Config flag = load(Component::collector, {}, {"--profile=plugin"});

@@ -201,7 +201,7 @@ std::string busiest(const std::string& node, const std::string& utilisation,
 TEST(PrintCheck, UtilisationListsTheSpeedsAndTheBusiestLinks) {
   std::ostringstream out;
   EXPECT_EQ(print_check(links_measurement(),
-                        {.basis = ScoreBasis::utilisation, .direction = Direction::busier}, out),
+                        {.basis = ScoreBasis::utilisation, .direction = Direction::max}, out),
             0);
   EXPECT_EQ(out.str(),
             links_table() + "scoring: basis utilisation, direction max\n" + kLinkSpeeds +

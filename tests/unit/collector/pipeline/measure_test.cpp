@@ -99,7 +99,7 @@ TEST_F(MeasureTest, TheRateFunctionsAnswerCarriesTransmitAndLinkSpeedPerNode) {
   Config config = config_;
   config.query.function = QueryFunction::rate;
   config.query.basis = ScoreBasis::utilisation;
-  config.query.direction = Direction::busier;
+  config.query.direction = Direction::max;
   Measurer measurer(config, client_);
   ASSERT_TRUE(measurer.query().score_is_rate);
   const Measurement m = measurer.measure(kEvalMs, no_wait());

@@ -65,13 +65,13 @@ TEST(BatchQueryTest, TheTransmitScoreIsAskedWhenTheDirectionIsNotReceive) {
   for (const auto basis : {ScoreBasis::raw, ScoreBasis::utilisation}) {
     QueryConfig c = base_config();
     c.basis = basis;
-    for (const auto direction : {Direction::transmit, Direction::busier}) {
+    for (const auto direction : {Direction::transmit, Direction::max}) {
       c.direction = direction;
       EXPECT_NE(build_batch_query(c).promql.find(transmit_score), std::string::npos);
     }
     c.direction = Direction::receive;
     EXPECT_EQ(build_batch_query(c).promql.find("transmit_score"), std::string::npos);
-    c.direction = Direction::busier;
+    c.direction = Direction::max;
     c.function = QueryFunction::rate;
     EXPECT_EQ(build_batch_query(c).promql.find("transmit_score"), std::string::npos);
   }
@@ -126,7 +126,7 @@ TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   c.interface_regex = true;
   c.function = QueryFunction::rate;
   c.time_range = *parse_prom_duration("1m30s");
-  c.direction = Direction::busier;
+  c.direction = Direction::max;
   const BuiltQuery q = build_batch_query(c);
   // No rate part: the score is the rate. The transmit rate still comes from its own part.
   EXPECT_EQ(
@@ -193,7 +193,7 @@ TEST(ShapedBatchQueryTest, AResolvedLayoutReadPerSeriesReadsEachDirectionOnce) {
   QueryConfig c = base_config();
   c.function = QueryFunction::rate;
   c.basis = ScoreBasis::utilisation;
-  c.direction = Direction::busier;
+  c.direction = Direction::max;
   c.node_labels = {"kubernetes_node", "node", "nodename", "instance"};
   const BuiltQuery chain = build_batch_query(c);
   EXPECT_NE(chain.promql.find("netscore_node"), std::string::npos);
@@ -221,7 +221,7 @@ TEST(ShapedBatchQueryTest, RecordingRulesAreOneSelectorToldApartByName) {
   QueryConfig c = base_config();
   c.function = QueryFunction::rate;
   c.basis = ScoreBasis::utilisation;
-  c.direction = Direction::busier;
+  c.direction = Direction::max;
   const QueryShape rules{.node_label = "",
                          .per_series = true,
                          .receive_rule = "instance:node_network_receive_bytes_physical:rate5m",

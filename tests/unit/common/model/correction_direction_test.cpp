@@ -152,7 +152,7 @@ TEST(UtilisationCorrection, BusierTakesTheLargerCorrectedDirection) {
   // Measured: receive 1024 (0.25), transmit 512 (0.125): scored 0.25. Defaults 512 and 2048:
   // receive (1024 + 512) / 4096 = 0.375, transmit (512 + 2048) / 4096 = 0.625 -> 0.625.
   const auto s = utilisation_snapshot({linked("n1", 1024, 512)}, {load("n1", 1, 0, 1)},
-                                      Direction::busier, 512, 2048);
+                                      Direction::max, 512, 2048);
   ASSERT_TRUE(s.corrected);
   const auto& n1 = entry(s, "n1");
   EXPECT_EQ(n1.scored, 0.25);
@@ -166,7 +166,7 @@ TEST(UtilisationCorrection, BusierTakesTheLargerCorrectedDirection) {
   heavy.pending_known_share = 1;
   heavy.priced_by_annotation = 1;
   const auto r =
-      utilisation_snapshot({linked("n1", 1024, 512)}, {heavy}, Direction::busier, 512, 2048);
+      utilisation_snapshot({linked("n1", 1024, 512)}, {heavy}, Direction::max, 512, 2048);
   EXPECT_DOUBLE_EQ(entry(r, "n1").expected, 2.0);
   EXPECT_EQ(entry(r, "n1").corrected_raw_score, 2250000);
   // Both directions priced it: receive by annotation, transmit at the default.
@@ -250,14 +250,14 @@ TEST(RawCorrection, TransmitConvertsByTheTransmitFactor) {
 
 TEST(RawCorrection, BusierTakesTheLargerCorrectedRawValue) {
   // Receive 4000 + 4 x 500 = 6000, transmit 9000 + 10 x 300 = 12000: 12000, expected 3000.
-  const auto s = raw_snapshot({load("n1", 1, 0, 1)}, Direction::busier, 4, 10);
+  const auto s = raw_snapshot({load("n1", 1, 0, 1)}, Direction::max, 4, 10);
   ASSERT_TRUE(s.corrected);
   EXPECT_EQ(entry(s, "n1").scored, 9000);
   EXPECT_DOUBLE_EQ(entry(s, "n1").expected, 3000);
   EXPECT_EQ(entry(s, "n1").corrected_raw_score, 12000);
   EXPECT_EQ(s.info.pod_price, 3000);  // max(4 x 500, 10 x 300)
   // Receive 4000 + 20 x 500 = 14000 beats transmit 12000: expected 14000 - 9000.
-  const auto r = raw_snapshot({load("n1", 1, 0, 1)}, Direction::busier, 20, 10);
+  const auto r = raw_snapshot({load("n1", 1, 0, 1)}, Direction::max, 20, 10);
   EXPECT_DOUBLE_EQ(entry(r, "n1").expected, 5000);
   EXPECT_EQ(entry(r, "n1").corrected_raw_score, 14000);
   EXPECT_EQ(r.info.pod_price, 10000);

@@ -33,7 +33,7 @@ TEST(MeasuredFigures, EveryBasisDirectionAndSpeed) {
   const auto util = ScoreBasis::utilisation;
   const auto rx = Direction::receive;
   const auto tx = Direction::transmit;
-  const auto max = Direction::busier;
+  const auto max = Direction::max;
   const std::uint32_t measured = kBothDirections | shm::kEntrySpeedMeasured;
   const std::uint32_t fallback = kBothDirections | shm::kEntrySpeedFallback;
   const std::uint32_t unusable = kBothDirections | shm::kEntrySpeedUnusable;
@@ -98,7 +98,7 @@ TEST(MeasuredFigures, AMissingRateInTheDirectionFallsBackToTheRawValue) {
   EXPECT_EQ(rx.rate, 0) << "an unanswered rate is not published";
   // Busier takes the one utilisation it has: 512/1024.
   const auto busier =
-      measured_figures(no_receive_rate, 1, scoring(ScoreBasis::utilisation, Direction::busier));
+      measured_figures(no_receive_rate, 1, scoring(ScoreBasis::utilisation, Direction::max));
   EXPECT_EQ(busier.flags & shm::kEntryUtilisation, shm::kEntryUtilisation);
   EXPECT_EQ(busier.raw_score, 500000);
 
@@ -110,7 +110,7 @@ TEST(MeasuredFigures, AMissingRateInTheDirectionFallsBackToTheRawValue) {
   EXPECT_FALSE(tx.flags & shm::kEntryValid) << "nothing measured in the direction";
   EXPECT_EQ(tx.raw_score, 0);
   const auto raw_busier =
-      measured_figures(no_transmit, 1, scoring(ScoreBasis::raw, Direction::busier));
+      measured_figures(no_transmit, 1, scoring(ScoreBasis::raw, Direction::max));
   EXPECT_EQ(raw_busier.scored, 5000) << "busier of what was answered";
   EXPECT_EQ(raw_busier.flags & shm::kEntryValid, shm::kEntryValid);
 }
@@ -134,7 +134,7 @@ TEST(LinkFigures, UtilisationIsRateOverSpeedPerDirection) {
   EXPECT_EQ(transmit_utilisation(f), 5.0 / 7.0);
   EXPECT_EQ(utilisation_in(f, Direction::receive), 3.0 / 7.0);
   EXPECT_EQ(utilisation_in(f, Direction::transmit), 5.0 / 7.0);
-  EXPECT_EQ(utilisation_in(f, Direction::busier), 5.0 / 7.0);
+  EXPECT_EQ(utilisation_in(f, Direction::max), 5.0 / 7.0);
 }
 
 TEST(LinkFigures, AMissingRateOrSpeedLeavesTheUtilisationUnknown) {
@@ -142,9 +142,9 @@ TEST(LinkFigures, AMissingRateOrSpeedLeavesTheUtilisationUnknown) {
       .rate = 8, .flags = shm::kEntryRateValid | shm::kEntrySpeedFallback, .speed = 10};
   EXPECT_EQ(transmit_utilisation(receive_only), std::nullopt);
   EXPECT_EQ(utilisation_in(receive_only, Direction::transmit), std::nullopt);
-  EXPECT_EQ(utilisation_in(receive_only, Direction::busier), 0.8);
+  EXPECT_EQ(utilisation_in(receive_only, Direction::max), 0.8);
   const shm::NodeFigures no_speed{.rate = 8, .flags = kRates, .transmit_rate = 9};
-  EXPECT_EQ(utilisation_in(no_speed, Direction::busier), std::nullopt);
+  EXPECT_EQ(utilisation_in(no_speed, Direction::max), std::nullopt);
 }
 
 TEST(LinkFigures, TheBasisIsTheUtilisationFlag) {

@@ -118,22 +118,22 @@ TEST_F(FilterLinkTest, UtilisationInTheSnapshotsDirection) {
             "netscore: node transmit link utilisation above the pod's "
             "netscore.io/max-utilisation of 0.8");
 
-  publish(Direction::busier);
+  publish(Direction::max);
   r = run("netscore.io/max-utilisation", "0.8");
   EXPECT_THAT(r.passed, ElementsAre("calm", "nospeed", "absent"));
   EXPECT_EQ(r.failed.size(), 2U);
   EXPECT_EQ(r.failed.at("rx-busy"),
-            "netscore: node busier-direction link utilisation above the pod's "
+            "netscore: node max-direction link utilisation above the pod's "
             "netscore.io/max-utilisation of 0.8");
 }
 
 TEST_F(FilterLinkTest, UtilisationAsAPercentAndTheLimitIsInclusive) {
-  publish(Direction::busier);
+  publish(Direction::max);
   // 50%: calm sits exactly at 0.5 (500 / 1000) and passes.
   const Result r = run("netscore.io/max-utilisation", "50%");
   EXPECT_THAT(r.passed, ElementsAre("calm", "nospeed", "absent"));
   EXPECT_EQ(r.failed.at("tx-busy"),
-            "netscore: node busier-direction link utilisation above the pod's "
+            "netscore: node max-direction link utilisation above the pod's "
             "netscore.io/max-utilisation of 0.5");
 }
 

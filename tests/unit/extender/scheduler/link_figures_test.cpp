@@ -19,9 +19,9 @@ TEST(LinkFiguresTest, TheSpeedsSourceIsItsFlag) {
 TEST(LinkFiguresTest, SnapshotBasisAndDirectionReadBack) {
   shm::SnapshotMeta meta{};
   meta.basis = static_cast<std::uint32_t>(ScoreBasis::utilisation);
-  meta.direction = static_cast<std::uint32_t>(Direction::busier);
+  meta.direction = static_cast<std::uint32_t>(Direction::max);
   EXPECT_EQ(snapshot_basis(meta), ScoreBasis::utilisation);
-  EXPECT_EQ(snapshot_direction(meta), Direction::busier);
+  EXPECT_EQ(snapshot_direction(meta), Direction::max);
 }
 
 }  // namespace

@@ -155,7 +155,7 @@ class MixedTableTest : public ::testing::Test {
     writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
     writer_->publish(entries, SnapshotInfo{.eval_time_ms = 9'000,
                                            .basis = ScoreBasis::utilisation,
-                                           .direction = Direction::busier});
+                                           .direction = Direction::max});
     ASSERT_TRUE(attachment_.poll()) << attachment_.last_error();
   }
 
