@@ -22,8 +22,8 @@
 // service network. Not thread-safe.
 namespace netscore::sim {
 
-// Requests to the API server as one user, each with a timeout. Thread-safe (one libcurl handle
-// per request).
+// Requests to the API server as one user, each with a timeout. Thread-safe: each thread sends
+// through its own libcurl handle, which keeps its connections alive between requests.
 class KubeApi {
  public:
   KubeApi(std::string url, std::string ca_file, std::string token);

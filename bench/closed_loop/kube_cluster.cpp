@@ -1,19 +1,24 @@
 // RealtimeCluster on a real control plane (control_plane.h): the trace's objects created through
 // the API as their controllers and kubelets would leave them, kube-scheduler's bindings learned
 // from a watch.
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -61,6 +66,67 @@ void expect_status(const testing::HttpReply& reply, long status, const std::stri
   }
 }
 
+// The loop's creations, deletions and bindings, sent in order by one thread of their own: a burst
+// of thirty pods takes the API server a tenth of a second or more, which the loop's sampling and
+// the bindings it learns must not wait for. Order is kept, so a pod is created before it is bound
+// or deleted.
+class ApiSender {
+ public:
+  struct Request {
+    enum class Method { post, remove } method = Method::post;
+    std::string path, body;
+    long expected = 201;
+  };
+
+  explicit ApiSender(const KubeApi& api) : api_(api), thread_([this] { run(); }) {}
+  ApiSender(const ApiSender&) = delete;
+  ApiSender& operator=(const ApiSender&) = delete;
+  // What is still queued is dropped: the run is over.
+  ~ApiSender() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  void send(Request request) {
+    {
+      const std::lock_guard lock(mutex_);
+      queue_.push_back(std::move(request));
+    }
+    wake_.notify_one();
+  }
+
+  unsigned failed() const { return failed_; }
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      const Request request = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      const auto reply = request.method == Request::Method::post
+                             ? api_.post(request.path, request.body)
+                             : api_.remove(request.path);
+      if (reply.status != request.expected) ++failed_;
+      lock.lock();
+    }
+  }
+
+  const KubeApi& api_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Request> queue_;
+  bool stopping_ = false;
+  std::atomic<unsigned> failed_{0};
+  std::thread thread_;  // last: started once the members it uses exist
+};
+
 class KubeCluster final : public RealtimeCluster {
  public:
   KubeCluster(const Trace& trace, const KubeClusterOptions& options)
@@ -99,17 +165,21 @@ class KubeCluster final : public RealtimeCluster {
   }
 
   bool create(std::uint32_t pod) override {
-    return api_.post(pods_path(trace_.pods[pod].ns), pod_object(pod, {})).status == 201;
+    sender_->send({.path = pods_path(trace_.pods[pod].ns), .body = pod_object(pod, {})});
+    return true;
   }
 
   void remove(std::uint32_t pod) override {
-    if (api_.remove(pod_path(pod)).status != 200) ++failed_requests_;
+    sender_->send({.method = ApiSender::Request::Method::remove,
+                   .path = pod_path(pod),
+                   .body = {},
+                   .expected = 200});
   }
 
   bool bind(std::uint32_t pod, std::size_t node) override {
-    return api_.post(pod_path(pod) + "/binding",
-                     kube_json::binding(trace_.pods[pod].name, trace_.node_names[node]))
-               .status == 201;
+    sender_->send({.path = pod_path(pod) + "/binding",
+                   .body = kube_json::binding(trace_.pods[pod].name, trace_.node_names[node])});
+    return true;
   }
 
   std::optional<std::string> pod_json(std::uint32_t pod) const override {
@@ -163,8 +233,8 @@ class KubeCluster final : public RealtimeCluster {
   }
 
   std::string summary() const override {
-    std::string out = fmt::format("{} failed API requests, {} failed pod watches", failed_requests_,
-                                  watch_->failures());
+    std::string out = fmt::format("{} failed API requests, {} failed pod watches",
+                                  failed_requests_ + sender_->failed(), watch_->failures());
     const std::string metrics = control_plane_.scheduler_metrics();
     if (metrics.empty()) return out;
     const auto attempts = [&](std::string_view result) {
@@ -275,7 +345,9 @@ class KubeCluster final : public RealtimeCluster {
   std::map<std::tuple<OwnerKind, std::string, std::string>, std::string> owner_uid_;
   std::string scheduler_name_{kHarnessScheduler};
   unsigned failed_requests_ = 0;
-  std::optional<PodBindingWatch> watch_;  // last: stopped before the control plane
+  std::optional<PodBindingWatch> watch_;
+  // Last: stopped first, before the API it sends through.
+  std::unique_ptr<ApiSender> sender_ = std::make_unique<ApiSender>(api_);
 };
 
 }  // namespace

@@ -30,10 +30,12 @@ class RealtimeCluster {
   virtual Environment collector_env() const = 0;
   // A pod alive at t = 0, bound to `node` and running for long before.
   virtual void create_initial(std::uint32_t pod, std::size_t node) = 0;
-  // False when the API server refused it.
+  // False when the API server refused it. The real control plane sends creations, deletions and
+  // bindings in order from a thread of its own, so that a burst does not hold up the loop: it
+  // answers true at once and counts refusals in summary().
   virtual bool create(std::uint32_t pod) = 0;
   virtual void remove(std::uint32_t pod) = 0;
-  // The harness' own binding; false when the API server refused it.
+  // The harness' own binding; false when the API server refused it (as create).
   virtual bool bind(std::uint32_t pod, std::size_t node) = 0;
   // The pod as the API server serves it (for the scheduler model's /prioritize); nullopt if gone.
   virtual std::optional<std::string> pod_json(std::uint32_t pod) const = 0;
