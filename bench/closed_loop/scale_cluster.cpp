@@ -83,8 +83,8 @@ ScaleCluster::ScaleCluster(ScaleClusterOptions options)
   // taint.
   parallel(options_.nodes.size(), options_.threads, [&](std::size_t n) {
     const std::string& name = options_.nodes[n];
-    std::string error = expect(api_.post("/api/v1/nodes", kube_json::node(name)), 201,
-                               "creating node " + name);
+    std::string error =
+        expect(api_.post("/api/v1/nodes", kube_json::node(name)), 201, "creating node " + name);
     if (error.empty()) {
       error = expect(
           api_.patch("/api/v1/nodes/" + name + "/status", kube_json::node_ready_status(now_s())),
@@ -98,8 +98,9 @@ ScaleCluster::ScaleCluster(ScaleClusterOptions options)
   });
   // The ServiceAccount admission plugin refuses pods whose namespace has no default account,
   // which kube-controller-manager would have created.
-  std::string error = expect(api_.post("/api/v1/namespaces", kube_json::namespace_object(kNamespace)),
-                             201, "creating the namespace");
+  std::string error =
+      expect(api_.post("/api/v1/namespaces", kube_json::namespace_object(kNamespace)), 201,
+             "creating the namespace");
   if (error.empty()) {
     error = expect(api_.post(fmt::format("/api/v1/namespaces/{}/serviceaccounts", kNamespace),
                              kube_json::service_account("default")),
@@ -139,12 +140,12 @@ std::string ScaleCluster::pod_body(const PodSpec& spec, const std::string& owner
                          .node = node});
 }
 
-void ScaleCluster::create_backlog(unsigned pods, double replicaset_share,
-                                  unsigned per_replicaset) {
+void ScaleCluster::create_backlog(unsigned pods, double replicaset_share, unsigned per_replicaset) {
   const auto owned = static_cast<unsigned>(replicaset_share * pods);
   const unsigned sets = (owned + per_replicaset - 1) / std::max(1U, per_replicaset);
   trace_ = {};
-  for (unsigned s = 0; s < sets; ++s) trace_.deployments.push_back({.name = fmt::format("web-{}", s)});
+  for (unsigned s = 0; s < sets; ++s)
+    trace_.deployments.push_back({.name = fmt::format("web-{}", s)});
   trace_.deployments.push_back({.name = "ci-runner", .kind = OwnerKind::none});
   for (unsigned p = 0; p < pods; ++p) {
     PodSpec spec;
@@ -181,7 +182,8 @@ void ScaleCluster::create_backlog(unsigned pods, double replicaset_share,
   parallel(pods, options_.threads, [&](std::size_t p) {
     const PodSpec& spec = trace_.pods[p];
     const std::string uid = p < owned ? uids[p / per_replicaset] : std::string();
-    return expect(api_.post(pods_path(), pod_body(spec, uid, {})), 201, "creating pod " + spec.name);
+    return expect(api_.post(pods_path(), pod_body(spec, uid, {})), 201,
+                  "creating pod " + spec.name);
   });
 }
 
@@ -202,8 +204,8 @@ void ScaleCluster::start_scheduler(const std::optional<std::string>& extender_ur
   const std::string shipped =
       read_file(options_.deploy_dir + "/overlays/control-plane/kube-scheduler-config.yaml");
   control_plane_.start_scheduler(
-      scheduler_config(shipped,
-                       {.kubeconfig = control_plane_.scheduler_kubeconfig(), .extender_url = extender_url}),
+      scheduler_config(shipped, {.kubeconfig = control_plane_.scheduler_kubeconfig(),
+                                 .extender_url = extender_url}),
       options_.nodes.size());
 }
 

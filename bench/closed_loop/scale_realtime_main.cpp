@@ -141,14 +141,14 @@ void run_pairs(const Flags& flags, unsigned nodes) {
   const auto now_s = static_cast<std::int64_t>(std::time(nullptr));
   const auto ahead_s = static_cast<std::int64_t>(flags.data_minutes * 60);
   // 10 s steps: two samples in every 20 s window the scaled refresh reads.
-  netscore::testing::PrometheusProcess prometheus(netscore::testing::SynthOptions{
-      .nodes = nodes,
-      .end_s = now_s + ahead_s,
-      .hours = static_cast<double>(ahead_s + 600) / 3600,
-      .step_s = 10,
-      .layout = netscore::testing::SynthLayout::kubernetes_node,
-      .extra_metric = {},
-      .links = true});
+  netscore::testing::PrometheusProcess prometheus(
+      netscore::testing::SynthOptions{.nodes = nodes,
+                                      .end_s = now_s + ahead_s,
+                                      .hours = static_cast<double>(ahead_s + 600) / 3600,
+                                      .step_s = 10,
+                                      .layout = netscore::testing::SynthLayout::kubernetes_node,
+                                      .extra_metric = {},
+                                      .links = true});
   ScaleRunOptions options = flags.run;
   options.nodes = nodes;
   std::vector<double> throughput_ratios, p99_ratios;
@@ -158,15 +158,17 @@ void run_pairs(const Flags& flags, unsigned nodes) {
     const ScaleRunResult with = netscore::sim::run_scale(options, true, prometheus.url());
     print_run(nodes, pair, with);
     throughput_ratios.push_back(with.pods_per_s / alone.pods_per_s);
-    if (alone.attempt.p99 && with.attempt.p99) p99_ratios.push_back(*with.attempt.p99 / *alone.attempt.p99);
+    if (alone.attempt.p99 && with.attempt.p99)
+      p99_ratios.push_back(*with.attempt.p99 / *alone.attempt.p99);
     std::printf("scale_pair nodes=%u pair=%u throughput_ratio=%.3f attempt_p99_ratio=%s\n", nodes,
                 pair, throughput_ratios.back(),
                 p99_ratios.size() == pair ? fmt::format("{:.3f}", p99_ratios.back()).c_str() : "-");
     std::fflush(stdout);
   }
-  std::printf("scale_summary nodes=%u pairs=%u median_throughput_ratio=%.3f median_attempt_p99_ratio=%s\n",
-              nodes, flags.pairs, median(throughput_ratios),
-              p99_ratios.empty() ? "-" : fmt::format("{:.3f}", median(p99_ratios)).c_str());
+  std::printf(
+      "scale_summary nodes=%u pairs=%u median_throughput_ratio=%.3f median_attempt_p99_ratio=%s\n",
+      nodes, flags.pairs, median(throughput_ratios),
+      p99_ratios.empty() ? "-" : fmt::format("{:.3f}", median(p99_ratios)).c_str());
   std::fflush(stdout);
 }
 

@@ -93,11 +93,13 @@ void measure_idle(const std::string& extender_url, double quiet_s, ScaleRunResul
   const auto prometheus = child_by_comm("prometheus");
   if (!collector || !prometheus) throw std::runtime_error("no collector or Prometheus process");
   const double refreshes_before = refreshes_total(extender_url);
-  const auto collector_before = process_cpu_s(*collector), prometheus_before = process_cpu_s(*prometheus);
+  const auto collector_before = process_cpu_s(*collector),
+             prometheus_before = process_cpu_s(*prometheus);
   const auto start = Clock::now();
   std::this_thread::sleep_for(Seconds(quiet_s));
   const double refreshes = refreshes_total(extender_url) - refreshes_before;
-  const auto collector_after = process_cpu_s(*collector), prometheus_after = process_cpu_s(*prometheus);
+  const auto collector_after = process_cpu_s(*collector),
+             prometheus_after = process_cpu_s(*prometheus);
   const double elapsed = Seconds(Clock::now() - start).count();
   if (refreshes <= 0 || !collector_before || !collector_after || !prometheus_before ||
       !prometheus_after)
@@ -126,10 +128,10 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   cluster.create_backlog(options.pods, options.replicaset_share, options.per_replicaset);
   std::optional<NetscoreProcesses> processes;
   if (netscore) {
-    processes.emplace(
-        RealtimeBinaries{.collector = options.collector_binary, .extender = options.extender_binary},
-        Policy{.name = "netscore defaults", .kind = PolicyKind::netscore}, kTimeScale,
-        prometheus_url, cluster.collector_env(), options.nodes);
+    processes.emplace(RealtimeBinaries{.collector = options.collector_binary,
+                                       .extender = options.extender_binary},
+                      Policy{.name = "netscore defaults", .kind = PolicyKind::netscore}, kTimeScale,
+                      prometheus_url, cluster.collector_env(), options.nodes);
     measure_idle(processes->url(), options.quiet_s, out);
   }
 
@@ -175,8 +177,8 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   }
 
   const std::string metrics = cluster.scheduler_metrics();
-  out.attempt = quantiles(metrics, "scheduler_scheduling_attempt_duration_seconds",
-                          R"(result="scheduled")");
+  out.attempt =
+      quantiles(metrics, "scheduler_scheduling_attempt_duration_seconds", R"(result="scheduled")");
   out.algorithm = quantiles(metrics, "scheduler_scheduling_algorithm_duration_seconds");
   out.queued = quantiles(metrics, "scheduler_pod_scheduling_duration_seconds");
   if (processes) {

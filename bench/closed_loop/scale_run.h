@@ -21,9 +21,9 @@ struct ScaleRunOptions {
   unsigned pods = 500;
   double replicaset_share = 0.9;  // the rest have no owner
   unsigned per_replicaset = 10;
-  unsigned threads = 8;     // concurrent API requests while creating objects
-  double timeout_s = 600;   // for every pod to be bound
-  double quiet_s = 10;      // netscore idle before kube-scheduler starts: CPU per refresh
+  unsigned threads = 8;    // concurrent API requests while creating objects
+  double timeout_s = 600;  // for every pod to be bound
+  double quiet_s = 10;     // netscore idle before kube-scheduler starts: CPU per refresh
 };
 
 struct LatencyQuantiles {
