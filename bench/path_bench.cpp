@@ -75,8 +75,8 @@ const Size& size_for(unsigned nodes) {
                                       .links = true});
   const netscore::Config config = collector_config(prometheus.url());
   // What the query plan settles on for node-exporter series of one device labelled by node.
-  size.query = nc::build_batch_query(config.query,
-                                     {.node_label = "kubernetes_node", .per_series = true});
+  size.query =
+      nc::build_batch_query(config.query, {.node_label = "kubernetes_node", .per_series = true});
   size.eval_time_ms = (g_now_s + 60) * 1000;
   nc::PrometheusClient client({config.prometheus});
   size.answer = client.query(size.query.promql, size.eval_time_ms).body;
@@ -104,7 +104,8 @@ struct Path {
       : size(size_for(nodes)),
         table("bench-path"),
         writer({.name = table.str(), .capacity = 16384}),
-        publisher(nc::Publisher::options(netscore::load_config(netscore::Component::collector, {}, {}), {}),
+        publisher(nc::Publisher::options(
+                      netscore::load_config(netscore::Component::collector, {}, {}), {}),
                   writer),
         attachment(netscore::ScoreTableReader::Options{.name = table.str()}),
         shared(1, 4096, 32768) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -200,13 +201,20 @@ void ScaleCluster::create_bound(unsigned pods) {
   });
 }
 
-void ScaleCluster::start_scheduler(const std::optional<std::string>& extender_url) {
+void ScaleCluster::start_scheduler(const std::optional<std::string>& extender_url,
+                                   std::optional<unsigned> client_qps) {
   const std::string shipped =
       read_file(options_.deploy_dir + "/overlays/control-plane/kube-scheduler-config.yaml");
-  control_plane_.start_scheduler(
-      scheduler_config(shipped, {.kubeconfig = control_plane_.scheduler_kubeconfig(),
-                                 .extender_url = extender_url}),
-      options_.nodes.size());
+  std::string config = scheduler_config(
+      shipped, {.kubeconfig = control_plane_.scheduler_kubeconfig(), .extender_url = extender_url});
+  if (client_qps) {
+    constexpr std::string_view kSection = "\nclientConnection:\n";
+    const auto at = config.find(kSection);
+    if (at == std::string::npos)
+      throw std::runtime_error("no clientConnection in the scheduler configuration");
+    config.insert(at + kSection.size(), fmt::format("  qps: {0}\n  burst: {0}\n", *client_qps));
+  }
+  control_plane_.start_scheduler(config, options_.nodes.size());
 }
 
 }  // namespace netscore::sim

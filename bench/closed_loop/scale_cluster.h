@@ -41,8 +41,11 @@ class ScaleCluster {
   void create_bound(unsigned pods);
 
   // kube-scheduler with the shipped configuration; without an extender URL, the extenders
-  // section dropped. Returns once its cache holds every node.
-  void start_scheduler(const std::optional<std::string>& extender_url);
+  // section dropped; with `client_qps`, its API client's qps and burst set to it instead of
+  // kube-scheduler's defaults (50 and 100), which otherwise pace the bindings. Returns once its
+  // cache holds every node.
+  void start_scheduler(const std::optional<std::string>& extender_url,
+                       std::optional<unsigned> client_qps = std::nullopt);
   std::string scheduler_metrics() const { return control_plane_.scheduler_metrics(); }
 
  private:

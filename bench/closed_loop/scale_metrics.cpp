@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -97,6 +98,27 @@ std::optional<pid_t> child_by_comm(std::string_view comm) {
       return pid;
   }
   return std::nullopt;
+}
+
+TcpConnections server_connections(std::uint16_t port) {
+  TcpConnections out;
+  std::ifstream in("/proc/net/tcp");
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    // "  0: 0100007F:1F90 0100007F:A2C4 01 ...": local address:port, remote, state (hex).
+    std::istringstream fields(line);
+    std::string slot, local, remote, state;
+    fields >> slot >> local >> remote >> state;
+    const auto colon = local.find(':');
+    if (colon == std::string::npos) continue;
+    unsigned local_port = 0;
+    std::from_chars(local.data() + colon + 1, local.data() + local.size(), local_port, 16);
+    if (local_port != port) continue;
+    if (state == "01") ++out.established;
+    if (state == "06") ++out.time_wait;
+  }
+  return out;
 }
 
 std::optional<double> histogram_quantile(const std::string& exposition, std::string_view name,

@@ -2,6 +2,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,15 @@ std::optional<long> process_peak_rss_kb(pid_t pid);
 // The child of this process whose /proc/PID/comm is `comm` (the kernel truncates it to 15
 // characters: "netscore-collec"); nullopt when there is none.
 std::optional<pid_t> child_by_comm(std::string_view comm);
+
+// TCP connections on the loopback whose local port is `port` (a server's side), from
+// /proc/net/tcp: whether a client keeps its connection alive shows as few established and no
+// TIME_WAIT ones after many requests.
+struct TcpConnections {
+  unsigned established = 0;
+  unsigned time_wait = 0;
+};
+TcpConnections server_connections(std::uint16_t port);
 
 // The q-quantile of histogram `name` in a text exposition, summed over every series of it whose
 // labels contain each of `matchers` (`result="scheduled"`), interpolated linearly within the

@@ -23,7 +23,6 @@
 
 namespace {
 
-using netscore::sim::LatencyQuantiles;
 using netscore::sim::ScaleRunOptions;
 using netscore::sim::ScaleRunResult;
 
@@ -45,6 +44,8 @@ struct Flags {
                "usage: netscore-scale-realtime --kube-bin=DIR [--nodes=1000,5000] [--pods=500]\n"
                "  [--pairs=3] [--replicaset-share=0.9] [--per-replicaset=10] [--threads=8]\n"
                "  [--timeout-s=600] [--quiet-s=10] [--data-minutes=45] [--deploy-dir=DIR]\n"
+               "  [--collector=PATH] [--extender=PATH] (default: this build's)\n"
+               "  [--scheduler-qps=N] [--profile-dir=DIR [--profile-s=5]]\n"
                "  [--relist-pods=N [--relist-repeats=3]]  (relist only, at the first --nodes)\n",
                problem.c_str());
   std::exit(2);
@@ -67,6 +68,10 @@ Flags parse(int argc, char** argv) {
     const auto whole = [&] { return static_cast<unsigned>(number(name, value)); };
     if (name == "kube-bin") {
       f.run.kube_bin = value;
+    } else if (name == "collector") {
+      f.run.collector_binary = value;
+    } else if (name == "extender") {
+      f.run.extender_binary = value;
     } else if (name == "deploy-dir") {
       f.run.deploy_dir = value;
     } else if (name == "nodes") {
@@ -92,6 +97,12 @@ Flags parse(int argc, char** argv) {
       f.run.quiet_s = number(name, value);
     } else if (name == "data-minutes") {
       f.data_minutes = number(name, value);
+    } else if (name == "scheduler-qps") {
+      f.run.scheduler_qps = whole();
+    } else if (name == "profile-dir") {
+      f.run.profile_dir = value;
+    } else if (name == "profile-s") {
+      f.run.profile_s = number(name, value);
     } else if (name == "relist-pods") {
       f.relist_pods = whole();
     } else if (name == "relist-repeats") {
@@ -123,9 +134,11 @@ void print_run(unsigned nodes, unsigned pair, const ScaleRunResult& r) {
     std::printf(
         " extender_cpu_ms_per_pod=%.3f collector_cpu_ms_per_refresh=%.1f "
         "prometheus_cpu_ms_per_refresh=%.1f refreshes_per_s=%.2f collector_peak_rss_kb=%ld "
-        "extender_peak_rss_kb=%ld prioritize_answered=%.0f",
+        "extender_peak_rss_kb=%ld prioritize_answered=%.0f extender_established=%u "
+        "extender_time_wait=%u",
         r.extender_cpu_ms_per_pod, r.collector_cpu_ms_per_refresh, r.prometheus_cpu_ms_per_refresh,
-        r.refreshes_per_s, r.collector_peak_rss_kb, r.extender_peak_rss_kb, r.prioritize_answered);
+        r.refreshes_per_s, r.collector_peak_rss_kb, r.extender_peak_rss_kb, r.prioritize_answered,
+        r.extender_established, r.extender_time_wait);
   }
   std::printf("\n");
   std::fflush(stdout);
@@ -151,24 +164,37 @@ void run_pairs(const Flags& flags, unsigned nodes) {
                                       .links = true});
   ScaleRunOptions options = flags.run;
   options.nodes = nodes;
-  std::vector<double> throughput_ratios, p99_ratios;
+  std::vector<double> throughput;
+  // p99 ratios of kube-scheduler's three latencies: one attempt, the algorithm, queue to bound.
+  std::vector<double> p99[3];
+  const auto p99_of = [](const ScaleRunResult& r, int which) {
+    return (which == 0 ? r.attempt : which == 1 ? r.algorithm : r.queued).p99;
+  };
   for (unsigned pair = 1; pair <= flags.pairs; ++pair) {
     const ScaleRunResult alone = netscore::sim::run_scale(options, false, prometheus.url());
     print_run(nodes, pair, alone);
     const ScaleRunResult with = netscore::sim::run_scale(options, true, prometheus.url());
     print_run(nodes, pair, with);
-    throughput_ratios.push_back(with.pods_per_s / alone.pods_per_s);
-    if (alone.attempt.p99 && with.attempt.p99)
-      p99_ratios.push_back(*with.attempt.p99 / *alone.attempt.p99);
-    std::printf("scale_pair nodes=%u pair=%u throughput_ratio=%.3f attempt_p99_ratio=%s\n", nodes,
-                pair, throughput_ratios.back(),
-                p99_ratios.size() == pair ? fmt::format("{:.3f}", p99_ratios.back()).c_str() : "-");
+    throughput.push_back(with.pods_per_s / alone.pods_per_s);
+    std::string ratios;
+    for (int which = 0; which < 3; ++which) {
+      const auto a = p99_of(alone, which), w = p99_of(with, which);
+      if (a && w && *a > 0) p99[which].push_back(*w / *a);
+      ratios += a && w && *a > 0 ? fmt::format(" {:.3f}", *w / *a) : std::string(" -");
+    }
+    std::printf(
+        "scale_pair nodes=%u pair=%u throughput_ratio=%.3f p99_ratios(attempt,algorithm,queued)=%s\n",
+        nodes, pair, throughput.back(), ratios.c_str());
     std::fflush(stdout);
   }
+  std::string medians;
+  for (const auto& ratios : p99) {
+    medians += ratios.empty() ? std::string(" -") : fmt::format(" {:.3f}", median(ratios));
+  }
   std::printf(
-      "scale_summary nodes=%u pairs=%u median_throughput_ratio=%.3f median_attempt_p99_ratio=%s\n",
-      nodes, flags.pairs, median(throughput_ratios),
-      p99_ratios.empty() ? "-" : fmt::format("{:.3f}", median(p99_ratios)).c_str());
+      "scale_summary nodes=%u pairs=%u median_throughput_ratio=%.3f "
+      "median_p99_ratios(attempt,algorithm,queued)=%s\n",
+      nodes, flags.pairs, median(throughput), medians.c_str());
   std::fflush(stdout);
 }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -109,6 +110,39 @@ void measure_idle(const std::string& extender_url, double quiet_s, ScaleRunResul
   out.prometheus_cpu_ms_per_refresh = 1000 * (*prometheus_after - *prometheus_before) / refreshes;
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::string text;
+  std::getline(in, text, '\0');
+  return text;
+}
+
+// kube-scheduler's CPU profile from its secure port, as the admin; the port and certificate
+// directory are read off its command line (the control plane keeps them to itself).
+void save_scheduler_profile(const std::string& admin_token_file, double seconds,
+                            const std::string& path) {
+  const auto pid = child_by_comm("kube-scheduler");
+  if (!pid) throw std::runtime_error("no kube-scheduler to profile");
+  std::string port, cert_dir;
+  std::ifstream cmdline(fmt::format("/proc/{}/cmdline", *pid));
+  for (std::string arg; std::getline(cmdline, arg, '\0');) {
+    if (arg.starts_with("--secure-port=")) port = arg.substr(14);
+    if (arg.starts_with("--cert-dir=")) cert_dir = arg.substr(11);
+  }
+  testing::ClientAuth auth;
+  auth.ca_file = cert_dir + "/kube-scheduler.crt";
+  const auto reply = testing::http_request(
+      {.url = fmt::format("https://127.0.0.1:{}/debug/pprof/profile?seconds={}", port,
+                          static_cast<int>(seconds)),
+       .headers = {"Authorization: Bearer " + read_text(admin_token_file)},
+       .timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000) + 30000),
+       .auth = auth});
+  if (reply.status != 200)
+    throw std::runtime_error(fmt::format("kube-scheduler's profile: http status {}", reply.status));
+  std::ofstream out(path, std::ios::binary);
+  out << reply.body;
+}
+
 LatencyQuantiles quantiles(const std::string& metrics, std::string_view name,
                            std::string_view matcher = {}) {
   return {histogram_quantile(metrics, name, 0.5, matcher),
@@ -160,7 +194,14 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
       }
     }
   });
-  cluster.start_scheduler(netscore ? std::optional(processes->url()) : std::nullopt);
+  cluster.start_scheduler(netscore ? std::optional(processes->url()) : std::nullopt,
+                          options.scheduler_qps);
+  if (!options.profile_dir.empty()) {
+    static unsigned profiles = 0;
+    save_scheduler_profile(cluster.admin_kube().token_file, options.profile_s,
+                           fmt::format("{}/kube-scheduler-{}-{}-{}.pprof", options.profile_dir,
+                                       options.nodes, netscore ? "netscore" : "alone", ++profiles));
+  }
   testing::eventually([&] { return done.load(); },
                       std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000)));
   stamper.request_stop();
@@ -188,6 +229,11 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
     if (const auto pid = child_by_comm("netscore-extend"))
       out.extender_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
     out.prioritize_answered = processes->observe().prioritize_answered;
+    const std::string& url = processes->url();
+    const auto port = static_cast<std::uint16_t>(std::stoul(url.substr(url.rfind(':') + 1)));
+    const TcpConnections connections = server_connections(port);
+    out.extender_established = connections.established;
+    out.extender_time_wait = connections.time_wait;
   }
   return out;
 }

@@ -37,8 +37,7 @@ constexpr const char* kAttempt = "scheduler_scheduling_attempt_duration_seconds"
 
 TEST(HistogramQuantile, InterpolatesWithinTheBucketOfTheMatchingSeries) {
   // Rank 50 of 100 lies 40 of the 80 observations into (0.002, 0.004].
-  EXPECT_DOUBLE_EQ(*histogram_quantile(kExposition, kAttempt, 0.5, R"(result="scheduled")"),
-                   0.003);
+  EXPECT_DOUBLE_EQ(*histogram_quantile(kExposition, kAttempt, 0.5, R"(result="scheduled")"), 0.003);
   // Rank 99: 9 of the 10 observations into (0.004, 0.008].
   EXPECT_DOUBLE_EQ(*histogram_quantile(kExposition, kAttempt, 0.99, R"(result="scheduled")"),
                    0.0076);
