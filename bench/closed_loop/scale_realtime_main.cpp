@@ -23,6 +23,7 @@
 
 namespace {
 
+using netscore::sim::LatencyQuantiles;
 using netscore::sim::ScaleRunOptions;
 using netscore::sim::ScaleRunResult;
 
@@ -126,10 +127,11 @@ void print_run(unsigned nodes, unsigned pair, const ScaleRunResult& r) {
   std::printf(
       "scale_run nodes=%u pair=%u mode=%s bound=%u first_to_last_s=%.2f pods_per_s=%.1f "
       "attempt_p50_ms=%s attempt_p99_ms=%s algorithm_p50_ms=%s algorithm_p99_ms=%s "
-      "queued_p50_ms=%s queued_p99_ms=%s%s",
+      "queued_p50_ms=%s queued_p99_ms=%s since_first_p50_ms=%s since_first_p99_ms=%s%s",
       nodes, pair, r.netscore ? "netscore" : "alone", r.bound, r.first_to_last_s, r.pods_per_s,
       ms(r.attempt.p50).c_str(), ms(r.attempt.p99).c_str(), ms(r.algorithm.p50).c_str(),
-      ms(r.algorithm.p99).c_str(), ms(r.queued.p50).c_str(), ms(r.queued.p99).c_str(), cpu.c_str());
+      ms(r.algorithm.p99).c_str(), ms(r.queued.p50).c_str(), ms(r.queued.p99).c_str(),
+      ms(r.since_first.p50).c_str(), ms(r.since_first.p99).c_str(), cpu.c_str());
   if (r.netscore) {
     std::printf(
         " extender_cpu_ms_per_pod=%.3f collector_cpu_ms_per_refresh=%.1f "
@@ -165,10 +167,12 @@ void run_pairs(const Flags& flags, unsigned nodes) {
   ScaleRunOptions options = flags.run;
   options.nodes = nodes;
   std::vector<double> throughput;
-  // p99 ratios of kube-scheduler's three latencies: one attempt, the algorithm, queue to bound.
-  std::vector<double> p99[3];
+  // p99 ratios of kube-scheduler's three latencies (one attempt, the algorithm, queue to bound)
+  // and of the watch's drain order.
+  std::vector<double> p99[4];
   const auto p99_of = [](const ScaleRunResult& r, int which) {
-    return (which == 0 ? r.attempt : which == 1 ? r.algorithm : r.queued).p99;
+    const LatencyQuantiles* all[] = {&r.attempt, &r.algorithm, &r.queued, &r.since_first};
+    return all[which]->p99;
   };
   for (unsigned pair = 1; pair <= flags.pairs; ++pair) {
     const ScaleRunResult alone = netscore::sim::run_scale(options, false, prometheus.url());
@@ -177,13 +181,13 @@ void run_pairs(const Flags& flags, unsigned nodes) {
     print_run(nodes, pair, with);
     throughput.push_back(with.pods_per_s / alone.pods_per_s);
     std::string ratios;
-    for (int which = 0; which < 3; ++which) {
+    for (int which = 0; which < 4; ++which) {
       const auto a = p99_of(alone, which), w = p99_of(with, which);
       if (a && w && *a > 0) p99[which].push_back(*w / *a);
       ratios += a && w && *a > 0 ? fmt::format(" {:.3f}", *w / *a) : std::string(" -");
     }
     std::printf(
-        "scale_pair nodes=%u pair=%u throughput_ratio=%.3f p99_ratios(attempt,algorithm,queued)=%s\n",
+        "scale_pair nodes=%u pair=%u throughput_ratio=%.3f p99_ratios(attempt,algorithm,queued,since_first)=%s\n",
         nodes, pair, throughput.back(), ratios.c_str());
     std::fflush(stdout);
   }
@@ -193,7 +197,7 @@ void run_pairs(const Flags& flags, unsigned nodes) {
   }
   std::printf(
       "scale_summary nodes=%u pairs=%u median_throughput_ratio=%.3f "
-      "median_p99_ratios(attempt,algorithm,queued)=%s\n",
+      "median_p99_ratios(attempt,algorithm,queued,since_first)=%s\n",
       nodes, flags.pairs, median(throughput), medians.c_str());
   std::fflush(stdout);
 }

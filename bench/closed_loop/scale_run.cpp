@@ -173,6 +173,7 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   // binds while start_scheduler still waits for its cache to report every node.
   PodBindingWatch watch(cluster.admin_kube());
   std::set<std::string> seen;
+  std::vector<Clock::time_point> bound_at;
   Clock::time_point first{}, last{};
   std::map<std::string, double> cpu_first, cpu_last;
   std::atomic<bool> done{false};
@@ -182,6 +183,7 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
       const auto now = Clock::now();
       for (const auto& binding : batch) {
         if (!seen.insert(binding.key).second) continue;
+        bound_at.push_back(now);
         if (seen.size() == 1) {
           first = now;
           cpu_first = cpu_now();
@@ -213,6 +215,13 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   }
   out.first_to_last_s = Seconds(last - first).count();
   out.pods_per_s = out.first_to_last_s > 0 ? (out.bound - 1) / out.first_to_last_s : 0;
+  std::vector<double> since_first;
+  for (const auto at : bound_at) since_first.push_back(Seconds(at - first).count());
+  std::sort(since_first.begin(), since_first.end());
+  const auto rank = [&](double q) {
+    return since_first[static_cast<std::size_t>(q * static_cast<double>(since_first.size() - 1))];
+  };
+  out.since_first = {rank(0.5), rank(0.99)};
   for (const auto& [comm, cpu] : cpu_last) {
     if (cpu_first.contains(comm)) out.cpu_s[comm] = cpu - cpu_first.at(comm);
   }

@@ -44,6 +44,8 @@ struct ScaleRunResult {
   // kube-scheduler's own histograms: one scheduling attempt (algorithm, extender included, and
   // binding), the algorithm alone, and the pod's time from entering the queue to bound.
   LatencyQuantiles attempt, algorithm, queued;
+  // Exact, from the watch: each pod's binding after the first one (the backlog's drain order).
+  LatencyQuantiles since_first;
   // CPU seconds each process spent from the first binding to the last, by comm name.
   std::map<std::string, double> cpu_s;
   // netscore only.
