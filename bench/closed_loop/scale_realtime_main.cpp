@@ -137,10 +137,11 @@ void print_run(unsigned nodes, unsigned pair, const ScaleRunResult& r) {
         " extender_cpu_ms_per_pod=%.3f collector_cpu_ms_per_refresh=%.1f "
         "prometheus_cpu_ms_per_refresh=%.1f refreshes_per_s=%.2f collector_peak_rss_kb=%ld "
         "extender_peak_rss_kb=%ld prioritize_answered=%.0f extender_established=%u "
-        "extender_time_wait=%u",
+        "extender_time_wait=%u extender_server_p50_ms=%s extender_server_p99_ms=%s",
         r.extender_cpu_ms_per_pod, r.collector_cpu_ms_per_refresh, r.prometheus_cpu_ms_per_refresh,
         r.refreshes_per_s, r.collector_peak_rss_kb, r.extender_peak_rss_kb, r.prioritize_answered,
-        r.extender_established, r.extender_time_wait);
+        r.extender_established, r.extender_time_wait, ms(r.extender_server.p50).c_str(),
+        ms(r.extender_server.p99).c_str());
   }
   std::printf("\n");
   std::fflush(stdout);

@@ -238,6 +238,9 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
     if (const auto pid = child_by_comm("netscore-extend"))
       out.extender_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
     out.prioritize_answered = processes->observe().prioritize_answered;
+    out.extender_server =
+        quantiles(testing::http_get(processes->url() + "/metrics", 10s).body,
+                  "netscore_extender_request_duration_seconds", R"(verb="prioritize")");
     const std::string& url = processes->url();
     const auto port = static_cast<std::uint16_t>(std::stoul(url.substr(url.rfind(':') + 1)));
     const TcpConnections connections = server_connections(port);

@@ -56,6 +56,9 @@ struct ScaleRunResult {
   long collector_peak_rss_kb = 0;
   long extender_peak_rss_kb = 0;
   double prioritize_answered = 0;
+  // The extender's own time per /prioritize (its request_duration histogram): against the
+  // algorithm's growth, what the round trip costs beyond the extender's work.
+  LatencyQuantiles extender_server;
   // The extender's side of its connections once every pod is bound: kube-scheduler's client
   // keeps one alive when established stays small and no TIME_WAIT piles up.
   unsigned extender_established = 0;
