@@ -9,3 +9,8 @@ target_link_libraries(collector_bench PRIVATE netscore::collector netscore::test
 add_executable(watcher_bench ${CMAKE_CURRENT_LIST_DIR}/watcher_bench.cpp)
 target_link_libraries(watcher_bench PRIVATE netscore::collector netscore::test_support netscore::rapidjson
   benchmark::benchmark netscore::warnings)
+
+# The whole path at 1,000 to 10,000 nodes: refresh answer parsed, published, prioritize answered.
+add_executable(path_bench ${CMAKE_CURRENT_LIST_DIR}/path_bench.cpp)
+target_link_libraries(path_bench PRIVATE netscore::collector netscore::extender
+  netscore::test_support benchmark::benchmark netscore::warnings)

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include <spdlog/spdlog.h>
@@ -109,14 +110,19 @@ void Publisher::run(std::stop_token stop) {
     rescheduled_ = false;
     const auto now = Clock::now();
     const bool cluster_due = cluster_dirty_ && now >= next_cluster_publish;
-    if (cluster_due) {
-      cluster_dirty_ = false;
-      // Leading edge: this change is published now, the next ones wait out the coalescing window.
-      next_cluster_publish = now + options_.coalesce;
-    }
+    // Leading edge: this change is published now, the next ones wait out the gap.
+    if (cluster_due) cluster_dirty_ = false;
     lock.unlock();
     publish_for_cluster(cluster_due);
+    if (cluster_due) next_cluster_publish = now + cluster_publish_gap(Clock::now() - now, options_);
   }
+}
+
+std::chrono::nanoseconds Publisher::cluster_publish_gap(std::chrono::nanoseconds took,
+                                                        const Options& options) {
+  const auto share = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      took / std::max(options.cluster_busy_share, 1e-3));
+  return std::clamp<std::chrono::nanoseconds>(share, options.coalesce, options.coalesce_max);
 }
 
 void Publisher::publish_for_cluster(bool cluster_due) {

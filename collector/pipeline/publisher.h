@@ -20,8 +20,10 @@ namespace netscore::collector {
 
 // The one writer of the score table and of the collector status. Measurements come in through
 // publish(); with a watched cluster, its own thread also publishes
-//   - at once after a cluster change (leading edge), then at most once per `coalesce` while
-//     events keep coming, so a binding shows within milliseconds of its watch event,
+//   - at once after a cluster change (leading edge), then, while events keep coming, after a
+//     gap of at least `coalesce` that grows with what a publish costs (cluster_publish_gap), so a
+//     binding shows within milliseconds of its watch event in a small cluster and a burst of
+//     bindings in a large one does not keep a core busy republishing the whole table,
 //   - every `decay_tick` while placements are being counted, as their expected traffic decays.
 // A failed measurement keeps the last snapshot and is recorded in the status. Nothing is
 // published before the first successful measurement, and no status before the first
@@ -39,6 +41,12 @@ class Publisher {
     std::int64_t refresh_interval_ms = 15000;  // recorded in the status
     std::string prometheus_url{};              // redacted: named when Prometheus starts failing
     std::chrono::milliseconds coalesce{5};
+    // The share of one core that publishes following cluster changes may take, and the longest
+    // gap that share may impose: burst spreading in the extender remembers its recommendations
+    // for NETSCORE_SPREAD_WINDOW (200ms by default), so a binding must reach the table well
+    // within that.
+    double cluster_busy_share = 0.1;
+    std::chrono::milliseconds coalesce_max{100};
     std::chrono::milliseconds decay_tick{1000};
   };
   // The watched cluster: its state and the watcher filling it (read for the status).
@@ -48,6 +56,10 @@ class Publisher {
   };
 
   static Options options(const Config& config, std::string prometheus_url);
+  // The wait after a cluster-driven publish that took `took` before the next one: `took` over
+  // the busy share, within [coalesce, coalesce_max].
+  static std::chrono::nanoseconds cluster_publish_gap(std::chrono::nanoseconds took,
+                                                      const Options& options);
 
   Publisher(Options options, ScoreTableWriter& writer, std::optional<Cluster> cluster = {});
   Publisher(const Publisher&) = delete;

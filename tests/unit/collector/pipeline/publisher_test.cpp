@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -195,6 +196,47 @@ TEST_F(PublisherTest, WithAClusterTheStatusCarriesItsCountsAndChangesRepublish) 
   EXPECT_EQ(meta.eval_time_ms, 42);
   ASSERT_TRUE(eventually([&] { return status(s) == ReadStatus::ok && s.watch_pods == 2; }));
   EXPECT_EQ(s.refreshes_total, 1U) << "a cluster change is no refresh";
+  publisher.stop();
+}
+
+TEST(PublisherGap, GrowsWithThePublishCostWithinItsBounds) {
+  const Publisher::Options options{.coalesce = std::chrono::milliseconds(5),
+                                   .cluster_busy_share = 0.1,
+                                   .coalesce_max = std::chrono::milliseconds(100)};
+  using std::chrono::microseconds;
+  using std::chrono::milliseconds;
+  // A small table: the floor, as before the gap grew.
+  EXPECT_EQ(Publisher::cluster_publish_gap(microseconds(200), options), milliseconds(5));
+  // 3 ms (5,000 nodes): ten times that, so publishes take a tenth of a core.
+  EXPECT_EQ(Publisher::cluster_publish_gap(milliseconds(3), options), milliseconds(30));
+  // However slow: within the spread window's margin.
+  EXPECT_EQ(Publisher::cluster_publish_gap(milliseconds(50), options), milliseconds(100));
+}
+
+TEST_F(PublisherTest, ABurstOfChangesIsPublishedOnceAfterTheGapWithTheLastState) {
+  ClusterState state;
+  state.replace_nodes({{.name = "a"}, {.name = "b"}});
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  Publisher::Options gapped = options();
+  // A gap no burst below outlasts, and no decay publish in between.
+  gapped.coalesce = gapped.coalesce_max = std::chrono::seconds(2);
+  gapped.decay_tick = std::chrono::hours(1);
+  Publisher publisher(gapped, writer_, Publisher::Cluster{state, watcher});
+  publisher.start();
+  publisher.publish(good(42, 7000));
+  state.upsert_pod({.uid = "p0", .node = "a"}, 1000);
+  publisher.cluster_changed();
+  ASSERT_TRUE(eventually([&] { return publisher.publishes() == 2; })) << "the leading edge";
+
+  for (int i = 1; i <= 10; ++i) {
+    state.upsert_pod({.uid = "p" + std::to_string(i), .node = "b"}, 1000 + i);
+    publisher.cluster_changed();
+  }
+  shm::CollectorStatus s{};
+  ASSERT_TRUE(eventually([&] { return status(s) == ReadStatus::ok && s.watch_pods == 11; },
+                         std::chrono::seconds(10)))
+      << "the trailing publish carries the last change";
+  EXPECT_EQ(publisher.publishes(), 3U) << "ten changes within the gap, one publish";
   publisher.stop();
 }
 

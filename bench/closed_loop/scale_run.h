@@ -1,0 +1,83 @@
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+// One run of the scale benchmark: a fresh control plane with `nodes` fake Ready nodes and a
+// backlog of pending pods created while no kube-scheduler runs, then kube-scheduler started alone
+// or with netscore (the real collector and extender, the project's defaults scaled 15×, against a
+// real Prometheus holding those nodes' node-exporter series), until every pod is bound. And the
+// collector's relist of many bound pods against the same kind of API server.
+namespace netscore::sim {
+
+struct ScaleRunOptions {
+  std::string kube_bin;
+  std::string deploy_dir;
+  std::string collector_binary;
+  std::string extender_binary;
+  unsigned nodes = 1000;
+  unsigned pods = 500;
+  double replicaset_share = 0.9;  // the rest have no owner
+  unsigned per_replicaset = 10;
+  unsigned threads = 8;    // concurrent API requests while creating objects
+  double timeout_s = 600;  // for every pod to be bound
+  double quiet_s = 10;     // netscore idle before kube-scheduler starts: CPU per refresh
+  std::optional<unsigned> scheduler_qps{};  // kube-scheduler's client qps and burst; default 50/100
+  // Non-empty: a CPU profile of kube-scheduler (its /debug/pprof/profile, `profile_s` long, from
+  // the moment its cache holds every node) saved in this directory per run.
+  std::string profile_dir{};
+  double profile_s = 5;
+};
+
+struct LatencyQuantiles {
+  std::optional<double> p50, p99;  // seconds
+};
+
+struct ScaleRunResult {
+  bool netscore = false;
+  unsigned bound = 0;
+  double first_to_last_s = 0;  // the watch seeing the first binding to seeing the last
+  double pods_per_s = 0;       // (bound - 1) / first_to_last_s
+  // kube-scheduler's own histograms: one scheduling attempt (algorithm, extender included, and
+  // binding), the algorithm alone, and the pod's time from entering the queue to bound.
+  LatencyQuantiles attempt, algorithm, queued;
+  // Exact, from the watch: each pod's binding after the first one (the backlog's drain order).
+  LatencyQuantiles since_first;
+  // CPU seconds each process spent from the first binding to the last, by comm name.
+  std::map<std::string, double> cpu_s;
+  // netscore only.
+  double extender_cpu_ms_per_pod = 0;
+  double collector_cpu_ms_per_refresh = 0;   // while idle, before kube-scheduler starts
+  double prometheus_cpu_ms_per_refresh = 0;  // the same window
+  double refreshes_per_s = 0;                // the same window
+  long collector_peak_rss_kb = 0;
+  long extender_peak_rss_kb = 0;
+  double prioritize_answered = 0;
+  // The extender's own time per /prioritize (its request_duration histogram): against the
+  // algorithm's growth, what the round trip costs beyond the extender's work.
+  LatencyQuantiles extender_server;
+  // The extender's side of its connections once every pod is bound: kube-scheduler's client
+  // keeps one alive when established stays small and no TIME_WAIT piles up.
+  unsigned extender_established = 0;
+  unsigned extender_time_wait = 0;
+};
+
+// Throws std::runtime_error when a part does not start or pods remain unbound at the timeout.
+ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
+                         const std::string& prometheus_url);
+
+struct RelistResult {
+  double wall_s = 0;  // start to synced with every pod in the state
+  double cpu_s = 0;   // this process' CPU over that time (the watcher's two threads)
+  long rss_delta_kb = 0;
+};
+
+// Creates `pods` bound pods on `options.nodes` nodes, then lists them `repeats` times, each with a
+// fresh in-process ClusterWatcher (the collector's) as the collector's user.
+std::vector<RelistResult> measure_relist(const ScaleRunOptions& options, unsigned pods,
+                                         unsigned repeats);
+
+}  // namespace netscore::sim
