@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/closed_loop/kube_objects_json.h"
 #include "bench/closed_loop/pod_owner.h"
 #include "bench/closed_loop/realtime_cluster.h"
 #include "tests/support/fake_kube_apiserver.h"
@@ -74,9 +75,10 @@ class FakeCluster final : public RealtimeCluster {
                      .labels = {{"app", trace_.deployments[spec.deployment].name}}};
     if (!spec.template_hash.empty()) object.labels.emplace("pod-template-hash", spec.template_hash);
     if (spec.owner_kind != OwnerKind::none)
-      object.owner = kube::OwnerReference{.kind = owner_kind_name(spec.owner_kind),
-                                          .name = spec.replicaset,
-                                          .uid = owner_uid(spec)};
+      object.owner =
+          kube::OwnerReference{.kind = std::string(kube_json::owner_type(spec.owner_kind).kind),
+                               .name = spec.replicaset,
+                               .uid = owner_uid(spec)};
     return object;
   }
 

@@ -14,21 +14,6 @@ inline std::string owner_uid(const PodSpec& pod) {
   return pod.owner_kind == OwnerKind::none ? std::string() : "uid-" + pod.replicaset;
 }
 
-// The owner's kind as its ownerReference names it; empty for none.
-inline std::string owner_kind_name(OwnerKind kind) {
-  switch (kind) {
-    case OwnerKind::replicaset:
-      return "ReplicaSet";
-    case OwnerKind::statefulset:
-      return "StatefulSet";
-    case OwnerKind::job:
-      return "Job";
-    case OwnerKind::none:
-      break;
-  }
-  return {};
-}
-
 // Whether kube-scheduler's PodTopologySpread system default constraints spread the pod's
 // siblings: they select through Services, ReplicationControllers, ReplicaSets and StatefulSets
 // only, so neither a Job's pods nor pods without an owner.
