@@ -179,7 +179,7 @@ struct RefreshPath {
         measurer(config, client),
         publisher(netscore::collector::Publisher::options(config, client.redacted_url()), writer) {}
 
-  // False when the refresh failed or asked anything apart from its one query.
+  // False when the refresh failed.
   bool refresh(std::int64_t eval_ms, std::size_t nodes) {
     const auto no_wait = [](std::chrono::milliseconds) { return true; };
     const auto start = std::chrono::steady_clock::now();
@@ -225,9 +225,10 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
   RefreshPath default_path(defaults, default_table);
   RefreshPath rules_path(physical, rules_table);
   c::PrometheusClient seed_client({defaults.prometheus});
-  // The one-query form before the query plan: the auto chain summed by node, the speeds inside.
-  std::string one_query = c::build_batch_query(defaults.query).promql;
-  for (const auto kind : {c::kKindSpeed, c::kKindUnusableSpeed})
+  // The one-query form before the query plan: the auto chain summed by node, both directions
+  // and the speeds in one expression.
+  std::string one_query = c::build_part_query(defaults.query, c::kKindScore);
+  for (const auto kind : {c::kKindTransmitRate, c::kKindSpeed, c::kKindUnusableSpeed})
     one_query += " or label_replace(" + c::build_part_query(defaults.query, kind) +
                  ", \"netscore_kind\", \"" + std::string(kind) + "\", \"\", \"\")";
   const std::string seed = "sum_over_time(node_network_receive_bytes_total{device=\"" +
@@ -280,9 +281,16 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
   }
   const auto seed_ms = logged_eval_ms(prometheus.query_log(), seed);
   const auto one_query_ms = logged_eval_ms(prometheus.query_log(), one_query);
-  const auto default_ms =
-      logged_eval_ms(prometheus.query_log(), default_path.measurer.query().promql);
-  const auto rules_ms = logged_eval_ms(prometheus.query_log(), rules_path.measurer.query().promql);
+  const auto refresh_eval_ms = [&](const c::BuiltQuery& query) {
+    std::vector<double> ms = logged_eval_ms(prometheus.query_log(), query.promql);
+    if (query.transmit_promql.empty()) return ms;
+    const auto transmit_ms = logged_eval_ms(prometheus.query_log(), query.transmit_promql);
+    if (transmit_ms.size() != ms.size()) return std::vector<double>{};
+    for (std::size_t i = 0; i < ms.size(); ++i) ms[i] += transmit_ms[i];
+    return ms;
+  };
+  const auto default_ms = refresh_eval_ms(default_path.measurer.query());
+  const auto rules_ms = refresh_eval_ms(rules_path.measurer.query());
   // The first refresh of each path asked its batch too; the rounds' are the last ones.
   if (seed_ms.size() != round || one_query_ms.size() != round || default_ms.size() < round ||
       rules_ms.size() < round) {

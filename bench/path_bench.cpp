@@ -43,9 +43,10 @@ namespace http = boost::beast::http;
 constexpr std::size_t kAskedNames = 1000;
 const std::int64_t g_now_s = std::time(nullptr);
 
-// One node count: its captured answer, the query it answers, a table and a prioritize request.
+// One node count: its captured answers, the query they answer, a table and a prioritize request.
 struct Size {
   std::string answer;
+  std::string transmit_answer;
   nc::BuiltQuery query;
   std::int64_t eval_time_ms = 0;
   std::string request;
@@ -80,6 +81,7 @@ const Size& size_for(unsigned nodes) {
   size.eval_time_ms = (g_now_s + 60) * 1000;
   nc::PrometheusClient client({config.prometheus});
   size.answer = client.query(size.query.promql, size.eval_time_ms).body;
+  size.transmit_answer = client.query(size.query.transmit_promql, size.eval_time_ms).body;
   std::vector<std::string> asked;
   const auto all = netscore::testing::synth_nodes(nodes);
   for (std::size_t i = 0; i < kAskedNames; ++i) asked.push_back(all[i * nodes / kAskedNames].name);
@@ -88,7 +90,7 @@ const Size& size_for(unsigned nodes) {
 }
 
 nc::Measurement measurement(const Size& size) {
-  nc::ParsedVector parsed = nc::parse_vector_response(size.answer, size.query);
+  nc::ParsedVector parsed = nc::parse_batch_response(size.answer, size.transmit_answer, size.query);
   nc::Measurement m;
   m.ok = parsed.ok() && !parsed.samples.empty();
   m.queried = m.answered = true;

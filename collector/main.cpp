@@ -109,9 +109,12 @@ int main(int argc, char** argv) {
     if (watcher) watcher->start();
     nc::Measurer measurer(config, client);
     nc::RefreshLoop loop({config.refresh_interval.value, {}}, measurer, *publisher, client);
-    spdlog::info("started url={} mode={} query=\"{}\" interval={} shm={} took_over={}",
-                 client.redacted_url(), query_mode_name(config.query.mode), measurer.query().promql,
-                 config.refresh_interval.text, config.shm.name, writer.took_over());
+    spdlog::info(
+        "started url={} mode={} query=\"{}\" transmit_query=\"{}\" interval={} shm={} "
+        "took_over={}",
+        client.redacted_url(), query_mode_name(config.query.mode), measurer.query().promql,
+        measurer.query().transmit_promql, config.refresh_interval.text, config.shm.name,
+        writer.took_over());
     std::jthread runner([&loop](std::stop_token stop) { loop.run(stop); });
     int signal = 0;
     sigwait(&signals, &signal);

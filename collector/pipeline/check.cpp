@@ -130,8 +130,11 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
   const Measurement m =
       measurer.measure(eval_time_ms, [](std::chrono::milliseconds) { return true; });
   // The query as the refresh would send it now: what the side questions found shapes it.
-  out << "prometheus: " << client.redacted_url() << "\nquery: " << measurer.query().promql
-      << "\npath: " << m.plan << "\n";
+  out << "prometheus: " << client.redacted_url() << "\nquery: " << measurer.query().promql;
+  if (!measurer.query().transmit_promql.empty())
+    out << "\ntransmit query (a request of its own, at the same time): "
+        << measurer.query().transmit_promql;
+  out << "\npath: " << m.plan << "\n";
   if (m.side_queries > 0) {
     out << fmt::format(
         "asked apart (every NETSCORE_RECHECK_INTERVAL, not on each refresh): {} request{}{}\n",

@@ -27,18 +27,38 @@ Measurer::Measurer(const Config& config, PrometheusClient& client, Options optio
       query_config_(config.query),
       options_(options) {}
 
-HttpResult Measurer::query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait,
-                                        unsigned& attempts) {
+HttpResult Measurer::query_with_retries(const std::string& promql, std::int64_t eval_time_ms,
+                                        const BackoffWait& wait, unsigned& attempts) {
   HttpResult r;
-  for (attempts = 1;; ++attempts) {
-    r = client_.query(plan_.batch().promql, eval_time_ms);
-    if (r.ok() || !retryable(r) || attempts > options_.retries || client_.aborted()) return r;
-    const auto backoff = std::min(options_.backoff_base * (1U << std::min(attempts - 1, 4U)),
+  for (unsigned attempt = 1;; ++attempt) {
+    ++attempts;
+    r = client_.query(promql, eval_time_ms);
+    if (r.ok() || !retryable(r) || attempt > options_.retries || client_.aborted()) return r;
+    const auto backoff = std::min(options_.backoff_base * (1U << std::min(attempt - 1, 4U)),
                                   std::chrono::milliseconds(2000));
-    spdlog::debug("query retry attempt={} backoff_ms={} error=\"{}\"", attempts, backoff.count(),
+    spdlog::debug("query retry attempt={} backoff_ms={} error=\"{}\"", attempt, backoff.count(),
                   describe_http_failure(r));
     if (!wait(backoff)) return r;
   }
+}
+
+std::optional<ParsedVector> Measurer::ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
+                                                Measurement& m, HttpResult& failure) {
+  const BuiltQuery& batch = plan_.batch();
+  HttpResult receive = query_with_retries(batch.promql, eval_time_ms, wait, m.attempts);
+  if (!receive.ok()) {
+    failure = std::move(receive);
+    return std::nullopt;
+  }
+  HttpResult transmit;
+  if (!batch.transmit_promql.empty()) {
+    transmit = query_with_retries(batch.transmit_promql, eval_time_ms, wait, m.attempts);
+    if (!transmit.ok()) {
+      failure = std::move(transmit);
+      return std::nullopt;
+    }
+  }
+  return parse_batch_response(receive.body, transmit.body, batch);
 }
 
 Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait) {
@@ -49,29 +69,21 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   const auto now_ms = [] { return mono_now_ns() / 1'000'000; };
   const std::uint64_t side_before = plan_.counts().total();
   plan_.prepare(client_, eval_time_ms, now_ms());
-  HttpResult http = query_with_retries(eval_time_ms, wait, m.attempts);
-  std::optional<ParsedVector> parsed;
-  if (http.ok()) {
-    parsed = parse_vector_response(http.body, plan_.batch());
-    if (plan_.reconsider(*parsed, client_, eval_time_ms, now_ms())) {
-      unsigned attempts = 0;
-      http = query_with_retries(eval_time_ms, wait, attempts);
-      m.attempts += attempts;
-      parsed =
-          http.ok() ? std::optional(parse_vector_response(http.body, plan_.batch())) : std::nullopt;
-    }
-  }
+  HttpResult failure;
+  std::optional<ParsedVector> parsed = ask_batch(eval_time_ms, wait, m, failure);
+  if (parsed && plan_.reconsider(*parsed, client_, eval_time_ms, now_ms()))
+    parsed = ask_batch(eval_time_ms, wait, m, failure);
   if (client_.aborted()) {
     m.stopped = true;
     m.error = "stopped";
     return m;
   }
-  m.queried = http.ok();
+  m.queried = parsed.has_value();
   if (m.queried) {
     parse(std::move(*parsed), m);
     if (m.error.empty()) m.error = plan_.attach_speeds(m.samples, client_, eval_time_ms, now_ms());
   } else {
-    m.error = describe_http_failure(http);
+    m.error = describe_http_failure(failure);
   }
   m.ok = m.error.empty();
   m.plan = plan_.describe();

@@ -22,7 +22,7 @@ namespace netscore::collector {
 struct Measurement {
   bool ok = false;        // the answer has usable series; the table can be published
   bool stopped = false;   // PrometheusClient::abort() interrupted it: it says nothing
-  bool queried = false;   // Prometheus answered the HTTP request with a success status
+  bool queried = false;   // Prometheus answered every request with a success status
   bool answered = false;  // ... with a well-formed vector answer
   std::string error{};    // why it failed; empty on success
   std::int64_t eval_time_ms = 0;
@@ -35,7 +35,7 @@ struct Measurement {
   NameFilter rejected{};                // series whose node name can never be a Kubernetes node's
   std::string rejected_names{};         // describe_rejected_names(); empty when none
   std::vector<std::string> warnings{};  // Prometheus' own
-  unsigned attempts = 0;
+  unsigned attempts = 0;  // requests to Prometheus for the refresh's query, retries included
   std::int64_t started_wall_ms = 0;
   std::int64_t finished_wall_ms = 0;
   std::int64_t finished_mono_ns = 0;
@@ -54,7 +54,7 @@ struct Measurement {
   std::int64_t speeds_eval_time_ms = 0;
 };
 
-// Queries Prometheus once per measure() with bounded retries (transport errors, 5xx, 429;
+// Asks the refresh's query once per measure() with bounded retries (transport errors, 5xx, 429;
 // backoff doubling, at most 2 s), parses the answer and keeps what names a node. What rarely
 // changes is asked apart, when due (QueryPlan). Not thread-safe: one thread owns it;
 // PrometheusClient::abort() may stop it from any thread.
@@ -85,8 +85,13 @@ class Measurer {
   const BuiltQuery& query() const { return plan_.batch(); }
 
  private:
-  HttpResult query_with_retries(std::int64_t eval_time_ms, const BackoffWait& wait,
-                                unsigned& attempts);
+  // Adds its attempts to `attempts`.
+  HttpResult query_with_retries(const std::string& promql, std::int64_t eval_time_ms,
+                                const BackoffWait& wait, unsigned& attempts);
+  // The refresh's requests, one after another so that Prometheus evaluates one at a time, and
+  // their answers parsed; nullopt, with the failed request's result in `failure`, when one failed.
+  std::optional<ParsedVector> ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
+                                        Measurement& m, HttpResult& failure);
   void parse(ParsedVector parsed, Measurement& m) const;
   void diagnose_if_due(Measurement& m);
 

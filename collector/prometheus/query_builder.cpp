@@ -292,17 +292,26 @@ BuiltQuery build_batch_query(const QueryConfig& config, const QueryShape& shape)
   if (!shape.receive_rule.empty()) return rule_batch(shaped, shape);
   const bool score_is_rate =
       config.mode != QueryMode::custom && config.function == QueryFunction::rate;
-  std::vector<std::string_view> kinds{kKindScore};
-  if (!score_is_rate) kinds.push_back(kKindRate);
-  if (scores_transmit(config)) kinds.push_back(kKindTransmitScore);
-  if (asks_link_parts(config)) kinds.push_back(kKindTransmitRate);
-  // One request answers every part: label_replace only adds the kind label, so every series
-  // keeps exactly the value its own query gives, and no two parts share a label set. The score
-  // goes untagged: the answer tells it by the absence of the label, one label_replace less.
-  std::string q = part(shaped, kKindScore, shape.per_series);
-  for (const auto kind : std::span(kinds).subspan(1))
-    q += " or " + tagged(part(shaped, kind, shape.per_series), kind);
-  return {std::move(q), batch_node_label(shaped), std::string(kKindLabel), score_is_rate};
+  std::vector<std::string_view> receive{kKindScore};
+  if (!score_is_rate) receive.push_back(kKindRate);
+  std::vector<std::string_view> transmit;
+  if (scores_transmit(config)) transmit.push_back(kKindTransmitScore);
+  if (asks_link_parts(config)) transmit.push_back(kKindTransmitRate);
+  // label_replace only adds the kind label, so every series keeps exactly the value its own
+  // query gives, and no two parts of one request share a label set.
+  const auto request = [&](const std::vector<std::string_view>& kinds) {
+    std::string q = part(shaped, kinds.front(), shape.per_series);
+    for (const auto kind : std::span(kinds).subspan(1))
+      q += " or " + tagged(part(shaped, kind, shape.per_series), kind);
+    return q;
+  };
+  BuiltQuery out{request(receive), batch_node_label(shaped), std::string(kKindLabel),
+                 score_is_rate};
+  if (!transmit.empty()) {
+    out.transmit_promql = request(transmit);
+    out.transmit_untagged = transmit.front();
+  }
+  return out;
 }
 
 BuiltQuery build_speed_query(const QueryConfig& config, const QueryShape& shape) {

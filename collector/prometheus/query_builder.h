@@ -36,6 +36,7 @@ inline constexpr std::string_view kKindUnusableSpeed = "unusable_speed";
 inline constexpr std::string_view kCandidateNodeLabel = "netscore_node";
 
 struct BuiltQuery {
+  // The receive direction's parts; every part when transmit_promql is empty.
   std::string promql;
   std::string node_label;  // the result label that carries the node name
   std::string kind_label;  // kKindLabel (or __name__): which part of the answer a series is
@@ -43,6 +44,10 @@ struct BuiltQuery {
   bool score_is_rate = false;
   // Values of kind_label that stand for a kKind* (a recording rule's name for its part).
   std::vector<std::pair<std::string, std::string_view>> kind_aliases{};
+  // The transmit direction's parts: a request of its own, evaluated at the same time as
+  // `promql`. Its series without the kind label are `transmit_untagged`. Empty: none.
+  std::string transmit_promql{};
+  std::string_view transmit_untagged{};
 };
 
 // What the refresh's query may rely on, as found by the queries asked off its path
@@ -70,13 +75,16 @@ std::string quote_promql_string(std::string_view value);
 // and device!="x" / device!~"x" for "!x" (every device but those).
 std::string device_matcher(const QueryConfig& config);
 
-// The one query of a refresh: its parts joined by `or` into one expression, so one request and
-// one evaluation answer them all. Per node: the score and the receive rate; unless the basis is raw
-// and the direction receive, the transmit rate; and the transmit score when the direction is not
-// receive and the function is not rate (the raw value in the direction, for the raw basis and for
-// nodes without a speed). The score part is untagged: a series without the kind label is a score.
-// Link speeds change far less often than rates and are asked apart (build_speed_query). Throws
-// QueryError naming the offending setting.
+// The query of a refresh: one read of each direction's counter, every node at once. Per node: the
+// score and the receive rate; unless the basis is raw and the direction receive, the transmit
+// rate; and the transmit score when the direction is not receive and the function is not rate
+// (the raw value in the direction, for the raw basis and for nodes without a speed). Each
+// direction is one request, its parts joined by `or`; its first part goes untagged. Telling the
+// two counters apart inside one expression would need a label_replace and an `or` over every
+// series, which cost Prometheus about half a read more than two requests evaluated at the same
+// time (rate() drops the metric name, so one selector over both counters is refused). Link speeds
+// change far less often than rates and are asked apart (build_speed_query). Throws QueryError
+// naming the offending setting.
 BuiltQuery build_batch_query(const QueryConfig& config, const QueryShape& shape = {});
 
 // Whether the configuration scores or shows link figures: the transmit rate in the batch, the

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <span>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -95,21 +97,20 @@ std::optional<double> parse_sample_value(std::string_view text) {
 
 namespace {
 
-ParsedVector parse(std::string_view body, std::string_view node_label, std::string_view kind_label,
-                   bool score_is_rate, const Aliases& aliases) {
-  ParsedVector out;
-  rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
+// One request's answer, and what its series without the kind label are (nullopt: scores).
+struct Answer {
+  const std::string& body;
+  std::optional<Part> untagged;
+};
+
+// Checks the envelope; on success, `result` is the answer's array of series.
+std::string read_envelope(const rapidjson::Document& doc, ParsedVector& out,
+                          const rapidjson::Value*& result) {
   if (doc.HasParseError()) {
-    out.error =
-        "unparsable response: " + std::string(rapidjson::GetParseError_En(doc.GetParseError())) +
-        " at offset " + std::to_string(doc.GetErrorOffset());
-    return out;
+    return "unparsable response: " + std::string(rapidjson::GetParseError_En(doc.GetParseError())) +
+           " at offset " + std::to_string(doc.GetErrorOffset());
   }
-  if (!doc.IsObject()) {
-    out.error = "unparsable response: not a JSON object";
-    return out;
-  }
+  if (!doc.IsObject()) return "unparsable response: not a JSON object";
   if (const auto it = doc.FindMember("warnings"); it != doc.MemberEnd() && it->value.IsArray()) {
     for (const auto& w : it->value.GetArray()) {
       if (w.IsString()) out.warnings.emplace_back(w.GetString(), w.GetStringLength());
@@ -117,82 +118,104 @@ ParsedVector parse(std::string_view body, std::string_view node_label, std::stri
   }
   const std::string_view status = string_member(doc, "status");
   if (status == "error") {
-    out.error = "prometheus error errorType=" + std::string(string_member(doc, "errorType")) +
-                " error=" + std::string(string_member(doc, "error"));
-    return out;
+    return "prometheus error errorType=" + std::string(string_member(doc, "errorType")) +
+           " error=" + std::string(string_member(doc, "error"));
   }
-  if (status != "success") {
-    out.error =
-        "unparsable response: status is \"" + std::string(status) + "\", expected success or error";
-    return out;
-  }
+  if (status != "success")
+    return "unparsable response: status is \"" + std::string(status) +
+           "\", expected success or error";
   const auto data = doc.FindMember("data");
-  if (data == doc.MemberEnd() || !data->value.IsObject()) {
-    out.error = "unparsable response: no data object";
-    return out;
-  }
+  if (data == doc.MemberEnd() || !data->value.IsObject())
+    return "unparsable response: no data object";
   const std::string_view result_type = string_member(data->value, "resultType");
-  if (result_type != "vector") {
-    out.error = "unexpected resultType \"" + std::string(result_type) + "\", expected vector";
-    return out;
+  if (result_type != "vector")
+    return "unexpected resultType \"" + std::string(result_type) + "\", expected vector";
+  const auto it = data->value.FindMember("result");
+  if (it == data->value.MemberEnd() || !it->value.IsArray())
+    return "unparsable response: data.result is not an array";
+  result = &it->value;
+  return {};
+}
+
+ParsedVector parse(std::span<const Answer> answers, std::string_view node_label,
+                   std::string_view kind_label, bool score_is_rate, const Aliases& aliases) {
+  ParsedVector out;
+  // The node names below point into the documents: they live until the end.
+  std::vector<rapidjson::Document> docs(answers.size());
+  std::vector<const rapidjson::Value*> results(answers.size(), nullptr);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    // Parsed as a NUL-terminated string, which RapidJSON scans with SIMD; JSON holds no NUL.
+    if (const auto nul = answers[i].body.find('\0'); nul != std::string::npos) {
+      out.error = "unparsable response: a NUL byte at offset " + std::to_string(nul);
+      return out;
+    }
+    docs[i].Parse(answers[i].body.c_str());
+    out.error = read_envelope(docs[i], out, results[i]);
+    if (!out.ok()) return out;
+    total += results[i]->Size();
   }
-  const auto result = data->value.FindMember("result");
-  if (result == data->value.MemberEnd() || !result->value.IsArray()) {
-    out.error = "unparsable response: data.result is not an array";
-    return out;
-  }
-  const auto& series = result->value.GetArray();
-  out.samples.reserve(series.Size());
+  out.samples.reserve(total);
   const std::string label(node_label);
   const std::string kind(kind_label);
   std::unordered_set<std::string_view> seen;
   std::array<std::unordered_map<std::string_view, double>, static_cast<std::size_t>(Part::count)>
       annotations;
-  seen.reserve(series.Size());
-  for (const auto& s : series) {
-    if (!s.IsObject()) {
-      ++out.series;
-      ++out.not_a_number;
-      continue;
+  seen.reserve(total);
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    for (const auto& s : results[i]->GetArray()) {
+      if (!s.IsObject()) {
+        ++(answers[i].untagged ? out.rate_series : out.series);
+        if (!answers[i].untagged) ++out.not_a_number;
+        continue;
+      }
+      const auto metric = s.FindMember("metric");
+      const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
+      const std::string_view kind_value = !kind.empty() && has_metric
+                                              ? string_member(metric->value, kind.c_str())
+                                              : std::string_view{};
+      const std::optional<Part> part =
+          kind_value.empty() ? answers[i].untagged : annotation_part(kind_value, aliases);
+      // An annotating request holds no scores: a series of no part of it is no part of the answer.
+      if (!part && answers[i].untagged) {
+        ++out.rate_series;
+        continue;
+      }
+      ++(part ? out.rate_series : out.series);
+      const std::string_view node =
+          has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
+      const auto value = s.FindMember("value");
+      std::optional<double> number;
+      if (value != s.MemberEnd() && value->value.IsArray() && value->value.Size() == 2 &&
+          value->value[1].IsString()) {
+        number =
+            parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
+      }
+      if (part) {
+        // These only annotate a score series; problems with them are the score's to report.
+        auto& annotation = annotations[static_cast<std::size_t>(*part)];
+        if (annotation.empty()) annotation.reserve(total);
+        if (!node.empty() && number && !annotation.emplace(node, *number).second)
+          ++out.duplicate_part;
+        continue;
+      }
+      if (node.empty()) {
+        ++out.missing_label;
+        continue;
+      }
+      if (!number) {
+        ++out.not_a_number;
+        continue;
+      }
+      if (!seen.insert(node).second) {
+        ++out.duplicate_node;
+        continue;
+      }
+      out.samples.push_back({.node = std::string(node),
+                             .value = *number,
+                             .rate = score_is_rate ? *number : 0,
+                             .rate_valid = score_is_rate && std::isfinite(*number)});
     }
-    const auto metric = s.FindMember("metric");
-    const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
-    const std::optional<Part> part =
-        !kind.empty() && has_metric
-            ? annotation_part(string_member(metric->value, kind.c_str()), aliases)
-            : std::nullopt;
-    ++(part ? out.rate_series : out.series);
-    const std::string_view node =
-        has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
-    const auto value = s.FindMember("value");
-    std::optional<double> number;
-    if (value != s.MemberEnd() && value->value.IsArray() && value->value.Size() == 2 &&
-        value->value[1].IsString()) {
-      number = parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
-    }
-    if (part) {
-      // These only annotate a score series; problems with them are the score's to report.
-      if (!node.empty() && number &&
-          !annotations[static_cast<std::size_t>(*part)].emplace(node, *number).second)
-        ++out.duplicate_part;
-      continue;
-    }
-    if (node.empty()) {
-      ++out.missing_label;
-      continue;
-    }
-    if (!number) {
-      ++out.not_a_number;
-      continue;
-    }
-    if (!seen.insert(node).second) {
-      ++out.duplicate_node;
-      continue;
-    }
-    out.samples.push_back({.node = std::string(node),
-                           .value = *number,
-                           .rate = score_is_rate ? *number : 0,
-                           .rate_valid = score_is_rate && std::isfinite(*number)});
   }
   for (std::size_t p = 0; p < annotations.size(); ++p) {
     if (annotations[p].empty()) continue;
@@ -206,13 +229,25 @@ ParsedVector parse(std::string_view body, std::string_view node_label, std::stri
 
 }  // namespace
 
-ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
+ParsedVector parse_vector_response(const std::string& body, std::string_view node_label,
                                    std::string_view kind_label, bool score_is_rate) {
-  return parse(body, node_label, kind_label, score_is_rate, {});
+  const Answer answer{body, std::nullopt};
+  return parse(std::span(&answer, 1), node_label, kind_label, score_is_rate, {});
 }
 
-ParsedVector parse_vector_response(std::string_view body, const BuiltQuery& query) {
-  return parse(body, query.node_label, query.kind_label, query.score_is_rate, query.kind_aliases);
+ParsedVector parse_vector_response(const std::string& body, const BuiltQuery& query) {
+  const Answer answer{body, std::nullopt};
+  return parse(std::span(&answer, 1), query.node_label, query.kind_label, query.score_is_rate,
+               query.kind_aliases);
+}
+
+ParsedVector parse_batch_response(const std::string& receive_body, const std::string& transmit_body,
+                                  const BuiltQuery& query) {
+  std::vector<Answer> answers{{receive_body, std::nullopt}};
+  if (!query.transmit_promql.empty())
+    answers.push_back({transmit_body, annotation_part(query.transmit_untagged, {})});
+  return parse(answers, query.node_label, query.kind_label, query.score_is_rate,
+               query.kind_aliases);
 }
 
 }  // namespace netscore::collector

@@ -35,12 +35,18 @@ struct ParsedVector {
 // "score" annotate the node's sample, and every other series is a score series; an annotation
 // without a score series is dropped. score_is_rate: every score value is also the node's rate,
 // and the transmit rate is also its transmit value.
-ParsedVector parse_vector_response(std::string_view body, std::string_view node_label,
+ParsedVector parse_vector_response(const std::string& body, std::string_view node_label,
                                    std::string_view kind_label = {}, bool score_is_rate = false);
 
 struct BuiltQuery;
-// The answer to a built query, read with its node label, kind label and kinds' aliases.
-ParsedVector parse_vector_response(std::string_view body, const BuiltQuery& query);
+// The answer to a built query of one request, read with its node label, kind label and kinds'
+// aliases.
+ParsedVector parse_vector_response(const std::string& body, const BuiltQuery& query);
+// The answers to a refresh's query (build_batch_query): the receive request's, and the transmit
+// request's when the query has one (ignored otherwise). Either answer malformed or failed sets
+// `error`; a transmit series only annotates the receive answer's node.
+ParsedVector parse_batch_response(const std::string& receive_body, const std::string& transmit_body,
+                                  const BuiltQuery& query);
 
 // Prometheus' sample value text: a decimal/exponent float, "NaN", "+Inf", "-Inf" (Go's ParseFloat).
 std::optional<double> parse_sample_value(std::string_view text);

@@ -1,6 +1,10 @@
 #include "common/model/snapshot.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <string_view>
+#include <utility>
+#include <vector>
 #include <unordered_map>
 
 #include "common/model/correction.h"
@@ -28,9 +32,17 @@ void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
   }
 }
 
+// Sorts (name, position) pairs and moves each entry once: swapping whole entries inside the sort
+// moves more memory than the cache holds at thousands of nodes.
 void sort_by_name(std::vector<TableEntry>& entries) {
-  std::sort(entries.begin(), entries.end(),
-            [](const TableEntry& a, const TableEntry& b) { return a.name < b.name; });
+  std::vector<std::pair<std::string_view, std::size_t>> order;
+  order.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) order.emplace_back(entries[i].name, i);
+  std::sort(order.begin(), order.end());
+  std::vector<TableEntry> sorted;
+  sorted.reserve(entries.capacity());
+  for (const auto& [name, at] : order) sorted.push_back(std::move(entries[at]));
+  entries = std::move(sorted);
 }
 
 std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,

@@ -35,7 +35,7 @@ void check_sample_value(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view label = kLabels[data[0] % std::size(kLabels)];
-  const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const std::string body(reinterpret_cast<const char*>(data) + 1, size - 1);
   check_sample_value(body.substr(0, 64));
 
   // Higher bits of the first byte: answers split into score and rate series by a kind label.

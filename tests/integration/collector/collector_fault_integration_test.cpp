@@ -102,11 +102,12 @@ class FakePrometheusTest : public ::testing::Test {
 };
 
 TEST_F(FakePrometheusTest, SendsFormEncodedQueryAndTimeWithUserAgent) {
-  // The first refresh also asks the link speeds, apart; the second asks the batch query alone.
+  // The first refresh also asks the link speeds, apart; the second asks the batch query alone:
+  // the receive request, then the transmit one (the default direction is max).
   refresher_with_good_snapshot();
   const std::uint64_t before = server_.requests();
   ASSERT_TRUE(refresher_->refresh(kEvalMs, no_wait()).ok);
-  ASSERT_EQ(server_.requests(), before + 1);
+  ASSERT_EQ(server_.requests(), before + 2);
   const SeenRequest seen = server_.last_request();
   EXPECT_EQ(seen.target, "/api/v1/query");
   EXPECT_EQ(seen.headers.at("content-type"), "application/x-www-form-urlencoded");
@@ -115,14 +116,14 @@ TEST_F(FakePrometheusTest, SendsFormEncodedQueryAndTimeWithUserAgent) {
   const std::string suffix = "&time=1700000000.000";
   ASSERT_TRUE(seen.body.starts_with(prefix) && seen.body.ends_with(suffix)) << seen.body;
   // The layout found (every series carries kubernetes_node, one per node): read as it is.
-  EXPECT_TRUE(seen.body.starts_with("query=sum_over_time%28node_network_")) << seen.body;
+  EXPECT_TRUE(seen.body.starts_with("query=sum_over_time%28node_network_transmit")) << seen.body;
   const std::string encoded =
       seen.body.substr(prefix.size(), seen.body.size() - prefix.size() - suffix.size());
   EXPECT_EQ(encoded.find_first_of(" {}[]\"=&+"), std::string::npos) << encoded;
   EXPECT_EQ(percent_decoded(encoded),
             collector::build_batch_query(config_.query,
                                          {.node_label = "kubernetes_node", .per_series = true})
-                .promql);
+                .transmit_promql);
   EXPECT_TRUE(seen.headers.at("user-agent").starts_with("netscore-collector"));
   EXPECT_EQ(seen.headers.count("authorization"), 0U);
 }

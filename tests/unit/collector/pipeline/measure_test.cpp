@@ -16,7 +16,9 @@
 namespace netscore::collector {
 namespace {
 
+using testing::CannedResponse;
 using testing::FakeHttpServer;
+using testing::SeenRequest;
 
 constexpr std::int64_t kEvalMs = 1'700'000'000'000;
 
@@ -84,18 +86,31 @@ TEST_F(MeasureTest, KeepsTheSeriesThatNameANodeAndCountsTheRest) {
   EXPECT_NE(server_.last_request().body.find("query=sum_over_time"), std::string::npos);
 }
 
-TEST_F(MeasureTest, TheRateFunctionsAnswerCarriesTransmitAndLinkSpeedPerNode) {
+TEST_F(MeasureTest, TheRateFunctionsAnswersCarryTransmitAndLinkSpeedPerNode) {
   // With rate as the function the score is the receive rate, and the transmit rate is the
   // transmit value too; a: both speeds and directions, b: a -1 device and no transmit series.
-  server_.respond_with(
-      {200,
-       R"({"status":"success","data":{"resultType":"vector","result":[)"
-       R"({"metric":{"kubernetes_node":"a","netscore_kind":"score"},"value":[1700000000,"100"]},)"
-       R"({"metric":{"kubernetes_node":"a","netscore_kind":"transmit_rate"},"value":[1700000000,"300"]},)"
-       R"({"metric":{"kubernetes_node":"a","netscore_kind":"speed"},"value":[1700000000,"125000000"]},)"
-       R"({"metric":{"kubernetes_node":"b","netscore_kind":"score"},"value":[1700000000,"50"]},)"
-       R"({"metric":{"kubernetes_node":"b","netscore_kind":"unusable_speed"},"value":[1700000000,"1"]}]}})",
-       {}});
+  // Each direction is a request of its own; the recording rules and the speeds are asked apart.
+  const auto answer = [](const std::string& series) {
+    return CannedResponse{
+        200,
+        R"({"status":"success","data":{"resultType":"vector","result":[)" + series + "]}}",
+        {}};
+  };
+  server_.respond_by([&](const SeenRequest& request) {
+    if (request.target.starts_with("/api/v1/rules"))
+      return CannedResponse{200, R"({"status":"success","data":{"groups":[]}})", {}};
+    if (request.body.find("transmit") != std::string::npos)
+      return answer(R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"300"]})");
+    if (request.body.find("speed") != std::string::npos) {
+      return answer(
+          R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"1"]},)"
+          R"({"metric":{"kubernetes_node":"b"},"value":[1700000000,"1"]},)"
+          R"({"metric":{"kubernetes_node":"a","netscore_kind":"speed"},"value":[1700000000,"125000000"]},)"
+          R"({"metric":{"kubernetes_node":"b","netscore_kind":"unusable_speed"},"value":[1700000000,"1"]})");
+    }
+    return answer(R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"100"]},)"
+                  R"({"metric":{"kubernetes_node":"b"},"value":[1700000000,"50"]})");
+  });
   Config config = config_;
   config.query.function = QueryFunction::rate;
   config.query.basis = ScoreBasis::utilisation;
@@ -106,6 +121,9 @@ TEST_F(MeasureTest, TheRateFunctionsAnswerCarriesTransmitAndLinkSpeedPerNode) {
   ASSERT_TRUE(m.ok) << m.error;
   EXPECT_EQ(m.series, 2U);
   EXPECT_EQ(m.skipped, 0U);
+  EXPECT_EQ(m.attempts, 2U);
+  EXPECT_EQ(m.side_queries, 2U);
+  EXPECT_EQ(server_.requests(), 4U);
   ASSERT_EQ(m.samples.size(), 2U);
   const model::NodeSample& a = m.samples[0];
   EXPECT_EQ(a.node, "a");

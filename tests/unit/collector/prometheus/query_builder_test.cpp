@@ -41,39 +41,48 @@ std::string tagged(const std::string& expr, const std::string& kind) {
   return "label_replace(" + expr + R"(, "netscore_kind", ")" + kind + R"(", "", ""))";
 }
 
-// The part every link-scoring batch ends with (`by` and `join` as the score part has them); the
-// link speeds are asked apart.
-std::string link_parts(const std::string& by, const std::string& device,
-                       const std::string& join = "") {
-  return " or " + tagged("sum by (" + by + ") (rate(node_network_transmit_bytes_total{" + device +
-                             "}[5m])" + join + ")",
-                         "transmit_rate");
+// The transmit rate of a link-scoring batch, `by` and `join` as the score part has them.
+std::string transmit_rate(const std::string& by, const std::string& device,
+                          const std::string& join = "") {
+  return "sum by (" + by + ") (rate(node_network_transmit_bytes_total{" + device + "}[5m])" + join +
+         ")";
+}
+
+// The transmit request of a batch whose function is sum_over_time and whose direction is not
+// receive: the transmit score untagged, the transmit rate tagged.
+std::string transmit_request(const std::string& by, const std::string& device) {
+  return "sum by (" + by + ") (sum_over_time(node_network_transmit_bytes_total{" + device +
+         "}[5m])) or " + tagged(transmit_rate(by, device), "transmit_rate");
 }
 
 // The seed's scoring, raw bytes received: exactly the two parts it always asked.
 TEST(BatchQueryTest, RawReceiveAsksTheScoreAndTheRateAlone) {
   const BuiltQuery q = build_batch_query(base_config());
   EXPECT_EQ(q.promql, std::string(kLabelScore) + " or " + tagged(kLabelRate, "rate"));
+  EXPECT_EQ(q.transmit_promql, "");
 }
 
 // Scoring transmit needs its raw value too: for the raw basis, and for the nodes the utilisation
-// basis scores raw because they have no speed. The rate function's transmit rate stands for it.
+// basis scores raw because they have no speed. It leads the transmit request, untagged. The rate
+// function's transmit rate stands for it.
 TEST(BatchQueryTest, TheTransmitScoreIsAskedWhenTheDirectionIsNotReceive) {
-  const std::string transmit_score = tagged(
-      R"(sum by (kubernetes_node) (sum_over_time(node_network_transmit_bytes_total{device="eth0"}[5m])))",
-      "transmit_score");
   for (const auto basis : {ScoreBasis::raw, ScoreBasis::utilisation}) {
     QueryConfig c = base_config();
     c.basis = basis;
     for (const auto direction : {Direction::transmit, Direction::max}) {
       c.direction = direction;
-      EXPECT_NE(build_batch_query(c).promql.find(transmit_score), std::string::npos);
+      const BuiltQuery q = build_batch_query(c);
+      EXPECT_EQ(q.transmit_promql, transmit_request("kubernetes_node", R"(device="eth0")"));
+      EXPECT_EQ(q.transmit_untagged, "transmit_score");
+      EXPECT_EQ(q.promql.find("transmit"), std::string::npos);
     }
     c.direction = Direction::receive;
-    EXPECT_EQ(build_batch_query(c).promql.find("transmit_score"), std::string::npos);
+    EXPECT_EQ(build_batch_query(c).transmit_promql.find("transmit_score"), std::string::npos);
     c.direction = Direction::max;
     c.function = QueryFunction::rate;
-    EXPECT_EQ(build_batch_query(c).promql.find("transmit_score"), std::string::npos);
+    const BuiltQuery rate = build_batch_query(c);
+    EXPECT_EQ(rate.transmit_promql, transmit_rate("kubernetes_node", R"(device="eth0")"));
+    EXPECT_EQ(rate.transmit_untagged, "transmit_rate");
   }
 }
 
@@ -81,8 +90,10 @@ TEST(BatchQueryTest, LabelModeSumsByNodeLabelAndAddsTheLinkParts) {
   QueryConfig c = base_config();
   c.basis = ScoreBasis::utilisation;
   const BuiltQuery q = build_batch_query(c);
-  EXPECT_EQ(q.promql, std::string(kLabelScore) + " or " + tagged(kLabelRate, "rate") +
-                          link_parts("kubernetes_node", R"(device="eth0")"));
+  EXPECT_EQ(q.promql, std::string(kLabelScore) + " or " + tagged(kLabelRate, "rate"));
+  // The link parts read the transmit counter in a request of its own.
+  EXPECT_EQ(q.transmit_promql, transmit_rate("kubernetes_node", R"(device="eth0")"));
+  EXPECT_EQ(q.transmit_untagged, "transmit_rate");
   EXPECT_EQ(q.node_label, "kubernetes_node");
   EXPECT_EQ(q.kind_label, "netscore_kind");
   EXPECT_FALSE(q.score_is_rate);
@@ -100,8 +111,8 @@ TEST(BatchQueryTest, UnameModeJoinsNodeUnameInfoAndGroupsByNodename) {
           join + ") or " +
           tagged(R"(sum by (nodename) (rate(node_network_receive_bytes_total{device="eth0"}[5m]))" +
                      join + ")",
-                 "rate") +
-          link_parts("nodename", R"(device="eth0")", join));
+                 "rate"));
+  EXPECT_EQ(q.transmit_promql, transmit_rate("nodename", R"(device="eth0")", join));
   EXPECT_EQ(q.node_label, "nodename");
 }
 
@@ -130,12 +141,11 @@ TEST(BatchQueryTest, RateFunctionIsItsOwnRate) {
   const BuiltQuery q = build_batch_query(c);
   // No rate part: the score is the rate. The transmit rate still comes from its own part.
   EXPECT_EQ(
-      q.promql.substr(0, q.promql.find(" or ")),
+      q.promql,
       R"(sum by (kubernetes_node) (rate(node_network_receive_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
-  EXPECT_EQ(q.promql.find(R"("rate")"), std::string::npos);
-  EXPECT_NE(
-      q.promql.find(R"(rate(node_network_transmit_bytes_total{device=~"eth\\d+|ens.*"}[1m30s]))"),
-      std::string::npos);
+  EXPECT_EQ(
+      q.transmit_promql,
+      R"(sum by (kubernetes_node) (rate(node_network_transmit_bytes_total{device=~"eth\\d+|ens.*"}[1m30s])))");
   EXPECT_TRUE(q.score_is_rate);
   EXPECT_EQ(q.kind_label, "netscore_kind");
   c.function = QueryFunction::increase;
@@ -165,8 +175,8 @@ TEST(BatchQueryTest, CustomTemplateSubstitutesEscapedPlaceholders) {
       q.promql,
       R"(max by (node) (rate(m{device="a\"b"}[5m])) + {range_x} or )" +
           tagged(R"(sum by (node) (rate(node_network_receive_bytes_total{device="a\"b"}[5m])))",
-                 "rate") +
-          link_parts("node", R"(device="a\"b")"));
+                 "rate"));
+  EXPECT_EQ(q.transmit_promql, transmit_rate("node", R"(device="a\"b")"));
   EXPECT_EQ(q.node_label, "node");
 }
 
@@ -198,16 +208,15 @@ TEST(ShapedBatchQueryTest, AResolvedLayoutReadPerSeriesReadsEachDirectionOnce) {
   const BuiltQuery chain = build_batch_query(c);
   EXPECT_NE(chain.promql.find("netscore_node"), std::string::npos);
   const BuiltQuery q = build_batch_query(c, {.node_label = "instance", .per_series = true});
-  EXPECT_EQ(q.promql, R"(rate(node_network_receive_bytes_total{device="eth0"}[5m]) or )" +
-                          tagged(R"(rate(node_network_transmit_bytes_total{device="eth0"}[5m]))",
-                                 "transmit_rate"));
+  EXPECT_EQ(q.promql, R"(rate(node_network_receive_bytes_total{device="eth0"}[5m]))");
+  EXPECT_EQ(q.transmit_promql, R"(rate(node_network_transmit_bytes_total{device="eth0"}[5m]))");
+  EXPECT_EQ(q.transmit_untagged, "transmit_rate");
   EXPECT_EQ(q.node_label, "instance");
   EXPECT_TRUE(q.score_is_rate);
   // Summed when a node may have several series, by the resolved label alone.
   const BuiltQuery summed = build_batch_query(c, {.node_label = "instance"});
-  EXPECT_TRUE(summed.promql.starts_with(
-      R"(sum by (instance) (rate(node_network_receive_bytes_total{device="eth0"}[5m])) or )"))
-      << summed.promql;
+  EXPECT_EQ(summed.promql,
+            R"(sum by (instance) (rate(node_network_receive_bytes_total{device="eth0"}[5m])))");
   EXPECT_EQ(summed.promql.find("netscore_node"), std::string::npos);
 }
 

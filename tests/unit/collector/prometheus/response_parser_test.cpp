@@ -1,8 +1,11 @@
 #include "collector/prometheus/response_parser.h"
 
 #include <cmath>
+#include <string>
 
 #include <gtest/gtest.h>
+
+#include "collector/prometheus/query_builder.h"
 
 namespace netscore::collector {
 namespace {
@@ -209,6 +212,55 @@ TEST(ResponseParserTest, ScoreIsRateGivesTheTransmitValueFromTheTransmitRate) {
   EXPECT_TRUE(without.samples[0].transmit_rate_valid);
   EXPECT_FALSE(without.samples[0].transmit_value_valid);
   EXPECT_FALSE(without.samples[0].rate_valid);
+}
+
+// The default refresh reads each direction in a request of its own: the transmit answer's series
+// carry no kind label and annotate the receive answer's nodes.
+TEST(BatchResponseTest, TheTransmitAnswerAnnotatesTheReceiveAnswersNodes) {
+  BuiltQuery query{"receive", "kubernetes_node", "netscore_kind", true};
+  query.transmit_promql = "transmit";
+  query.transmit_untagged = kKindTransmitRate;
+  const std::string receive = vector_body(series("a", "10") + "," + series("b", "20"));
+  // c has no receive series; a "score" tag in the transmit answer is none of its parts.
+  const std::string transmit =
+      vector_body(series("a", "3") + "," + series("c", "4") + "," + kind_series("b", "score", "5"));
+  const auto r = parse_batch_response(receive, transmit, query);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.series, 2U);
+  EXPECT_EQ(r.rate_series, 3U);
+  ASSERT_EQ(r.samples.size(), 2U);
+  EXPECT_EQ(r.samples[0].node, "a");
+  EXPECT_EQ(r.samples[0].rate, 10.0);
+  EXPECT_TRUE(r.samples[0].transmit_rate_valid);
+  EXPECT_EQ(r.samples[0].transmit_rate, 3.0);
+  EXPECT_EQ(r.samples[0].transmit_value, 3.0);
+  EXPECT_EQ(r.samples[1].node, "b");
+  EXPECT_FALSE(r.samples[1].transmit_rate_valid);
+  // With the function's own transmit value untagged, the tagged transmit rate still annotates.
+  query.score_is_rate = false;
+  query.transmit_untagged = kKindTransmitScore;
+  const auto raw = parse_batch_response(
+      receive, vector_body(series("a", "30") + "," + kind_series("a", "transmit_rate", "3")),
+      query);
+  ASSERT_TRUE(raw.ok()) << raw.error;
+  EXPECT_EQ(raw.samples[0].transmit_value, 30.0);
+  EXPECT_EQ(raw.samples[0].transmit_rate, 3.0);
+}
+
+TEST(BatchResponseTest, EitherAnswerMalformedOrFailedFailsTheWhole) {
+  BuiltQuery query{"receive", "kubernetes_node", "netscore_kind", true};
+  query.transmit_promql = "transmit";
+  query.transmit_untagged = kKindTransmitRate;
+  const std::string good = vector_body(series("a", "10"));
+  EXPECT_FALSE(parse_batch_response(good, "{", query).ok());
+  EXPECT_FALSE(parse_batch_response("{", good, query).ok());
+  const auto failed = parse_batch_response(
+      good, R"({"status":"error","errorType":"timeout","error":"query timed out"})", query);
+  EXPECT_EQ(failed.error, "prometheus error errorType=timeout error=query timed out");
+  EXPECT_TRUE(failed.samples.empty());
+  // A query of one request ignores the second body.
+  query.transmit_promql.clear();
+  EXPECT_TRUE(parse_batch_response(good, "{", query).ok());
 }
 
 TEST(ResponseParserTest, KeepsNaNAndInfinitySamples) {
