@@ -1,5 +1,6 @@
 #include "collector/pipeline/query_plan.h"
 
+#include <cmath>
 #include <exception>
 #include <optional>
 #include <utility>
@@ -130,14 +131,26 @@ bool QueryPlan::reconsider(const ParsedVector& answer, PrometheusClient& client,
 bool QueryPlan::ask_speeds(const std::vector<model::NodeSample>& samples, PrometheusClient& client,
                            std::int64_t eval_time_ms, std::int64_t now_ms) {
   ++counts_.speed_queries;
-  const auto answer = ask(client, build_speed_query(config_, shape_), eval_time_ms);
+  // One series per node read as it is; summed by node when there is no such shape, or when a
+  // node turns out to have several series.
+  const auto series = build_speed_series_query(config_, shape_);
+  bool plain = series.has_value();
+  auto answer = ask(client, plain ? *series : build_speed_query(config_, shape_), eval_time_ms);
+  if (plain && answer && answer->duplicate_node > 0) {
+    plain = false;
+    answer = ask(client, build_speed_query(config_, shape_), eval_time_ms);
+  }
   if (!answer) {
     ++counts_.failed;
     next_speeds_ms_ = now_ms;
     return false;
   }
   speeds_.clear();
-  for (const auto& s : answer->samples) speeds_[s.node] = {s.speed, s.unusable_speeds};
+  for (const auto& s : answer->samples) {
+    const bool usable = std::isfinite(s.value) && s.value > 0;
+    speeds_[s.node] =
+        plain ? Speed{usable ? s.value : 0, usable ? 0U : 1U} : Speed{s.speed, s.unusable_speeds};
+  }
   // Nodes without a speed series are known too: no speed, until the next recheck.
   for (const auto& s : samples) speeds_.try_emplace(s.node);
   speeds_eval_ms_ = eval_time_ms;

@@ -323,6 +323,15 @@ BuiltQuery build_speed_query(const QueryConfig& config, const QueryShape& shape)
   return {std::move(q), batch_node_label(parts), std::string(kKindLabel), false};
 }
 
+std::optional<BuiltQuery> build_speed_series_query(const QueryConfig& config,
+                                                   const QueryShape& shape) {
+  validate(config);
+  const QueryConfig parts = parts_config(with_layout(config, shape));
+  if (!shape.per_series || parts.mode != QueryMode::label || candidates(parts).size() != 1)
+    return std::nullopt;
+  return BuiltQuery{selector(parts, config.speed_metric, ""), batch_node_label(parts), "", false};
+}
+
 std::string build_per_node_query(const QueryConfig& config, std::string_view node) {
   validate(config);
   if (config.mode == QueryMode::uname) {

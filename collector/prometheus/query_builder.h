@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -94,6 +95,13 @@ bool asks_link_parts(const QueryConfig& config);
 // The link speeds, per node: the number of speed series (untagged, so every node with one has a
 // "score" series), the sum of the positive speeds and the count of the others, parsed as a batch.
 BuiltQuery build_speed_query(const QueryConfig& config, const QueryShape& shape = {});
+
+// The speed series as they are, when the shape reads one series per node under a node label the
+// series carry (per_series, label or custom mode, the layout resolved): each answer series'
+// value is its node's speed, non-positive for a device without one. A third of the aggregated
+// form's cost. nullopt when the shape does not allow it.
+std::optional<BuiltQuery> build_speed_series_query(const QueryConfig& config,
+                                                   const QueryShape& shape);
 
 // One part of the batch on its own, exactly as the batch embeds it before tagging: tests evaluate
 // it in Prometheus to check the batch's answer, and the benchmark prices the parts.

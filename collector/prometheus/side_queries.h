@@ -16,9 +16,10 @@ namespace netscore::collector {
 // The label layout_query() tags its counts with.
 inline constexpr std::string_view kLayoutLabel = "netscore_label";
 
-// For NETSCORE_NODE_LABEL's candidates in order: how many series of the receive, transmit and
-// speed metrics on the interface, over the window, have that candidate as their first present
-// one. Each candidate with such series is one answer series under kLayoutLabel.
+// For NETSCORE_NODE_LABEL's candidates in order: how many series of the receive metric on the
+// interface have that candidate as their first present one (the transmit counter and the speeds
+// are read with the label found). Each candidate with such series is one answer series under
+// kLayoutLabel.
 std::string build_layout_query(const QueryConfig& config);
 
 // The one candidate every series names its node by, when the layout query found exactly one:

@@ -102,11 +102,8 @@ TEST_F(MeasureTest, TheRateFunctionsAnswersCarryTransmitAndLinkSpeedPerNode) {
     if (request.body.find("transmit") != std::string::npos)
       return answer(R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"300"]})");
     if (request.body.find("speed") != std::string::npos) {
-      return answer(
-          R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"1"]},)"
-          R"({"metric":{"kubernetes_node":"b"},"value":[1700000000,"1"]},)"
-          R"({"metric":{"kubernetes_node":"a","netscore_kind":"speed"},"value":[1700000000,"125000000"]},)"
-          R"({"metric":{"kubernetes_node":"b","netscore_kind":"unusable_speed"},"value":[1700000000,"1"]})");
+      return answer(R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"125000000"]},)"
+                    R"({"metric":{"kubernetes_node":"b"},"value":[1700000000,"-1"]})");
     }
     return answer(R"({"metric":{"kubernetes_node":"a"},"value":[1700000000,"100"]},)"
                   R"({"metric":{"kubernetes_node":"b"},"value":[1700000000,"50"]})");

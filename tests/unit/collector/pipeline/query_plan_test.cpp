@@ -35,8 +35,10 @@ std::string series(const std::string& labels, const std::string& value) {
 struct Script {
   std::vector<std::string> asked;
   std::string layout = series(R"("netscore_label":"instance")", "40");
-  std::string speeds = series(R"("instance":"a")", "1") + "," +
-                       series(R"("instance":"a","netscore_kind":"speed")", "125000000");
+  // The speed series as they are (one per node), and summed by node.
+  std::string speeds = series(R"("instance":"a")", "125000000");
+  std::string summed_speeds = series(R"("instance":"a")", "1") + "," +
+                              series(R"("instance":"a","netscore_kind":"speed")", "125000000");
   std::string rules = R"({"status":"success","data":{"groups":[]}})";
   unsigned speed_status = 200;
 
@@ -51,8 +53,9 @@ struct Script {
       return {200, vector_body(layout), {}};
     }
     if (body.find("node_network_speed_bytes") != std::string::npos) {
-      asked.push_back("speeds");
-      return {speed_status, vector_body(speeds), {}};
+      const bool summed = body.find("count") != std::string::npos;
+      asked.push_back(summed ? "summed speeds" : "speeds");
+      return {speed_status, vector_body(summed ? summed_speeds : speeds), {}};
     }
     asked.push_back("batch");
     return {200, vector_body(series(R"("instance":"a")", "5")), {}};
@@ -144,6 +147,47 @@ TEST_F(QueryPlanTest, SpeedsAreCachedAndAskedAgainWhenDueOrForANewNode) {
   plan.attach_speeds(samples, client_, kEvalMs, 30'000 + kRecheck.count());
   EXPECT_EQ(plan.counts().speed_queries, 3U);
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds", "speeds", "speeds"}));
+}
+
+// A node with several speed series (several devices under one matcher) needs their sum: the
+// plain read gives way to the summed one. A device without a speed (-1) counts as unusable.
+TEST_F(QueryPlanTest, SeveralSpeedSeriesForANodeAreAskedAgainSummed) {
+  script_.speeds = series(R"("instance":"a")", "125000000") + "," +
+                   series(R"("instance":"a")", "125000000") + "," +
+                   series(R"("instance":"b")", "-1");
+  script_.summed_speeds = series(R"("instance":"a")", "2") + "," +
+                          series(R"("instance":"a","netscore_kind":"speed")", "250000000") + "," +
+                          series(R"("instance":"b")", "1") + "," +
+                          series(R"("instance":"b","netscore_kind":"unusable_speed")", "1");
+  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
+  std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
+  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds", "summed speeds"}));
+  EXPECT_EQ(samples[0].speed, 250000000);
+  EXPECT_EQ(samples[1].speed, 0);
+  EXPECT_EQ(samples[1].unusable_speeds, 1U);
+  EXPECT_EQ(plan.counts().speed_queries, 1U);
+}
+
+TEST_F(QueryPlanTest, APlainSpeedReadTellsUnusableDevicesApart) {
+  script_.speeds =
+      series(R"("instance":"a")", "125000000") + "," + series(R"("instance":"b")", "-1");
+  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
+  std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
+  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds"}));
+  EXPECT_EQ(samples[0].speed, 125000000);
+  EXPECT_EQ(samples[0].unusable_speeds, 0U);
+  EXPECT_EQ(samples[1].speed, 0);
+  EXPECT_EQ(samples[1].unusable_speeds, 1U);
+}
+
+// Candidate labels not yet resolved to one: the speeds need the chain and its sum.
+TEST_F(QueryPlanTest, SpeedsAreSummedWhileTheNodeLabelIsUnresolved) {
+  QueryPlan plan(config({}), kRecheck);
+  std::vector<model::NodeSample> samples{{.node = "a"}};
+  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"summed speeds"}));
 }
 
 TEST_F(QueryPlanTest, AFailedSpeedRequestKeepsTheCacheAndFailsOnlyWithoutOne) {
