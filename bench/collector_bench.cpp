@@ -1,7 +1,7 @@
 // The original approach against netscore on the same real Prometheus and the same data:
 //   BM_Collector_PerNodeQueries: one sum_over_time query per node, as the Go plugin's Score did
 //     for every node in one scheduling cycle (sequential, one keep-alive connection, parsed);
-//   BM_Collector_Refresh: one netscore refresh (one batched query, parse, normalise, publish);
+//   BM_Collector_Refresh: one netscore refresh (the batched query, parse, normalise, publish);
 //   BM_Collector_RefreshCost: what Prometheus spends evaluating a default refresh, and a refresh
 //     reading node-exporter's recording rules, against the seed's query batched over every node,
 //     as Prometheus' query log reports it, interleaved in every round so load hits all alike.

@@ -1,4 +1,5 @@
-// netscore-collector: one batched Prometheus query per refresh → the shared-memory score table.
+// netscore-collector: one batched Prometheus query per refresh (a request per direction) → the
+// shared-memory score table.
 #include <curl/curl.h>
 
 #include <csignal>

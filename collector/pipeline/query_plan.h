@@ -12,7 +12,7 @@
 #include "common/config.h"
 #include "common/model/inputs.h"
 
-// What the refresh's one query reads, and what it no longer asks on every refresh. Rates change
+// What the refresh's query reads, and what it no longer asks on every refresh. Rates change
 // from one refresh to the next; the node-label layout, the recording rules and the link speeds
 // change rarely, so each is asked in a request of its own, off the refresh's query, when due:
 // first use, every recheck interval (NETSCORE_RECHECK_INTERVAL), and at once when an answer
