@@ -17,7 +17,8 @@
 
 namespace netscore::collector {
 
-// What one refresh's query of Prometheus found: the value the refresh loop hands to the publisher and
+// What one refresh's query of Prometheus found: the value the refresh loop hands to the publisher
+// and
 // `--check` prints. Nothing in it has been published or logged.
 struct Measurement {
   bool ok = false;        // the answer has usable series; the table can be published
