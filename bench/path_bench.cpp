@@ -1,5 +1,6 @@
 // The whole path a node's figures take, at 1,000, 5,000 and 10,000 nodes: the refresh's answer
-// parsed (a real Prometheus 2.42's answer to the default refresh query, captured once per size),
+// parsed (a real Prometheus 2.42's answers to the default refresh's two requests, captured once
+// per size),
 // published into the score table, and a /prioritize of 1,000 node names answered from it, as
 // kube-scheduler asks with percentageOfNodesToScore's sample. Each stage alone and the three in
 // a row; the question is how the cost grows from 5,000 to 10,000 nodes.
@@ -144,7 +145,8 @@ void BM_Path_Parse(benchmark::State& state) {
     if (m.samples.size() != static_cast<std::size_t>(state.range(0)))
       state.SkipWithError("the answer lacks nodes");
   }
-  state.counters["answer_MB"] = static_cast<double>(size.answer.size()) / 1e6;
+  state.counters["answers_MB"] =
+      static_cast<double>(size.answer.size() + size.transmit_answer.size()) / 1e6;
 }
 
 void BM_Path_Publish(benchmark::State& state) {
