@@ -88,6 +88,7 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   m.ok = m.error.empty();
   m.plan = plan_.describe();
   m.side_queries_total = plan_.counts().total();
+  m.side_queries_failed_total = plan_.counts().failed;
   m.side_queries = static_cast<std::uint32_t>(m.side_queries_total - side_before);
   m.speeds_eval_time_ms = plan_.speeds_eval_time_ms();
   if (m.answered) diagnose_if_due(m);

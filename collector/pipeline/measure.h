@@ -52,6 +52,7 @@ struct Measurement {
   std::string plan{};
   std::uint32_t side_queries = 0;
   std::uint64_t side_queries_total = 0;
+  std::uint64_t side_queries_failed_total = 0;
   std::int64_t speeds_eval_time_ms = 0;
 };
 

@@ -203,6 +203,9 @@ void Publisher::record(const Measurement& m, std::uint32_t published) {
   status_.refresh_finished_wall_ms = m.finished_wall_ms;
   status_.heartbeat_mono_ns = m.finished_mono_ns;
   status_.query_duration_us = m.duration_us;
+  status_.side_requests_total = m.side_queries_total;
+  status_.side_requests_failed_total = m.side_queries_failed_total;
+  status_.link_speeds_eval_wall_ms = m.speeds_eval_time_ms;
   ++status_.refreshes_total;
   if (m.ok) {
     status_.consecutive_failures = 0;

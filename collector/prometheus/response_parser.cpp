@@ -97,7 +97,7 @@ std::optional<double> parse_sample_value(std::string_view text) {
 namespace {
 
 // One request's answer, and what its series without the kind label are (nullopt: scores).
-struct Answer {
+struct RequestAnswer {
   const std::string& body;
   std::optional<Part> untagged;
 };
@@ -136,7 +136,7 @@ std::string read_envelope(const rapidjson::Document& doc, ParsedVector& out,
   return {};
 }
 
-ParsedVector parse(std::span<const Answer> answers, std::string_view node_label,
+ParsedVector parse(std::span<const RequestAnswer> answers, std::string_view node_label,
                    std::string_view kind_label, bool score_is_rate, const Aliases& aliases) {
   ParsedVector out;
   // The node names below point into the buffers: they live until the end.
@@ -244,19 +244,19 @@ ParsedVector parse(std::span<const Answer> answers, std::string_view node_label,
 
 ParsedVector parse_vector_response(const std::string& body, std::string_view node_label,
                                    std::string_view kind_label, bool score_is_rate) {
-  const Answer answer{body, std::nullopt};
+  const RequestAnswer answer{body, std::nullopt};
   return parse(std::span(&answer, 1), node_label, kind_label, score_is_rate, {});
 }
 
 ParsedVector parse_vector_response(const std::string& body, const BuiltQuery& query) {
-  const Answer answer{body, std::nullopt};
+  const RequestAnswer answer{body, std::nullopt};
   return parse(std::span(&answer, 1), query.node_label, query.kind_label, query.score_is_rate,
                query.kind_aliases);
 }
 
 ParsedVector parse_batch_response(const std::string& receive_body, const std::string& transmit_body,
                                   const BuiltQuery& query) {
-  std::vector<Answer> answers{{receive_body, std::nullopt}};
+  std::vector<RequestAnswer> answers{{receive_body, std::nullopt}};
   if (!query.transmit_promql.empty())
     answers.push_back({transmit_body, annotation_part(query.transmit_untagged, {})});
   return parse(answers, query.node_label, query.kind_label, query.score_is_rate,

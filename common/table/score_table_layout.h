@@ -25,7 +25,7 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 5;
+inline constexpr std::uint32_t kLayoutVersion = 6;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -175,6 +175,12 @@ struct CollectorStatus {
   std::int64_t watch_last_event_mono_ns;
   char watch_resource_version[kResourceVersionBytes];  // NUL-terminated
   char watch_error[kErrorBytes];                       // NUL-terminated; empty while healthy
+  // Requests asked apart from the refresh's query (node-label layout, recording rules, link
+  // speeds) since the collector started, and those of them without a usable answer.
+  std::uint64_t side_requests_total;
+  std::uint64_t side_requests_failed_total;
+  // Evaluation time of the link speeds in use (Unix ms; they are asked apart and cached); 0: none.
+  std::int64_t link_speeds_eval_wall_ms;
 };
 
 enum class WatchState : std::uint32_t { off = 0, syncing = 1, synced = 2, failing = 3 };

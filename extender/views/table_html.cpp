@@ -107,9 +107,11 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
                  "<div class=\"panel\" id=\"collector\"><h2>Collector</h2>"
                  "Status: <span class=\"{0}\" data-collector=\"{0}\">{0}</span>"
                  " &middot; consecutive failures {1} &middot; refreshes {2}"
-                 " &middot; failures {3} &middot; last query {4:.3f}s",
+                 " &middot; failures {3} &middot; last query {4:.3f}s"
+                 " &middot; requests asked apart {5} ({6} failed)",
                  collector, v.status.consecutive_failures, v.status.refreshes_total,
-                 v.status.failures_total, static_cast<double>(v.status.query_duration_us) * 1e-6);
+                 v.status.failures_total, static_cast<double>(v.status.query_duration_us) * 1e-6,
+                 v.status.side_requests_total, v.status.side_requests_failed_total);
   if (v.status.last_error[0] != '\0') {
     fmt::format_to(it, "<br>Last error: <code id=\"collector-error\">{}</code>",
                    esc(v.status.last_error));

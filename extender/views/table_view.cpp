@@ -72,6 +72,18 @@ constexpr MetricInfo kCollectorFailuresTotal{"netscore_extender_collector_refres
 constexpr MetricInfo kCollectorDuration{"netscore_extender_collector_refresh_duration_seconds",
                                         "Duration of the collector's last query.",
                                         MetricType::gauge};
+constexpr MetricInfo kCollectorSideRequests{
+    "netscore_extender_collector_side_requests_total",
+    "Requests the collector asked apart from its refresh query (node-label layout, recording "
+    "rules, link speeds).",
+    MetricType::counter};
+constexpr MetricInfo kCollectorSideRequestFailures{
+    "netscore_extender_collector_side_request_failures_total",
+    "Requests asked apart from the refresh query that got no usable answer.", MetricType::counter};
+constexpr MetricInfo kCollectorSpeedsTimestamp{
+    "netscore_extender_collector_link_speeds_timestamp_seconds",
+    "Evaluation time of the cached link speeds the collector scores with (Unix seconds).",
+    MetricType::gauge};
 constexpr MetricInfo kCollectorLastHeard{
     "netscore_extender_collector_last_heard_seconds",
     "Seconds since the collector's latest refresh attempt ended (success or failure).",
@@ -157,6 +169,9 @@ std::string render_table_json(const TableView& v) {
             {"refreshes_total", v.status.refreshes_total},
             {"failures_total", v.status.failures_total},
             {"query_duration_seconds", static_cast<double>(v.status.query_duration_us) * 1e-6},
+            {"side_requests_total", v.status.side_requests_total},
+            {"side_requests_failed_total", v.status.side_requests_failed_total},
+            {"link_speeds_eval_wall_ms", v.status.link_speeds_eval_wall_ms},
             {"last_success_wall_ms", v.status.last_success_wall_ms},
             {"writer_pid", v.status.writer_pid}});
   j.end_object();
@@ -240,13 +255,15 @@ std::string render_table_text(const TableView& v) {
                  v.meta.rejected);
   if (!v.attach_error.empty()) fmt::format_to(it, "attach error: {}\n", v.attach_error);
   fmt::format_to(
-      it, "collector: {}{} consecutive_failures={} query_duration={:.3f}s last_error=\"{}\"\n",
+      it,
+      "collector: {}{} consecutive_failures={} query_duration={:.3f}s side_requests={} "
+      "side_request_failures={} last_error=\"{}\"\n",
       view_collector_state(v),
       view_collector_state(v) == "silent"
           ? fmt::format(" (not heard from for {:.0f}s)", seconds(v.heard_ns))
           : "",
       v.status.consecutive_failures, static_cast<double>(v.status.query_duration_us) * 1e-6,
-      v.status.last_error);
+      v.status.side_requests_total, v.status.side_requests_failed_total, v.status.last_error);
   if (v.status.diagnosis[0] != '\0') fmt::format_to(it, "diagnosis: {}\n", v.status.diagnosis);
   fmt::format_to(it, "missing nodes ({}{}):", v.missing.size(), v.missing_dropped ? "+" : "");
   for (const auto& name : v.missing) fmt::format_to(it, " {}", name);
@@ -333,6 +350,11 @@ void collect_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_
     out.add(kCollectorFailures, static_cast<double>(status.consecutive_failures));
     out.add(kCollectorFailuresTotal, static_cast<double>(status.failures_total));
     out.add(kCollectorDuration, static_cast<double>(status.query_duration_us) * 1e-6);
+    out.add(kCollectorSideRequests, static_cast<double>(status.side_requests_total));
+    out.add(kCollectorSideRequestFailures, static_cast<double>(status.side_requests_failed_total));
+    if (status.link_speeds_eval_wall_ms > 0)
+      out.add(kCollectorSpeedsTimestamp,
+              static_cast<double>(status.link_speeds_eval_wall_ms) / 1e3);
     if (status.heartbeat_mono_ns > 0)
       out.add(kCollectorLastHeard, seconds(heard_ns(status, now_mono_ns)));
     out.add(kCollectorSilent,
