@@ -34,7 +34,10 @@ Measurement good(std::int64_t eval_time_ms, std::int64_t finished_mono_ns) {
           .finished_wall_ms = 1200,
           .finished_mono_ns = finished_mono_ns,
           .duration_us = 200000,
-          .status_diagnosis = std::string()};
+          .status_diagnosis = std::string(),
+          .side_queries_total = 4,
+          .side_queries_failed_total = 1,
+          .speeds_eval_time_ms = 41};
 }
 
 Measurement failed(const std::string& error, std::int64_t finished_mono_ns,
@@ -100,6 +103,9 @@ TEST_F(PublisherTest, AMeasurementBecomesASnapshotAndARefreshInTheStatus) {
   EXPECT_EQ(s.query_duration_us, 200000);
   EXPECT_EQ(s.series_count, 3U);
   EXPECT_EQ(s.skipped_series, 1U);
+  EXPECT_EQ(s.side_requests_total, 4U);
+  EXPECT_EQ(s.side_requests_failed_total, 1U);
+  EXPECT_EQ(s.link_speeds_eval_wall_ms, 41);
   EXPECT_STREQ(s.last_error, "");
   // No cluster: the watch fields stay as a collector without a watcher leaves them.
   EXPECT_EQ(s.watch_state, static_cast<std::uint32_t>(shm::WatchState::off));

@@ -17,6 +17,7 @@ namespace netscore::extender {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 TableView view() {
@@ -266,4 +267,38 @@ TEST_F(MixedTableTest, MetricsCountBasesAndSpeedSourcesPerSnapshot) {
 }
 
 }  // namespace
+// What the collector asks apart from its refresh query, and when it asked the link speeds in use.
+TEST_F(MixedTableTest, RequestsAskedApartAndTheLinkSpeedsTimeAreShown) {
+  shm::CollectorStatus status{};
+  status.refresh_interval_ms = 1000;
+  status.side_requests_total = 7;
+  status.side_requests_failed_total = 2;
+  status.link_speeds_eval_wall_ms = 1'700'000'000'500;
+  writer_->record_status(status);
+  const std::string json = render_table_json(read());
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  ASSERT_FALSE(doc.HasParseError()) << json;
+  EXPECT_EQ(doc["collector"]["side_requests_total"].GetUint64(), 7U);
+  EXPECT_EQ(doc["collector"]["side_requests_failed_total"].GetUint64(), 2U);
+  EXPECT_EQ(doc["collector"]["link_speeds_eval_wall_ms"].GetInt64(), 1'700'000'000'500);
+  EXPECT_THAT(render_table_text(read()), HasSubstr(" side_requests=7 side_request_failures=2 "));
+  MetricFamilies families;
+  collect_table_metrics(attachment_.reader(), 0, families);
+  std::string out;
+  write_prometheus_text(families, out);
+  EXPECT_THAT(out, HasSubstr("netscore_extender_collector_side_requests_total 7\n"));
+  EXPECT_THAT(out, HasSubstr("netscore_extender_collector_side_request_failures_total 2\n"));
+  EXPECT_THAT(out, HasSubstr("netscore_extender_collector_link_speeds_timestamp_seconds "
+                             "1700000000.5\n"));
+  // No speeds asked yet: no timestamp rather than 1970.
+  status.link_speeds_eval_wall_ms = 0;
+  writer_->record_status(status);
+  MetricFamilies without;
+  collect_table_metrics(attachment_.reader(), 0, without);
+  out.clear();
+  write_prometheus_text(without, out);
+  EXPECT_THAT(out, Not(HasSubstr("link_speeds_timestamp_seconds")));
+}
+
 }  // namespace netscore::extender
