@@ -266,7 +266,6 @@ TEST_F(MixedTableTest, MetricsCountBasesAndSpeedSourcesPerSnapshot) {
                         "netscore_extender_table_max_utilisation{direction=\"transmit\"} 0.4\n"));
 }
 
-}  // namespace
 // What the collector asks apart from its refresh query, and when it asked the link speeds in use.
 TEST_F(MixedTableTest, RequestsAskedApartAndTheLinkSpeedsTimeAreShown) {
   shm::CollectorStatus status{};
@@ -300,5 +299,7 @@ TEST_F(MixedTableTest, RequestsAskedApartAndTheLinkSpeedsTimeAreShown) {
   write_prometheus_text(without, out);
   EXPECT_THAT(out, Not(HasSubstr("link_speeds_timestamp_seconds")));
 }
+
+}  // namespace
 
 }  // namespace netscore::extender
