@@ -156,6 +156,10 @@ class KubeCluster final : public RealtimeCluster {
     const auto created = api_.post(pods_path(spec.ns), pod_object(pod, trace_.node_names[node]));
     if (created.status != 201) {
       ++failed_requests_;
+      if (first_refusal_.empty()) {
+        first_refusal_ = fmt::format("creating pod {}/{}: http status {}: {}", spec.ns, spec.name,
+                                     created.status, created.body.substr(0, 300));
+      }
       return;
     }
     if (api_.patch(pod_path(pod) + "/status",
@@ -215,8 +219,10 @@ class KubeCluster final : public RealtimeCluster {
         },
         kWatchCatchUp);
     if (!caught_up) {
-      throw std::runtime_error(fmt::format("the pod watch replayed {} of {} bound pods: {}",
-                                           seen.size(), initial_.size(), watch_->last_failure()));
+      throw std::runtime_error(fmt::format(
+          "the pod watch replayed {} of {} bound pods: {}{}", seen.size(), initial_.size(),
+          watch_->last_failure(),
+          first_refusal_.empty() ? "" : "; the API server refused some: " + first_refusal_));
     }
   }
 
@@ -345,6 +351,7 @@ class KubeCluster final : public RealtimeCluster {
   std::map<std::tuple<OwnerKind, std::string, std::string>, std::string> owner_uid_;
   std::string scheduler_name_{kHarnessScheduler};
   unsigned failed_requests_ = 0;
+  std::string first_refusal_;  // the first initial pod the API server refused, and why
   std::optional<PodBindingWatch> watch_;
   // Last: stopped first, before the API it sends through.
   std::unique_ptr<ApiSender> sender_ = std::make_unique<ApiSender>(api_);

@@ -1,5 +1,6 @@
 #include "bench/closed_loop/kube_objects_json.h"
 
+#include <cstdint>
 #include <ctime>
 #include <string>
 #include <string_view>
@@ -19,6 +20,15 @@ constexpr std::string_view kNodeCpu = "4", kNodeMemory = "16Gi", kNodePods = "11
 constexpr std::string_view kPodCpu = "100m", kPodMemory = "256Mi";
 // Pods never run (no kubelet): any image name does.
 constexpr std::string_view kImage = "registry.k8s.io/pause:3.9";
+
+// The StatefulSet controller labels a pod with its revision's name, "<set>-<hash of the
+// template>"; a trace's set has one revision, hashed here from its name (FNV-1a, 32 bits) so that
+// the label is a valid label value whatever the trace holds.
+std::string revision_name(std::string_view set) {
+  std::uint32_t hash = 2166136261U;
+  for (const char c : set) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619U;
+  return fmt::format("{}-{:08x}", set, hash);
+}
 
 void string(Writer& w, std::string_view text) {
   w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
@@ -110,7 +120,7 @@ Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner
       out["pod-template-hash"] = pod.template_hash;
       break;
     case OwnerKind::statefulset:
-      out["controller-revision-hash"] = pod.replicaset + "-" + pod.template_hash;
+      out["controller-revision-hash"] = revision_name(pod.replicaset);
       break;
     case OwnerKind::job:
       out["job-name"] = pod.replicaset;

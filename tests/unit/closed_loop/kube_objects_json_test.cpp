@@ -74,7 +74,15 @@ TEST(KubeObjectsJsonTest, AStatefulSetSelectsEveryRevisionAJobGetsItsSelectorGen
   EXPECT_EQ(at(sts_doc, "/kind"), "StatefulSet");
   EXPECT_EQ(at(sts_doc, "/spec/serviceName"), "web");
   const Labels sts_labels = pod_labels(sts, sts.pods[0], "u");
-  EXPECT_EQ(sts_labels.at("controller-revision-hash"), "web-5d8f7");
+  // The revision's name: the set's, then FNV-1a (32 bits) of it, computed apart (Python:
+  // h = 0x811c9dc5; h = ((h ^ byte) * 0x01000193) % 2**32 over b"web").
+  EXPECT_EQ(sts_labels.at("controller-revision-hash"), "web-0fd9bc91");
+  // A StatefulSet pod has no template hash in a generated trace: its label must still end with an
+  // alphanumeric, or the API server refuses the pod.
+  Trace generated = sts;
+  generated.pods[0].template_hash.clear();
+  EXPECT_EQ(pod_labels(generated, generated.pods[0], "u").at("controller-revision-hash"),
+            "web-0fd9bc91");
   EXPECT_TRUE(selects(*rapidjson::Pointer("/spec/selector/matchLabels").Get(sts_doc), sts_labels));
   EXPECT_EQ(owner_collection(OwnerKind::statefulset, "a"),
             "/apis/apps/v1/namespaces/a/statefulsets");
