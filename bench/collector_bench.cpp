@@ -46,14 +46,7 @@ std::map<unsigned, std::unique_ptr<PrometheusProcess>> g_prometheus;
 PrometheusProcess& prometheus_for(unsigned nodes) {
   auto& p = g_prometheus[nodes];
   if (!p) {
-    p = std::make_unique<PrometheusProcess>(
-        netscore::testing::SynthOptions{.nodes = nodes,
-                                        .end_s = g_now_s + 120,
-                                        .hours = 0.1,
-                                        .step_s = 15,
-                                        .layout = netscore::testing::SynthLayout::kubernetes_node,
-                                        .extra_metric = {},
-                                        .links = true});
+    p = std::make_unique<PrometheusProcess>(netscore::testing::benchmark_links(nodes, g_now_s));
   }
   return *p;
 }

@@ -68,13 +68,7 @@ const Size& size_for(unsigned nodes) {
   if (!added) return it->second;
   Size& size = it->second;
   netscore::testing::PrometheusProcess prometheus(
-      netscore::testing::SynthOptions{.nodes = nodes,
-                                      .end_s = g_now_s + 120,
-                                      .hours = 0.1,
-                                      .step_s = 15,
-                                      .layout = netscore::testing::SynthLayout::kubernetes_node,
-                                      .extra_metric = {},
-                                      .links = true});
+      netscore::testing::benchmark_links(nodes, g_now_s));
   const netscore::Config config = collector_config(prometheus.url());
   // What the query plan settles on for node-exporter series of one device labelled by node.
   size.query =

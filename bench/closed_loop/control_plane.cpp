@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -304,6 +305,14 @@ std::string ControlPlane::scheduler_metrics() const {
                              .timeout = kApiRequestTimeout,
                              .auth = trusting(file("scheduler-certs/kube-scheduler.crt"))});
   return reply.status == 200 ? reply.body : std::string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return text.str();
 }
 
 }  // namespace netscore::sim

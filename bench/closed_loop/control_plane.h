@@ -89,4 +89,7 @@ class ControlPlane {
   std::optional<testing::BinaryProcess> etcd_, apiserver_, scheduler_;
 };
 
+// The whole file; throws std::runtime_error naming it when it cannot be read.
+std::string read_file(const std::string& path);
+
 }  // namespace netscore::sim

@@ -8,13 +8,11 @@
 #include <cstdint>
 #include <ctime>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -46,14 +44,6 @@ constexpr std::string_view kHarnessScheduler = "netscore-closed-loop-harness";
 // Initial pods have run this long: their traffic is wholly in any window the collector queries.
 constexpr std::int64_t kInitialAge_s = 7200;
 constexpr auto kWatchCatchUp = 60s;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return text.str();
-}
 
 std::int64_t now_s() {
   return static_cast<std::int64_t>(std::time(nullptr));

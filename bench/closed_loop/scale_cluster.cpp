@@ -5,11 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
-#include <fstream>
 #include <functional>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -21,6 +19,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 
+#include "bench/closed_loop/control_plane.h"
 #include "bench/closed_loop/control_plane_files.h"
 #include "bench/closed_loop/kube_objects_json.h"
 
@@ -28,14 +27,6 @@ namespace netscore::sim {
 namespace {
 
 constexpr const char* kNamespace = "scale";
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return text.str();
-}
 
 // work(i) for every i in [0, count) on `threads` threads; throws the first error work returns
 // (an empty string is success) once every thread has stopped.

@@ -39,6 +39,18 @@ struct SynthOptions {
   bool links = false;
 };
 
+// What the benchmarks read: node-exporter's receive and transmit counters and link speeds for
+// `nodes` nodes labelled by kubernetes_node, six minutes of them ending two minutes after `now_s`,
+// so that a 5m window evaluated at now_s + 60 lies inside them.
+inline SynthOptions benchmark_links(unsigned nodes, std::int64_t now_s) {
+  SynthOptions options;
+  options.nodes = nodes;
+  options.end_s = now_s + 120;
+  options.hours = 0.1;
+  options.links = true;
+  return options;
+}
+
 inline constexpr double kSynthGigabit = 125'000'000;  // 1 Gb/s in bytes/s
 inline constexpr double kSynthTenGigabit = 1'250'000'000;
 
