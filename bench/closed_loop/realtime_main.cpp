@@ -44,12 +44,12 @@ int main(int argc, char** argv) {
       std::cout << policies_help() << "workload:\n" << workload_help() << "loop:\n" << loop_help();
       return 0;
     }
-    const auto eq = arg.find('=');
-    if (!arg.starts_with("--") || eq == std::string_view::npos) {
+    const auto flag = split_flag(arg);
+    if (!flag) {
       std::cerr << "expected --name=value, got " << arg << "\n";
       return 2;
     }
-    const std::string_view name = arg.substr(2, eq - 2), value = arg.substr(eq + 1);
+    const auto [name, value] = *flag;
     std::string error;
     if (name == "svg") {
       svg_path = value;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -155,6 +156,13 @@ PodRates mean_pod_rates(const Trace& trace);
 // Deterministic for a seed on every platform: mt19937_64 and hand-written distributions (the
 // std:: ones may differ between standard library versions). Expects validate(params) empty.
 Trace generate_trace(const WorkloadParams& params);
+
+// A command-line argument "--name=value" split in two; nullopt for any other argument.
+struct FlagArgument {
+  std::string_view name;
+  std::string_view value;
+};
+std::optional<FlagArgument> split_flag(std::string_view arg);
 
 // "--name=value" for every WorkloadParams member, from one table, and "--scenario=<name>"
 // (apply_scenario). Returns an error message or empty.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -194,6 +195,12 @@ std::string workload_help() {
         << flag.help << "\n";
   }
   return out.str();
+}
+
+std::optional<FlagArgument> split_flag(std::string_view arg) {
+  const auto eq = arg.find('=');
+  if (!arg.starts_with("--") || eq == std::string_view::npos) return std::nullopt;
+  return FlagArgument{arg.substr(2, eq - 2), arg.substr(eq + 1)};
 }
 
 }  // namespace netscore::sim

@@ -273,6 +273,17 @@ TEST(WorkloadOwnersTest, ScenariosSetTheirParametersAndLaterFlagsOverride) {
   }
 }
 
+TEST(WorkloadFlagsTest, AnArgumentSplitsIntoNameAndValueAtTheFirstEquals) {
+  const auto flag = split_flag("--netscore-env=A=1;B=2");
+  ASSERT_TRUE(flag.has_value());
+  EXPECT_EQ(flag->name, "netscore-env");
+  EXPECT_EQ(flag->value, "A=1;B=2");
+  EXPECT_EQ(split_flag("--svg=")->value, "");
+  EXPECT_FALSE(split_flag("--svg").has_value());
+  EXPECT_FALSE(split_flag("-svg=x").has_value());
+  EXPECT_FALSE(split_flag("svg=x").has_value());
+}
+
 TEST(WorkloadOwnersTest, FlagsParseAndBadValuesNameTheirFlag) {
   WorkloadParams params;
   EXPECT_EQ(apply_flag(params, "--bare-fraction", "0.4"), "");
