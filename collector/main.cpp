@@ -81,9 +81,9 @@ int main(int argc, char** argv) {
   if (check || print_rules) {
     int status = EXIT_FAILURE;
     try {
-      status = check ? netscore::collector::run_check(config, netscore::wall_now_ms(), std::cout)
-                     : netscore::collector::run_print_rules(config, netscore::wall_now_ms(),
-                                                            std::cout);
+      status =
+          check ? netscore::collector::run_check(config, netscore::wall_now_ms(), std::cout)
+                : netscore::collector::run_print_rules(config, netscore::wall_now_ms(), std::cout);
     } catch (const std::exception& e) {
       std::cout << "FAIL: " << e.what() << "\n";
     }

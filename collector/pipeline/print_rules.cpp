@@ -75,10 +75,11 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
                     {.retries = 0, .diagnose = Measurer::DiagnoseWhen::incomplete_answer});
   const Measurement m =
       measurer.measure(eval_time_ms, [](std::chrono::milliseconds) { return true; });
-  out << utilisation_rules_text(config.query, measurer.shape(), m.plan);
+  // The node label alone: the utilisation reads the counters whatever else the plan found.
+  out << utilisation_rules_text(config.query, measurer.shape(), m.plan.substr(0, m.plan.find(';')));
   if (!m.answered) {
-    out << "# FAIL: the layout was not found, the rules are the configuration's alone: "
-        << m.error << "\n";
+    out << "# FAIL: the layout was not found, the rules are the configuration's alone: " << m.error
+        << "\n";
     return 1;
   }
   const std::string promql = build_utilisation_query(config.query, measurer.shape());
