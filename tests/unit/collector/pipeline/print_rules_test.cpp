@@ -68,7 +68,8 @@ class PrintRulesTest : public ::testing::Test {
  protected:
   PrintRulesTest() : config_(pipeline_test_config(server_.url(), "0")) {}
 
-  // The refresh's query answers kTwoNodes, the utilisation query (the one with clamp) `utilisation`.
+  // The refresh's query answers kTwoNodes, the utilisation query (the one with clamp)
+  // `utilisation`.
   void answer_utilisation(std::string utilisation) {
     server_.respond_by([utilisation](const SeenRequest& request) {
       if (request.body.find("clamp") != std::string::npos) return CannedResponse{200, utilisation};
