@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -57,6 +58,28 @@ TEST(UtilisationRulesTextTest, TheRawBasisIsSaidToScoreSomethingElse) {
                       "figure netscore does not score by.\n# Prometheus rules"),
             std::string::npos)
       << text;
+}
+
+// deploy/monitoring ships the rule for kube-prometheus: what this prints for the pod template's
+// settings there, the node label found being `instance`.
+TEST(UtilisationRulesTextTest, TheShippedRuleIsTheOnePrintedForKubePrometheus) {
+  const Config deployed = load_config(Component::collector, {},
+                                      {{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:1"},
+                                       {"NETSCORE_NODE_LABEL", "auto"},
+                                       {"NETSCORE_INTERFACE", "eth0"},
+                                       {"NETSCORE_TIME_RANGE", "5m"}});
+  std::ifstream file(std::string(NETSCORE_DEPLOY_DIR) +
+                     "/monitoring/netscore-descheduler-rules.yaml");
+  ASSERT_TRUE(file.good());
+  std::string line;
+  std::string record;
+  std::string expr;
+  while (std::getline(file, line)) {
+    if (line.starts_with("      - record: ")) record = line.substr(16);
+    if (line == "        expr: |-" && std::getline(file, expr)) expr = expr.substr(10);
+  }
+  EXPECT_EQ(record, kUtilisationRecord);
+  EXPECT_EQ(expr, build_utilisation_query(deployed.query, {.node_label = "instance"}));
 }
 
 constexpr const char* kTwoNodes =
