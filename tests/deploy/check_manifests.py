@@ -18,6 +18,7 @@ import tempfile
 
 import yaml
 
+import descheduler_checks
 import kustomize_lite
 import live_extender
 import manifest_checks as mc
@@ -180,7 +181,8 @@ def main():
     errors = undocumented_names(args.repo, variables)
     stanzas = []
     for overlay, check in (("control-plane", lambda d: control_plane(args.repo, d, variables, by_component)),
-                           ("second-scheduler", lambda d: second_scheduler(d, variables, by_component))):
+                           ("second-scheduler", lambda d: second_scheduler(d, variables, by_component)),
+                           ("descheduler", lambda d: (descheduler_checks.check(args.repo, d), None, None))):
         path = os.path.join(args.repo, "deploy", "overlays", overlay)
         rendered = render(path)
         by_kubectl = render_with_kubectl(args.kubectl, path) if args.kubectl else None
