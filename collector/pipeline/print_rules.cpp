@@ -1,12 +1,12 @@
 #include "collector/pipeline/print_rules.h"
 
-#include <chrono>
 #include <cstddef>
 #include <set>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "collector/pipeline/check.h"
 #include "collector/pipeline/measure.h"
 #include "collector/prometheus/prometheus_client.h"
 #include "collector/prometheus/response_parser.h"
@@ -69,12 +69,10 @@ std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& 
 }
 
 int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostream& out) {
-  PrometheusClient client(
-      {.prometheus = config.prometheus, .user_agent = "netscore-collector --print-rules"});
-  Measurer measurer(config, client,
-                    {.retries = 0, .diagnose = Measurer::DiagnoseWhen::incomplete_answer});
-  const Measurement m =
-      measurer.measure(eval_time_ms, [](std::chrono::milliseconds) { return true; });
+  OneShotMeasurer one_shot(config, "netscore-collector --print-rules");
+  const Measurement m = one_shot.measure(eval_time_ms);
+  PrometheusClient& client = one_shot.client;
+  const Measurer& measurer = one_shot.measurer;
   // The node label alone: the utilisation reads the counters whatever else the plan found.
   out << utilisation_rules_text(config.query, measurer.shape(), m.plan.substr(0, m.plan.find(';')));
   if (!m.answered) {
