@@ -1,7 +1,7 @@
 // The Prometheus layouts people run, each a real Prometheus with backfilled data: kube-prometheus
 // (instance = node name, served under a route prefix), a layout where no label names the node,
 // a recording-rule metric, extra headers through a recording reverse proxy, the --check doctor
-// and\n// --print-rules.
+// and --print-rules.
 #include <unistd.h>
 
 #include <cmath>
