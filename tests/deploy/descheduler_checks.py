@@ -2,17 +2,33 @@
 kubernetes-sigs/descheduler v0.33.0 reads and what netscore records. Each function returns a list of
 error strings, so the self-test can feed it broken documents and see the errors it must report."""
 import os
+import subprocess
+import sys
+import tempfile
 import urllib.parse
 
 import yaml
 
 import manifest_checks as mc
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from local_http import free_port  # noqa: E402
+
+# A kubeconfig for an address where nothing listens: the descheduler loads and validates its policy
+# before its first API request, so a policy it accepts fails at that request instead.
+UNREACHABLE_KUBECONFIG = """apiVersion: v1
+kind: Config
+clusters: [{name: none, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
+contexts: [{name: none, context: {cluster: none, user: none}}]
+current-context: none
+users: [{name: none, user: {token: none}}]
+"""
+
 IMAGE = "registry.k8s.io/descheduler/descheduler:v0.33.0"
 POLICY_API = "descheduler/v1alpha2"
 # The JSON names of v0.33.0's argument structs (pkg/framework/plugins/defaultevictor/types.go,
-# nodeutilization/types.go) and policy (pkg/api/v1alpha2/types.go). The policy is decoded without
-# strict field checking, so a misspelt name would be ignored in silence: it is refused here.
+# nodeutilization/types.go) and policy (pkg/api/v1alpha2/types.go). The descheduler decodes its
+# policy strictly and would not start with another name; this says so without its binary.
 POLICY_KEYS = {"apiVersion", "kind", "profiles", "nodeSelector", "maxNoOfPodsToEvictPerNode",
                "maxNoOfPodsToEvictPerNamespace", "maxNoOfPodsToEvictTotal", "evictionFailureEventNotification",
                "metricsCollector", "metricsProviders", "gracePeriodSeconds"}
@@ -178,7 +194,8 @@ def check_policy(policy, namespace, records):
     return errors
 
 
-def check(repo, docs):
+def check(repo, docs, descheduler=None):
+    """Every check of the overlay; with a descheduler binary, also its own reading of the policy."""
     workload = descheduler_workload(docs)
     if workload is None:
         return ["expected one Deployment with a descheduler container"]
@@ -187,4 +204,23 @@ def check(repo, docs):
     errors += found
     if policy is not None:
         errors += check_policy(policy, workload["metadata"].get("namespace"), recorded_series(repo))
+        if descheduler:
+            errors += check_with_descheduler(descheduler, policy)
     return errors
+
+
+def check_with_descheduler(binary, policy):
+    """The descheduler binary's own decoding and validation of the policy (strict field names,
+    argument validators, the Prometheus URL): accepted when it gets as far as the API server."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in (("kubeconfig", UNREACHABLE_KUBECONFIG), ("policy.yaml", yaml.safe_dump(policy))):
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        result = subprocess.run([binary, "--kubeconfig", os.path.join(tmp, "kubeconfig"),
+                                 "--policy-config-file", os.path.join(tmp, "policy.yaml"), "--dry-run",
+                                 "--bind-address=127.0.0.1", f"--secure-port={free_port()}"],
+                                capture_output=True, text=True, timeout=60)
+    failed = [line for line in result.stderr.splitlines() if "command failed" in line]
+    if len(failed) == 1 and "127.0.0.1:1" in failed[0]:
+        return []
+    return [f"{binary} refuses the policy: {failed or result.stderr[-2000:]}"]

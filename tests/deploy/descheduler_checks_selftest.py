@@ -87,6 +87,7 @@ CASES = [
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repo", required=True)
+    parser.add_argument("--descheduler", help="a descheduler v0.33.0 binary: it must refuse broken policies too")
     args = parser.parse_args()
     rendered = kustomize_lite.build(os.path.join(args.repo, "deploy", "overlays", "descheduler"))
     failures = [f"the real overlay: {e}" for e in dc.check(args.repo, rendered)]
@@ -96,6 +97,15 @@ def main():
         errors = dc.check(args.repo, docs)
         if not any(expected in e for e in errors):
             failures.append(f"{name}: no error containing {expected!r}, got {errors}")
+    if args.descheduler:
+        policy = yaml.safe_load(next(iter(policy_map(rendered)["data"].values())))
+        failures += [f"the real policy: {e}" for e in dc.check_with_descheduler(args.descheduler, policy)]
+        for name, change in (("a misspelt arg", lambda p: args_of(p, "DefaultEvictor").update(evictDaemonsetPods=False)),
+                             ("http", lambda p: p["metricsProviders"][0]["prometheus"].update(url="http://p:9090"))):
+            broken = copy.deepcopy(policy)
+            change(broken)
+            if not dc.check_with_descheduler(args.descheduler, broken):
+                failures.append(f"{name}: the descheduler binary accepted it")
     for f in failures:
         print("FAIL:", f)
     if failures:
