@@ -16,21 +16,25 @@ namespace {
 
 // The descheduler skips a whole cycle when a node it considers has no series, so the nodes the
 // refresh measures but the utilisation leaves out (no link speed, no fallback) are named.
-std::string uncovered_nodes(const Measurement& m, const ParsedVector& utilisation) {
+// Returns how many measured nodes it covers.
+std::size_t report_coverage(const Measurement& m, const ParsedVector& utilisation,
+                            std::ostream& out) {
   std::set<std::string, std::less<>> covered;
   for (const auto& s : utilisation.samples) covered.insert(s.node);
   std::string names;
-  std::size_t count = 0;
+  std::size_t missing = 0;
   for (const auto& s : m.samples) {
     if (covered.contains(s.node)) continue;
-    if (++count <= 5) names += (names.empty() ? "" : ", ") + s.node;
+    if (++missing <= 5) names += (names.empty() ? "" : ", ") + s.node;
   }
-  if (count == 0) return {};
-  return fmt::format(
-      "# {} node{} measured by the refresh without a utilisation (no link speed): {}{}; the "
-      "descheduler skips its cycle while a node it considers has no series. "
-      "NETSCORE_FALLBACK_LINK_SPEED gives them one (and scores them on it).\n",
-      count, count == 1 ? "" : "s", names, count > 5 ? ", ..." : "");
+  if (missing > 0) {
+    out << fmt::format(
+        "# {} node{} measured by the refresh without a utilisation (no link speed): {}{}; the "
+        "descheduler skips its cycle while a node it considers has no series. "
+        "NETSCORE_FALLBACK_LINK_SPEED gives them one (and scores them on it).\n",
+        missing, missing == 1 ? "" : "s", names, missing > 5 ? ", ..." : "");
+  }
+  return m.samples.size() - missing;
 }
 
 }  // namespace
@@ -76,8 +80,9 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
   // The node label alone: the utilisation reads the counters whatever else the plan found.
   out << utilisation_rules_text(config.query, measurer.shape(), m.plan.substr(0, m.plan.find(';')));
   if (!m.answered) {
-    out << "# FAIL: the layout was not found, the rules are the configuration's alone: " << m.error
-        << "\n";
+    out << "# FAIL: the refresh's query failed, so no layout was found and the rules are the "
+           "configuration's alone: "
+        << m.error << "\n";
     return 1;
   }
   const std::string promql = build_utilisation_query(config.query, measurer.shape());
@@ -91,13 +96,15 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
     out << "# FAIL: the utilisation query's answer: " << utilisation.error << "\n";
     return 1;
   }
-  out << uncovered_nodes(m, utilisation);
-  if (utilisation.samples.empty()) {
-    out << "# FAIL: the utilisation has no series\n";
+  const std::size_t covered = report_coverage(m, utilisation, out);
+  if (covered == 0) {
+    out << "# FAIL: no node measured by the refresh has a utilisation"
+        << (m.samples.empty() ? " (it measured none: netscore-collector --check says why)" : "")
+        << "\n";
     return 1;
   }
-  out << fmt::format("# OK: the utilisation has a series for {} of the {} nodes measured\n",
-                     utilisation.samples.size(), m.samples.size());
+  out << fmt::format("# OK: {} of the {} nodes measured have a utilisation\n", covered,
+                     m.samples.size());
   return 0;
 }
 

@@ -24,8 +24,8 @@ std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& 
                                    std::string_view layout);
 
 // Asks Prometheus for the layout, prints the rules, then evaluates the utilisation once and says
-// which nodes it covers. Returns the exit status as run_check does: 0 when the utilisation has a
-// series for at least one node, 1 otherwise. curl_global_init must have run.
+// which measured nodes it covers. Returns the exit status as run_check does: 0 when it covers at
+// least one node the refresh measures, 1 otherwise. curl_global_init must have run.
 int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostream& out);
 
 }  // namespace netscore::collector

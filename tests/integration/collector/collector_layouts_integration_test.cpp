@@ -219,7 +219,7 @@ TEST_F(CollectorLayoutsTest, PrintRulesBinaryRecordsTheUtilisationOnTheLayoutFou
                                      collector::build_utilisation_query(
                                          config.query, {.node_label = "instance"}) +
                                      "\n"));
-  EXPECT_THAT(print.log(), HasSubstr("# OK: the utilisation has a series for 12 of the 12 nodes"));
+  EXPECT_THAT(print.log(), HasSubstr("# OK: 12 of the 12 nodes measured have a utilisation"));
 }
 
 TEST_F(CollectorLayoutsTest, ScrapeAddressesAreReportedNotScoredAndDiagnosed) {

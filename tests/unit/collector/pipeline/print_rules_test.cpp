@@ -118,7 +118,9 @@ class PrintRulesTest : public ::testing::Test {
 };
 
 TEST_F(PrintRulesTest, NamesTheMeasuredNodesTheUtilisationLeavesOut) {
+  // A scrape address is no measured node: it covers none.
   answer_utilisation(R"({"status":"success","data":{"resultType":"vector","result":[)"
+                     R"({"metric":{"instance":"10.0.0.9:9100"},"value":[1700000000,"0.5"]},)"
                      R"({"metric":{"instance":"node-a"},"value":[1700000000,"0.25"]}]}})");
   int exit_status = -1;
   const std::string out = run(exit_status);
@@ -128,7 +130,7 @@ TEST_F(PrintRulesTest, NamesTheMeasuredNodesTheUtilisationLeavesOut) {
                      "node-b; the descheduler skips its cycle while a node it considers has no "
                      "series. NETSCORE_FALLBACK_LINK_SPEED gives them one (and scores them on "
                      "it).\n"
-                     "# OK: the utilisation has a series for 1 of the 2 nodes measured\n");
+                     "# OK: 1 of the 2 nodes measured have a utilisation\n");
 }
 
 TEST_F(PrintRulesTest, AnEmptyUtilisationFails) {
@@ -136,7 +138,7 @@ TEST_F(PrintRulesTest, AnEmptyUtilisationFails) {
   int exit_status = -1;
   const std::string out = run(exit_status);
   EXPECT_EQ(exit_status, 1);
-  EXPECT_TRUE(out.ends_with("# FAIL: the utilisation has no series\n")) << out;
+  EXPECT_TRUE(out.ends_with("# FAIL: no node measured by the refresh has a utilisation\n")) << out;
 }
 
 TEST_F(PrintRulesTest, WithoutPrometheusTheConfigurationsRulesArePrintedAndItFails) {
@@ -144,7 +146,7 @@ TEST_F(PrintRulesTest, WithoutPrometheusTheConfigurationsRulesArePrintedAndItFai
   int exit_status = -1;
   const std::string out = run(exit_status);
   EXPECT_EQ(exit_status, 1);
-  EXPECT_TRUE(out.starts_with(expected_rules() + "# FAIL: the layout was not found")) << out;
+  EXPECT_TRUE(out.starts_with(expected_rules() + "# FAIL: the refresh's query failed")) << out;
 }
 
 }  // namespace
