@@ -60,6 +60,10 @@ int main(int argc, char** argv) {
       args.push_back(argv[i]);
     }
   }
+  if (check && print_rules) {
+    std::fprintf(stderr, "--check and --print-rules are two modes: give one\n");
+    return 2;
+  }
   const netscore::Config config = netscore::load_config_or_exit(
       netscore::Component::collector, static_cast<int>(args.size()), args.data());
   netscore::init_logging("netscore-collector", config.log_level, config.log_format);
