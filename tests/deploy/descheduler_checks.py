@@ -102,7 +102,8 @@ def check_ca_and_token(workload):
     sources = volumes.get(mount["name"], {}).get("projected", {}).get("sources", []) if mount else []
     paths = {s["serviceAccountToken"]["path"] for s in sources if "serviceAccountToken" in s}
     for s in sources:
-        paths |= {i["path"] for kind in ("configMap", "secret", "downwardAPI") for i in s.get(kind, {}).get("items", [])}
+        paths |= {i["path"] for kind in ("configMap", "secret", "downwardAPI")
+                  for i in s.get(kind, {}).get("items", [])}
     missing = {"token", "ca.crt", "namespace"} - paths
     return [f"descheduler: {mc.TOKEN_PATH} lacks {sorted(missing)}"] if missing else []
 

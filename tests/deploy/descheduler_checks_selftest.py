@@ -100,8 +100,9 @@ def main():
     if args.descheduler:
         policy = yaml.safe_load(next(iter(policy_map(rendered)["data"].values())))
         failures += [f"the real policy: {e}" for e in dc.check_with_descheduler(args.descheduler, policy)]
-        for name, change in (("a misspelt arg", lambda p: args_of(p, "DefaultEvictor").update(evictDaemonsetPods=False)),
-                             ("http", lambda p: p["metricsProviders"][0]["prometheus"].update(url="http://p:9090"))):
+        for name, change in (
+                ("a misspelt arg", lambda p: args_of(p, "DefaultEvictor").update(evictDaemonsetPods=False)),
+                ("http", lambda p: p["metricsProviders"][0]["prometheus"].update(url="http://p:9090"))):
             broken = copy.deepcopy(policy)
             change(broken)
             if not dc.check_with_descheduler(args.descheduler, broken):
