@@ -33,7 +33,7 @@ TEST(BurstSpreadStress, ConcurrentRecommendationsAreAllCounted) {
   meta.pod_price = 1;
   const model::TableRead table{.fresh = true, .meta = meta, .nodes = nodes, .name_hashes = hashes};
   const model::PrioritizeSettings settings{
-      .mode = ScoringMode::request, .neutral = 5, .spread_window_ns = kWindowNs};
+      .mode = Normalisation::request, .neutral = 5, .spread_window_ns = kWindowNs};
   std::atomic<bool> go{false};
   std::atomic<std::uint64_t> lost{0};
   std::vector<std::thread> threads;
