@@ -20,10 +20,10 @@ model::CorrectionSettings correction_settings(const Config& config) {
 }
 
 model::PrioritizeSettings prioritize_settings(const Config& config) {
-  return {.normalisation = config.extender.normalisation,
-          .neutral = config.extender.neutral_score,
-          .spread_window_ns =
-              std::chrono::nanoseconds(config.extender.spread_window.value).count()};
+  return {
+      .normalisation = config.extender.normalisation,
+      .neutral = config.extender.neutral_score,
+      .spread_window_ns = std::chrono::nanoseconds(config.extender.spread_window.value).count()};
 }
 
 }  // namespace netscore

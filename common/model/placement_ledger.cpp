@@ -70,7 +70,7 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
 }
 
 void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator it,
-                                std::int64_t now_ms) {
+                            std::int64_t now_ms) {
   const PodRecord& pod = it->second;
   --node_pods_[pod.node];
   --workloads_[pod.workload].pods;

@@ -102,8 +102,8 @@ const std::string kUnusable =
     "count by (kubernetes_node) (node_network_speed_bytes{device=\"eth0\"} <= 0)";
 
 // receive, transmit, or the larger of the two per node.
-std::string model::in_direction(const std::string& direction, const std::string& receive,
-                                const std::string& transmit) {
+std::string in_direction(const std::string& direction, const std::string& receive,
+                         const std::string& transmit) {
   if (direction == "receive") return receive;
   if (direction == "transmit") return transmit;
   return "((" + receive + ") > (" + transmit + ")) or (" + transmit + ")";
@@ -164,18 +164,18 @@ void expect_published_as_evaluated(const std::string& url, const Case& c, std::i
   const Values unusable = evaluate(url, kUnusable, eval_ms);
   const Values utilisation =
       evaluate(url,
-               model::in_direction(c.direction, per_node("rate", kReceive) + " / " + kSpeed,
-                                   per_node("rate", kTransmit) + " / " + kSpeed),
+               in_direction(c.direction, per_node("rate", kReceive) + " / " + kSpeed,
+                            per_node("rate", kTransmit) + " / " + kSpeed),
                eval_ms);
   const Values fallback_utilisation =
       evaluate(url,
-               model::in_direction(c.direction, per_node("rate", kReceive) + " / " + kFallbackSpeed,
-                                   per_node("rate", kTransmit) + " / " + kFallbackSpeed),
+               in_direction(c.direction, per_node("rate", kReceive) + " / " + kFallbackSpeed,
+                            per_node("rate", kTransmit) + " / " + kFallbackSpeed),
                eval_ms);
-  const Values raw = evaluate(url,
-                              model::in_direction(c.direction, per_node(c.function, kReceive),
-                                                  per_node(c.function, kTransmit)),
-                              eval_ms);
+  const Values raw = evaluate(
+      url,
+      in_direction(c.direction, per_node(c.function, kReceive), per_node(c.function, kTransmit)),
+      eval_ms);
 
   ASSERT_EQ(rows.size(), kNodes);
   ASSERT_EQ(receive_value.size(), kNodes);

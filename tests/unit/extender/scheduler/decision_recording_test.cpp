@@ -51,7 +51,7 @@ TEST(DecisionRecordingTest, PrioritizeKeepsScoresAndUnfilteredFailures) {
   const std::array<std::int16_t, 2> percent = {100, -1};
   const std::array<FailedNode, 1> unfiltered = {FailedNode{1, "rate"}};
   ExtenderConfig config;
-  config.scoring = Normalisation::range;
+  config.normalisation = Normalisation::range;
   record_prioritize(log, config, args, Lookup{.freshness = Freshness::fresh}, found, scores,
                     percent, unfiltered);
   const auto decisions = log.find("", "", "u", 10);
