@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "common/duration.h"
-#include "common/model/domain.h"
 #include "common/label_rules.h"
+#include "common/model/domain.h"
 
 namespace netscore {
 
@@ -22,6 +22,7 @@ enum class Component : unsigned { collector = 1U, extender = 2U };
 enum class LogLevel { trace, debug, info, warn, error, off };
 enum class LogFormat { text, json };
 enum class QueryMode { label, uname, custom };
+// The model's words (common/model/domain.h), read here from their NETSCORE_* variables.
 using model::Direction;
 using model::Normalisation;
 using model::QueryFunction;
