@@ -284,8 +284,8 @@ class RealtimeLoop {
                 policy_.knows_pod ? trace_.pods[pod].rate : policy_.blind_price * mean_pod_.receive,
                 policy_.knows_pod ? trace_.pods[pod].transmit_rate
                                   : policy_.blind_price * mean_pod_.transmit,
-                load_config(Component::extender, {}, policy_.env).extender.scoring ==
-                    ScoringMode::range,
+                load_config(Component::extender, {}, policy_.env).extender.normalisation ==
+                    Normalisation::range,
                 policy_.full_scale),
             extender_weight(), total);
         [[fallthrough]];
