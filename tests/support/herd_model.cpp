@@ -1,4 +1,4 @@
-#include "tests/integration/herd/herd_model.h"
+#include "tests/support/herd_model.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/scheduler_model.h"
+#include "tests/support/scheduler_model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/oracles.h"
+#include "bench/closed_loop/placement/oracles.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/control_plane.h"
+#include "bench/closed_loop/processes/control_plane.h"
 
 #include <curl/curl.h>
 
@@ -21,8 +21,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/closed_loop/control_plane_files.h"
-#include "bench/closed_loop/kube_objects_json.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
+#include "bench/closed_loop/processes/kube_objects_json.h"
+#include "bench/prometheus_text/exposition.h"
 #include "tests/support/eventually.h"
 #include "tests/support/prometheus_process.h"
 
@@ -278,7 +279,8 @@ void ControlPlane::start_scheduler(const std::string& configuration, std::size_t
             .status != 200)
       return false;
     const auto cached =
-        metric_value(scheduler_metrics(), R"(scheduler_scheduler_cache_size{type="nodes"})");
+        prometheus_text::value(prometheus_text::parse(scheduler_metrics()),
+                               "scheduler_scheduler_cache_size", {{"type", "nodes"}});
     return cached && *cached == static_cast<double>(nodes);
   };
   start_ready(

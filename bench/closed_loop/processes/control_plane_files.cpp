@@ -1,4 +1,4 @@
-#include "bench/closed_loop/control_plane_files.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
 
 #include <algorithm>
 #include <charconv>
@@ -218,22 +218,6 @@ std::string token_auth_line(const std::string& token, const std::string& user,
   std::string joined;
   for (const auto& group : groups) joined += (joined.empty() ? "" : ",") + group;
   return fmt::format("{},{},{},\"{}\"\n", token, user, user, joined);
-}
-
-std::optional<double> metric_value(const std::string& exposition, const std::string& series) {
-  std::size_t at = 0;
-  while ((at = exposition.find(series + " ", at)) != std::string::npos) {
-    if (at == 0 || exposition[at - 1] == '\n') {
-      const std::size_t start = at + series.size() + 1;
-      const std::size_t end = std::min(exposition.find('\n', start), exposition.size());
-      double value = 0;
-      const auto parsed =
-          std::from_chars(exposition.data() + start, exposition.data() + end, value);
-      return parsed.ec == std::errc{} ? std::optional<double>(value) : std::nullopt;
-    }
-    at += series.size();
-  }
-  return std::nullopt;
 }
 
 }  // namespace netscore::sim

@@ -56,8 +56,4 @@ std::string kubeconfig(const std::string& server, const std::string& ca_file,
 std::string token_auth_line(const std::string& token, const std::string& user,
                             const std::vector<std::string>& groups);
 
-// The value of a sample in a Prometheus text exposition, its series written exactly as exposed
-// (`name` or `name{label="value"}`); nullopt when absent or not a number.
-std::optional<double> metric_value(const std::string& exposition, const std::string& series);
-
 }  // namespace netscore::sim

@@ -1,14 +1,14 @@
-#include "bench/closed_loop/kube_objects_json.h"
+#include "bench/closed_loop/processes/kube_objects_json.h"
 
 #include <cstdint>
-#include <ctime>
 #include <string>
 #include <string_view>
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include "tests/support/fake_kube_objects.h"
 
 namespace netscore::sim::kube_json {
 namespace {
@@ -171,18 +171,27 @@ std::string owner(const Trace& trace, const PodSpec& pod, unsigned replicas) {
   return text(buffer);
 }
 
-std::string pod(const PodObject& pod) {
+std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std::string_view name,
+                                                             std::string_view uid) {
+  if (kind == OwnerKind::none) return std::nullopt;
+  const OwnerType type = owner_type(kind);
+  return testing::kube::OwnerReference{.kind = std::string(type.kind),
+                                       .name = std::string(name),
+                                       .uid = std::string(uid),
+                                       .api_version = std::string(type.api_version)};
+}
+
+std::string pod(const testing::kube::Pod& pod) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   open_object(w, "v1", "Pod", pod.name, pod.ns);
   labels(w, "labels", pod.labels);
   if (pod.owner) {
-    const OwnerType type = owner_type(pod.owner->kind);
     string(w, "ownerReferences");
     w.StartArray();
     w.StartObject();
-    member(w, "apiVersion", type.api_version);
-    member(w, "kind", type.kind);
+    member(w, "apiVersion", pod.owner->api_version);
+    member(w, "kind", pod.owner->kind);
     member(w, "name", pod.owner->name);
     member(w, "uid", pod.owner->uid);
     string(w, "controller");
@@ -195,7 +204,7 @@ std::string pod(const PodObject& pod) {
   w.EndObject();
   string(w, "spec");
   w.StartObject();
-  pod_spec(w, pod.job);
+  pod_spec(w, pod.owner && pod.owner->kind == owner_type(OwnerKind::job).kind);
   member(w, "schedulerName", pod.scheduler_name);
   if (!pod.node.empty()) member(w, "nodeName", pod.node);
   w.EndObject();
@@ -204,7 +213,7 @@ std::string pod(const PodObject& pod) {
 }
 
 std::string pod_running_status(std::int64_t scheduled_s) {
-  const std::string since = rfc3339(scheduled_s);
+  const std::string since = testing::kube::rfc3339(scheduled_s);
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
@@ -265,8 +274,8 @@ std::string node_ready_status(std::int64_t now_s) {
   member(w, "status", "True");
   member(w, "reason", "KubeletReady");
   member(w, "message", "no kubelet: the closed-loop benchmark posts this status");
-  member(w, "lastHeartbeatTime", rfc3339(now_s));
-  member(w, "lastTransitionTime", rfc3339(now_s));
+  member(w, "lastHeartbeatTime", testing::kube::rfc3339(now_s));
+  member(w, "lastTransitionTime", testing::kube::rfc3339(now_s));
   w.EndObject();
   w.EndArray();
   w.EndObject();
@@ -340,10 +349,6 @@ std::string cluster_role_binding(std::string_view name, std::string_view role,
   w.EndArray();
   w.EndObject();
   return text(buffer);
-}
-
-std::string rfc3339(std::int64_t unix_seconds) {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(static_cast<std::time_t>(unix_seconds)));
 }
 
 }  // namespace netscore::sim::kube_json

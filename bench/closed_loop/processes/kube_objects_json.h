@@ -6,8 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "bench/closed_loop/control_plane_files.h"
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
+#include "bench/closed_loop/workload/workload.h"
+#include "tests/support/fake_kube_objects.h"
 
 // The Kubernetes objects the closed loop creates in a real API server, as JSON request bodies:
 // the trace's nodes, pods and their controlling owners, and the collector's RBAC. The nodes and
@@ -40,22 +41,14 @@ Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner
 // ReplicaSets and StatefulSets by matchLabels, Jobs by the selector the API server generates.
 std::string owner(const Trace& trace, const PodSpec& pod, unsigned replicas);
 
-struct OwnerRef {
-  OwnerKind kind = OwnerKind::replicaset;
-  std::string name;
-  std::string uid;
-};
+// The controlling owner reference of a pod whose owner is of `kind`; nullopt for OwnerKind::none.
+std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std::string_view name,
+                                                             std::string_view uid);
 
-struct PodObject {
-  std::string ns;
-  std::string name;
-  Labels labels;
-  std::optional<OwnerRef> owner;  // the controller ownerReference; none without
-  std::string scheduler_name;
-  std::string node;  // spec.nodeName; empty: for the scheduler to bind
-  bool job = false;  // restartPolicy Never, as a Job's pod template must say
-};
-std::string pod(const PodObject& pod);
+// A pod as created through the API: its namespace, name, labels, controller reference (none
+// without), spec.schedulerName and spec.nodeName (empty: for the scheduler to bind), with the
+// requests SchedulerModel assumes; restartPolicy Never for a Job's pod, as its template must say.
+std::string pod(const testing::kube::Pod& pod);
 
 // A merge patch of a pod's status: Running, PodScheduled since `scheduled_s` (Unix seconds), as a
 // kubelet reports a pod running since then.
@@ -80,8 +73,5 @@ std::string cluster_role(const ClusterRoleSpec& role);
 // Binds ClusterRole `role` to the user `user` under the name `name`.
 std::string cluster_role_binding(std::string_view name, std::string_view role,
                                  std::string_view user);
-
-// "2023-03-01T10:00:00Z" (RFC 3339, UTC, whole seconds).
-std::string rfc3339(std::int64_t unix_seconds);
 
 }  // namespace netscore::sim::kube_json

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/netscore_processes.h"
+#include "bench/closed_loop/processes/netscore_processes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,8 +10,9 @@
 
 #include <rapidjson/document.h>
 
-#include "bench/closed_loop/control_plane_files.h"
-#include "bench/closed_loop/traffic_exporter.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
+#include "bench/closed_loop/processes/traffic_exporter.h"
+#include "bench/prometheus_text/exposition.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 #include "tests/support/netscore_binaries.h"
@@ -75,8 +76,9 @@ NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Pol
 NetscoreProcesses::Observed NetscoreProcesses::observe() const {
   Observed out;
   out.prioritize_answered =
-      metric_value(testing::http_get(url_ + "/metrics", 2s).body,
-                   R"(netscore_extender_requests_total{verb="prioritize",code="200"})")
+      prometheus_text::value(prometheus_text::parse(testing::http_get(url_ + "/metrics", 2s).body),
+                             "netscore_extender_requests_total",
+                             {{"verb", "prioritize"}, {"code", "200"}})
           .value_or(0);
   rapidjson::Document table;
   table.Parse(testing::http_get(url_ + "/table", 2s).body.c_str());

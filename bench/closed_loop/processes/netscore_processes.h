@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "bench/closed_loop/simulator.h"
+#include "bench/closed_loop/placement/policy.h"
 #include "common/config.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/scratch_table.h"

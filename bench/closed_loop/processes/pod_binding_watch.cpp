@@ -1,4 +1,4 @@
-#include "bench/closed_loop/pod_binding_watch.h"
+#include "bench/closed_loop/processes/pod_binding_watch.h"
 
 #include <chrono>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/traffic_exporter.h"
+#include "bench/closed_loop/processes/traffic_exporter.h"
 
 #include <fcntl.h>
 #include <sys/socket.h>

@@ -15,19 +15,20 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bench/closed_loop/netscore_processes.h"
-#include "bench/closed_loop/realtime_cluster.h"
-#include "bench/closed_loop/simulator.h"
-#include "bench/closed_loop/traffic_exporter.h"
-#include "tests/integration/herd/herd_model.h"
+#include "bench/closed_loop/placement/policy.h"
+#include "bench/closed_loop/placement/run_flags.h"
+#include "bench/closed_loop/processes/netscore_processes.h"
+#include "bench/closed_loop/processes/traffic_exporter.h"
+#include "bench/closed_loop/real_time/realtime_cluster.h"
+#include "bench/flags/flags.h"
 #include "tests/support/eventually.h"
+#include "tests/support/herd_model.h"
 
 using namespace netscore::sim;
 namespace herd = netscore::testing::herd;
@@ -145,51 +146,36 @@ Outcome run_once(const herd::Cluster& cluster, unsigned burst, const Policy& pol
 }  // namespace
 
 int main(int argc, char** argv) {
+  namespace po = netscore::flags::po;
   KubeClusterOptions kube{.kube_bin = {}, .deploy_dir = NETSCORE_DEPLOY_DIR};
   LoopParams loop;
   loop.time_scale = 1;  // the shipped collector timings: a burst is over before the next refresh
   unsigned runs = 3, burst = 50;
   std::string layout = "twenty";
   std::vector<Policy> policies;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help") {
-      std::cout
-          << "usage: netscore-burst-check --kube-bin=DIR [--deploy-dir=DIR] [--runs=3]\n"
-             "         [--burst=50] [--layout=twenty|nine-quiet] [--policies=NAME,...]\n"
-             "         [loop flags: --scrape-s, --time-scale (default 1), --shipped-weight]\n"
-             "Per policy (default: kube-scheduler alone, netscore defaults) and run, a fresh\n"
-             "control plane; prints the burst's pods per node, pods away from water-filling\n"
-             "and the nodes used.\n";
-      return 0;
-    }
-    const auto flag = split_flag(arg);
-    if (!flag) {
-      std::cerr << "expected --name=value, got " << arg << "\n";
-      return 2;
-    }
-    const auto [name, value] = *flag;
-    std::string error;
-    if (name == "kube-bin") {
-      kube.kube_bin = value;
-    } else if (name == "deploy-dir") {
-      kube.deploy_dir = value;
-    } else if (name == "runs") {
-      runs = static_cast<unsigned>(std::stoul(std::string(value)));
-    } else if (name == "burst") {
-      burst = static_cast<unsigned>(std::stoul(std::string(value)));
-    } else if (name == "layout" && (value == "twenty" || value == "nine-quiet")) {
-      layout = value;
-    } else if (name == "policies") {
-      error = select_policies(value, policies);
-    } else {
-      error = apply_loop_flag(loop, name, value);
-    }
-    if (!error.empty()) {
-      std::cerr << error << "\n";
-      return 2;
-    }
-  }
+  po::options_description options;
+  options.add_options()("kube-bin", netscore::flags::text(kube.kube_bin),
+                        "kube-apiserver and kube-scheduler v1.26 (required)")(
+      "deploy-dir", netscore::flags::text(kube.deploy_dir), "the project's deploy/")(
+      "runs", netscore::flags::number(runs), "runs per policy, each on a fresh control plane")(
+      "burst", netscore::flags::number(burst), "pods in the burst")(
+      "layout", po::value<std::string>(&layout)->notifier([](const std::string& name) {
+        if (name != "twenty" && name != "nine-quiet")
+          throw po::error("--layout=" + name + ": expected twenty or nine-quiet");
+      }),
+      "twenty or nine-quiet");
+  add_policies_option(options, policies);
+  add_loop_options(options, loop);
+  if (const auto stop = netscore::flags::parse(
+          argc, argv, options,
+          "usage: netscore-burst-check --kube-bin=DIR [--deploy-dir=DIR] [--runs=3]\n"
+          "         [--burst=50] [--layout=twenty|nine-quiet] [--policies=NAME,...]\n"
+          "         [loop flags: --scrape-s, --time-scale (default 1), --shipped-weight]\n"
+          "Per policy (default: kube-scheduler alone, netscore defaults) and run, a fresh\n"
+          "control plane; prints the burst's pods per node, pods away from water-filling\n"
+          "and the nodes used.\n",
+          std::cout, std::cerr))
+    return *stop;
   if (kube.kube_bin.empty()) {
     std::cerr << "--kube-bin=DIR is required\n";
     return 2;

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "bench/closed_loop/kube_objects_json.h"
-#include "bench/closed_loop/pod_owner.h"
-#include "bench/closed_loop/realtime_cluster.h"
+#include "bench/closed_loop/processes/kube_objects_json.h"
+#include "bench/closed_loop/workload/pod_owner.h"
+#include "bench/closed_loop/real_time/realtime_cluster.h"
 #include "tests/support/fake_kube_apiserver.h"
 
 namespace netscore::sim {
@@ -74,11 +74,7 @@ class FakeCluster final : public RealtimeCluster {
                      .name = spec.name,
                      .labels = {{"app", trace_.deployments[spec.deployment].name}}};
     if (!spec.template_hash.empty()) object.labels.emplace("pod-template-hash", spec.template_hash);
-    if (spec.owner_kind != OwnerKind::none)
-      object.owner =
-          kube::OwnerReference{.kind = std::string(kube_json::owner_type(spec.owner_kind).kind),
-                               .name = spec.replicaset,
-                               .uid = owner_uid(spec)};
+    object.owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid(spec));
     return object;
   }
 

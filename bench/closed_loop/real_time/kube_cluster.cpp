@@ -25,11 +25,12 @@
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 
-#include "bench/closed_loop/control_plane.h"
-#include "bench/closed_loop/control_plane_files.h"
-#include "bench/closed_loop/kube_objects_json.h"
-#include "bench/closed_loop/pod_binding_watch.h"
-#include "bench/closed_loop/realtime_cluster.h"
+#include "bench/closed_loop/processes/control_plane.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
+#include "bench/closed_loop/processes/kube_objects_json.h"
+#include "bench/closed_loop/processes/pod_binding_watch.h"
+#include "bench/closed_loop/real_time/realtime_cluster.h"
+#include "bench/prometheus_text/exposition.h"
 #include "tests/support/eventually.h"
 
 namespace netscore::sim {
@@ -233,11 +234,11 @@ class KubeCluster final : public RealtimeCluster {
                                   failed_requests_ + sender_->failed(), watch_->failures());
     const std::string metrics = control_plane_.scheduler_metrics();
     if (metrics.empty()) return out;
+    const auto samples = prometheus_text::parse(metrics);
     const auto attempts = [&](std::string_view result) {
-      return metric_value(
-                 metrics,
-                 fmt::format(R"(scheduler_schedule_attempts_total{{profile="{}",result="{}"}})",
-                             kSchedulerName, result))
+      return prometheus_text::value(
+                 samples, "scheduler_schedule_attempts_total",
+                 {{"profile", std::string(kSchedulerName)}, {"result", std::string(result)}})
           .value_or(0);
     };
     return out + fmt::format(", kube-scheduler attempts: {} scheduled, {} unschedulable, {} error",
@@ -257,20 +258,15 @@ class KubeCluster final : public RealtimeCluster {
 
   std::string pod_object(std::uint32_t pod, const std::string& node) const {
     const PodSpec& spec = trace_.pods[pod];
-    std::optional<kube_json::OwnerRef> owner;
-    if (spec.owner_kind != OwnerKind::none) {
-      owner = kube_json::OwnerRef{
-          .kind = spec.owner_kind, .name = spec.replicaset, .uid = owner_uid_.at(owner_key(spec))};
-    }
-    const kube_json::PodObject object{
-        .ns = spec.ns,
-        .name = spec.name,
-        .labels = kube_json::pod_labels(trace_, spec, owner ? owner->uid : std::string()),
-        .owner = owner,
-        .scheduler_name = scheduler_name_,
-        .node = node,
-        .job = spec.owner_kind == OwnerKind::job};
-    return kube_json::pod(object);
+    const std::string owner_uid =
+        spec.owner_kind == OwnerKind::none ? std::string() : owner_uid_.at(owner_key(spec));
+    return kube_json::pod(
+        {.ns = spec.ns,
+         .name = spec.name,
+         .node = node,
+         .labels = kube_json::pod_labels(trace_, spec, owner_uid),
+         .owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid),
+         .scheduler_name = scheduler_name_});
   }
 
   static std::tuple<OwnerKind, std::string, std::string> owner_key(const PodSpec& spec) {

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/realtime.h"
+#include "bench/closed_loop/real_time/realtime.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,14 +18,12 @@
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 
-#include "bench/closed_loop/oracles.h"
-#include "bench/closed_loop/pod_owner.h"
-#include "bench/closed_loop/netscore_processes.h"
-#include "bench/closed_loop/realtime_cluster.h"
-#include "bench/closed_loop/scheduler_model.h"
-#include "bench/closed_loop/timed_event.h"
-#include "bench/closed_loop/traffic_exporter.h"
-#include "common/config.h"
+#include "bench/closed_loop/placement/placement.h"
+#include "bench/closed_loop/placement/timed_event.h"
+#include "bench/closed_loop/processes/netscore_processes.h"
+#include "bench/closed_loop/processes/traffic_exporter.h"
+#include "bench/closed_loop/real_time/realtime_cluster.h"
+#include "bench/closed_loop/reports/balance_metrics.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 
@@ -58,17 +56,10 @@ class RealtimeLoop {
         external_scheduler_(cluster_->schedules(policy)),
         exporter_(trace.node_names, {trace.background, trace.counter_start},
                   {trace.background_transmit, trace.counter_start_transmit}, trace.speed),
-        with_speeds_(
-            std::any_of(trace.speed.begin(), trace.speed.end(), [](double s) { return s > 0; })),
-        bound_rate_(trace.background),
-        bound_transmit_(trace.background_transmit),
-        node_pods_(nodes_, 0),
-        node_of_pod_(trace.pods.size(), -1),
         removed_(trace.pods.size(), false),
         created_at_s_(trace.pods.size(), 0),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
-        scheduler_(params.topology_spread, params.tie_seed),
-        mean_pod_(mean_pod_rates(trace)) {
+        placement_(trace, policy, params) {
     node_names_json_ = "[";
     for (std::size_t n = 0; n < nodes_; ++n) {
       index_[trace.node_names[n]] = n;
@@ -128,7 +119,7 @@ class RealtimeLoop {
     std::cerr << "\n";
     return {.policy = policy_.name,
             .balance = recorder_.result(),
-            .bursts = burst_spread(trace_, node_of_pod_),
+            .bursts = burst_spread(trace_, placement_.node_of_pod()),
             .peak_to_mean = recorder_.peak_to_mean_series(30)};
   }
 
@@ -139,21 +130,13 @@ class RealtimeLoop {
     queue_.push({.t = t, .seq = seq_++, .kind = kind, .arg = arg});
   }
 
-  std::size_t least_utilised(std::uint32_t pod) const {
-    return sim::least_utilised(bound_rate_, bound_transmit_, trace_.speed, trace_.pods[pod].rate,
-                               trace_.pods[pod].transmit_rate);
-  }
+  int node_of_pod(std::uint32_t pod) const { return placement_.node_of_pod()[pod]; }
 
-  // As the virtual-time level: water-filling on true traffic (on utilisation when the nodes have
-  // speeds), the same for every policy, bound long before any window so that their traffic is
-  // measured, not expected.
+  // As the virtual-time level: the same for every policy, bound long before any window so that
+  // their traffic is measured, not expected.
   void place_initial(std::uint32_t pod) {
-    const auto best =
-        with_speeds_
-            ? least_utilised(pod)
-            : static_cast<std::size_t>(std::min_element(bound_rate_.begin(), bound_rate_.end()) -
-                                       bound_rate_.begin());
-    bind(pod, best);
+    const std::size_t best = placement_.initial_node(pod);
+    placement_.bind(pod, best);
     exporter_.add_running(pod, best, trace_.pods[pod].rate, trace_.pods[pod].transmit_rate);
     cluster_->create_initial(pod, best);
   }
@@ -161,9 +144,9 @@ class RealtimeLoop {
   // A binding kube-scheduler made, seen by the watch; the harness' own and those of pods deleted
   // meanwhile are skipped.
   void on_bound(std::uint32_t pod, std::size_t node) {
-    if (!external_scheduler_ || removed_[pod] || node_of_pod_[pod] >= 0) return;
+    if (!external_scheduler_ || removed_[pod] || node_of_pod(pod) >= 0) return;
     const PodSpec& spec = trace_.pods[pod];
-    bind(pod, node);
+    placement_.bind(pod, node);
     exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
     const double latency_s = elapsed_s() - created_at_s_[pod];
     binding_latency_total_s_ += latency_s;
@@ -173,30 +156,13 @@ class RealtimeLoop {
 
   void report_external_bindings() const {
     unsigned unbound = 0;
-    for (const auto pod : created_) unbound += !removed_[pod] && node_of_pod_[pod] < 0;
+    for (const auto pod : created_) unbound += !removed_[pod] && node_of_pod(pod) < 0;
     std::cerr << fmt::format(
         ", {} bound by kube-scheduler ({:.3f} s mean, {:.3f} s max from "
         "creation to the watch), {} still pending",
         external_bindings_,
         external_bindings_ ? binding_latency_total_s_ / external_bindings_ : 0.0,
         binding_latency_max_s_, unbound);
-  }
-
-  void bind(std::uint32_t pod, std::size_t node) {
-    node_of_pod_[pod] = static_cast<int>(node);
-    ++node_pods_[node];
-    bound_rate_[node] += trace_.pods[pod].rate;
-    bound_transmit_[node] += trace_.pods[pod].transmit_rate;
-    if (spread_by_default(trace_.pods[pod])) same_set(pod)[node] += 1;
-  }
-
-  // The pods bound per node that PodTopologySpread counts as the pod's siblings; all zero (the
-  // empty owner's) for a pod its default constraints do not select.
-  std::vector<unsigned>& same_set(std::uint32_t pod) {
-    const PodSpec& spec = trace_.pods[pod];
-    auto& same = same_set_[spread_by_default(spec) ? spec.replicaset : std::string()];
-    same.resize(nodes_);
-    return same;
   }
 
   void handle(const Event& e) {
@@ -210,9 +176,9 @@ class RealtimeLoop {
       case EventKind::sample: {
         const auto rates = exporter_.rates();
         recorder_.add(rates.receive);
-        if (with_speeds_) {
+        if (placement_.with_speeds()) {
           recorder_.add_links(rates.receive, rates.transmit, trace_.speed);
-          recorder_.add_pods(node_pods_, trace_.speed);
+          recorder_.add_pods(placement_.node_pods(), trace_.speed);
         }
         push(e.t + params_.sample_s, EventKind::sample);
         break;
@@ -236,17 +202,11 @@ class RealtimeLoop {
       return;
     }
     const std::uint32_t pod = event.pods.front();
-    const PodSpec& spec = trace_.pods[pod];
     removed_[pod] = true;
     cluster_->remove(pod);
     exporter_.stop_pod(pod);
-    const int node = node_of_pod_[pod];
-    if (node < 0) return;  // still pending: skipped when its turn comes
-    const auto n = static_cast<std::size_t>(node);
-    --node_pods_[n];
-    bound_rate_[n] -= spec.rate;
-    bound_transmit_[n] -= spec.transmit_rate;
-    if (spread_by_default(spec)) same_set(pod)[n] -= 1;
+    // A pod still pending is skipped when its turn comes.
+    placement_.remove(pod);
   }
 
   void schedule_next() {
@@ -254,58 +214,22 @@ class RealtimeLoop {
     if (pending_.empty()) return;
     const std::uint32_t pod = pending_.front();
     pending_.pop_front();
-    const std::size_t node = pick(pod);
+    const std::size_t node =
+        placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p); });
     const PodSpec& spec = trace_.pods[pod];
     if (!cluster_->bind(pod, node)) ++failed_bindings_;
-    bind(pod, node);
+    placement_.bind(pod, node);
     exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
     if (!pending_.empty()) push(elapsed_s() + params_.cycle_s, EventKind::schedule);
   }
 
-  std::size_t pick(std::uint32_t pod) {
-    std::vector<std::int64_t> total(nodes_, 0);
-    switch (policy_.kind) {
-      case PolicyKind::fewest_pods:
-        return static_cast<std::size_t>(std::min_element(node_pods_.begin(), node_pods_.end()) -
-                                        node_pods_.begin());
-      case PolicyKind::oracle:
-        return static_cast<std::size_t>(std::min_element(bound_rate_.begin(), bound_rate_.end()) -
-                                        bound_rate_.begin());
-      case PolicyKind::utilisation_oracle:
-        return least_utilised(pod);
-      case PolicyKind::blind_oracle:
-        return sim::least_utilised(bound_rate_, bound_transmit_, trace_.speed,
-                                   policy_.blind_price * mean_pod_.receive,
-                                   policy_.blind_price * mean_pod_.transmit);
-      case PolicyKind::utilisation_scores:
-        SchedulerModel::add_extender(
-            utilisation_scores(
-                bound_rate_, bound_transmit_, trace_.speed,
-                policy_.knows_pod ? trace_.pods[pod].rate : policy_.blind_price * mean_pod_.receive,
-                policy_.knows_pod ? trace_.pods[pod].transmit_rate
-                                  : policy_.blind_price * mean_pod_.transmit,
-                load_config(Component::extender, {}, policy_.env).extender.scoring ==
-                    ScoringMode::range,
-                policy_.full_scale),
-            extender_weight(), total);
-        [[fallthrough]];
-      case PolicyKind::netscore:
-        if (policy_.kind == PolicyKind::netscore) add_extender(pod, total);
-        [[fallthrough]];
-      case PolicyKind::scheduler:
-        scheduler_.add_default_plugins(node_pods_, same_set(pod), total);
-        break;
-    }
-    return scheduler_.select_host(total);
-  }
-
-  // The shipped configuration's extender is ignorable: a failed call leaves only the default
-  // plugins' scores, as kube-scheduler does.
-  void add_extender(std::uint32_t pod, std::vector<std::int64_t>& total) {
+  // nullopt when the call failed: the shipped configuration's extender is ignorable, and the
+  // default plugins' scores alone decide, as kube-scheduler does.
+  std::optional<std::vector<std::int64_t>> extender_scores(std::uint32_t pod) {
     const auto object = cluster_->pod_json(pod);
     if (!object) {
       ++extender_failures_;
-      return;
+      return std::nullopt;
     }
     const auto sent = Clock::now();
     const auto reply = testing::http_post(
@@ -319,7 +243,7 @@ class RealtimeLoop {
     list.Parse(reply.body.c_str());
     if (reply.status != 200 || !list.IsArray()) {
       ++extender_failures_;
-      return;
+      return std::nullopt;
     }
     std::vector<std::int64_t> scores(nodes_, 0);
     for (const auto& host : list.GetArray()) {
@@ -329,11 +253,7 @@ class RealtimeLoop {
       const auto it = index_.find(host["Host"].GetString());
       if (it != index_.end()) scores[it->second] = host["Score"].GetInt64();
     }
-    SchedulerModel::add_extender(scores, extender_weight(), total);
-  }
-
-  std::int64_t extender_weight() const {
-    return policy_.weight > 0 ? policy_.weight : params_.shipped_weight;
+    return scores;
   }
 
   const Trace& trace_;
@@ -349,20 +269,12 @@ class RealtimeLoop {
   std::optional<NetscoreProcesses> netscore_;
   std::unordered_map<std::string, std::size_t> index_;
   std::string node_names_json_;
-  bool with_speeds_;
-  // True traffic once every bound pod runs (the oracles' view), per direction.
-  std::vector<double> bound_rate_, bound_transmit_;
-  std::vector<unsigned> node_pods_;
-  // Pods bound per node, per ReplicaSet (PodTopologySpread's view of the pod's siblings).
-  std::unordered_map<std::string, std::vector<unsigned>> same_set_;
-  std::vector<int> node_of_pod_;
   std::vector<bool> removed_;
   std::vector<double> created_at_s_;    // per pod, seconds into the run
   std::vector<std::uint32_t> created_;  // pods created through the API, in order
   std::deque<std::uint32_t> pending_;
   BalanceRecorder recorder_;
-  SchedulerModel scheduler_;
-  PodRates mean_pod_;
+  Placement placement_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
   Clock::time_point start_;

@@ -2,10 +2,11 @@
 
 #include <optional>
 
-#include "bench/closed_loop/netscore_processes.h"
-#include "bench/closed_loop/realtime_cluster.h"
-#include "bench/closed_loop/simulator.h"
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/processes/netscore_processes.h"
+#include "bench/closed_loop/real_time/realtime_cluster.h"
+#include "bench/closed_loop/placement/policy.h"
+#include "bench/closed_loop/reports/run_result.h"
+#include "bench/closed_loop/workload/workload.h"
 
 // The closed loop in real time with the real parts: the trace's node traffic served by an
 // exporter that a real Prometheus scrapes, the real netscore-collector watching a fake Kubernetes

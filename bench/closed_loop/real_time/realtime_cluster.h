@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "bench/closed_loop/simulator.h"
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/placement/policy.h"
+#include "bench/closed_loop/workload/workload.h"
 #include "common/config.h"
 
 // The Kubernetes side of the real-time closed loop, behind one interface so that the loop reads

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 // How balanced the true node traffic stayed during a run, measured on the simulator's ground
 // truth (not on what Prometheus showed the policy), so that policies are compared on outcome.

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/scale_cluster.h"
+#include "bench/closed_loop/scale/scale_cluster.h"
 
 #include <algorithm>
 #include <atomic>
@@ -19,9 +19,9 @@
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 
-#include "bench/closed_loop/control_plane.h"
-#include "bench/closed_loop/control_plane_files.h"
-#include "bench/closed_loop/kube_objects_json.h"
+#include "bench/closed_loop/processes/control_plane.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
+#include "bench/closed_loop/processes/kube_objects_json.h"
 
 namespace netscore::sim {
 namespace {
@@ -121,15 +121,13 @@ KubeConfig ScaleCluster::collector_kube() const {
 
 std::string ScaleCluster::pod_body(const PodSpec& spec, const std::string& owner_uid,
                                    const std::string& node) const {
-  std::optional<kube_json::OwnerRef> owner;
-  if (spec.owner_kind != OwnerKind::none)
-    owner = kube_json::OwnerRef{.kind = spec.owner_kind, .name = spec.replicaset, .uid = owner_uid};
-  return kube_json::pod({.ns = spec.ns,
-                         .name = spec.name,
-                         .labels = kube_json::pod_labels(trace_, spec, owner_uid),
-                         .owner = owner,
-                         .scheduler_name = "default-scheduler",
-                         .node = node});
+  return kube_json::pod(
+      {.ns = spec.ns,
+       .name = spec.name,
+       .node = node,
+       .labels = kube_json::pod_labels(trace_, spec, owner_uid),
+       .owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid),
+       .scheduler_name = "default-scheduler"});
 }
 
 void ScaleCluster::create_backlog(unsigned pods, double replicaset_share, unsigned per_replicaset) {
@@ -184,10 +182,9 @@ void ScaleCluster::create_bound(unsigned pods) {
     const std::string name = fmt::format("bound-{:06}", p);
     const std::string body = kube_json::pod({.ns = kNamespace,
                                              .name = name,
+                                             .node = options_.nodes[p % options_.nodes.size()],
                                              .labels = {{"app", fmt::format("bound-{}", p % 50)}},
-                                             .owner = std::nullopt,
-                                             .scheduler_name = "default-scheduler",
-                                             .node = options_.nodes[p % options_.nodes.size()]});
+                                             .scheduler_name = "default-scheduler"});
     return expect(api_.post(pods_path(), body), 201, "creating pod " + name);
   });
 }

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/closed_loop/control_plane.h"
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/processes/control_plane.h"
+#include "bench/closed_loop/workload/workload.h"
 #include "common/config.h"
 
 // The scale benchmark's cluster on a real control plane (control_plane.h): fake Ready nodes, a

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/scale_metrics.h"
+#include "bench/closed_loop/scale/scale_metrics.h"
 
 #include <unistd.h>
 
@@ -9,8 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <limits>
-#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -19,42 +17,6 @@
 #include <vector>
 
 namespace netscore::sim {
-namespace {
-
-std::optional<double> number(std::string_view text) {
-  if (text == "+Inf") return std::numeric_limits<double>::infinity();
-  double value = 0;
-  const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (parsed.ec != std::errc{}) return std::nullopt;
-  return value;
-}
-
-// Cumulative counts by upper bound, summed over the matching series.
-std::map<double, double> buckets(const std::string& exposition, std::string_view name,
-                                 std::string_view matcher) {
-  std::map<double, double> out;
-  const std::string prefix = std::string(name) + "_bucket{";
-  std::istringstream lines(exposition);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (!line.starts_with(prefix)) continue;
-    const auto close = line.rfind('}');
-    if (close == std::string::npos) continue;
-    const std::string_view labels = std::string_view(line).substr(0, close);
-    if (!matcher.empty() && labels.find(matcher) == std::string_view::npos) continue;
-    // Not a bare `le="`: other label names end in "le" too (profile).
-    auto le = labels.find(",le=\"");
-    if (le == std::string_view::npos) le = labels.find("{le=\"");
-    if (le == std::string_view::npos) continue;
-    le += 5;
-    const auto bound = number(labels.substr(le, labels.find('"', le) - le));
-    const auto count = number(std::string_view(line).substr(close + 2));
-    if (bound && count) out[*bound] += *count;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::optional<double> process_cpu_s(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -119,30 +81,6 @@ TcpConnections server_connections(std::uint16_t port) {
     if (state == "06") ++out.time_wait;
   }
   return out;
-}
-
-std::optional<double> histogram_quantile(const std::string& exposition, std::string_view name,
-                                         double q, std::string_view matcher) {
-  const auto counts = buckets(exposition, name, matcher);
-  if (counts.empty() || counts.rbegin()->second <= 0) return std::nullopt;
-  const double rank = q * counts.rbegin()->second;
-  double lower = 0, below = 0;
-  for (const auto& [bound, cumulative] : counts) {
-    if (cumulative >= rank) {
-      if (bound == std::numeric_limits<double>::infinity()) return lower;
-      const double in_bucket = cumulative - below;
-      return in_bucket <= 0 ? bound : lower + (bound - lower) * (rank - below) / in_bucket;
-    }
-    lower = bound;
-    below = cumulative;
-  }
-  return lower;
-}
-
-double histogram_count(const std::string& exposition, std::string_view name,
-                       std::string_view matcher) {
-  const auto counts = buckets(exposition, name, matcher);
-  return counts.empty() ? 0 : counts.rbegin()->second;
 }
 
 }  // namespace netscore::sim

@@ -4,13 +4,10 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 
-// What the scale benchmark reads off the processes it runs and off kube-scheduler's /metrics:
-// CPU time and peak resident memory from /proc, and quantiles of a Prometheus histogram as
-// histogram_quantile() computes them, so that kube-scheduler's own latency figures are read the
-// way an operator's dashboard reads them.
+// What the scale benchmark reads off the processes it runs, from /proc: CPU time, peak resident
+// memory, a child by name, a server's TCP connections. (Their /metrics: bench/prometheus_text.)
 namespace netscore::sim {
 
 // utime + stime of a process in seconds; nullopt once it is gone.
@@ -29,15 +26,5 @@ struct TcpConnections {
   unsigned time_wait = 0;
 };
 TcpConnections server_connections(std::uint16_t port);
-
-// The q-quantile of histogram `name` in a text exposition, summed over every series of it whose
-// labels contain each of `matchers` (`result="scheduled"`), interpolated linearly within the
-// bucket as histogram_quantile() does; nullopt without observations. In the +Inf bucket: the
-// highest finite bound.
-std::optional<double> histogram_quantile(const std::string& exposition, std::string_view name,
-                                         double q, std::string_view matcher = {});
-// The number of observations of that histogram (its +Inf bucket).
-double histogram_count(const std::string& exposition, std::string_view name,
-                       std::string_view matcher = {});
 
 }  // namespace netscore::sim

@@ -5,19 +5,20 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <exception>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "bench/closed_loop/scale_run.h"
+#include "bench/closed_loop/scale/scale_run.h"
+#include "bench/flags/flags.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
 
@@ -39,82 +40,70 @@ struct Flags {
   double data_minutes = 45;  // Prometheus' backfilled series reach this far ahead of the start
 };
 
-[[noreturn]] void usage(const std::string& problem) {
-  std::fprintf(stderr,
-               "netscore-scale-realtime: %s\n"
-               "usage: netscore-scale-realtime --kube-bin=DIR [--nodes=1000,5000] [--pods=500]\n"
-               "  [--pairs=3] [--replicaset-share=0.9] [--per-replicaset=10] [--threads=8]\n"
-               "  [--timeout-s=600] [--quiet-s=10] [--data-minutes=45] [--deploy-dir=DIR]\n"
-               "  [--collector=PATH] [--extender=PATH] (default: this build's)\n"
-               "  [--scheduler-qps=N] [--profile-dir=DIR [--profile-s=5]]\n"
-               "  [--relist-pods=N [--relist-repeats=3]]  (relist only, at the first --nodes)\n",
-               problem.c_str());
-  std::exit(2);
-}
+constexpr const char* kUsage =
+    "usage: netscore-scale-realtime --kube-bin=DIR [--nodes=1000,5000] [--pods=500]\n"
+    "  [--pairs=3] [--replicaset-share=0.9] [--per-replicaset=10] [--threads=8]\n"
+    "  [--timeout-s=600] [--quiet-s=10] [--data-minutes=45] [--deploy-dir=DIR]\n"
+    "  [--collector=PATH] [--extender=PATH] (default: this build's)\n"
+    "  [--scheduler-qps=N] [--profile-dir=DIR [--profile-s=5]]\n"
+    "  [--relist-pods=N [--relist-repeats=3]]  (relist only, at the first --nodes)\n";
 
-double number(std::string_view flag, const std::string& value) {
-  char* end = nullptr;
-  const double v = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0' || v < 0) usage(fmt::format("{}: not a number", flag));
-  return v;
-}
-
-Flags parse(int argc, char** argv) {
-  Flags f;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto eq = arg.find('=');
-    if (!arg.starts_with("--") || eq == std::string::npos) usage("flags are --name=value");
-    const std::string name = arg.substr(2, eq - 2), value = arg.substr(eq + 1);
-    const auto whole = [&] { return static_cast<unsigned>(number(name, value)); };
-    if (name == "kube-bin") {
-      f.run.kube_bin = value;
-    } else if (name == "collector") {
-      f.run.collector_binary = value;
-    } else if (name == "extender") {
-      f.run.extender_binary = value;
-    } else if (name == "deploy-dir") {
-      f.run.deploy_dir = value;
-    } else if (name == "nodes") {
-      f.node_counts.clear();
-      for (std::size_t at = 0; at <= value.size();) {
-        const auto comma = std::min(value.find(',', at), value.size());
-        f.node_counts.push_back(static_cast<unsigned>(number(name, value.substr(at, comma - at))));
-        at = comma + 1;
-      }
-    } else if (name == "pods") {
-      f.run.pods = whole();
-    } else if (name == "pairs") {
-      f.pairs = whole();
-    } else if (name == "replicaset-share") {
-      f.run.replicaset_share = std::min(1.0, number(name, value));
-    } else if (name == "per-replicaset") {
-      f.run.per_replicaset = std::max(1U, whole());
-    } else if (name == "threads") {
-      f.run.threads = std::max(1U, whole());
-    } else if (name == "timeout-s") {
-      f.run.timeout_s = number(name, value);
-    } else if (name == "quiet-s") {
-      f.run.quiet_s = number(name, value);
-    } else if (name == "data-minutes") {
-      f.data_minutes = number(name, value);
-    } else if (name == "scheduler-qps") {
-      f.run.scheduler_qps = whole();
-    } else if (name == "profile-dir") {
-      f.run.profile_dir = value;
-    } else if (name == "profile-s") {
-      f.run.profile_s = number(name, value);
-    } else if (name == "relist-pods") {
-      f.relist_pods = whole();
-    } else if (name == "relist-repeats") {
-      f.relist_repeats = std::max(1U, whole());
-    } else {
-      usage("unknown flag --" + name);
+// The flags, or the exit code when the command should stop (--help, a bad flag).
+std::optional<int> parse(int argc, char** argv, Flags& f) {
+  namespace flags = netscore::flags;
+  namespace po = flags::po;
+  po::options_description options;
+  options.add_options()("kube-bin", flags::text(f.run.kube_bin), "kube-apiserver, kube-scheduler")(
+      "collector", flags::text(f.run.collector_binary), "netscore-collector")(
+      "extender", flags::text(f.run.extender_binary), "netscore-extender")(
+      "deploy-dir", flags::text(f.run.deploy_dir), "the project's deploy/")(
+      "nodes", po::value<std::string>()->notifier([&f](const std::string& list) {
+        f.node_counts.clear();
+        for (std::size_t at = 0; at <= list.size();) {
+          const auto comma = std::min(list.find(',', at), list.size());
+          const auto count = flags::parse_number<unsigned>(list.substr(at, comma - at));
+          if (!count) throw po::invalid_option_value(list);
+          f.node_counts.push_back(*count);
+          at = comma + 1;
+        }
+      }),
+      "node counts, comma-separated")("pods", flags::number(f.run.pods), "the backlog")(
+      "pairs", flags::number(f.pairs), "alone/netscore pairs per node count")(
+      "replicaset-share", flags::number(f.run.replicaset_share), "pods with a ReplicaSet")(
+      "per-replicaset", flags::number(f.run.per_replicaset), "pods per ReplicaSet")(
+      "threads", flags::number(f.run.threads), "concurrent API requests")(
+      "timeout-s", flags::seconds(f.run.timeout_s), "for every pod to be bound")(
+      "quiet-s", flags::seconds(f.run.quiet_s), "netscore idle before kube-scheduler starts")(
+      "data-minutes", flags::number(f.data_minutes), "Prometheus' backfilled series")(
+      "scheduler-qps",
+      po::value<flags::Number<unsigned>>()->notifier(
+          [&f](const flags::Number<unsigned>& qps) { f.run.scheduler_qps = qps.value; }),
+      "kube-scheduler's client qps and burst")("profile-dir", flags::text(f.run.profile_dir),
+                                               "where the CPU profiles go")(
+      "profile-s", flags::seconds(f.run.profile_s), "profile length")(
+      "relist-pods", flags::number(f.relist_pods), "relist only, of this many bound pods")(
+      "relist-repeats", flags::number(f.relist_repeats), "relists");
+  if (const auto stop = flags::parse(argc, argv, options, kUsage, std::cout, std::cerr))
+    return stop;
+  for (const auto& [flag, value] :
+       {std::pair{"--replicaset-share", f.run.replicaset_share},
+        std::pair{"--timeout-s", f.run.timeout_s}, std::pair{"--quiet-s", f.run.quiet_s},
+        std::pair{"--data-minutes", f.data_minutes}, std::pair{"--profile-s", f.run.profile_s}}) {
+    if (value < 0) {
+      std::cerr << "netscore-scale-realtime: " << flag << " must not be negative\n";
+      return 2;
     }
   }
-  if (f.run.kube_bin.empty()) usage("--kube-bin is required");
-  if (f.run.pods < 2 || f.pairs == 0 || f.node_counts.empty()) usage("pods >= 2, pairs >= 1");
-  return f;
+  f.run.replicaset_share = std::min(1.0, f.run.replicaset_share);
+  f.run.per_replicaset = std::max(1U, f.run.per_replicaset);
+  f.run.threads = std::max(1U, f.run.threads);
+  f.relist_repeats = std::max(1U, f.relist_repeats);
+  if (f.run.kube_bin.empty() || f.run.pods < 2 || f.pairs == 0 || f.node_counts.empty()) {
+    std::cerr << "netscore-scale-realtime: --kube-bin is required, pods >= 2, pairs >= 1\n"
+              << kUsage;
+    return 2;
+  }
+  return std::nullopt;
 }
 
 std::string ms(const std::optional<double>& seconds) {
@@ -206,7 +195,8 @@ void run_pairs(const Flags& flags, unsigned nodes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Flags flags = parse(argc, argv);
+  Flags flags;
+  if (const auto stop = parse(argc, argv, flags)) return *stop;
   curl_global_init(CURL_GLOBAL_DEFAULT);
   spdlog::set_level(spdlog::level::warn);
   int status = 0;

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/scale_run.h"
+#include "bench/closed_loop/scale/scale_run.h"
 
 #include <sys/resource.h>
 
@@ -22,11 +22,12 @@
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 
-#include "bench/closed_loop/netscore_processes.h"
-#include "bench/closed_loop/pod_binding_watch.h"
-#include "bench/closed_loop/scale_cluster.h"
-#include "bench/closed_loop/scale_metrics.h"
-#include "bench/closed_loop/simulator.h"
+#include "bench/closed_loop/processes/netscore_processes.h"
+#include "bench/closed_loop/processes/pod_binding_watch.h"
+#include "bench/closed_loop/scale/scale_cluster.h"
+#include "bench/closed_loop/scale/scale_metrics.h"
+#include "bench/closed_loop/placement/policy.h"
+#include "bench/prometheus_text/histogram.h"
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
 #include "tests/support/eventually.h"
@@ -143,10 +144,11 @@ void save_scheduler_profile(const std::string& admin_token_file, double seconds,
   out << reply.body;
 }
 
+// As an operator's dashboard reads them: histogram_quantile() over every matching series.
 LatencyQuantiles quantiles(const std::string& metrics, std::string_view name,
-                           std::string_view matcher = {}) {
-  return {histogram_quantile(metrics, name, 0.5, matcher),
-          histogram_quantile(metrics, name, 0.99, matcher)};
+                           const prometheus_text::Labels& matchers = {}) {
+  const auto buckets = prometheus_text::buckets(prometheus_text::parse(metrics), name, matchers);
+  return {prometheus_text::quantile(buckets, 0.5), prometheus_text::quantile(buckets, 0.99)};
 }
 
 }  // namespace
@@ -227,8 +229,8 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   }
 
   const std::string metrics = cluster.scheduler_metrics();
-  out.attempt =
-      quantiles(metrics, "scheduler_scheduling_attempt_duration_seconds", R"(result="scheduled")");
+  out.attempt = quantiles(metrics, "scheduler_scheduling_attempt_duration_seconds",
+                          {{"result", "scheduled"}});
   out.algorithm = quantiles(metrics, "scheduler_scheduling_algorithm_duration_seconds");
   out.queued = quantiles(metrics, "scheduler_pod_scheduling_duration_seconds");
   if (processes) {
@@ -240,7 +242,7 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
     out.prioritize_answered = processes->observe().prioritize_answered;
     out.extender_server =
         quantiles(testing::http_get(processes->url() + "/metrics", 10s).body,
-                  "netscore_extender_request_duration_seconds", R"(verb="prioritize")");
+                  "netscore_extender_request_duration_seconds", {{"verb", "prioritize"}});
     const std::string& url = processes->url();
     const auto port = static_cast<std::uint16_t>(std::stoul(url.substr(url.rfind(':') + 1)));
     const TcpConnections connections = server_connections(port);

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/promql.h"
+#include "bench/closed_loop/virtual_time/promql.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/simulator.h"
+#include "bench/closed_loop/virtual_time/simulator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,14 +6,12 @@
 #include <deque>
 #include <limits>
 #include <queue>
-#include <random>
-#include <unordered_map>
 
-#include "bench/closed_loop/oracles.h"
-#include "bench/closed_loop/pod_owner.h"
-#include "bench/closed_loop/promql.h"
-#include "bench/closed_loop/scheduler_model.h"
-#include "bench/closed_loop/timed_event.h"
+#include "bench/closed_loop/placement/placement.h"
+#include "bench/closed_loop/placement/timed_event.h"
+#include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/virtual_time/promql.h"
+#include "bench/closed_loop/workload/pod_owner.h"
 #include "collector/kube/cluster_state.h"
 #include "common/clock.h"
 #include "common/model/correction.h"
@@ -74,23 +72,17 @@ class Loop {
         writer_({.name = table_.str(), .capacity = 1024}),
         reader_({.name = table_.str()}),
         speed_(trace.speed),
-        with_speeds_(std::any_of(speed_.begin(), speed_.end(), [](double s) { return s > 0; })),
         node_rate_(trace.background),
         node_transmit_(trace.background_transmit),
-        bound_rate_(trace.background),
-        bound_transmit_(trace.background_transmit),
         counter_(trace.counter_start),
         counter_transmit_(trace.counter_start_transmit),
         counter_t_(nodes_, 0.0),
-        node_pods_(nodes_, 0),
         series_(nodes_),
         transmit_series_(nodes_),
-        node_of_pod_(trace.pods.size(), -1),
         started_(trace.pods.size(), false),
         removed_(trace.pods.size(), false),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
-        scheduler_(params.topology_spread, params.tie_seed),
-        mean_pod_(mean_pod_rates(trace)) {
+        placement_(trace, policy, params) {
     for (const auto& name : trace.node_names) {
       names_.push_back(name);
       name_hashes_.push_back(shm::name_hash(name));
@@ -113,7 +105,7 @@ class Loop {
     }
     RunResult out{.policy = policy_.name,
                   .balance = recorder_.result(),
-                  .bursts = burst_spread(trace_, node_of_pod_),
+                  .bursts = burst_spread(trace_, placement_.node_of_pod()),
                   .peak_to_mean = recorder_.peak_to_mean_series(30)};
     return out;
   }
@@ -136,25 +128,11 @@ class Loop {
     node_transmit_[node] += sign * trace_.pods[pod].transmit_rate;
   }
 
-  std::size_t least_utilised(std::uint32_t pod) const {
-    return sim::least_utilised(bound_rate_, bound_transmit_, speed_, trace_.pods[pod].rate,
-                               trace_.pods[pod].transmit_rate);
-  }
-
   // Pods alive at 0 were placed long ago, the same for every policy, already visible, their
-  // traffic settled in every window: water-filling on true receive traffic, or on links whose
-  // speeds differ on their utilisation (a cluster that ran for a while would not keep the slow
-  // links full, and every policy would first pay for emptying them).
+  // traffic settled in every window.
   void place_initial(std::uint32_t pod) {
-    std::size_t best = 0;
-    if (with_speeds_) {
-      best = least_utilised(pod);
-    } else {
-      for (std::size_t n = 1; n < nodes_; ++n) {
-        if (bound_rate_[n] < bound_rate_[best]) best = n;
-      }
-    }
-    bind(pod, best, -1e9);
+    const std::size_t best = placement_.initial_node(pod);
+    placement_.bind(pod, best);
     started_[pod] = true;
     node_rate_[best] += trace_.pods[pod].rate;
     node_transmit_[best] += trace_.pods[pod].transmit_rate;
@@ -164,28 +142,12 @@ class Loop {
   collector::PodFacts facts(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];
     return {.uid = spec.name,
-            .node = node_of_pod_[pod] >= 0 ? names_[static_cast<std::size_t>(node_of_pod_[pod])]
-                                           : std::string(),
+            .node = node_of_pod(pod) >= 0 ? names_[static_cast<std::size_t>(node_of_pod(pod))]
+                                          : std::string(),
             .workload = workload_key(spec, trace_)};
   }
 
-  void bind(std::uint32_t pod, std::size_t node, double t) {
-    (void)t;
-    node_of_pod_[pod] = static_cast<int>(node);
-    ++node_pods_[node];
-    bound_rate_[node] += trace_.pods[pod].rate;
-    bound_transmit_[node] += trace_.pods[pod].transmit_rate;
-    if (spread_by_default(trace_.pods[pod])) ++same_set(pod)[node];
-  }
-
-  // The pods bound per node that PodTopologySpread counts as the pod's siblings; all zero (the
-  // empty owner's) for a pod its default constraints do not select.
-  std::vector<unsigned>& same_set(std::uint32_t pod) {
-    const PodSpec& spec = trace_.pods[pod];
-    auto& same = same_set_[spread_by_default(spec) ? spec.replicaset : std::string()];
-    same.resize(nodes_);
-    return same;
-  }
+  int node_of_pod(std::uint32_t pod) const { return placement_.node_of_pod()[pod]; }
 
   void handle(const Event& e) {
     switch (e.kind) {
@@ -226,14 +188,14 @@ class Loop {
       case EventKind::traffic:
         if (!removed_[e.arg]) {
           started_[e.arg] = true;
-          set_rate(static_cast<std::size_t>(node_of_pod_[e.arg]), e.t, e.arg, 1);
+          set_rate(static_cast<std::size_t>(node_of_pod(e.arg)), e.t, e.arg, 1);
         }
         break;
       case EventKind::sample:
         recorder_.add(node_rate_);
-        if (with_speeds_) {
+        if (placement_.with_speeds()) {
           recorder_.add_links(node_rate_, node_transmit_, speed_);
-          recorder_.add_pods(node_pods_, speed_);
+          recorder_.add_pods(placement_.node_pods(), speed_);
         }
         push(e.t + params_.sample_s, EventKind::sample);
         break;
@@ -249,14 +211,10 @@ class Loop {
     }
     const std::uint32_t pod = event.pods.front();
     removed_[pod] = true;
-    const int node = node_of_pod_[pod];
+    const int node = node_of_pod(pod);
     if (node < 0) return;  // still pending: skipped when its turn comes
-    const auto n = static_cast<std::size_t>(node);
-    if (started_[pod]) set_rate(n, t, pod, -1);
-    --node_pods_[n];
-    bound_rate_[n] -= trace_.pods[pod].rate;
-    bound_transmit_[n] -= trace_.pods[pod].transmit_rate;
-    if (spread_by_default(trace_.pods[pod])) --same_set(pod)[n];
+    if (started_[pod]) set_rate(static_cast<std::size_t>(node), t, pod, -1);
+    placement_.remove(pod);
     push(t + params_.visible_s, EventKind::visible_remove, pod);
   }
 
@@ -265,8 +223,9 @@ class Loop {
     if (pending_.empty()) return;
     const std::uint32_t pod = pending_.front();
     pending_.pop_front();
-    const std::size_t node = pick(pod, t);
-    bind(pod, node, t);
+    const std::size_t node =
+        placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p, t); });
+    placement_.bind(pod, node);
     push(t + params_.visible_s, EventKind::visible_bind, pod);
     // Its containers start and the next scrape after that is the first to count its traffic.
     push(std::floor(t / params_.scrape_s) * params_.scrape_s + params_.scrape_s, EventKind::traffic,
@@ -274,45 +233,9 @@ class Loop {
     if (!pending_.empty()) push(t + params_.cycle_s, EventKind::schedule);
   }
 
-  std::size_t pick(std::uint32_t pod, double t) {
-    std::vector<std::int64_t> total(nodes_, 0);
-    switch (policy_.kind) {
-      case PolicyKind::fewest_pods:
-        return static_cast<std::size_t>(std::min_element(node_pods_.begin(), node_pods_.end()) -
-                                        node_pods_.begin());
-      case PolicyKind::oracle:
-        return static_cast<std::size_t>(std::min_element(bound_rate_.begin(), bound_rate_.end()) -
-                                        bound_rate_.begin());
-      case PolicyKind::utilisation_oracle:
-        return least_utilised(pod);
-      case PolicyKind::blind_oracle:
-        return sim::least_utilised(bound_rate_, bound_transmit_, speed_,
-                                   policy_.blind_price * mean_pod_.receive,
-                                   policy_.blind_price * mean_pod_.transmit);
-      case PolicyKind::utilisation_scores:
-        SchedulerModel::add_extender(
-            utilisation_scores(
-                bound_rate_, bound_transmit_, speed_,
-                policy_.knows_pod ? trace_.pods[pod].rate : policy_.blind_price * mean_pod_.receive,
-                policy_.knows_pod ? trace_.pods[pod].transmit_rate
-                                  : policy_.blind_price * mean_pod_.transmit,
-                extender_.extender.scoring == ScoringMode::range, policy_.full_scale),
-            extender_weight(), total);
-        [[fallthrough]];
-      case PolicyKind::netscore:
-        if (policy_.kind == PolicyKind::netscore) add_extender(pod, t, total);
-        [[fallthrough]];
-      case PolicyKind::scheduler: {
-        scheduler_.add_default_plugins(node_pods_, same_set(pod), total);
-        break;
-      }
-    }
-    return scheduler_.select_host(total);
-  }
-
   // What the extender answers, by the extender's own decision (model::prioritize) on the table
   // the collector's model published.
-  void add_extender(std::uint32_t pod, double t, std::vector<std::int64_t>& total) {
+  std::vector<std::int64_t> extender_scores(std::uint32_t pod, double t) {
     std::vector<std::string_view> names(names_.begin(), names_.end());
     std::vector<NodeScore> found(nodes_);
     const auto lookup = extender::lookup_nodes(&reader_, names, {}, found, mono_now_ns(),
@@ -334,11 +257,7 @@ class Loop {
          .name_hashes = name_hashes_},
         {.owner = owner_uid(spec), .uid = spec.name, .rate = 0}, std::llround(t * 1e9),
         &burst_memory_, scores, percent);
-    SchedulerModel::add_extender(scores, extender_weight(), total);
-  }
-
-  std::int64_t extender_weight() const {
-    return policy_.weight > 0 ? policy_.weight : params_.shipped_weight;
+    return scores;
   }
 
   // What the batch query's parts (collector/prometheus/query_builder) answer for each node, as
@@ -417,26 +336,18 @@ class Loop {
   model::BurstMemory burst_memory_;
   std::int64_t published_ns_ = 0;  // virtual time of the latest publish
   std::vector<double> speed_;      // per node, bytes/s; 0: no speed series
-  bool with_speeds_;
-  // Per node and direction: true traffic now, true traffic once every bound pod runs (the
-  // oracles' view), the counter.
+  // Per node and direction: true traffic now and the counter.
   std::vector<double> node_rate_, node_transmit_;
-  std::vector<double> bound_rate_, bound_transmit_;
   std::vector<double> counter_, counter_transmit_;
   std::vector<double> counter_t_;
-  std::vector<unsigned> node_pods_;
-  // Pods bound per node, per ReplicaSet (PodTopologySpread's view of the pod's siblings).
-  std::unordered_map<std::string, std::vector<unsigned>> same_set_;
   std::vector<Series> series_, transmit_series_;
-  std::vector<int> node_of_pod_;
   std::vector<bool> started_, removed_;
   std::deque<std::uint32_t> pending_;
   std::vector<NodeSample> samples_;
   std::int64_t eval_ms_ = 0;
   bool have_measurement_ = false;
   BalanceRecorder recorder_;
-  SchedulerModel scheduler_;
-  PodRates mean_pod_;
+  Placement placement_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
 };

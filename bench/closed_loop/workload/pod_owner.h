@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 // What a trace pod's owner means to each part that reads it, written once for both closed-loop
 // levels.

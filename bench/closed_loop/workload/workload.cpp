@@ -1,4 +1,4 @@
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/closed_loop/workload_raw.h"
+#include "bench/closed_loop/workload/workload_raw.h"
 
 namespace netscore::sim {
 namespace raw {

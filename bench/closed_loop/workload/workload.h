@@ -157,15 +157,9 @@ PodRates mean_pod_rates(const Trace& trace);
 // std:: ones may differ between standard library versions). Expects validate(params) empty.
 Trace generate_trace(const WorkloadParams& params);
 
-// A command-line argument "--name=value" split in two; nullopt for any other argument.
-struct FlagArgument {
-  std::string_view name;
-  std::string_view value;
-};
-std::optional<FlagArgument> split_flag(std::string_view arg);
-
-// "--name=value" for every WorkloadParams member, from one table, and "--scenario=<name>"
-// (apply_scenario). Returns an error message or empty.
+// One flag "--name=value" (the name with or without its dashes) through the options the
+// commands parse (workload_flags.h); "--scenario=<name>" applies at once. Returns an error
+// message naming the flag, or empty.
 std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value);
 // One line per flag: name, default, help.
 std::string workload_help();

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/workload_raw.h"
+#include "bench/closed_loop/workload/workload_raw.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 namespace netscore::sim::raw {
 namespace {

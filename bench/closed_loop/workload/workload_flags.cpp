@@ -1,16 +1,14 @@
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload_flags.h"
 
-#include <charconv>
-#include <cmath>
 #include <cstdint>
 #include <iomanip>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <type_traits>
 #include <variant>
+
+#include "bench/closed_loop/workload/workload.h"
+#include "bench/flags/flags.h"
 
 // The workload's parameters as --name=value flags, the named scenarios, and their help.
 namespace netscore::sim {
@@ -23,13 +21,14 @@ struct Flag {
   std::string_view name;
   Member member;
   std::string_view help;
+  bool in_seconds = false;  // takes a unit: 90, 1.5m
 };
 
 // Every parameter, as --name=value.
 constexpr Flag kFlags[] = {
     {"seed", &WorkloadParams::seed, "random seed: the same seed gives the same trace"},
     {"nodes", &WorkloadParams::nodes, "cluster nodes"},
-    {"duration-s", &WorkloadParams::duration_s, "simulated seconds of arrivals"},
+    {"duration-s", &WorkloadParams::duration_s, "simulated seconds of arrivals", true},
     {"background-median", &WorkloadParams::background_median,
      "median per-node background traffic, bytes/s (lognormal, fixed per node)"},
     {"background-sigma", &WorkloadParams::background_sigma, "log-sd of the background traffic"},
@@ -45,17 +44,17 @@ constexpr Flag kFlags[] = {
      "P(min + i replicas) ~ 1 / (i + 1)^exponent; 0: uniform"},
     {"pods-per-node", &WorkloadParams::pods_per_node, "target mean of pods alive per node"},
     {"deployment-lifetime-mean-s", &WorkloadParams::deployment_lifetime_mean_s,
-     "mean (exponential) lifetime of a deployment"},
+     "mean (exponential) lifetime of a deployment", true},
     {"rolling-update-rate", &WorkloadParams::rolling_update_rate,
      "rolling updates per live deployment per second"},
     {"rollout-delay-s", &WorkloadParams::rollout_delay_s,
-     "seconds the replaced pods outlive their replacements"},
+     "seconds the replaced pods outlive their replacements", true},
     {"scale-up-rate", &WorkloadParams::scale_up_rate, "scale-ups per live deployment per second"},
     {"counter-days-min", &WorkloadParams::counter_days_min,
      "fewest days since boot of a node (its counter's start)"},
     {"counter-days-max", &WorkloadParams::counter_days_max, "most days since boot of a node"},
     {"warmup-s", &WorkloadParams::warmup_s,
-     "seconds of arrivals before t = 0; 0: 10 deployment lifetimes"},
+     "seconds of arrivals before t = 0; 0: 10 deployment lifetimes", true},
     {"link-speed", &WorkloadParams::link_speed,
      "link speed of the fast nodes, bytes/s; 0: nodes export no speed"},
     {"slow-fraction", &WorkloadParams::slow_fraction,
@@ -73,7 +72,7 @@ constexpr Flag kFlags[] = {
     {"job-fraction", &WorkloadParams::job_fraction,
      "probability that a workload with an owner is a Job (the rest: Deployments)"},
     {"create-spread-s", &WorkloadParams::create_spread_s,
-     "seconds over which a burst's pods are created one by one; 0: all at once"},
+     "seconds over which a burst's pods are created one by one; 0: all at once", true},
 };
 
 // Every parameter some scenario sets: "standard" puts them back to their defaults.
@@ -96,20 +95,6 @@ constexpr Member kScenarioMembers[] = {
     &WorkloadParams::scale_up_rate,
     &WorkloadParams::pods_per_node,
 };
-
-// Leaves out as it was on error.
-template <typename T>
-std::string parse(std::string_view text, T& out) {
-  T value{};
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end) return "not a number";
-  if constexpr (std::is_floating_point_v<T>) {
-    if (!std::isfinite(value)) return "not finite";
-  }
-  out = value;
-  return {};
-}
 
 }  // namespace
 
@@ -166,20 +151,25 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
          "\" (standard, heterogeneous, bare-bursts, mixed-owners)";
 }
 
+void add_workload_options(flags::po::options_description& options, WorkloadParams& params) {
+  options.add_options()("scenario", flags::po::value<std::string>(),
+                        "a named scenario, applied before the other flags");
+  flags::add_members(options, params, kFlags);
+}
+
+void apply_scenario_flag(const flags::po::variables_map& flags, WorkloadParams& params) {
+  if (flags.count("scenario") == 0) return;
+  const auto& name = flags["scenario"].as<std::string>();
+  if (const auto error = apply_scenario(params, name); !error.empty())
+    throw flags::po::error("--scenario=" + name + ": " + error);
+}
+
 std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value) {
-  if (name.starts_with("--")) name.remove_prefix(2);
-  if (name == "scenario") {
-    const auto error = apply_scenario(params, value);
-    return error.empty() ? error : "--scenario=" + std::string(value) + ": " + error;
-  }
-  for (const auto& flag : kFlags) {
-    if (flag.name != name) continue;
-    const auto error =
-        std::visit([&](auto member) { return parse(value, params.*member); }, flag.member);
-    return error.empty() ? error
-                         : "--" + std::string(name) + "=" + std::string(value) + ": " + error;
-  }
-  return "unknown flag --" + std::string(name);
+  while (name.starts_with('-')) name.remove_prefix(1);
+  flags::po::options_description options;
+  add_workload_options(options, params);
+  return flags::apply(options, {"--" + std::string(name) + "=" + std::string(value)},
+                      [&](const flags::po::variables_map& vm) { apply_scenario_flag(vm, params); });
 }
 
 std::string workload_help() {
@@ -195,12 +185,6 @@ std::string workload_help() {
         << flag.help << "\n";
   }
   return out.str();
-}
-
-std::optional<FlagArgument> split_flag(std::string_view arg) {
-  const auto eq = arg.find('=');
-  if (!arg.starts_with("--") || eq == std::string_view::npos) return std::nullopt;
-  return FlagArgument{arg.substr(2, eq - 2), arg.substr(eq + 1)};
 }
 
 }  // namespace netscore::sim

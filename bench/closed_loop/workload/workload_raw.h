@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 // The generator's two halves and what passes between them: workload.cpp lives every workload
 // through and yields raw pods and bursts; workload_assembly.cpp renumbers, names and orders them

@@ -3,8 +3,7 @@
 #include <numeric>
 #include <vector>
 
-#include "tests/integration/herd/herd_model.h"
-#include "tests/integration/herd/herd_scheduler.h"
+#include "tests/support/herd_model.h"
 
 // The herd test's yardsticks, checked against values worked out by hand.
 namespace netscore::testing::herd {

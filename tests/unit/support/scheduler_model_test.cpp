@@ -1,7 +1,7 @@
 // The kube-scheduler model against kube-scheduler v1.26's own arithmetic: the expected figures are
 // worked by hand from the plugins' formulas (noderesources/least_allocated.go,
 // balanced_allocation.go, podtopologyspread/scoring.go, schedule_one.go), not by the model.
-#include "bench/closed_loop/scheduler_model.h"
+#include "tests/support/scheduler_model.h"
 
 #include <gtest/gtest.h>
 

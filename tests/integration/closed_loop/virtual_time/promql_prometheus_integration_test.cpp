@@ -17,7 +17,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include "bench/closed_loop/promql.h"
+#include "bench/closed_loop/virtual_time/promql.h"
 #include "tests/support/http_client.h"
 #include "tests/support/prometheus_process.h"
 

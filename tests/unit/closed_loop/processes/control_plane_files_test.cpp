@@ -1,4 +1,4 @@
-#include "bench/closed_loop/control_plane_files.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
 
 #include <algorithm>
 #include <fstream>
@@ -159,16 +159,6 @@ TEST(TokenAuthLineTest, QuotesGroupsAndOmitsNone) {
             "t,admin,admin,\"system:masters,x\"\n");
   EXPECT_EQ(token_auth_line("t", "system:kube-scheduler", {}),
             "t,system:kube-scheduler,system:kube-scheduler\n");
-}
-
-TEST(MetricValueTest, FindsAnExactSeriesAtALineStart) {
-  const std::string text =
-      "# HELP x\nscheduler_scheduler_cache_size{type=\"assumed_pods\"} 0\n"
-      "scheduler_scheduler_cache_size{type=\"nodes\"} 30\nup 1\nnot_up 2\n";
-  EXPECT_EQ(metric_value(text, R"(scheduler_scheduler_cache_size{type="nodes"})"), 30.0);
-  EXPECT_EQ(metric_value(text, "up"), 1.0);
-  EXPECT_EQ(metric_value(text, "scheduler_scheduler_cache_size"), std::nullopt);
-  EXPECT_EQ(metric_value(text, "down"), std::nullopt);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/kube_objects_json.h"
+#include "bench/closed_loop/processes/kube_objects_json.h"
 
 #include <optional>
 #include <string>
@@ -100,13 +100,12 @@ TEST(KubeObjectsJsonTest, AStatefulSetSelectsEveryRevisionAJobGetsItsSelectorGen
 }
 
 TEST(KubeObjectsJsonTest, APodHasTheModelsRequestsAndItsControllerReference) {
-  const auto doc = parsed(
-      pod({.ns = "shop",
-           .name = "web-5d8f7-abcde",
-           .labels = {{"app", "web"}},
-           .owner = OwnerRef{.kind = OwnerKind::replicaset, .name = "web-5d8f7", .uid = "uid-1"},
-           .scheduler_name = "default-scheduler",
-           .node = {}}));
+  const auto doc =
+      parsed(pod({.ns = "shop",
+                  .name = "web-5d8f7-abcde",
+                  .labels = {{"app", "web"}},
+                  .owner = owner_reference(OwnerKind::replicaset, "web-5d8f7", "uid-1"),
+                  .scheduler_name = "default-scheduler"}));
   EXPECT_EQ(at(doc, "/kind"), "Pod");
   EXPECT_EQ(at(doc, "/metadata/labels/app"), "web");
   EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/kind"), "ReplicaSet");
@@ -120,14 +119,24 @@ TEST(KubeObjectsJsonTest, APodHasTheModelsRequestsAndItsControllerReference) {
   EXPECT_TRUE(absent(doc, "/spec/nodeName"));
 }
 
+TEST(KubeObjectsJsonTest, AJobsPodNeverRestartsAndNamesItsBatchOwner) {
+  const auto doc = parsed(pod({.ns = "ci",
+                               .name = "build-x7k2p",
+                               .labels = {{"app", "build"}},
+                               .owner = owner_reference(OwnerKind::job, "build", "uid-3"),
+                               .scheduler_name = "default-scheduler"}));
+  EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/kind"), "Job");
+  EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/apiVersion"), "batch/v1");
+  EXPECT_EQ(at(doc, "/spec/restartPolicy"), "Never");
+}
+
 TEST(KubeObjectsJsonTest, AnOwnerlessPodHasNoReferenceAndABoundOneItsNode) {
+  EXPECT_FALSE(owner_reference(OwnerKind::none, "ci", "uid-2").has_value());
   const auto doc = parsed(pod({.ns = "default",
                                .name = "ci-runner-1",
-                               .labels = {{"app", "ci"}},
-                               .owner = std::nullopt,
-                               .scheduler_name = "harness",
                                .node = "node-07",
-                               .job = false}));
+                               .labels = {{"app", "ci"}},
+                               .scheduler_name = "harness"}));
   EXPECT_TRUE(absent(doc, "/metadata/ownerReferences"));
   EXPECT_EQ(at(doc, "/spec/nodeName"), "node-07");
 }

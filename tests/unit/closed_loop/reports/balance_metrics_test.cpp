@@ -1,4 +1,4 @@
-#include "bench/closed_loop/balance_metrics.h"
+#include "bench/closed_loop/reports/balance_metrics.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/svg_plot.h"
+#include "bench/closed_loop/reports/svg_plot.h"
 
 #include <sstream>
 

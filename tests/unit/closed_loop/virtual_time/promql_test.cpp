@@ -2,7 +2,7 @@
 // [eval - range, eval], result = last - first plus the value before every reset, extrapolation
 // by the gap to an edge when it is below 1.1 x the average interval (else half an interval),
 // the gap to the start cut at the counter's extrapolated zero point.
-#include "bench/closed_loop/promql.h"
+#include "bench/closed_loop/virtual_time/promql.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The closed loop in virtual time: with the shipped defaults netscore must keep node traffic far
 // better balanced than spreading pods evenly, and close to an oracle that knows every pod's true
 // traffic the moment it is bound. Fixed seeds of the standard workload; deterministic.
-#include "bench/closed_loop/simulator.h"
+#include "bench/closed_loop/virtual_time/simulator.h"
 
 #include <gtest/gtest.h>
 

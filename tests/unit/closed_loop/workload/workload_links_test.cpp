@@ -1,5 +1,5 @@
 // The workload's links: node speeds, transmit traffic and the scenarios that set them.
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 #include <cmath>
 #include <string>

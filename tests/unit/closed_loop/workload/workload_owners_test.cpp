@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/closed_loop/balance_metrics.h"
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/workload/workload.h"
 
 namespace netscore::sim {
 namespace {
@@ -271,17 +271,6 @@ TEST(WorkloadOwnersTest, ScenariosSetTheirParametersAndLaterFlagsOverride) {
         "--job-fraction=0 ", "--create-spread-s=0 "}) {
     EXPECT_NE(help.find(text), std::string::npos) << text;
   }
-}
-
-TEST(WorkloadFlagsTest, AnArgumentSplitsIntoNameAndValueAtTheFirstEquals) {
-  const auto flag = split_flag("--netscore-env=A=1;B=2");
-  ASSERT_TRUE(flag.has_value());
-  EXPECT_EQ(flag->name, "netscore-env");
-  EXPECT_EQ(flag->value, "A=1;B=2");
-  EXPECT_EQ(split_flag("--svg=")->value, "");
-  EXPECT_FALSE(split_flag("--svg").has_value());
-  EXPECT_FALSE(split_flag("-svg=x").has_value());
-  EXPECT_FALSE(split_flag("svg=x").has_value());
 }
 
 TEST(WorkloadOwnersTest, FlagsParseAndBadValuesNameTheirFlag) {

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 namespace netscore::sim {
 namespace {

@@ -1,4 +1,4 @@
-#include "bench/closed_loop/workload.h"
+#include "bench/closed_loop/workload/workload.h"
 
 #include <cmath>
 #include <cstdint>
