@@ -1,5 +1,6 @@
 #include "collector/pipeline/publisher.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,7 +49,10 @@ Publisher::~Publisher() {
 }
 
 void Publisher::start() {
-  if (cluster_) thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+  if (!cluster_) return;
+  thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+  // Named for `top -H`, perf and the benchmark that charges the collector's CPU per pod event.
+  pthread_setname_np(thread_.native_handle(), "ns-publisher");
 }
 
 void Publisher::stop() {
