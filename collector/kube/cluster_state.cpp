@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <numeric>
 
 #include "common/model/correction.h"
 
@@ -200,21 +200,37 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
     }
     return false;
   });
-  std::map<std::string, NodeLoad> sorted;
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    if (by_id[id].pods == 0 && by_id[id].departed == 0) continue;
-    by_id[id].name = node_names_[id];
-    sorted[node_names_[id]] = std::move(by_id[id]);
+  if (ids_by_name_.size() != node_names_.size()) {
+    ids_by_name_.resize(node_names_.size());
+    std::iota(ids_by_name_.begin(), ids_by_name_.end(), 0U);
+    std::sort(ids_by_name_.begin(), ids_by_name_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return node_names_[a] < node_names_[b]; });
   }
-  for (const auto& [name, mask] : nodes_) {
-    NodeLoad& load = sorted[name];
-    load.name = name;
-    load.in_cluster = true;
-    load.rule_mask = mask;
-  }
+  // Two sequences in name order merged: nodes with pods (running or gone) and watched nodes.
   std::vector<NodeLoad> out;
-  out.reserve(sorted.size());
-  for (auto& [name, load] : sorted) out.push_back(std::move(load));
+  out.reserve(std::max(by_id.size(), nodes_.size()));
+  auto watched = nodes_.begin();
+  // Watched nodes without pods up to `name` (nullptr: all the rest).
+  const auto watched_only_before = [&](const std::string* name) {
+    for (; watched != nodes_.end() && (name == nullptr || watched->first < *name); ++watched) {
+      out.push_back({.name = watched->first, .in_cluster = true, .rule_mask = watched->second});
+    }
+  };
+  for (const std::uint32_t id : ids_by_name_) {
+    const std::string& name = node_names_[id];
+    watched_only_before(&name);
+    NodeLoad& load = by_id[id];
+    const bool is_watched = watched != nodes_.end() && watched->first == name;
+    if (!is_watched && load.pods == 0 && load.departed == 0) continue;
+    load.name = name;
+    if (is_watched) {
+      load.in_cluster = true;
+      load.rule_mask = watched->second;
+      ++watched;
+    }
+    out.push_back(std::move(load));
+  }
+  watched_only_before(nullptr);
   return out;
 }
 

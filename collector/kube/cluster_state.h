@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -119,7 +120,10 @@ class ClusterState {
   std::vector<std::string> node_names_;
   std::vector<std::uint32_t> node_pods_;  // bound pods per node id
   std::unordered_map<std::string, std::uint32_t> node_ids_;
-  std::unordered_map<std::string, std::uint64_t> nodes_;  // watched nodes -> rule mask
+  std::map<std::string, std::uint64_t> nodes_;  // watched nodes -> rule mask, in name order
+  // Node ids in name order, extended when a node is interned (rarely: a node's first pod), so
+  // that loads(), which runs on every publish, merges instead of sorting.
+  std::vector<std::uint32_t> ids_by_name_;
   std::vector<Workload> workloads_;  // [kNoWorkload]: pods without a controlling owner
   std::unordered_map<std::string, std::uint32_t> workload_ids_;
   std::vector<std::uint32_t> free_workloads_;
