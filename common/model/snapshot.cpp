@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-#include <unordered_map>
 
 #include "common/model/correction.h"
 #include "common/model/figures.h"
@@ -48,10 +49,10 @@ std::uint64_t big_endian_word(std::string_view bytes) {
   return word;
 }
 
-// Sorts compact keys, then moves each entry once: comparing and swapping whole entries touches
-// more memory than the cache holds at thousands of nodes, and makes the sort grow faster than
-// the table.
-void sort_by_name(std::vector<TableEntry>& entries) {
+// The entries' indices in name order, by compact keys: comparing whole names, or swapping whole
+// entries, touches more memory than the cache holds at thousands of nodes, and makes the sort
+// grow faster than the table.
+std::vector<std::size_t> name_order(const std::vector<TableEntry>& entries) {
   std::vector<NameKey> keys;
   keys.reserve(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -64,9 +65,17 @@ void sort_by_name(std::vector<TableEntry>& entries) {
     if (a.low != b.low) return a.low < b.low;
     return entries[a.at].name < entries[b.at].name;
   });
+  std::vector<std::size_t> order;
+  order.reserve(keys.size());
+  for (const NameKey& key : keys) order.push_back(key.at);
+  return order;
+}
+
+// Moves each entry once, into name order.
+void sort_by_name(std::vector<TableEntry>& entries) {
   std::vector<TableEntry> sorted;
   sorted.reserve(entries.capacity());
-  for (const NameKey& key : keys) sorted.push_back(std::move(entries[key.at]));
+  for (const std::size_t at : name_order(entries)) sorted.push_back(std::move(entries[at]));
   entries = std::move(sorted);
 }
 
@@ -81,21 +90,32 @@ std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,
 }
 
 // Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
+// One load per node. Runs on every publish a binding causes: the measured names are put in order
+// by index and the loads, which the cluster state lists in name order, walked along them, instead
+// of hashing every name into a map (a load out of order is searched for from the start).
 std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
                                            const std::vector<NodeLoad>& loads) {
-  std::unordered_map<std::string, std::size_t> by_name;
-  for (std::size_t i = 0; i < entries.size(); ++i) by_name.emplace(entries[i].name, i);
+  const std::vector<std::size_t> measured = name_order(entries);
+  const auto name_of = [&](std::size_t at) -> const std::string& { return entries[at].name; };
+  const auto before = [&](std::size_t at, const std::string& name) { return name_of(at) < name; };
   std::vector<const NodeLoad*> load_of(entries.size(), nullptr);
+  auto next = measured.begin();
   for (const auto& load : loads) {
-    auto it = by_name.find(load.name);
-    if (it == by_name.end()) {
+    if (next != measured.begin() && !before(*std::prev(next), load.name)) {
+      next = std::lower_bound(measured.begin(), measured.end(), load.name, before);
+    }
+    while (next != measured.end() && before(*next, load.name)) ++next;
+    std::size_t at = 0;
+    if (next != measured.end() && name_of(*next) == load.name) {
+      at = *next;
+    } else {
       if (!load.in_cluster) continue;  // pods on a node neither watched nor measured
       entries.push_back({{.flags = 0}, load.name});
       load_of.push_back(nullptr);
-      it = by_name.emplace(load.name, entries.size() - 1).first;
+      at = entries.size() - 1;
     }
-    TableEntry& e = entries[it->second];
-    load_of[it->second] = &load;
+    TableEntry& e = entries[at];
+    load_of[at] = &load;
     if (load.in_cluster) {
       e.flags |= shm::kEntryInCluster | shm::kEntryLabelsKnown;
       e.rule_mask = load.rule_mask;
