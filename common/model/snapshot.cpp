@@ -71,11 +71,11 @@ std::vector<std::size_t> name_order(const std::vector<TableEntry>& entries) {
   return order;
 }
 
-// Moves each entry once, into name order.
-void sort_by_name(std::vector<TableEntry>& entries) {
+// Moves each entry once, into `order` (name_order of these entries).
+void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_t>& order) {
   std::vector<TableEntry> sorted;
   sorted.reserve(entries.capacity());
-  for (const std::size_t at : name_order(entries)) sorted.push_back(std::move(entries[at]));
+  for (const std::size_t at : order) sorted.push_back(std::move(entries[at]));
   entries = std::move(sorted);
 }
 
@@ -90,12 +90,12 @@ std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,
 }
 
 // Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
-// One load per node. Runs on every publish a binding causes: the measured names are put in order
-// by index and the loads, which the cluster state lists in name order, walked along them, instead
-// of hashing every name into a map (a load out of order is searched for from the start).
+// One load per node; `measured` is name_order(entries). Runs on every publish a binding causes:
+// the loads, which the cluster state lists in name order, are walked along the measured names
+// instead of hashing every name into a map (a load out of order is searched for from the start).
 std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
+                                           const std::vector<std::size_t>& measured,
                                            const std::vector<NodeLoad>& loads) {
-  const std::vector<std::size_t> measured = name_order(entries);
   const auto name_of = [&](std::size_t at) -> const std::string& { return entries[at].name; };
   const auto before = [&](std::size_t at, const std::string& name) { return name_of(at) < name; };
   std::vector<const NodeLoad*> load_of(entries.size(), nullptr);
@@ -137,7 +137,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
   auto& entries = out.entries;
   entries = measured_entries(samples, eval_time_ms, loads ? loads->size() : 0, scoring);
   if (loads == nullptr) {
-    sort_by_name(entries);
+    sort_by_name(entries, name_order(entries));
     normalise(
         entries, [](const TableEntry& e) { return e.raw_score; },
         [](TableEntry& e, std::int64_t v) {
@@ -149,7 +149,8 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
 
   out.info.flags |= shm::kSnapshotClusterSynced;
   out.info.rules_hash = rules_hash;
-  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
+  const std::vector<std::size_t> measured = name_order(entries);
+  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, measured, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
         apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
@@ -162,7 +163,8 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
       out.info.pod_rate = correction.pod_rate;
     }
   }
-  sort_by_name(entries);
+  // Watched nodes without a series were appended; without them the measured order holds.
+  sort_by_name(entries, entries.size() == measured.size() ? measured : name_order(entries));
   normalise(
       entries, [](const TableEntry& e) { return e.raw_score; },
       [](TableEntry& e, std::int64_t v) { e.node_score = v; });

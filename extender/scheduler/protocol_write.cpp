@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 
 #include <rapidjson/stringbuffer.h>
@@ -14,10 +15,20 @@ namespace {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
+// Eight bytes at a time (the bit tricks of "Determine if a word has a byte less than n",
+// Bit Twiddling Hacks): a control byte, a byte from 0x80, a quote or a backslash. Padded with
+// spaces, which need none.
 bool needs_escape(std::string_view s) {
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') return true;
+  constexpr std::uint64_t kOnes = 0x0101010101010101U;
+  constexpr std::uint64_t kHigh = 0x8080808080808080U;
+  const auto has_zero = [](std::uint64_t w) { return ((w - kOnes) & ~w & kHigh) != 0; };
+  for (std::size_t at = 0; at < s.size(); at += 8) {
+    std::uint64_t w = 0x2020202020202020U;
+    std::memcpy(&w, s.data() + at, std::min<std::size_t>(8, s.size() - at));
+    if ((w & kHigh) != 0 || has_zero(w ^ (kOnes * '"')) || has_zero(w ^ (kOnes * '\\')) ||
+        (((w - kOnes * 0x20) & ~w & kHigh) != 0)) {
+      return true;
+    }
   }
   return false;
 }
