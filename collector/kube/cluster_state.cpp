@@ -148,11 +148,40 @@ void ClusterState::remove_node(const std::string& name) {
 
 std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
   std::lock_guard lock(mutex_);
-  std::vector<NodeLoad> by_id(node_names_.size());
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    by_id[id].pods = node_pods_[id];
-    by_id[id].settled = node_pods_[id];
+  if (ids_by_name_.size() != node_names_.size()) {
+    ids_by_name_.resize(node_names_.size());
+    std::iota(ids_by_name_.begin(), ids_by_name_.end(), 0U);
+    std::sort(ids_by_name_.begin(), ids_by_name_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return node_names_[a] < node_names_[b]; });
   }
+  // Every node with an id and every watched node, in name order: two sorted sequences merged,
+  // each load built once, in place. at[id] is where a node id's load is; a node neither watched
+  // nor holding pods, running or gone, is dropped at the end.
+  std::vector<NodeLoad> out;
+  out.reserve(node_names_.size() + nodes_.size());
+  std::vector<std::uint32_t> at(node_names_.size());
+  auto watched = nodes_.begin();
+  // Watched nodes without pods up to `name` (nullptr: all the rest).
+  const auto watched_only_before = [&](const std::string* name) {
+    for (; watched != nodes_.end() && (name == nullptr || watched->first < *name); ++watched) {
+      out.push_back({.name = watched->first, .in_cluster = true, .rule_mask = watched->second});
+    }
+  };
+  for (const std::uint32_t id : ids_by_name_) {
+    const std::string& name = node_names_[id];
+    watched_only_before(&name);
+    at[id] = static_cast<std::uint32_t>(out.size());
+    NodeLoad& load = out.emplace_back();
+    load.name = name;
+    load.pods = node_pods_[id];
+    load.settled = node_pods_[id];
+    if (watched != nodes_.end() && watched->first == name) {
+      load.in_cluster = true;
+      load.rule_mask = watched->second;
+      ++watched;
+    }
+  }
+  watched_only_before(nullptr);
   for (auto it = recent_.begin(); it != recent_.end();) {
     const double pending = pending_fraction(window.now_ms - it->second, window);
     const auto pod = pods_.find(it->first);
@@ -160,7 +189,7 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
       it = recent_.erase(it);
       continue;
     }
-    NodeLoad& load = by_id[pod->second.node];
+    NodeLoad& load = out[at[pod->second.node]];
     ++load.placed;
     load.settled -= pending;
     if (const double rate = known_rate_locked(pod->second); rate >= 0) {
@@ -184,7 +213,7 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
       release_workload(gone.pod.workload);
       return true;
     }
-    NodeLoad& load = by_id[gone.pod.node];
+    NodeLoad& load = out[at[gone.pod.node]];
     ++load.departed;
     if (const double rate = known_rate_locked(gone.pod); rate >= 0) {
       load.departed_known += held * rate;
@@ -200,37 +229,9 @@ std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
     }
     return false;
   });
-  if (ids_by_name_.size() != node_names_.size()) {
-    ids_by_name_.resize(node_names_.size());
-    std::iota(ids_by_name_.begin(), ids_by_name_.end(), 0U);
-    std::sort(ids_by_name_.begin(), ids_by_name_.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return node_names_[a] < node_names_[b]; });
-  }
-  // Two sequences in name order merged: nodes with pods (running or gone) and watched nodes.
-  std::vector<NodeLoad> out;
-  out.reserve(std::max(by_id.size(), nodes_.size()));
-  auto watched = nodes_.begin();
-  // Watched nodes without pods up to `name` (nullptr: all the rest).
-  const auto watched_only_before = [&](const std::string* name) {
-    for (; watched != nodes_.end() && (name == nullptr || watched->first < *name); ++watched) {
-      out.push_back({.name = watched->first, .in_cluster = true, .rule_mask = watched->second});
-    }
-  };
-  for (const std::uint32_t id : ids_by_name_) {
-    const std::string& name = node_names_[id];
-    watched_only_before(&name);
-    NodeLoad& load = by_id[id];
-    const bool is_watched = watched != nodes_.end() && watched->first == name;
-    if (!is_watched && load.pods == 0 && load.departed == 0) continue;
-    load.name = name;
-    if (is_watched) {
-      load.in_cluster = true;
-      load.rule_mask = watched->second;
-      ++watched;
-    }
-    out.push_back(std::move(load));
-  }
-  watched_only_before(nullptr);
+  std::erase_if(out, [](const NodeLoad& load) {
+    return !load.in_cluster && load.pods == 0 && load.departed == 0;
+  });
   return out;
 }
 
