@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -9,6 +8,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include <boost/container/flat_map.hpp>
 
 #include "common/label_rules.h"
 #include "common/model/inputs.h"
@@ -120,7 +121,8 @@ class ClusterState {
   std::vector<std::string> node_names_;
   std::vector<std::uint32_t> node_pods_;  // bound pods per node id
   std::unordered_map<std::string, std::uint32_t> node_ids_;
-  std::map<std::string, std::uint64_t> nodes_;  // watched nodes -> rule mask, in name order
+  // Watched nodes -> rule mask, in name order; contiguous, as every publish walks it whole.
+  boost::container::flat_map<std::string, std::uint64_t> nodes_;
   // Node ids in name order, extended when a node is interned (rarely: a node's first pod), so
   // that loads(), which runs on every publish, merges instead of sorting.
   std::vector<std::uint32_t> ids_by_name_;
