@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstddef>
 
 #include <boost/interprocess/exceptions.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
@@ -130,18 +129,6 @@ ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names
         hashes[j] =
             known_hashes.empty() ? shm::name_hash(names[first + j]) : known_hashes[first + j];
         __builtin_prefetch(index + (hashes[j] & mask));
-      }
-      // Then the entries those slots name, up to the end of the name find() compares: the
-      // entries' misses overlap too. Only a hint: find() checks everything it reads.
-      for (std::size_t j = 0; j < group; ++j) {
-        const std::uint64_t slot = index[hashes[j] & mask].load(std::memory_order_relaxed);
-        const std::uint64_t entry = (slot & 0xFFFFFFFFU) - 1;
-        if (slot == 0 || entry >= layout_.capacity) continue;
-        const auto* record =
-            reinterpret_cast<const char*>(words() + layout_.entry_word(copy, entry));
-        const std::size_t touched = offsetof(shm::EntryRecord, name) +
-                                    std::min(names[first + j].size(), shm::kMaxNameBytes);
-        for (std::size_t at = 0; at < touched; at += 64) __builtin_prefetch(record + at);
       }
       for (std::size_t j = 0; j < group; ++j)
         find(copy, meta.node_count, names[first + j], hashes[j], out[first + j]);

@@ -62,21 +62,15 @@ struct NodeDecision {
 
 // The bytes of a NodeDecision its record must store; the rest may keep an older record's bytes:
 // the text past each FixedText's length is never shown, so most records are written as two cache
-// lines instead of four, which is what recording costs on a large request. Worked out once per
-// record, not per word stored.
-struct NeededBytes {
-  std::size_t name_end;
-  std::size_t reason_begin;
-  std::size_t reason_end;
-  explicit NeededBytes(const NodeDecision& n) noexcept
-      : name_end(offsetof(NodeDecision, name) + offsetof(FixedText<64>, bytes) +
-                 n.name.view().size()),
-        reason_begin(offsetof(NodeDecision, reason)),
-        reason_end(reason_begin + offsetof(FixedText<128>, bytes) + n.reason.view().size()) {}
-  bool operator()(std::size_t begin, std::size_t end) const noexcept {
-    return begin < name_end || (end > reason_begin && begin < reason_end);
-  }
-};
+// lines instead of four, which is what recording costs on a large request.
+inline bool needed_byte_range(const NodeDecision& n, std::size_t begin, std::size_t end) noexcept {
+  const std::size_t name_end =
+      offsetof(NodeDecision, name) + offsetof(FixedText<64>, bytes) + n.name.view().size();
+  const std::size_t reason_begin = offsetof(NodeDecision, reason);
+  const std::size_t reason_end =
+      reason_begin + offsetof(FixedText<128>, bytes) + n.reason.view().size();
+  return begin < name_end || (end > reason_begin && begin < reason_end);
+}
 
 // What the request was and the table state it was answered from.
 struct DecisionHeader {
@@ -127,11 +121,11 @@ class DecisionLog {
     header.node_start = node_cursor_.fetch_add(kept, std::memory_order_relaxed);
     header.ticket = tickets_.fetch_add(1, std::memory_order_relaxed) + 1;
     for (std::size_t i = 0; i < kept; ++i) {
-      prefetch_for_store(header.node_start + i + kPrefetchAhead);
       NodeDecision n{};
       fill(i, n);
       n.ticket = header.ticket;
-      nodes_[(header.node_start + i) % nodes_.size()].try_store(n, NeededBytes(n));
+      nodes_[(header.node_start + i) % nodes_.size()].try_store(
+          n, [&](std::size_t b, std::size_t e) { return needed_byte_range(n, b, e); });
     }
     if (!decisions_[header.ticket % decisions_.size()].try_store(header)) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
@@ -148,19 +142,6 @@ class DecisionLog {
   std::uint64_t dropped() const noexcept { return dropped_.load(std::memory_order_relaxed); }
 
  private:
-  // The node ring is written a lap after it was last touched, far out of cache, and each record
-  // starts with a compare-exchange that waits for its line: asking for the lines a few records
-  // ahead overlaps those misses instead of stalling every record on one. Its stores reach at most
-  // the reason's length: the slot's sequence word, then the record up to there.
-  static constexpr std::size_t kPrefetchAhead = 8;
-  static constexpr std::size_t kStoredPrefix =
-      sizeof(seqlock::Word) + offsetof(NodeDecision, reason) + offsetof(FixedText<128>, bytes);
-  void prefetch_for_store(std::uint64_t position) const noexcept {
-    const auto* slot = reinterpret_cast<const char*>(&nodes_[position % nodes_.size()]);
-    for (std::size_t at = 0; at < kStoredPrefix; at += 64) __builtin_prefetch(slot + at, 1);
-    __builtin_prefetch(slot + kStoredPrefix - 1, 1);
-  }
-
   std::vector<seqlock::Slot<DecisionHeader>> decisions_;
   std::vector<seqlock::Slot<NodeDecision>> nodes_;
   std::atomic<std::uint64_t> tickets_{0};
