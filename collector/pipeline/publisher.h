@@ -44,9 +44,10 @@ class Publisher {
     // The share of one core that publishes following cluster changes may take, and the longest
     // gap that share may impose: burst spreading in the extender remembers its recommendations
     // for NETSCORE_SPREAD_WINDOW (200ms by default), so a binding must reach the table well
-    // within that. A hundredth: kube-scheduler binds 100-200 pods/s on a 2-core control plane,
-    // so each binding then costs the collector well under 0.1 ms of CPU (a tenth made it ~0.4 ms
-    // at 1,000 nodes and ~0.8 ms at 5,000, bench/watcher_bench.cpp BM_Watcher_PodEventCost).
+    // within that. A hundredth: while bindings keep coming these publishes are nearly all the
+    // collector's work per binding (bench/watcher_bench.cpp BM_Watcher_PodEventCost), and at the
+    // 100-200 pods/s kube-scheduler binds on a 2-core control plane a tenth of a core is 0.5-1 ms
+    // per binding, a hundredth 0.05-0.1 ms.
     double cluster_busy_share = 0.01;
     std::chrono::milliseconds coalesce_max{100};
     std::chrono::milliseconds decay_tick{1000};
