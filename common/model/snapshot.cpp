@@ -79,16 +79,6 @@ void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_
   entries = std::move(sorted);
 }
 
-std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,
-                                         std::int64_t eval_time_ms, std::size_t extra,
-                                         const ScoringSettings& scoring) {
-  std::vector<TableEntry> entries;
-  entries.reserve(samples.size() + extra);
-  for (const auto& s : samples)
-    entries.push_back({measured_figures(s, eval_time_ms, scoring), s.node});
-  return entries;
-}
-
 // Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
 // One load per node; `measured` is name_order(entries). Runs on every publish a binding causes:
 // the loads, which the cluster state lists in name order, are walked along the measured names
@@ -126,18 +116,38 @@ std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
 
 }  // namespace
 
+MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+                                  const ScoringSettings& scoring) {
+  MeasuredSnapshot out;
+  out.eval_time_ms = eval_time_ms;
+  out.entries.reserve(samples.size());
+  for (const auto& s : samples)
+    out.entries.push_back({measured_figures(s, eval_time_ms, scoring), s.node});
+  out.name_order = name_order(out.entries);
+  return out;
+}
+
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
                              std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod,
                              const ScoringSettings& scoring) {
+  return build_snapshot(measure_snapshot(samples, eval_time_ms, scoring), loads, settings,
+                        rules_hash, learned_rate_per_pod, scoring);
+}
+
+BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector<NodeLoad>* loads,
+                             const CorrectionSettings& settings, std::uint64_t rules_hash,
+                             std::optional<double> learned_rate_per_pod,
+                             const ScoringSettings& scoring) {
   BuiltSnapshot out;
-  out.info.eval_time_ms = eval_time_ms;
+  out.info.eval_time_ms = measured.eval_time_ms;
   out.info.basis = scoring.basis;
   out.info.direction = scoring.direction;
   auto& entries = out.entries;
-  entries = measured_entries(samples, eval_time_ms, loads ? loads->size() : 0, scoring);
+  entries.reserve(measured.entries.size() + (loads ? loads->size() : 0));
+  entries = measured.entries;
   if (loads == nullptr) {
-    sort_by_name(entries, name_order(entries));
+    sort_by_name(entries, measured.name_order);
     normalise(
         entries, [](const TableEntry& e) { return e.raw_score; },
         [](TableEntry& e, std::int64_t v) {
@@ -149,8 +159,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
 
   out.info.flags |= shm::kSnapshotClusterSynced;
   out.info.rules_hash = rules_hash;
-  const std::vector<std::size_t> measured = name_order(entries);
-  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, measured, *loads);
+  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, measured.name_order, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
         apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
@@ -164,7 +173,8 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
     }
   }
   // Watched nodes without a series were appended; without them the measured order holds.
-  sort_by_name(entries, entries.size() == measured.size() ? measured : name_order(entries));
+  sort_by_name(entries, entries.size() == measured.entries.size() ? measured.name_order
+                                                                  : name_order(entries));
   normalise(
       entries, [](const TableEntry& e) { return e.raw_score; },
       [](TableEntry& e, std::int64_t v) { e.node_score = v; });
