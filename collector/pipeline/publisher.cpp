@@ -109,8 +109,11 @@ void Publisher::run(std::stop_token stop) {
     }
     std::unique_lock lock(mutex_);
     if (cluster_dirty_) deadline = std::min(deadline, next_cluster_publish);
+    // A change that arrives while waiting for a later deadline (the decay tick, the second)
+    // wakes the loop to wait for the gap's end instead.
     wake_.wait_until(lock, stop, deadline, [&] {
-      return rescheduled_ || (cluster_dirty_ && Clock::now() >= next_cluster_publish);
+      return rescheduled_ || (cluster_dirty_ && (Clock::now() >= next_cluster_publish ||
+                                                 deadline > next_cluster_publish));
     });
     if (stop.stop_requested()) return;
     rescheduled_ = false;
