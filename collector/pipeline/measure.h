@@ -9,9 +9,11 @@
 
 #include "collector/pipeline/query_plan.h"
 #include "collector/prometheus/diagnosis.h"
+#include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/prometheus_client.h"
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
+#include "common/clock.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 
@@ -56,14 +58,12 @@ struct Measurement {
   std::int64_t speeds_eval_time_ms = 0;
 };
 
-// Asks the refresh's query once per measure() with bounded retries (transport errors, 5xx, 429;
-// backoff doubling, at most 2 s), parses the answer and keeps what names a node. What rarely
-// changes is asked apart, when due (QueryPlan). Not thread-safe: one thread owns it;
-// PrometheusClient::abort() may stop it from any thread.
+// Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the
+// answer and keeps what names a node. What rarely changes is asked apart, when due (QueryPlan). Not
+// thread-safe: one thread owns it; PrometheusClient::abort() may stop it from any thread.
 class Measurer {
  public:
-  // Waits up to the given time between attempts; returns false when the collector is stopping.
-  using BackoffWait = std::function<bool(std::chrono::milliseconds)>;
+  using BackoffWait = PrometheusApi::BackoffWait;
 
   enum class DiagnoseWhen {
     // The refresh loop: once per failing streak of well-formed answers without usable series.
@@ -76,6 +76,8 @@ class Measurer {
     unsigned retries = 0;
     DiagnoseWhen diagnose = DiagnoseWhen::first_unusable_answer;
     std::chrono::milliseconds backoff_base{200};
+    // When the questions asked apart are due (QueryPlan).
+    MonoClockMs clock = mono_now_ms;
   };
 
   // The refresh loop's: the configured retries.
@@ -87,17 +89,15 @@ class Measurer {
   const BuiltQuery& query() const { return plan_.batch(); }
 
  private:
-  // Adds its attempts to `attempts`.
-  HttpResult query_with_retries(const std::string& promql, std::int64_t eval_time_ms,
-                                const BackoffWait& wait, unsigned& attempts);
   // The refresh's requests, one after another so that Prometheus evaluates one at a time, and
-  // their answers parsed; nullopt, with the failed request's result in `failure`, when one failed.
+  // their answers parsed; nullopt, with the failed request's error in `failure`, when one failed.
   std::optional<ParsedVector> ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
-                                        Measurement& m, HttpResult& failure);
+                                        Measurement& m, std::string& failure);
   void parse(ParsedVector parsed, Measurement& m) const;
   void diagnose_if_due(Measurement& m);
 
   PrometheusClient& client_;
+  PrometheusApi api_;
   QueryPlan plan_;
   QueryConfig query_config_;
   Options options_;
