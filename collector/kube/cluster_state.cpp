@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "common/model/correction.h"
 
@@ -59,12 +60,16 @@ void ClusterState::insert_locked(const PodFacts& pod, std::int64_t placed_ms, st
     --node_pods_[it->second.node];
     --workloads_[it->second.workload].pods;
     release_workload(it->second.workload);
+    uid_by_name_.erase(it->second.name);
   }
+  std::string name = pod.host_network ? std::string() : pod.name;
+  if (!name.empty()) uid_by_name_[name] = pod.uid;
   it->second = PodRecord{.node = node,
                          .workload = workload,
                          .annotated_rate = static_cast<float>(pod.annotated_rate),
                          .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
-                         .placed_ms = placed_ms};
+                         .placed_ms = placed_ms,
+                         .name = std::move(name)};
   ++node_pods_[node];
   if (now_ms - placed_ms < recent_horizon_ms_) {
     recent_[pod.uid] = placed_ms;
@@ -82,6 +87,7 @@ void ClusterState::erase_locked(std::unordered_map<std::string, PodRecord>::iter
   departed_.push_back({.pod = pod, .left_ms = now_ms});
   ++workloads_[pod.workload].departed;
   recent_.erase(it->first);
+  uid_by_name_.erase(pod.name);
   pods_.erase(it);
 }
 
@@ -89,6 +95,18 @@ double ClusterState::known_rate_locked(const PodRecord& pod) const {
   if (pod.annotated_rate >= 0) return pod.annotated_rate;
   if (pod.workload == kNoWorkload) return -1;
   return learner_.workload_rate(pod.workload).value_or(-1);
+}
+
+std::vector<std::string> ClusterState::nodes_of_pods(std::span<const std::string> names) const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> nodes(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto uid = uid_by_name_.find(names[i]);
+    if (uid == uid_by_name_.end()) continue;
+    if (const auto pod = pods_.find(uid->second); pod != pods_.end())
+      nodes[i] = node_names_[pod->second.node];
+  }
+  return nodes;
 }
 
 void ClusterState::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {

@@ -14,7 +14,9 @@ Measurer::Measurer(const Config& config, PrometheusClient& client, Options optio
       api_(client, {.retries = options.retries, .backoff_base = options.backoff_base}),
       plan_(config.query, config.recheck_interval.value, options.clock),
       query_config_(config.query),
-      options_(options) {}
+      options_(options) {
+  if (config.pod_traffic.enabled) pod_traffic_.emplace(config, options.clock);
+}
 
 std::optional<ParsedVector> Measurer::ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
                                                 Measurement& m, std::string& failure) {
@@ -64,6 +66,12 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   m.side_queries_failed_total = plan_.counts().failed;
   m.side_queries = static_cast<std::uint32_t>(m.side_queries_total - side_before);
   m.speeds_eval_time_ms = plan_.speeds_eval_time_ms();
+  // Its own cadence and its own failures: a pod read that fails never fails the node figures.
+  // Asked only of a Prometheus that answered, so that one down costs no more timeouts.
+  if (pod_traffic_) {
+    m.pod_traffic = m.queried && !client_.aborted() ? pod_traffic_->refresh(api_, eval_time_ms)
+                                                    : pod_traffic_->traffic();
+  }
   if (m.answered) diagnose_if_due(m);
   m.finished_wall_ms = wall_now_ms();
   m.finished_mono_ns = mono_now_ns();

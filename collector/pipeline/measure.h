@@ -3,10 +3,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collector/pipeline/pod_traffic.h"
 #include "collector/pipeline/query_plan.h"
 #include "collector/prometheus/diagnosis.h"
 #include "collector/prometheus/prometheus_api.h"
@@ -56,6 +58,9 @@ struct Measurement {
   std::uint64_t side_queries_total = 0;
   std::uint64_t side_queries_failed_total = 0;
   std::int64_t speeds_eval_time_ms = 0;
+  // The traffic per pod as last read, at its own cadence (NETSCORE_POD_TRAFFIC_INTERVAL): null
+  // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
+  std::shared_ptr<const PodTraffic> pod_traffic{};
 };
 
 // Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the
@@ -76,7 +81,7 @@ class Measurer {
     unsigned retries = 0;
     DiagnoseWhen diagnose = DiagnoseWhen::first_unusable_answer;
     std::chrono::milliseconds backoff_base{200};
-    // When the questions asked apart are due (QueryPlan).
+    // When the questions asked apart are due (QueryPlan, PodTrafficReader).
     MonoClockMs clock = mono_now_ms;
   };
 
@@ -87,6 +92,10 @@ class Measurer {
   Measurement measure(std::int64_t eval_time_ms, const BackoffWait& wait);
 
   const BuiltQuery& query() const { return plan_.batch(); }
+  // Requests for the traffic per pod since start; all zero when it is off.
+  PodTrafficReader::Counts pod_traffic_counts() const {
+    return pod_traffic_ ? pod_traffic_->counts() : PodTrafficReader::Counts{};
+  }
 
  private:
   // The refresh's requests, one after another so that Prometheus evaluates one at a time, and
@@ -99,6 +108,7 @@ class Measurer {
   PrometheusClient& client_;
   PrometheusApi api_;
   QueryPlan plan_;
+  std::optional<PodTrafficReader> pod_traffic_;
   QueryConfig query_config_;
   Options options_;
   bool diagnosed_ = false;  // the current failing streak has been diagnosed

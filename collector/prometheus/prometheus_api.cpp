@@ -5,7 +5,6 @@
 
 #include <spdlog/spdlog.h>
 
-
 namespace netscore::collector {
 namespace {
 
@@ -68,8 +67,8 @@ HttpResult PrometheusApi::query_http(const std::string& promql, std::int64_t eva
 }
 
 ApiResult<std::string> PrometheusApi::query_body(const std::string& promql,
-                                                 std::int64_t eval_time_ms,
-                                                 const BackoffWait* wait, unsigned& attempts) {
+                                                 std::int64_t eval_time_ms, const BackoffWait* wait,
+                                                 unsigned& attempts) {
   HttpResult http = query_http(promql, eval_time_ms, wait, attempts);
   if (!http.ok()) return failed<std::string>(http);
   return {.value = std::move(http.body), .http_status = http.http_status};

@@ -29,7 +29,7 @@ std::string describe_http_failure(const HttpResult& result);
 template <class T>
 struct ApiResult {
   std::optional<T> value{};
-  std::string error{};  // describe_http_failure's text, or the decoder's; empty on success
+  std::string error{};   // describe_http_failure's text, or the decoder's; empty on success
   long http_status = 0;  // the answer's status; 0 without one (transport error)
 
   bool ok() const { return value.has_value(); }

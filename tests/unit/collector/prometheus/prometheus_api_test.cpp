@@ -36,14 +36,14 @@ TEST(DescribeHttpFailureTest, NamesTheSettingAndKeepsPrometheusOwnError) {
   EXPECT_EQ(describe_http_failure({.transport_error = "Couldn't connect"}),
             "transport error: Couldn't connect");
   EXPECT_EQ(describe_http_failure({.http_status = 503, .body = "busy"}), "http status 503");
-  EXPECT_NE(describe_http_failure({.http_status = 401}).find("NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE"),
-            std::string::npos);
+  EXPECT_NE(
+      describe_http_failure({.http_status = 401}).find("NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE"),
+      std::string::npos);
   EXPECT_NE(describe_http_failure({.http_status = 404}).find("path prefix"), std::string::npos);
-  EXPECT_EQ(
-      describe_http_failure(
-          {.http_status = 400,
-           .body = R"({"status":"error","errorType":"bad_data","error":"parse error"})"}),
-      "http status 400: prometheus error errorType=bad_data error=parse error");
+  EXPECT_EQ(describe_http_failure(
+                {.http_status = 400,
+                 .body = R"({"status":"error","errorType":"bad_data","error":"parse error"})"}),
+            "http status 400: prometheus error errorType=bad_data error=parse error");
 }
 
 TEST_F(PrometheusApiTest, ARefreshRequestIsRetriedWithDoublingBackoffAndASideQuestionIsNot) {
