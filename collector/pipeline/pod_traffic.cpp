@@ -57,7 +57,10 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
   if (detection_due) detect(api, eval_time_ms, next);
   // A runtime that fills no pod labels gives no pod traffic: nothing to read until it does.
   if (next.in_use && clock_() >= next_read_ms_) read(api, eval_time_ms, next);
-  if (!next.in_use) next.pods.clear();
+  if (!next.in_use) {
+    next.pods.clear();
+    next.eval_time_ms = 0;
+  }
   traffic_ = std::make_shared<const PodTraffic>(std::move(next));
   return traffic_;
 }
@@ -86,8 +89,7 @@ void PodTrafficReader::read(PrometheusApi& api, std::int64_t eval_time_ms, PodTr
   ++counts_.reads;
   const std::int64_t now_ms = clock_();
   const auto receive = api.pod_traffic(next.receive_query, eval_time_ms);
-  const auto transmit =
-      receive.ok() ? api.pod_traffic(next.transmit_query, eval_time_ms) : receive;
+  const auto transmit = receive.ok() ? api.pod_traffic(next.transmit_query, eval_time_ms) : receive;
   if (!receive.ok() || !transmit.ok()) {
     // The last traffic read stands (with its evaluation time); asked again at the next refresh.
     ++counts_.failed;

@@ -32,8 +32,8 @@ struct PodRates {
 
 // The traffic per pod as last read: a value, handed to the publisher with each measurement.
 struct PodTraffic {
-  bool checked = false;  // the detection has answered at least once
-  bool in_use = false;   // per-pod series with namespace and pod labels exist
+  bool checked = false;           // the detection has answered at least once
+  bool in_use = false;            // per-pod series with namespace and pod labels exist
   std::int64_t eval_time_ms = 0;  // of `pods` (Unix ms); 0: never read
   // By "namespace/name".
   std::unordered_map<std::string, PodRates> pods{};
@@ -56,7 +56,7 @@ struct WatchedPodTraffic {
   PodRates rates;
 };
 struct PodTrafficJoin {
-  std::int64_t eval_time_ms = 0;  // PodTraffic::eval_time_ms
+  std::int64_t eval_time_ms = 0;          // PodTraffic::eval_time_ms
   std::vector<WatchedPodTraffic> pods{};  // sorted by name
   // Measured pods that are no watched pod: unknown (yet), gone, or on their node's network
   // (spec.hostNetwork), whose series are their node's traffic and never a pod's.

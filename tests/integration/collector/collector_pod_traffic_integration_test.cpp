@@ -76,8 +76,7 @@ std::string write_cadvisor(const std::string& dir, const std::vector<CadvisorSer
   for (const bool receive : {true, false}) {
     const std::string family =
         receive ? "container_network_receive_bytes" : "container_network_transmit_bytes";
-    out << "# HELP " << family << " Cumulative count of bytes.\n# TYPE " << family
-        << " counter\n";
+    out << "# HELP " << family << " Cumulative count of bytes.\n# TYPE " << family << " counter\n";
     for (const auto& s : series) {
       for (int i = 0; i < kSamples; ++i) {
         const std::int64_t t_ms = start_ms + i * kStepMs;
@@ -123,6 +122,15 @@ class PodTrafficIntegrationTest : public ::testing::Test {
     return config;
   }
 
+  // A reader of one Prometheus whose clock stands still: the first refresh asks what is due.
+  struct Reading {
+    explicit Reading(const std::string& url) : config(config_for(url)) {}
+    Config config;
+    collector::PrometheusClient client{{.prometheus = config.prometheus}};
+    collector::PrometheusApi api{client, {}};
+    collector::PodTrafficReader reader{config, [] { return std::int64_t{0}; }};
+  };
+
   static inline std::int64_t start_ms_ = 0;
   static inline std::string labelled_dir_;
   static inline std::string unlabelled_dir_;
@@ -141,11 +149,8 @@ void expect_rate(const collector::PodTraffic& traffic, const std::string& pod, d
 }
 
 TEST_F(PodTrafficIntegrationTest, APodsTrafficIsItsSandboxesInterfacesButTheLoopback) {
-  const Config config = config_for(labelled_->url());
-  collector::PrometheusClient client({config.prometheus});
-  collector::PrometheusApi api(client, {});
-  collector::PodTrafficReader reader(config, [] { return std::int64_t{0}; });
-  const auto traffic = reader.refresh(api, eval_ms());
+  Reading r(labelled_->url());
+  const auto traffic = r.reader.refresh(r.api, eval_ms());
   ASSERT_TRUE(traffic->checked) << traffic->error;
   EXPECT_TRUE(traffic->in_use);
   EXPECT_EQ(traffic->error, "");
@@ -155,23 +160,20 @@ TEST_F(PodTrafficIntegrationTest, APodsTrafficIsItsSandboxesInterfacesButTheLoop
   expect_rate(*traffic, "shop/web-1", 1200, 600);
   expect_rate(*traffic, "kube-system/dns-0", 100, 50);
   expect_rate(*traffic, "kube-system/node-exporter-x", 5e6, 4e6);
-  EXPECT_EQ(reader.counts().detections, 1U);
-  EXPECT_EQ(reader.counts().reads, 1U);
-  EXPECT_EQ(reader.counts().failed, 0U);
+  EXPECT_EQ(r.reader.counts().detections, 1U);
+  EXPECT_EQ(r.reader.counts().reads, 1U);
+  EXPECT_EQ(r.reader.counts().failed, 0U);
 }
 
 TEST_F(PodTrafficIntegrationTest, TheJoinKeepsWatchedPodsOffTheHostNetwork) {
-  const Config config = config_for(labelled_->url());
-  collector::PrometheusClient client({config.prometheus});
-  collector::PrometheusApi api(client, {});
-  collector::PodTrafficReader reader(config, [] { return std::int64_t{0}; });
+  Reading r(labelled_->url());
   collector::ClusterState state;
   state.upsert_pod({.uid = "1", .node = "node-a", .name = "shop/web-1"}, 0);
   state.upsert_pod(
       {.uid = "3", .node = "node-a", .name = "kube-system/node-exporter-x", .host_network = true},
       0);
   const collector::PodTrafficJoin join =
-      collector::join_watched_pods(*reader.refresh(api, eval_ms()), state);
+      collector::join_watched_pods(*r.reader.refresh(r.api, eval_ms()), state);
   ASSERT_EQ(join.pods.size(), 1U);
   EXPECT_EQ(join.pods[0].name, "shop/web-1");
   EXPECT_EQ(join.pods[0].node, "node-a");
@@ -180,15 +182,12 @@ TEST_F(PodTrafficIntegrationTest, TheJoinKeepsWatchedPodsOffTheHostNetwork) {
 }
 
 TEST_F(PodTrafficIntegrationTest, WithoutPodLabelsNothingIsRead) {
-  const Config config = config_for(unlabelled_->url());
-  collector::PrometheusClient client({config.prometheus});
-  collector::PrometheusApi api(client, {});
-  collector::PodTrafficReader reader(config, [] { return std::int64_t{0}; });
-  const auto traffic = reader.refresh(api, eval_ms());
+  Reading r(unlabelled_->url());
+  const auto traffic = r.reader.refresh(r.api, eval_ms());
   EXPECT_TRUE(traffic->checked) << traffic->error;
   EXPECT_FALSE(traffic->in_use);
   EXPECT_TRUE(traffic->pods.empty());
-  EXPECT_EQ(reader.counts().reads, 0U);
+  EXPECT_EQ(r.reader.counts().reads, 0U);
   std::ostringstream out;
   collector::print_pod_traffic(collector::Measurement{.pod_traffic = traffic}, out);
   EXPECT_NE(out.str().find("no per-pod series"), std::string::npos) << out.str();
@@ -199,8 +198,8 @@ TEST_F(PodTrafficIntegrationTest, EachMeasurementCarriesTheLatestRead) {
   const Config config = config_for(labelled_->url());
   collector::PrometheusClient client({config.prometheus});
   std::int64_t now_ms = 0;
-  collector::Measurer measurer(
-      config, client, {.retries = 0, .clock = [&now_ms] { return now_ms; }});
+  collector::Measurer measurer(config, client,
+                               {.retries = 0, .clock = [&now_ms] { return now_ms; }});
   const collector::Measurement first = measurer.measure(eval_ms(), no_wait());
   ASSERT_TRUE(first.queried) << first.error;
   ASSERT_TRUE(first.pod_traffic);

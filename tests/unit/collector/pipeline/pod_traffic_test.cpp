@@ -27,16 +27,16 @@ std::string pod_vector(const std::string& series) {
 }
 
 std::string pod_series(const std::string& ns, const std::string& pod, const std::string& value) {
-  return R"({"metric":{"namespace":")" + ns + R"(","pod":")" + pod + R"("},"value":[1,")" +
-         value + R"("]})";
+  return R"({"metric":{"namespace":")" + ns + R"(","pod":")" + pod + R"("},"value":[1,")" + value +
+         R"("]})";
 }
 
 // What was asked, in order, and the answers per kind of request.
 struct PodScript {
   std::vector<std::string> asked;
   std::string detection = R"({"metric":{},"value":[1,"12"]})";
-  std::string receive = pod_series("shop", "web-1", "1000") + "," +
-                        pod_series("kube-system", "exporter", "5000000");
+  std::string receive =
+      pod_series("shop", "web-1", "1000") + "," + pod_series("kube-system", "exporter", "5000000");
   std::string transmit = pod_series("shop", "web-1", "500");
   unsigned read_status = 200;
 
@@ -149,8 +149,8 @@ TEST_F(PodTrafficTest, TheQueriesReadThePodSandboxesOverTheWindow) {
 TEST(PodTrafficJoinTest, WatchedPodsOffTheHostNetworkAreJoinedByName) {
   ClusterState state;
   state.upsert_pod({.uid = "w", .node = "n1", .name = "shop/web-1"}, 0);
-  state.upsert_pod(
-      {.uid = "h", .node = "n1", .name = "kube-system/exporter", .host_network = true}, 0);
+  state.upsert_pod({.uid = "h", .node = "n1", .name = "kube-system/exporter", .host_network = true},
+                   0);
   PodTraffic traffic{.checked = true, .in_use = true, .eval_time_ms = kPodEvalMs};
   traffic.pods["shop/web-1"] = {.receive = 1000, .receive_valid = true};
   traffic.pods["kube-system/exporter"] = {.receive = 5e6, .receive_valid = true};
