@@ -6,6 +6,7 @@
 #include "common/clock.h"
 
 namespace netscore::collector {
+
 Measurer::Measurer(const Config& config, PrometheusClient& client)
     : Measurer(config, client, {.retries = config.prometheus.retries}) {}
 

@@ -74,7 +74,7 @@ class PodTrafficReader {
     std::uint64_t failed = 0;
   };
 
-  PodTrafficReader(const Config& config, MonoClockMs clock = mono_now_ms);
+  explicit PodTrafficReader(const Config& config, MonoClockMs clock = mono_now_ms);
 
   // The detection and the read when due; the traffic as it stands after them.
   std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms);
