@@ -12,6 +12,7 @@
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
 #include "collector/pipeline/measure.h"
+#include "collector/pipeline/pod_traffic.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 #include "common/table/score_table_writer.h"
@@ -79,6 +80,7 @@ class Publisher {
   void publish_for_cluster(bool cluster_due);
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
+  void record_pod_traffic(const PodTraffic& traffic);
   std::uint32_t publish_snapshot(const std::vector<model::NodeSample>& samples,
                                  std::int64_t eval_time_ms, bool fresh_measurement);
   void write_status();
@@ -104,6 +106,9 @@ class Publisher {
   std::uint64_t publishes_ = 0;
   std::string logged_rejected_{};
   std::string logged_plan_{};  // the query path last logged
+  // The traffic per pod of the latest read joined to the watched pods (with a cluster), for the
+  // pricing to come; joined once per read, so pods watched since are joined at the next.
+  PodTrafficJoin pod_traffic_join_{};
 
   // The cluster thread's wake-ups, under mutex_.
   std::mutex mutex_;
