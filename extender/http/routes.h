@@ -9,7 +9,7 @@
 
 #include <boost/beast/http/verb.hpp>
 
-#include "extender/request.h"
+#include "extender/scheduler/request.h"
 
 // The extender's endpoints as one table: it drives dispatch, the 404 and 405 (with Allow)
 // answers on both listeners and every list of endpoints the extender prints. Pure data and

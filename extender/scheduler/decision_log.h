@@ -10,7 +10,7 @@
 
 #include "common/config.h"
 #include "common/table/seqlock.h"
-#include "extender/request.h"
+#include "extender/scheduler/request.h"
 #include "extender/scheduler/freshness.h"
 
 // The decisions behind GET /explain: what netscore answered for which pod, node by node.

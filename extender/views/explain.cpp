@@ -9,7 +9,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "common/table/score_table_layout.h"
-#include "extender/request.h"
+#include "extender/scheduler/request.h"
 #include "extender/views/json_writer.h"
 
 namespace netscore::extender {

@@ -1,4 +1,4 @@
-#include "extender/request.h"
+#include "extender/scheduler/request.h"
 
 #include <array>
 
