@@ -70,12 +70,11 @@ class FakeCluster final : public RealtimeCluster {
  private:
   kube::Pod pod_object(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];
-    kube::Pod object{.ns = spec.ns,
-                     .name = spec.name,
-                     .labels = {{"app", trace_.deployments[spec.deployment].name}}};
-    if (!spec.template_hash.empty()) object.labels.emplace("pod-template-hash", spec.template_hash);
-    object.owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid(spec));
-    return object;
+    return {.ns = spec.ns,
+            .name = spec.name,
+            .generate_name = kube_json::generate_name(spec),
+            .labels = kube_json::pod_labels(trace_, spec, owner_uid(spec)),
+            .owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid(spec))};
   }
 
   const Trace& trace_;

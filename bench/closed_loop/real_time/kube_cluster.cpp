@@ -263,6 +263,7 @@ class KubeCluster final : public RealtimeCluster {
     return kube_json::pod(
         {.ns = spec.ns,
          .name = spec.name,
+         .generate_name = kube_json::generate_name(spec),
          .node = node,
          .labels = kube_json::pod_labels(trace_, spec, owner_uid),
          .owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid),
