@@ -39,7 +39,8 @@ constexpr LoopFlag kLoopFlags[] = {
 
 constexpr PodSeries kPodSeries[] = {PodSeries::cadvisor, PodSeries::unlabelled, PodSeries::none};
 constexpr std::string_view kPodSeriesHelp =
-    "per-pod traffic series: cadvisor (with namespace and pod), unlabelled (without), none";
+    "the real-time exporter's per-pod traffic series: cadvisor (with namespace and pod), "
+    "unlabelled (without), none";
 
 }  // namespace
 
