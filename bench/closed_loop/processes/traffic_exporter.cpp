@@ -65,6 +65,13 @@ void TrafficExporter::advance(std::size_t node, Clock::time_point now) {
   counted_to_[node] = now;
 }
 
+void TrafficExporter::advance(Pod& pod, Clock::time_point now) {
+  const double seconds = std::chrono::duration<double>(now - pod.counted_to).count();
+  pod.received += pod.traffic.receive * seconds;
+  pod.transmitted += pod.traffic.transmit * seconds;
+  pod.counted_to = now;
+}
+
 TrafficExporter::Clock::time_point TrafficExporter::advance_all() {
   const auto now = Clock::now();
   for (std::size_t n = 0; n < nodes_.size(); ++n) advance(n, now);
@@ -80,7 +87,7 @@ void TrafficExporter::add_running(std::uint32_t pod, PodTraffic traffic) {
   std::lock_guard lock(mutex_);
   const auto now = Clock::now();
   advance(traffic.node, now);
-  Pod running{.traffic = std::move(traffic), .counting = true, .counting_since = now};
+  Pod running{.traffic = std::move(traffic), .counting = true, .counted_to = now};
   add_rates(running, 1);
   pods_[pod] = std::move(running);
 }
@@ -150,7 +157,7 @@ std::string TrafficExporter::scrape() {
     const auto it = pods_.find(pod);
     if (it == pods_.end() || it->second.counting) continue;
     it->second.counting = true;
-    it->second.counting_since = now;
+    it->second.counted_to = now;
     add_rates(it->second, 1);
   }
   waiting_.clear();
@@ -162,14 +169,14 @@ std::string TrafficExporter::scrape_cadvisor() {
   std::lock_guard lock(mutex_);
   const auto now = advance_all();
   std::vector<PodCounters> pods;
-  for (const auto& [id, pod] : pods_) {
+  for (auto& [id, pod] : pods_) {
     if (!pod.counting) continue;
-    const double seconds = std::chrono::duration<double>(now - pod.counting_since).count();
+    advance(pod, now);
     pods.push_back({.ns = pod.traffic.ns,
                     .name = pod.traffic.name,
                     .node = pod.traffic.node,
-                    .receive = pod.traffic.receive * seconds,
-                    .transmit = pod.traffic.transmit * seconds});
+                    .receive = pod.received,
+                    .transmit = pod.transmitted});
   }
   return cadvisor_exposition(
       pod_series_, {.nodes = nodes_, .receive = receive_counter_, .transmit = transmit_counter_},

@@ -71,7 +71,10 @@ class TrafficExporter {
   struct Pod {
     PodTraffic traffic;
     bool counting = false;
-    Clock::time_point counting_since{};
+    // Its own counters (bytes since it started counting) and when they were last grown: a
+    // counter that only grows whatever its rates do.
+    double received = 0, transmitted = 0;
+    Clock::time_point counted_to{};
   };
 
   void serve();
@@ -83,6 +86,7 @@ class TrafficExporter {
   Clock::time_point advance_all();
   // Callers hold mutex_.
   void advance(std::size_t node, Clock::time_point now);
+  static void advance(Pod& pod, Clock::time_point now);
   void add_rates(const Pod& pod, double sign);
 
   std::vector<std::string> nodes_;
