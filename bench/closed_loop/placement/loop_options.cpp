@@ -56,6 +56,7 @@ std::string_view pod_series_name(PodSeries series) {
   return "cadvisor";
 }
 
+// Program_options' hook for --pod-series (found by argument-dependent lookup): one of the names.
 void validate(boost::any& out, const std::vector<std::string>& values, PodSeries*, int) {
   const std::string& text = flags::po::validators::get_single_string(values);
   for (const auto series : kPodSeries) {

@@ -5,10 +5,11 @@
 #include <string_view>
 #include <vector>
 
-#include <boost/any.hpp>
-
-#include "bench/flags/flags.h"
 #include "common/config.h"
+
+namespace boost::program_options {
+class options_description;
+}  // namespace boost::program_options
 
 // What a closed-loop run compares and how its loop is paced: the policies (kube-scheduler alone,
 // baselines, netscore configurations, oracles) and the loop's parameters, with their flags. The
@@ -71,8 +72,6 @@ enum class PodSeries { cadvisor, unlabelled, none };
 
 // "cadvisor", "unlabelled", "none".
 std::string_view pod_series_name(PodSeries series);
-// Program_options' hook (found by argument-dependent lookup): one of those names.
-void validate(boost::any& out, const std::vector<std::string>& values, PodSeries*, int);
 
 struct LoopParams {
   double scrape_s = 1;      // Prometheus' scrape interval
@@ -89,8 +88,9 @@ struct LoopParams {
 };
 
 // A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, --pod-series=none,
-// ...), writing into `params`; and their listing for --help.
-void add_loop_options(flags::po::options_description& options, LoopParams& params);
+// ...), writing into `params` once bench/flags has parsed the command line; and their listing for
+// --help.
+void add_loop_options(boost::program_options::options_description& options, LoopParams& params);
 std::string loop_help();
 
 }  // namespace netscore::sim

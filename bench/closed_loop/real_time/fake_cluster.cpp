@@ -70,11 +70,7 @@ class FakeCluster final : public RealtimeCluster {
  private:
   kube::Pod pod_object(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];
-    return {.ns = spec.ns,
-            .name = spec.name,
-            .generate_name = kube_json::generate_name(spec),
-            .labels = kube_json::pod_labels(trace_, spec, owner_uid(spec)),
-            .owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid(spec))};
+    return kube_json::trace_pod(trace_, spec, owner_uid(spec));
   }
 
   const Trace& trace_;
