@@ -10,7 +10,6 @@
 #include "bench/closed_loop/reports/balance_metrics.h"
 #include "bench/closed_loop/virtual_time/promql.h"
 #include "bench/closed_loop/workload/pod_owner.h"
-#include "common/clock.h"
 #include "common/model/correction.h"
 #include "common/model/freshness.h"
 #include "common/model/inputs.h"
