@@ -222,6 +222,7 @@ void Publisher::record(const Measurement& m, std::uint32_t published) {
     ++status_.consecutive_failures;
     ++status_.failures_total;
   }
+  if (m.pod_traffic) record_pod_traffic(*m.pod_traffic);
   copy_text(status_.last_error, m.error);
   if (m.status_diagnosis) copy_text(status_.diagnosis, *m.status_diagnosis);
   if (m.ok && was_failing) {
@@ -232,6 +233,22 @@ void Publisher::record(const Measurement& m, std::uint32_t published) {
   }
   spdlog::debug("refresh ok={} nodes={} series={} skipped={} attempts={} took_us={} error=\"{}\"",
                 m.ok, published, m.series, m.skipped, m.attempts, m.duration_us, m.error);
+}
+
+void Publisher::record_pod_traffic(const PodTraffic& traffic) {
+  const shm::PodTrafficState state = pod_traffic_state(traffic);
+  if (static_cast<std::uint32_t>(state) != status_.pod_traffic_state) {
+    spdlog::info("pod traffic state={} query=\"{}\" error=\"{}\"",
+                 shm::pod_traffic_state_name(static_cast<std::uint32_t>(state)),
+                 traffic.detection_query, traffic.error);
+  }
+  status_.pod_traffic_state = static_cast<std::uint32_t>(state);
+  status_.pod_traffic_pods = static_cast<std::uint32_t>(traffic.pods.size());
+  status_.pod_traffic_eval_wall_ms = traffic.eval_time_ms;
+  // A read is joined once; the measurements until the next one carry the same.
+  if (cluster_ && traffic.eval_time_ms != pod_traffic_join_.eval_time_ms)
+    pod_traffic_join_ = join_watched_pods(traffic, cluster_->state);
+  status_.pod_traffic_watched = static_cast<std::uint32_t>(pod_traffic_join_.pods.size());
 }
 
 void Publisher::write_status() {

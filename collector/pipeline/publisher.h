@@ -12,6 +12,7 @@
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
 #include "collector/pipeline/measure.h"
+#include "collector/pipeline/pod_traffic.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 #include "common/model/snapshot.h"
@@ -83,6 +84,7 @@ class Publisher {
   void publish_for_cluster(bool cluster_due);
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
+  void record_pod_traffic(const PodTraffic& traffic);
   // `fresh`: the samples of a new measurement, which workload learning is fed; null for a
   // republish.
   std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured,
@@ -108,6 +110,9 @@ class Publisher {
   std::uint64_t publishes_ = 0;
   std::string logged_rejected_{};
   std::string logged_plan_{};  // the query path last logged
+  // The traffic per pod of the latest read joined to the watched pods (with a cluster), for the
+  // pricing to come; joined once per read, so pods watched since are joined at the next.
+  PodTrafficJoin pod_traffic_join_{};
 
   // The cluster thread's wake-ups, under mutex_.
   std::mutex mutex_;

@@ -46,6 +46,12 @@ void PlacementLedger::release_workload(std::uint32_t id) {
   free_workloads_.push_back(id);
 }
 
+void PlacementLedger::forget_name(const std::string& name, const std::string& uid) {
+  // A pod recreated under the same name (a StatefulSet's) may be known before the old one leaves.
+  const auto it = uid_by_name_.find(name);
+  if (it != uid_by_name_.end() && it->second == uid) uid_by_name_.erase(it);
+}
+
 void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms) {
   const std::uint32_t node = intern(pod.node);
   const std::uint32_t workload = intern_workload(pod.workload);
@@ -55,12 +61,16 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
     --node_pods_[it->second.node];
     --workloads_[it->second.workload].pods;
     release_workload(it->second.workload);
+    forget_name(it->second.name, pod.uid);
   }
+  std::string name = pod.host_network ? std::string() : pod.name;
+  if (!name.empty()) uid_by_name_[name] = pod.uid;
   it->second = PodRecord{.node = node,
                          .workload = workload,
                          .annotated_rate = static_cast<float>(pod.annotated_rate),
                          .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
-                         .placed_ms = placed_ms};
+                         .placed_ms = placed_ms,
+                         .name = std::move(name)};
   ++node_pods_[node];
   if (now_ms - placed_ms < recent_horizon_ms_) {
     recent_[pod.uid] = placed_ms;
@@ -78,6 +88,7 @@ void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator
   departed_.push_back({.pod = pod, .left_ms = now_ms});
   ++workloads_[pod.workload].departed;
   recent_.erase(it->first);
+  forget_name(pod.name, it->first);
   pods_.erase(it);
 }
 
@@ -135,8 +146,9 @@ void PlacementLedger::replace_nodes(const std::vector<NodeFacts>& nodes) {
 }
 
 void PlacementLedger::upsert_node(const NodeFacts& node) {
-  const auto at = std::lower_bound(nodes_.begin(), nodes_.end(), node.name,
-                                   [](const auto& n, const std::string& name) { return n.first < name; });
+  const auto at =
+      std::lower_bound(nodes_.begin(), nodes_.end(), node.name,
+                       [](const auto& n, const std::string& name) { return n.first < name; });
   if (at != nodes_.end() && at->first == node.name) {
     at->second = node.rule_mask;
   } else {
@@ -145,8 +157,9 @@ void PlacementLedger::upsert_node(const NodeFacts& node) {
 }
 
 void PlacementLedger::remove_node(const std::string& name) {
-  const auto at = std::lower_bound(nodes_.begin(), nodes_.end(), name,
-                                   [](const auto& n, const std::string& key) { return n.first < key; });
+  const auto at =
+      std::lower_bound(nodes_.begin(), nodes_.end(), name,
+                       [](const auto& n, const std::string& key) { return n.first < key; });
   if (at != nodes_.end() && at->first == name) nodes_.erase(at);
 }
 
@@ -273,6 +286,17 @@ std::optional<double> PlacementLedger::workload_rate(const std::string& workload
   const auto it = workload_ids_.find(workload);
   if (it == workload_ids_.end()) return std::nullopt;
   return learner_.workload_rate(it->second);
+}
+
+std::vector<std::string> PlacementLedger::nodes_of_pods(std::span<const std::string> names) const {
+  std::vector<std::string> nodes(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto uid = uid_by_name_.find(names[i]);
+    if (uid == uid_by_name_.end()) continue;
+    if (const auto pod = pods_.find(uid->second); pod != pods_.end())
+      nodes[i] = node_names_[pod->second.node];
+  }
+  return nodes;
 }
 
 std::size_t PlacementLedger::recent_count() const {

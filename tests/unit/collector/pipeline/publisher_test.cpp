@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -217,6 +218,35 @@ TEST(PublisherGap, GrowsWithThePublishCostWithinItsBounds) {
   EXPECT_EQ(Publisher::cluster_publish_gap(milliseconds(3), options), milliseconds(30));
   // However slow: within the spread window's margin.
   EXPECT_EQ(Publisher::cluster_publish_gap(milliseconds(50), options), milliseconds(100));
+}
+
+// The traffic per pod's state and counts; the watched pods are those off the host network.
+TEST_F(PublisherTest, ThePodTrafficIsRecordedAndJoinedToTheWatchedPods) {
+  ClusterState state;
+  state.upsert_pod({.uid = "w", .node = "a", .name = "shop/web-1"}, 0);
+  state.upsert_pod({.uid = "h", .node = "a", .name = "ops/agent", .host_network = true}, 0);
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher});
+  Measurement m = good(42, 7000);
+  auto traffic =
+      std::make_shared<PodTraffic>(PodTraffic{.checked = true, .in_use = true, .eval_time_ms = 40});
+  traffic->pods["shop/web-1"] = {.receive = 10, .receive_valid = true};
+  traffic->pods["ops/agent"] = {.receive = 1e6, .receive_valid = true};
+  m.pod_traffic = traffic;
+  publisher.publish(m);
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.pod_traffic_state, static_cast<std::uint32_t>(shm::PodTrafficState::in_use));
+  EXPECT_EQ(s.pod_traffic_pods, 2U);
+  EXPECT_EQ(s.pod_traffic_watched, 1U);
+  EXPECT_EQ(s.pod_traffic_eval_wall_ms, 40);
+  // Without pod labels: the state says so and nothing is counted.
+  m.pod_traffic = std::make_shared<PodTraffic>(PodTraffic{.checked = true});
+  publisher.publish(m);
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.pod_traffic_state, static_cast<std::uint32_t>(shm::PodTrafficState::absent));
+  EXPECT_EQ(s.pod_traffic_pods, 0U);
+  EXPECT_EQ(s.pod_traffic_watched, 0U);
 }
 
 TEST_F(PublisherTest, ABurstOfChangesIsPublishedOnceAfterTheGapWithTheLastState) {
