@@ -95,6 +95,7 @@ std::string to_json(const Pod& pod, bool with_kind) {
   Writer w(buffer);
   begin_object(w, "Pod", with_kind, pod.name, pod.uid, pod.resource_version, pod.created_s);
   string_field(w, "namespace", pod.ns);
+  if (!pod.generate_name.empty()) string_field(w, "generateName", pod.generate_name);
   if (pod.deleting_s) {
     string_field(w, "deletionTimestamp", rfc3339(*pod.deleting_s));
     w.Key("deletionGracePeriodSeconds");
@@ -265,6 +266,7 @@ std::optional<Pod> pod_from_json(std::string_view body, std::string_view url_nam
     return std::nullopt;
   }
   if (meta.IsObject()) {
+    pod.generate_name = read_string(meta, "generateName");
     pod.labels = read_map(meta, "labels");
     pod.annotations = read_map(meta, "annotations");
   }

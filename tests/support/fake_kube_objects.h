@@ -30,6 +30,9 @@ struct OwnerReference {
 struct Pod {
   std::string ns{};
   std::string name{};
+  // metadata.generateName, the prefix a controller or a CI system asks a name of; kept beside the
+  // name (which the API server then uses as given).
+  std::string generate_name{};
   std::string uid{};
   std::uint64_t resource_version = 0;
   std::string node{};  // spec.nodeName; empty until bound
@@ -78,7 +81,7 @@ std::optional<std::vector<FieldTerm>> parse_field_selector(Resource resource, st
 bool matches(const std::vector<FieldTerm>& selector, const Pod& pod);
 bool matches(const std::vector<FieldTerm>& selector, const Node& node);
 
-// What a pod created by POST carries: metadata.{name,namespace,labels,annotations},
+// What a pod created by POST carries: metadata.{name,generateName,namespace,labels,annotations},
 // spec.nodeName, status.phase. nullopt (with `error`) for malformed JSON or a missing name.
 std::optional<Pod> pod_from_json(std::string_view body, std::string_view url_namespace,
                                  std::string& error);

@@ -3,7 +3,9 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
+#include <boost/any.hpp>
 #include <fmt/format.h>
 
 #include "bench/closed_loop/placement/policy.h"
@@ -35,10 +37,43 @@ constexpr LoopFlag kLoopFlags[] = {
     {"tie-seed", &LoopParams::tie_seed, "seed of kube-scheduler's random tie-break"},
 };
 
+constexpr PodSeries kPodSeries[] = {PodSeries::cadvisor, PodSeries::unlabelled, PodSeries::none};
+constexpr std::string_view kPodSeriesHelp =
+    "the real-time exporter's per-pod traffic series: cadvisor (with namespace and pod), "
+    "unlabelled (without), none";
+
 }  // namespace
+
+std::string_view pod_series_name(PodSeries series) {
+  switch (series) {
+    case PodSeries::unlabelled:
+      return "unlabelled";
+    case PodSeries::none:
+      return "none";
+    case PodSeries::cadvisor:
+      break;
+  }
+  return "cadvisor";
+}
+
+// Program_options' hook for --pod-series (found by argument-dependent lookup): one of the names.
+void validate(boost::any& out, const std::vector<std::string>& values, PodSeries*, int) {
+  const std::string& text = flags::po::validators::get_single_string(values);
+  for (const auto series : kPodSeries) {
+    if (text == pod_series_name(series)) {
+      out = series;
+      return;
+    }
+  }
+  throw flags::po::invalid_option_value(text);
+}
 
 void add_loop_options(flags::po::options_description& options, LoopParams& params) {
   flags::add_members(options, params, kLoopFlags);
+  options.add_options()(
+      "pod-series",
+      flags::po::value<PodSeries>()->notifier([&params](PodSeries s) { params.pod_series = s; }),
+      std::string(kPodSeriesHelp).c_str());
 }
 
 std::string loop_help() {
@@ -49,6 +84,9 @@ std::string loop_help() {
         std::visit([&](auto member) { return fmt::format("{}", defaults.*member); }, flag.member);
     out += fmt::format("  --{:<34} {}\n", fmt::format("{}={}", flag.name, value), flag.help);
   }
+  out += fmt::format("  --{:<34} {}\n",
+                     fmt::format("pod-series={}", pod_series_name(defaults.pod_series)),
+                     kPodSeriesHelp);
   return out;
 }
 

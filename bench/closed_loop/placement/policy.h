@@ -64,6 +64,15 @@ std::string add_env_policy(std::string_view settings, std::vector<Policy>& out);
 // The policies by name, the lists as the closed-loop commands print them for --help.
 std::string policies_help();
 
+// What the cluster measures of each pod's own traffic, as a kubelet's cAdvisor endpoint exports it
+// (container_network_{receive,transmit}_bytes_total per pod sandbox, scraped as kube-prometheus
+// scrapes it): `cadvisor` with the pod's namespace and name, as kube-prometheus clusters show
+// them; `unlabelled` without them, as runtimes that do not fill them; `none`: no such endpoint.
+enum class PodSeries { cadvisor, unlabelled, none };
+
+// "cadvisor", "unlabelled", "none".
+std::string_view pod_series_name(PodSeries series);
+
 struct LoopParams {
   double scrape_s = 1;      // Prometheus' scrape interval
   double time_scale = 15;   // the collector's durations are divided by this
@@ -75,10 +84,12 @@ struct LoopParams {
   bool topology_spread = true;      // the default PodTopologySpread constraint (ReplicaSets)
   std::int64_t shipped_weight = 3;  // the extender weight of the shipped configuration
   std::uint64_t tie_seed = 7;       // kube-scheduler breaks score ties at random
+  PodSeries pod_series = PodSeries::cadvisor;
 };
 
-// A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, ...), writing into
-// `params` once bench/flags has parsed the command line; and their listing for --help.
+// A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, --pod-series=none,
+// ...), writing into `params` once bench/flags has parsed the command line; and their listing for
+// --help.
 void add_loop_options(boost::program_options::options_description& options, LoopParams& params);
 std::string loop_help();
 

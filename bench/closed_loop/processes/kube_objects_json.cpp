@@ -18,8 +18,6 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 // What SchedulerModel::least_allocated assumes of the nodes and the pods.
 constexpr std::string_view kNodeCpu = "4", kNodeMemory = "16Gi", kNodePods = "110";
 constexpr std::string_view kPodCpu = "100m", kPodMemory = "256Mi";
-// Pods never run (no kubelet): any image name does.
-constexpr std::string_view kImage = "registry.k8s.io/pause:3.9";
 
 // The StatefulSet controller labels a pod with its revision's name, "<set>-<hash of the
 // template>"; a trace's set has one revision, hashed here from its name (FNV-1a, 32 bits) so that
@@ -75,7 +73,7 @@ void pod_spec(Writer& w, bool job) {
   w.StartArray();
   w.StartObject();
   member(w, "name", "app");
-  member(w, "image", kImage);
+  member(w, "image", kPodImage);
   string(w, "resources");
   w.StartObject();
   resources(w, "requests", kPodCpu, kPodMemory);
@@ -129,7 +127,15 @@ Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner
     case OwnerKind::none:
       break;
   }
+  const Deployment& workload = trace.deployments[pod.deployment];
+  if (trace.params.project_labels && !workload.project.empty()) {
+    out["app.kubernetes.io/name"] = workload.project;
+  }
   return out;
+}
+
+std::string generate_name(const PodSpec& pod) {
+  return pod.owner_kind == OwnerKind::statefulset ? std::string() : pod.replicaset + "-";
 }
 
 std::string owner(const Trace& trace, const PodSpec& pod, unsigned replicas) {
@@ -184,6 +190,7 @@ std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std
 testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string_view owner_uid) {
   return {.ns = pod.ns,
           .name = pod.name,
+          .generate_name = generate_name(pod),
           .labels = pod_labels(trace, pod, owner_uid),
           .owner = owner_reference(pod.owner_kind, pod.replicaset, owner_uid)};
 }
@@ -192,6 +199,7 @@ std::string pod(const testing::kube::Pod& pod) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   open_object(w, "v1", "Pod", pod.name, pod.ns);
+  if (!pod.generate_name.empty()) member(w, "generateName", pod.generate_name);
   labels(w, "labels", pod.labels);
   if (pod.owner) {
     string(w, "ownerReferences");

@@ -20,6 +20,10 @@ namespace netscore::sim::kube_json {
 
 using Labels = std::map<std::string, std::string>;
 
+// The pods' one container's image, and their sandbox's as cAdvisor reports it: pods never run (no
+// kubelet), so any image name does.
+inline constexpr std::string_view kPodImage = "registry.k8s.io/pause:3.9";
+
 // The API group/version and kind of an owner ("apps/v1", "ReplicaSet"); the kind is empty for
 // OwnerKind::none.
 struct OwnerType {
@@ -34,8 +38,14 @@ std::string owner_collection(OwnerKind kind, std::string_view ns);
 
 // The labels of a trace pod: "app" (its deployment), and what its controller would add: the
 // pod-template-hash of a ReplicaSet's pods, the controller-revision-hash of a StatefulSet's, the
-// job-name and controller-uid (the Job's UID) of a Job's.
+// job-name and controller-uid (the Job's UID) of a Job's; app.kubernetes.io/name=<project> on a
+// project's pods when the trace labels them (WorkloadParams::project_labels).
 Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner_uid);
+
+// The metadata.generateName its creator would set: "<owner>-" for a ReplicaSet's or a Job's pod,
+// "<group>-" for a pod without an owner (a CI system names its runners so); empty for a
+// StatefulSet's, whose names are ordinals.
+std::string generate_name(const PodSpec& pod);
 
 // The owner object of a trace pod (its kind must not be none), selecting that pod's labels:
 // ReplicaSets and StatefulSets by matchLabels, Jobs by the selector the API server generates.
@@ -45,13 +55,14 @@ std::string owner(const Trace& trace, const PodSpec& pod, unsigned replicas);
 std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std::string_view name,
                                                              std::string_view uid);
 
-// A trace pod as the model: namespace, name, pod_labels and its controller's reference (owner_uid
-// empty for OwnerKind::none); node and scheduler unset.
+// A trace pod as the model: namespace, name, generate_name, pod_labels and its controller's
+// reference (owner_uid empty for OwnerKind::none); node and scheduler unset.
 testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string_view owner_uid);
 
-// A pod as created through the API: its namespace, name, labels, controller reference (none
-// without), spec.schedulerName and spec.nodeName (empty: for the scheduler to bind), with the
-// requests SchedulerModel assumes; restartPolicy Never for a Job's pod, as its template must say.
+// A pod as created through the API: its namespace, name (and generateName), labels, controller
+// reference (none without), spec.schedulerName and spec.nodeName (empty: for the scheduler to
+// bind), with the requests SchedulerModel assumes; restartPolicy Never for a Job's pod, as its
+// template must say.
 std::string pod(const testing::kube::Pod& pod);
 
 // A merge patch of a pod's status: Running, PodScheduled since `scheduled_s` (Unix seconds), as a

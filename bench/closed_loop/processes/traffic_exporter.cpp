@@ -3,16 +3,21 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <fmt/format.h>
 
+#include "bench/closed_loop/processes/cadvisor_series.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 #include "tests/support/prometheus_process.h"
@@ -23,8 +28,10 @@ namespace http = boost::beast::http;
 using boost::asio::ip::tcp;
 
 TrafficExporter::TrafficExporter(std::vector<std::string> nodes, Direction receive,
-                                 Direction transmit, std::vector<double> speed)
+                                 Direction transmit, std::vector<double> speed,
+                                 PodSeries pod_series)
     : nodes_(std::move(nodes)),
+      pod_series_(pod_series),
       acceptor_(io_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)),
       speed_(std::move(speed)),
       receive_(std::move(receive.background)),
@@ -58,24 +65,36 @@ void TrafficExporter::advance(std::size_t node, Clock::time_point now) {
   counted_to_[node] = now;
 }
 
+void TrafficExporter::advance(Pod& pod, Clock::time_point now) {
+  const double seconds = std::chrono::duration<double>(now - pod.counted_to).count();
+  pod.received += pod.traffic.receive * seconds;
+  pod.transmitted += pod.traffic.transmit * seconds;
+  pod.counted_to = now;
+}
+
+TrafficExporter::Clock::time_point TrafficExporter::advance_all() {
+  const auto now = Clock::now();
+  for (std::size_t n = 0; n < nodes_.size(); ++n) advance(n, now);
+  return now;
+}
+
 void TrafficExporter::add_rates(const Pod& pod, double sign) {
-  receive_[pod.node] += sign * pod.receive;
-  transmit_[pod.node] += sign * pod.transmit;
+  receive_[pod.traffic.node] += sign * pod.traffic.receive;
+  transmit_[pod.traffic.node] += sign * pod.traffic.transmit;
 }
 
-void TrafficExporter::add_running(std::uint32_t pod, std::size_t node, double receive,
-                                  double transmit) {
+void TrafficExporter::add_running(std::uint32_t pod, PodTraffic traffic) {
   std::lock_guard lock(mutex_);
-  advance(node, Clock::now());
-  const Pod running{.node = node, .receive = receive, .transmit = transmit, .counting = true};
+  const auto now = Clock::now();
+  advance(traffic.node, now);
+  Pod running{.traffic = std::move(traffic), .counting = true, .counted_to = now};
   add_rates(running, 1);
-  pods_[pod] = running;
+  pods_[pod] = std::move(running);
 }
 
-void TrafficExporter::start_pod(std::uint32_t pod, std::size_t node, double receive,
-                                double transmit) {
+void TrafficExporter::start_pod(std::uint32_t pod, PodTraffic traffic) {
   std::lock_guard lock(mutex_);
-  pods_[pod] = {.node = node, .receive = receive, .transmit = transmit, .counting = false};
+  pods_[pod] = {.traffic = std::move(traffic), .counting = false};
   waiting_.push_back(pod);
 }
 
@@ -84,7 +103,7 @@ void TrafficExporter::stop_pod(std::uint32_t pod) {
   const auto it = pods_.find(pod);
   if (it == pods_.end()) return;
   if (it->second.counting) {
-    advance(it->second.node, Clock::now());
+    advance(it->second.traffic.node, Clock::now());
     add_rates(it->second, -1);
   }
   pods_.erase(it);  // a waiting pod left in waiting_ is skipped at the scrape
@@ -102,8 +121,7 @@ std::uint64_t TrafficExporter::scrapes() const {
 
 std::string TrafficExporter::scrape() {
   std::lock_guard lock(mutex_);
-  const auto now = Clock::now();
-  for (std::size_t n = 0; n < nodes_.size(); ++n) advance(n, now);
+  const auto now = advance_all();
   std::string body;
   // Integral bytes, as the kernel counts them.
   const auto counter = [&](std::string_view direction, const std::vector<double>& values) {
@@ -139,11 +157,30 @@ std::string TrafficExporter::scrape() {
     const auto it = pods_.find(pod);
     if (it == pods_.end() || it->second.counting) continue;
     it->second.counting = true;
+    it->second.counted_to = now;
     add_rates(it->second, 1);
   }
   waiting_.clear();
   ++scrapes_;
   return body;
+}
+
+std::string TrafficExporter::scrape_cadvisor() {
+  std::lock_guard lock(mutex_);
+  const auto now = advance_all();
+  std::vector<PodCounters> pods;
+  for (auto& [id, pod] : pods_) {
+    if (!pod.counting) continue;
+    advance(pod, now);
+    pods.push_back({.ns = pod.traffic.ns,
+                    .name = pod.traffic.name,
+                    .node = pod.traffic.node,
+                    .receive = pod.received,
+                    .transmit = pod.transmitted});
+  }
+  return cadvisor_exposition(
+      pod_series_, {.nodes = nodes_, .receive = receive_counter_, .transmit = transmit_counter_},
+      pods);
 }
 
 void TrafficExporter::serve() {
@@ -161,12 +198,17 @@ void TrafficExporter::serve() {
     http::request<http::string_body> request;
     http::read(socket, buffer, request, ec);
     if (!ec) {
-      const bool metrics = request.method() == http::verb::get && request.target() == "/metrics";
-      http::response<http::string_body> answer{metrics ? http::status::ok : http::status::not_found,
-                                               11};
+      const bool get = request.method() == http::verb::get;
+      const bool metrics = get && request.target() == "/metrics";
+      const bool cadvisor =
+          get && pod_series_ != PodSeries::none && request.target() == "/metrics/cadvisor";
+      http::response<http::string_body> answer{
+          metrics || cadvisor ? http::status::ok : http::status::not_found, 11};
       answer.set(http::field::content_type, "text/plain; version=0.0.4");
       answer.keep_alive(false);
-      answer.body() = metrics ? scrape() : "only GET /metrics\n";
+      answer.body() = metrics    ? scrape()
+                      : cadvisor ? scrape_cadvisor()
+                                 : "only GET /metrics and /metrics/cadvisor\n";
       answer.prepare_payload();
       http::write(socket, answer, ec);
       socket.shutdown(tcp::socket::shutdown_both, ec);
@@ -187,12 +229,20 @@ ScrapingPrometheus::TempDir::~TempDir() {
   std::filesystem::remove_all(path, ignored);
 }
 
-ScrapingPrometheus::ScrapingPrometheus(const std::string& target, double scrape_s) {
+ScrapingPrometheus::ScrapingPrometheus(const std::string& target, double scrape_s,
+                                       PodSeries pod_series) {
   const std::int64_t interval = std::llround(scrape_s * 1000);
-  std::ofstream(dir_.path + "/prometheus.yml") << fmt::format(
+  std::string config = fmt::format(
       "global:\n  scrape_interval: {}\n  scrape_timeout: {}\n"
       "scrape_configs:\n  - job_name: traffic\n    static_configs:\n      - targets: ['{}']\n",
       duration_text(interval), duration_text(interval * 9 / 10), target);
+  if (pod_series != PodSeries::none) {
+    config += fmt::format(
+        "  - job_name: kubelet\n    honor_labels: true\n    metrics_path: /metrics/cadvisor\n"
+        "    static_configs:\n      - targets: ['{}']\n",
+        target);
+  }
+  std::ofstream(dir_.path + "/prometheus.yml") << config;
   // free_local_port() is racy: another process may take the port before Prometheus binds it.
   for (int attempt = 0; attempt < 5 && !process_; ++attempt) try_start(testing::free_local_port());
   if (!process_) throw std::runtime_error("prometheus did not start: " + testing::log_tail(log()));

@@ -11,11 +11,14 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include "bench/closed_loop/placement/policy.h"
 #include "tests/support/binary_process.h"
 
 // The real-time level's node traffic: node_exporter-like receive and transmit counters per node
-// (and its link speed gauge when it has one), served on 127.0.0.1 for a real Prometheus to
-// scrape, grown by the true rates the placements produce.
+// (and its link speed gauge when it has one) on /metrics, served on 127.0.0.1 for a real
+// Prometheus to scrape, grown by the true rates the placements produce; and, unless PodSeries is
+// none, each counting pod's own counters as the kubelets' cAdvisor endpoints export them
+// (cadvisor_series.h) on /metrics/cadvisor, scraped as a second job.
 // The virtual-time level's rule that a pod's traffic starts one scrape after its binding (its
 // containers start meanwhile) is kept by counting a pod from the first scrape the exporter serves
 // after start_pod: what Prometheus shows a policy and what the balance metrics count stay one
@@ -35,17 +38,24 @@ class TrafficExporter {
   };
   // Per node: its name, its link speed (bytes/s; not positive: no speed series).
   TrafficExporter(std::vector<std::string> nodes, Direction receive, Direction transmit,
-                  std::vector<double> speed);
+                  std::vector<double> speed, PodSeries pod_series);
   TrafficExporter(const TrafficExporter&) = delete;
   TrafficExporter& operator=(const TrafficExporter&) = delete;
   ~TrafficExporter();
 
   std::string target() const { return "127.0.0.1:" + std::to_string(port_); }
 
+  // A pod's true rates (bytes/s) on its node, and the names its cAdvisor series carry.
+  struct PodTraffic {
+    std::string ns = "default";
+    std::string name;
+    std::size_t node = 0;
+    double receive = 0, transmit = 0;
+  };
   // A pod that has been running all along: counts from now.
-  void add_running(std::uint32_t pod, std::size_t node, double receive, double transmit);
-  // A pod just bound: counts from the next scrape.
-  void start_pod(std::uint32_t pod, std::size_t node, double receive, double transmit);
+  void add_running(std::uint32_t pod, PodTraffic traffic);
+  // A pod just bound: counts from the next scrape of /metrics.
+  void start_pod(std::uint32_t pod, PodTraffic traffic);
   // Deleted: stops counting now (or never starts).
   void stop_pod(std::uint32_t pod);
 
@@ -57,21 +67,30 @@ class TrafficExporter {
   std::uint64_t scrapes() const;
 
  private:
-  struct Pod {
-    std::size_t node = 0;
-    double receive = 0, transmit = 0;
-    bool counting = false;
-  };
   using Clock = std::chrono::steady_clock;
+  struct Pod {
+    PodTraffic traffic;
+    bool counting = false;
+    // Its own counters (bytes since it started counting) and when they were last grown: a
+    // counter that only grows whatever its rates do.
+    double received = 0, transmitted = 0;
+    Clock::time_point counted_to{};
+  };
 
   void serve();
   // The /metrics body; starts the pods waiting for a scrape.
   std::string scrape();
+  // The /metrics/cadvisor body: the counting pods' and the nodes' counters.
+  std::string scrape_cadvisor();
+  // Callers hold mutex_: every node counted up to now.
+  Clock::time_point advance_all();
   // Callers hold mutex_.
   void advance(std::size_t node, Clock::time_point now);
+  static void advance(Pod& pod, Clock::time_point now);
   void add_rates(const Pod& pod, double sign);
 
   std::vector<std::string> nodes_;
+  PodSeries pod_series_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::uint16_t port_ = 0;
@@ -90,12 +109,16 @@ class TrafficExporter {
   std::thread thread_;
 };
 
-// Prometheus 2.42 (in PATH) on 127.0.0.1 scraping one target every scrape_s, with its own
-// temporary TSDB; stopped by PID and its directory removed on destruction. Not thread-safe.
+// Prometheus 2.42 (in PATH) on 127.0.0.1 scraping an exporter's target every scrape_s, with its
+// own temporary TSDB; stopped by PID and its directory removed on destruction. Not thread-safe.
+// Job "traffic" scrapes /metrics; unless `pod_series` is none, job "kubelet" scrapes
+// /metrics/cadvisor with honor_labels, as kube-prometheus scrapes kubelets: the page's job,
+// instance and node labels stay as written, and so do the namespace, pod, container, interface
+// and id a per-pod query selects on.
 class ScrapingPrometheus {
  public:
   // Throws std::runtime_error with Prometheus' log tail when it does not become ready.
-  ScrapingPrometheus(const std::string& target, double scrape_s);
+  ScrapingPrometheus(const std::string& target, double scrape_s, PodSeries pod_series);
   ScrapingPrometheus(const ScrapingPrometheus&) = delete;
   ScrapingPrometheus& operator=(const ScrapingPrometheus&) = delete;
   ~ScrapingPrometheus();

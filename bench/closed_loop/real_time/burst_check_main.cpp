@@ -100,16 +100,23 @@ Outcome run_once(const herd::Cluster& cluster, unsigned burst, const Policy& pol
   const std::size_t nodes = trace.node_names.size();
   auto api = kube_cluster(trace, kube);
   TrafficExporter exporter(trace.node_names, {trace.background, trace.counter_start},
-                           {trace.background_transmit, trace.counter_start_transmit}, trace.speed);
+                           {trace.background_transmit, trace.counter_start_transmit}, trace.speed,
+                           loop.pod_series);
+  const auto traffic = [&](std::uint32_t pod, std::size_t node) {
+    return TrafficExporter::PodTraffic{.ns = trace.pods[pod].ns,
+                                       .name = trace.pods[pod].name,
+                                       .node = node,
+                                       .receive = herd::kBytesPerSecondPerPod};
+  };
   std::vector<int> node_of(trace.pods.size(), -1);
   std::size_t p = 0;
   for (std::size_t n = 0; n < nodes; ++n) {
     for (unsigned i = 0; i < cluster.initial_pods[n]; ++i, ++p) {
-      exporter.add_running(trace.initial_pods[p], n, herd::kBytesPerSecondPerPod, 0);
+      exporter.add_running(trace.initial_pods[p], traffic(trace.initial_pods[p], n));
       api->create_initial(trace.initial_pods[p], n);
     }
   }
-  ScrapingPrometheus prometheus(exporter.target(), loop.scrape_s);
+  ScrapingPrometheus prometheus(exporter.target(), loop.scrape_s, loop.pod_series);
   std::optional<NetscoreProcesses> netscore;
   if (policy.kind == PolicyKind::netscore) {
     netscore.emplace(binaries, policy, loop.time_scale, prometheus.url(), api->collector_env(),
@@ -130,7 +137,7 @@ Outcome run_once(const herd::Cluster& cluster, unsigned burst, const Policy& pol
       if (pod < first || node_of[pod] >= 0) continue;
       node_of[pod] = static_cast<int>(node);
       // As the closed loop: the pod's traffic starts one scrape after its binding.
-      exporter.start_pod(pod, node, herd::kBytesPerSecondPerPod, 0);
+      exporter.start_pod(pod, traffic(pod, node));
       ++out.placed[node];
       ++bound;
     }

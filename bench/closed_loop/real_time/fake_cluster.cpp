@@ -70,12 +70,7 @@ class FakeCluster final : public RealtimeCluster {
  private:
   kube::Pod pod_object(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];
-    kube::Pod object{.ns = spec.ns,
-                     .name = spec.name,
-                     .labels = {{"app", trace_.deployments[spec.deployment].name}}};
-    if (!spec.template_hash.empty()) object.labels.emplace("pod-template-hash", spec.template_hash);
-    object.owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid(spec));
-    return object;
+    return kube_json::trace_pod(trace_, spec, owner_uid(spec));
   }
 
   const Trace& trace_;

@@ -55,7 +55,8 @@ class RealtimeLoop {
         cluster_(kube ? kube_cluster(trace, *kube) : fake_cluster(trace)),
         external_scheduler_(cluster_->schedules(policy)),
         exporter_(trace.node_names, {trace.background, trace.counter_start},
-                  {trace.background_transmit, trace.counter_start_transmit}, trace.speed),
+                  {trace.background_transmit, trace.counter_start_transmit}, trace.speed,
+                  params.pod_series),
         removed_(trace.pods.size(), false),
         created_at_s_(trace.pods.size(), 0),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
@@ -70,7 +71,7 @@ class RealtimeLoop {
 
   RunResult run() {
     for (const auto pod : trace_.initial_pods) place_initial(pod);
-    prometheus_.emplace(exporter_.target(), params_.scrape_s);
+    prometheus_.emplace(exporter_.target(), params_.scrape_s, params_.pod_series);
     if (policy_.kind == PolicyKind::netscore) {
       netscore_.emplace(binaries_, policy_, params_.time_scale, prometheus_->url(),
                         cluster_->collector_env(), nodes_);
@@ -132,12 +133,21 @@ class RealtimeLoop {
 
   int node_of_pod(std::uint32_t pod) const { return placement_.node_of_pod()[pod]; }
 
+  TrafficExporter::PodTraffic traffic(std::uint32_t pod, std::size_t node) const {
+    const PodSpec& spec = trace_.pods[pod];
+    return {.ns = spec.ns,
+            .name = spec.name,
+            .node = node,
+            .receive = spec.rate,
+            .transmit = spec.transmit_rate};
+  }
+
   // As the virtual-time level: the same for every policy, bound long before any window so that
   // their traffic is measured, not expected.
   void place_initial(std::uint32_t pod) {
     const std::size_t best = placement_.initial_node(pod);
     placement_.bind(pod, best);
-    exporter_.add_running(pod, best, trace_.pods[pod].rate, trace_.pods[pod].transmit_rate);
+    exporter_.add_running(pod, traffic(pod, best));
     cluster_->create_initial(pod, best);
   }
 
@@ -145,9 +155,8 @@ class RealtimeLoop {
   // meanwhile are skipped.
   void on_bound(std::uint32_t pod, std::size_t node) {
     if (!external_scheduler_ || removed_[pod] || node_of_pod(pod) >= 0) return;
-    const PodSpec& spec = trace_.pods[pod];
     placement_.bind(pod, node);
-    exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
+    exporter_.start_pod(pod, traffic(pod, node));
     const double latency_s = elapsed_s() - created_at_s_[pod];
     binding_latency_total_s_ += latency_s;
     binding_latency_max_s_ = std::max(binding_latency_max_s_, latency_s);
@@ -216,10 +225,9 @@ class RealtimeLoop {
     pending_.pop_front();
     const std::size_t node =
         placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p); });
-    const PodSpec& spec = trace_.pods[pod];
     if (!cluster_->bind(pod, node)) ++failed_bindings_;
     placement_.bind(pod, node);
-    exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
+    exporter_.start_pod(pod, traffic(pod, node));
     if (!pending_.empty()) push(elapsed_s() + params_.cycle_s, EventKind::schedule);
   }
 

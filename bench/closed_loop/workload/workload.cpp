@@ -86,7 +86,15 @@ Workload live_workload(const WorkloadParams& p, const std::vector<double>& cdf, 
       p.transmit_heavy_fraction > 0 && direction.open01() < p.transmit_heavy_fraction;
   const OwnerKind kind = owner_kind(p, index);
   Random random(stream_seed(p.seed, lifecycle_stream + std::uint64_t{index}));
-  const double level = random.lognormal(p.deployment_rate_median, p.deployment_rate_sigma);
+  double level = random.lognormal(p.deployment_rate_median, p.deployment_rate_sigma);
+  std::uint32_t project = kNoProject;
+  if (kind == OwnerKind::none && p.projects > 0) {
+    // From streams of their own: the lifecycle draws stay those of a trace without projects.
+    Random pick(stream_seed(p.seed, project_stream + std::uint64_t{index}));
+    project = static_cast<std::uint32_t>(pick.integer(0, p.projects - 1));
+    Random project_level(stream_seed(p.seed, project_level_stream + std::uint64_t{project}));
+    level = project_level.lognormal(p.deployment_rate_median, p.deployment_rate_sigma);
+  }
   const double death = arrival + random.exponential(p.deployment_lifetime_mean_s);
   const double end = std::min(death, p.duration_s);
   std::uint32_t replicaset = 0;
@@ -115,12 +123,12 @@ Workload live_workload(const WorkloadParams& p, const std::vector<double>& cdf, 
   // left out to keep the model simple.
   const double updates = kind == OwnerKind::replicaset ? p.rolling_update_rate : 0;
   const double changes = p.scale_up_rate + updates;
-  if (changes <= 0) return {level, transmit_heavy, kind};
+  if (changes <= 0) return {level, transmit_heavy, kind, project};
   // Strictly later than the previous burst's last create: a controller finishes a burst before
   // the next change, so no pod is replaced before it exists or removed when it is created.
   for (double t = arrival;;) {
     t = std::max(t + random.exponential(1 / changes), std::nextafter(last_create, death));
-    if (t >= end) return {level, transmit_heavy, kind};
+    if (t >= end) return {level, transmit_heavy, kind, project};
     if (kind != OwnerKind::replicaset || random.open01() * changes < p.scale_up_rate) {
       create(t, random.integer(1, std::max<std::size_t>(1, live.size() / 2)));
       continue;
@@ -215,6 +223,7 @@ std::string validate(const WorkloadParams& p) {
   if (!finite(p.create_spread_s) || p.create_spread_s < 0) {
     return "create_spread_s must not be negative";
   }
+  if (p.projects > 100) return "projects must be at most 100";
   return {};
 }
 

@@ -70,6 +70,13 @@ struct WorkloadParams {
   // A burst's pods are created one by one, evenly over this many seconds (cut short so that all
   // are created before their workload ends or the trace does); 0: in one instant, one event.
   double create_spread_s = 0;
+  // Workloads without an owner (CI pipelines) each belong to one of this many projects, drawn
+  // uniformly: a project's pods share its traffic level (drawn as a deployment's) across all its
+  // pipelines. 0: each pipeline draws its own level, as the other kinds do.
+  unsigned projects = 0;
+  // Whether a project's pods say so: the label app.kubernetes.io/name=<project>, the identity a
+  // scorer can learn a project's traffic per pod by. The trace is the same either way.
+  bool project_labels = false;
 };
 
 // "--scenario=<name>": "standard" (the defaults above, for every parameter another scenario
@@ -78,7 +85,9 @@ struct WorkloadParams {
 // third where capacity is shared by speed but about two on the slow links where bytes are shared
 // evenly (bench/RESULTS.md says why); "bare-bursts": CI runners, every pod without an owner,
 // short-lived, network-heavy, in large bursts created one by one; "mixed-owners": Deployments
-// among bare pods, Jobs and StatefulSets (workload_flags.cpp has both's figures).
+// among bare pods, Jobs and StatefulSets; "ci-runners": bursts of bare runners of 12 projects,
+// short-lived, twice as heavy as the standard pods, without any identity; "ci-runners-labelled":
+// the same trace, its pods labelled with their project (workload_flags.cpp has the figures).
 // Sets only the parameters it names: flags after it override them.
 std::string apply_scenario(WorkloadParams& params, std::string_view name);
 
@@ -121,6 +130,7 @@ struct Deployment {
   double level = 0;  // the median per-pod rate of its pods in their heavy direction
   bool transmit_heavy = false;
   OwnerKind kind = OwnerKind::replicaset;
+  std::string project{};  // of a workload without an owner (WorkloadParams::projects); or empty
 };
 
 struct TraceEvent {

@@ -68,8 +68,12 @@ void assemble(const WorkloadParams& p, const std::vector<Pod>& raw,
     auto& index = new_workload[pod.workload];
     if (index == none) {
       index = static_cast<std::uint32_t>(trace.deployments.size());
-      trace.deployments.push_back({std::string(name_prefix(workload.kind)) + padded(index, 4),
-                                   workload.level, workload.transmit_heavy, workload.kind});
+      trace.deployments.push_back(
+          {.name = std::string(name_prefix(workload.kind)) + padded(index, 4),
+           .level = workload.level,
+           .transmit_heavy = workload.transmit_heavy,
+           .kind = workload.kind,
+           .project = workload.project == kNoProject ? "" : project_name(workload.project)});
       auto& own = hashes[pod.workload];
       while (workload.kind == OwnerKind::replicaset && own.size() < replicasets[pod.workload]) {
         auto hash = encoded(random, 10);

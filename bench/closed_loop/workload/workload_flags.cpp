@@ -16,7 +16,7 @@ namespace netscore::sim {
 namespace {
 
 using Member = std::variant<std::uint64_t WorkloadParams::*, unsigned WorkloadParams::*,
-                            double WorkloadParams::*>;
+                            double WorkloadParams::*, bool WorkloadParams::*>;
 struct Flag {
   std::string_view name;
   Member member;
@@ -73,6 +73,10 @@ constexpr Flag kFlags[] = {
      "probability that a workload with an owner is a Job (the rest: Deployments)"},
     {"create-spread-s", &WorkloadParams::create_spread_s,
      "seconds over which a burst's pods are created one by one; 0: all at once", true},
+    {"projects", &WorkloadParams::projects,
+     "projects the workloads without an owner belong to, sharing traffic per pod; 0: none"},
+    {"project-labels", &WorkloadParams::project_labels,
+     "whether a project's pods carry app.kubernetes.io/name=<project>"},
 };
 
 // Every parameter some scenario sets: "standard" puts them back to their defaults.
@@ -94,6 +98,8 @@ constexpr Member kScenarioMembers[] = {
     &WorkloadParams::replicas_zipf_exponent,
     &WorkloadParams::scale_up_rate,
     &WorkloadParams::pods_per_node,
+    &WorkloadParams::projects,
+    &WorkloadParams::project_labels,
 };
 
 }  // namespace
@@ -147,8 +153,29 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
     params.job_fraction = 0.25;
     return {};
   }
+  if (name == "ci-runners" || name == "ci-runners-labelled") {
+    // CI runners of 12 projects (GitLab's Kubernetes executor, Actions Runner Controller): each
+    // pipeline one burst of bare runners, created one by one within 2 s, living 20 s on average
+    // (5 minutes of a real cluster's time at the benchmark's scale). A project's runners do alike
+    // work, pipeline after pipeline: its level is drawn once, as a deployment's.
+    params.bare_fraction = 1;
+    params.projects = 12;
+    params.project_labels = name == "ci-runners-labelled";
+    params.create_spread_s = 2;
+    params.deployment_lifetime_mean_s = 20;
+    params.scale_up_rate = 0;
+    // 4 to 40 runners as bare-bursts': a mean of 14.5, 28% of 20 or more.
+    params.replicas_min = 4;
+    params.replicas_max = 40;
+    params.replicas_zipf_exponent = 0.75;
+    // Twice the standard pod's traffic.
+    params.deployment_rate_median = 2 * WorkloadParams{}.deployment_rate_median;
+    params.pods_per_node = WorkloadParams{}.pods_per_node;
+    return {};
+  }
   return "unknown scenario \"" + std::string(name) +
-         "\" (standard, heterogeneous, bare-bursts, mixed-owners)";
+         "\" (standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, "
+         "ci-runners-labelled)";
 }
 
 void add_workload_options(flags::po::options_description& options, WorkloadParams& params) {
@@ -176,11 +203,11 @@ std::string workload_help() {
   const WorkloadParams defaults;
   std::ostringstream out;
   out << "  --" << std::left << std::setw(34) << "scenario=standard"
-      << "standard, heterogeneous, bare-bursts or mixed-owners (sets the flags it needs; "
-         "later flags override)\n";
+      << "standard, heterogeneous, bare-bursts, mixed-owners, ci-runners or "
+         "ci-runners-labelled (sets the flags it needs; later flags override)\n";
   for (const auto& flag : kFlags) {
     std::ostringstream value;
-    std::visit([&](auto member) { value << defaults.*member; }, flag.member);
+    std::visit([&](auto member) { value << std::boolalpha << defaults.*member; }, flag.member);
     out << "  --" << std::left << std::setw(34) << (std::string(flag.name) + "=" + value.str())
         << flag.help << "\n";
   }

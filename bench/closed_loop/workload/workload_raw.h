@@ -57,6 +57,8 @@ enum Stream : std::uint64_t {
   transmit_nodes_stream = std::uint64_t{1} << 40,
   direction_stream = std::uint64_t{1} << 41,
   owner_stream = std::uint64_t{1} << 42,
+  project_stream = std::uint64_t{1} << 43,        // + workload: its project
+  project_level_stream = std::uint64_t{1} << 44,  // + project: its level
 };
 
 inline std::string padded(std::size_t value, std::size_t width) {
@@ -71,11 +73,19 @@ struct Pod {
   double created;
   double deleted;
 };
+inline constexpr std::uint32_t kNoProject = 0xffffffff;
+
 struct Workload {
   double level;
   bool transmit_heavy;
   OwnerKind kind;
+  std::uint32_t project = kNoProject;
 };
+
+// "project-07": a project's name, the value of its pods' app.kubernetes.io/name label.
+inline std::string project_name(std::uint32_t project) {
+  return "project-" + padded(project, 2);
+}
 // The pods one change of a workload creates, in creation order.
 using Burst = std::vector<std::uint32_t>;
 

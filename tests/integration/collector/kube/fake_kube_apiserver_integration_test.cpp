@@ -128,12 +128,14 @@ TEST(FakeKubeApiServer, BindingIsAnAddedEventForBoundWatchersAndDeletedForUnboun
 
 TEST(FakeKubeApiServer, CreateBindDeleteOverHttp) {
   FakeKubeApiServer server;
-  const auto created =
-      http_post(server.url() + "/api/v1/namespaces/shop/pods",
-                R"({"metadata":{"name":"a","annotations":{"type":"space"}},"spec":{}})");
+  const auto created = http_post(server.url() + "/api/v1/namespaces/shop/pods",
+                                 R"({"metadata":{"name":"a","generateName":"runner-",)"
+                                 R"("annotations":{"type":"space"}},"spec":{}})");
   ASSERT_EQ(created.status, 201) << created.body;
   const auto pod = parse(created.body);
   EXPECT_EQ(pod["metadata"]["annotations"]["type"], "space");
+  EXPECT_EQ(pod["metadata"]["name"], "a");  // a given name wins over generateName
+  EXPECT_EQ(pod["metadata"]["generateName"], "runner-");
   EXPECT_EQ(http_post(server.url() + "/api/v1/namespaces/shop/pods", R"({"metadata":{"name":"a"}})")
                 .status,
             409);

@@ -129,6 +129,7 @@ TEST(KubeObjectsJsonTest, ATracePodCarriesItsLabelsAndItsControllersReference) {
   EXPECT_EQ(model.owner->name, "web-5d8f7");
   EXPECT_EQ(model.owner->uid, "uid-1");
   EXPECT_TRUE(model.node.empty());
+  EXPECT_EQ(model.generate_name, "web-5d8f7-");
   const Trace bare = one_pod_trace(OwnerKind::none);
   EXPECT_FALSE(trace_pod(bare, bare.pods[0], "").owner.has_value());
 }
@@ -153,6 +154,33 @@ TEST(KubeObjectsJsonTest, AnOwnerlessPodHasNoReferenceAndABoundOneItsNode) {
                                .scheduler_name = "harness"}));
   EXPECT_TRUE(absent(doc, "/metadata/ownerReferences"));
   EXPECT_EQ(at(doc, "/spec/nodeName"), "node-07");
+}
+
+TEST(KubeObjectsJsonTest, AProjectsRunnersCarryItsNameWhenTheTraceLabelsThem) {
+  Trace trace = one_pod_trace(OwnerKind::none);
+  trace.deployments[0].project = "project-03";
+  EXPECT_EQ(pod_labels(trace, trace.pods[0], ""), (Labels{{"app", "web"}}));
+  trace.params.project_labels = true;
+  const Labels labels = pod_labels(trace, trace.pods[0], "");
+  EXPECT_EQ(labels, (Labels{{"app", "web"}, {"app.kubernetes.io/name", "project-03"}}));
+  const auto doc = parsed(pod({.ns = "ci",
+                               .name = trace.pods[0].name,
+                               .generate_name = generate_name(trace.pods[0]),
+                               .labels = labels,
+                               .scheduler_name = "harness"}));
+  EXPECT_EQ(at(doc, "/metadata/labels/app.kubernetes.io~1name"), "project-03");
+  EXPECT_EQ(at(doc, "/metadata/generateName"), "web-");
+  // A pod with an owner keeps its owner's labels only.
+  Trace owned = one_pod_trace(OwnerKind::replicaset);
+  owned.params.project_labels = true;
+  EXPECT_FALSE(pod_labels(owned, owned.pods[0], "u").contains("app.kubernetes.io/name"));
+}
+
+TEST(KubeObjectsJsonTest, GenerateNameIsTheOwnersPrefixButNotAStatefulSets) {
+  EXPECT_EQ(generate_name(one_pod_trace(OwnerKind::replicaset).pods[0]), "web-5d8f7-");
+  EXPECT_EQ(generate_name(one_pod_trace(OwnerKind::job).pods[0]), "web-");
+  EXPECT_EQ(generate_name(one_pod_trace(OwnerKind::statefulset).pods[0]), "");
+  EXPECT_TRUE(absent(parsed(pod({.ns = "a", .name = "web-0"})), "/metadata/generateName"));
 }
 
 TEST(KubeObjectsJsonTest, NodesAreReadyWithTheModelsCapacityAndUntainted) {

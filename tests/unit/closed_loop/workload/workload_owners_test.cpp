@@ -237,7 +237,7 @@ TEST(WorkloadOwnersTest, BareBurstsAreShortLivedCiRunnersCreatedOneByOne) {
 // The cluster holds as many pods as the standard scenario's, whatever the owners and lifetimes:
 // the arrival rate follows from the workloads' expected pod-seconds.
 TEST(WorkloadOwnersTest, ScenariosKeepTheStandardPodsPerNode) {
-  for (const auto* name : {"bare-bursts", "mixed-owners"}) {
+  for (const auto* name : {"bare-bursts", "mixed-owners", "ci-runners"}) {
     double sum = 0;
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       auto params = scenario(name, seed);
