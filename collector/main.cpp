@@ -18,6 +18,7 @@
 #include "collector/kube/cluster_watcher.h"
 #include "collector/pipeline/check.h"
 #include "collector/pipeline/measure.h"
+#include "collector/pipeline/print_rules.h"
 #include "collector/pipeline/publisher.h"
 #include "collector/pipeline/refresh_loop.h"
 #include "collector/prometheus/prometheus_client.h"
@@ -45,15 +46,23 @@ std::string query_mode_name(netscore::QueryMode mode) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --check is a mode, not a setting: taken out before the configuration sees the flags.
+  // --check and --print-rules are modes, not settings: taken out before the configuration sees
+  // the flags.
   std::vector<char*> args;
   bool check = false;
+  bool print_rules = false;
   for (int i = 0; i < argc; ++i) {
     if (i > 0 && std::string_view(argv[i]) == "--check") {
       check = true;
+    } else if (i > 0 && std::string_view(argv[i]) == "--print-rules") {
+      print_rules = true;
     } else {
       args.push_back(argv[i]);
     }
+  }
+  if (check && print_rules) {
+    std::fprintf(stderr, "--check and --print-rules are two modes: give one\n");
+    return 2;
   }
   const netscore::Config config = netscore::load_config_or_exit(
       netscore::Component::collector, static_cast<int>(args.size()), args.data());
@@ -73,10 +82,12 @@ int main(int argc, char** argv) {
     spdlog::critical("fatal error=\"curl_global_init failed\"");
     return EXIT_FAILURE;
   }
-  if (check) {
+  if (check || print_rules) {
     int status = EXIT_FAILURE;
     try {
-      status = netscore::collector::run_check(config, netscore::wall_now_ms(), std::cout);
+      status =
+          check ? netscore::collector::run_check(config, netscore::wall_now_ms(), std::cout)
+                : netscore::collector::run_print_rules(config, netscore::wall_now_ms(), std::cout);
     } catch (const std::exception& e) {
       std::cout << "FAIL: " << e.what() << "\n";
     }

@@ -1,6 +1,7 @@
 #include "collector/pipeline/check.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -122,13 +123,20 @@ void print_busiest(const Measurement& m, const model::ScoringSettings& scoring, 
 
 }  // namespace
 
+OneShotMeasurer::OneShotMeasurer(const Config& config, std::string user_agent)
+    : client({.prometheus = config.prometheus, .user_agent = std::move(user_agent)}),
+      measurer(config, client,
+               {.retries = 0, .diagnose = Measurer::DiagnoseWhen::incomplete_answer}) {}
+
+Measurement OneShotMeasurer::measure(std::int64_t eval_time_ms) {
+  return measurer.measure(eval_time_ms, [](std::chrono::milliseconds) { return true; });
+}
+
 int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out) {
-  PrometheusClient client(
-      {.prometheus = config.prometheus, .user_agent = "netscore-collector --check"});
-  Measurer measurer(config, client,
-                    {.retries = 0, .diagnose = Measurer::DiagnoseWhen::incomplete_answer});
-  const Measurement m =
-      measurer.measure(eval_time_ms, [](std::chrono::milliseconds) { return true; });
+  OneShotMeasurer one_shot(config, "netscore-collector --check");
+  const Measurement m = one_shot.measure(eval_time_ms);
+  const PrometheusClient& client = one_shot.client;
+  const Measurer& measurer = one_shot.measurer;
   // The query as the refresh would send it now: what the side questions found shapes it.
   out << "prometheus: " << client.redacted_url() << "\nquery: " << measurer.query().promql;
   if (!measurer.query().transmit_promql.empty())

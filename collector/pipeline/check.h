@@ -5,6 +5,7 @@
 #include <string>
 
 #include "collector/pipeline/measure.h"
+#include "collector/prometheus/prometheus_client.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 
@@ -14,6 +15,16 @@
 // the busiest links on the utilisation basis and, when none or only some series are usable, why
 // and what to set instead.
 namespace netscore::collector {
+
+// The client and measurer of an operator's one-shot command (--check, --print-rules): the
+// collector's configuration, one attempt, diagnosed whenever an answer is incomplete.
+struct OneShotMeasurer {
+  OneShotMeasurer(const Config& config, std::string user_agent);
+  Measurement measure(std::int64_t eval_time_ms);
+
+  PrometheusClient client;
+  Measurer measurer;
+};
 
 // Returns the process exit status: 0 only when the table would be non-empty, 1 otherwise.
 // curl_global_init must have run.

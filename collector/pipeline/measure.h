@@ -85,6 +85,8 @@ class Measurer {
   Measurement measure(std::int64_t eval_time_ms, const BackoffWait& wait);
 
   const BuiltQuery& query() const { return plan_.batch(); }
+  // What the side questions found of the layout (the default before the first measure()).
+  const QueryShape& shape() const { return plan_.shape(); }
 
  private:
   // Adds its attempts to `attempts`.

@@ -341,3 +341,51 @@ std::string build_per_node_query(const QueryConfig& config, std::string_view nod
 }
 
 }  // namespace netscore::collector
+
+namespace netscore::collector {
+namespace {
+
+constexpr std::string_view kInstanceLabel = "instance";
+
+// One direction's rate over the node's link speed, both summed by the node label.
+std::string utilisation_ratio(const QueryConfig& config, std::string_view rate_kind) {
+  const std::string rate = part(config, rate_kind, false);
+  std::string speed = part(config, kKindSpeed, false);
+  if (config.fallback_speed > 0) {
+    char fallback[32];
+    std::snprintf(fallback, sizeof fallback, "%.17g", config.fallback_speed);
+    speed = "(" + speed + " or (" + rate + " * 0 + " + fallback + "))";
+  }
+  return rate + " / " + speed;
+}
+
+}  // namespace
+
+std::string build_utilisation_query(const QueryConfig& config, const QueryShape& shape) {
+  validate(config);
+  const QueryConfig parts = parts_config(with_layout(config, shape));
+  const std::string node_label = batch_node_label(parts);
+  std::string ratio;
+  switch (config.direction) {
+    case Direction::receive:
+      ratio = utilisation_ratio(parts, kKindRate);
+      break;
+    case Direction::transmit:
+      ratio = utilisation_ratio(parts, kKindTransmitRate);
+      break;
+    case Direction::max:
+      // Tagged apart, or `or` would keep the receive side alone for every node that has both.
+      ratio = "max by (" + node_label + ") (" +
+              tagged(utilisation_ratio(parts, kKindRate), kKindRate) + " or " +
+              tagged(utilisation_ratio(parts, kKindTransmitRate), kKindTransmitRate) + ")";
+      break;
+  }
+  std::string q = "clamp(" + ratio + ", 0, 1)";
+  if (node_label != kInstanceLabel) {
+    q = "label_replace(" + q + ", \"" + std::string(kInstanceLabel) + "\", \"$1\", \"" +
+        node_label + "\", \"(.+)\")";
+  }
+  return q;
+}
+
+}  // namespace netscore::collector

@@ -113,3 +113,16 @@ std::string build_part_query(const QueryConfig& config, std::string_view kind);
 std::string build_per_node_query(const QueryConfig& config, std::string_view node);
 
 }  // namespace netscore::collector
+
+namespace netscore::collector {
+
+// The link utilisation netscore scores by, as one instant vector for readers outside netscore
+// (kubernetes-sigs/descheduler's LowNodeUtilization): per node, the rate in NETSCORE_DIRECTION
+// (max: the larger of the two) over the sum of its positive link speeds, else over
+// NETSCORE_FALLBACK_LINK_SPEED, read from the counters, device matcher, window and node label the
+// refresh reads (with the layout `shape` found); the node name in `instance`, the value clamped to
+// [0, 1]. A node with neither a speed nor a fallback has no utilisation and no series. Every
+// basis: the raw basis scores bytes, but a reader that wants a fraction gets this one.
+std::string build_utilisation_query(const QueryConfig& config, const QueryShape& shape = {});
+
+}  // namespace netscore::collector

@@ -5,7 +5,7 @@ the variables and defaults come from netscore-env-doc (the config loader itself)
 scheduler configuration's urlPrefix and verbs are also exercised against a running
 netscore-extender started with the manifest's settings.
 
-    check_manifests.py --repo . [--kubectl kubectl] --env-doc BIN --extender BIN
+    check_manifests.py --repo . [--kubectl kubectl] [--descheduler BIN] --env-doc BIN --extender BIN
 """
 import argparse
 import glob
@@ -18,6 +18,7 @@ import tempfile
 
 import yaml
 
+import descheduler_checks
 import kustomize_lite
 import live_extender
 import manifest_checks as mc
@@ -171,6 +172,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repo", required=True)
     parser.add_argument("--kubectl", help="also render with this kubectl and compare")
+    parser.add_argument("--descheduler", help="also have this descheduler (v0.33.0) binary load the overlay's policy")
     parser.add_argument("--env-doc", required=True)
     parser.add_argument("--extender", required=True)
     args = parser.parse_args()
@@ -180,7 +182,9 @@ def main():
     errors = undocumented_names(args.repo, variables)
     stanzas = []
     for overlay, check in (("control-plane", lambda d: control_plane(args.repo, d, variables, by_component)),
-                           ("second-scheduler", lambda d: second_scheduler(d, variables, by_component))):
+                           ("second-scheduler", lambda d: second_scheduler(d, variables, by_component)),
+                           ("descheduler",
+                            lambda d: (descheduler_checks.check(args.repo, d, args.descheduler), None, None))):
         path = os.path.join(args.repo, "deploy", "overlays", overlay)
         rendered = render(path)
         by_kubectl = render_with_kubectl(args.kubectl, path) if args.kubectl else None

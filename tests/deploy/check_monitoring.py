@@ -1,5 +1,6 @@
 """deploy/monitoring against the tools and the binary it describes: promtool checks and unit-tests
-the alerting rules and lints the /metrics of a real netscore-extender (127.0.0.1, a published
+every rule file (the alerting rules, the descheduler's recording rule), each recorded series is
+sampled by its test, and lints the /metrics of a real netscore-extender (127.0.0.1, a published
 table, one prioritize call); every netscore metric the rules and the Grafana dashboard use must
 appear there; the PodMonitor scrapes the container port the manifests name."""
 import argparse
@@ -61,6 +62,16 @@ def metric_names(text):
     return {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
 
 
+def unsampled_records(monitoring, rule_file, test_file):
+    """Recorded series that no promql_expr_test of the rule file's test expects a sample of."""
+    with open(os.path.join(monitoring, rule_file), encoding="utf-8") as f:
+        records = {r["record"] for g in yaml.safe_load(f)["groups"] for r in g["rules"] if "record" in r}
+    with open(os.path.join(monitoring, test_file), encoding="utf-8") as f:
+        sampled = {s["labels"].split("{")[0] for case in yaml.safe_load(f)["tests"]
+                   for t in case.get("promql_expr_test", []) for s in t.get("exp_samples", [])}
+    return [f"recording rule {r} never expected to give a sample in {test_file}" for r in sorted(records - sampled)]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repo", required=True)
@@ -71,11 +82,16 @@ def main():
     monitoring = os.path.join(args.repo, "deploy", "monitoring")
     errors = []
 
-    for cmd in (["check", "rules", "netscore-rules.yaml"], ["test", "rules", "netscore-rules_test.yaml"]):
-        result = subprocess.run([args.promtool] + cmd, cwd=monitoring, capture_output=True, text=True, timeout=120)
-        print(result.stdout + result.stderr)
-        if result.returncode != 0:
-            errors.append(f"promtool {' '.join(cmd)} failed")
+    rule_files = sorted(f for f in os.listdir(monitoring) if f.endswith("-rules.yaml"))
+    for rule_file in rule_files:
+        test_file = rule_file.replace(".yaml", "_test.yaml")
+        for cmd in (["check", "rules", rule_file], ["test", "rules", test_file]):
+            result = subprocess.run([args.promtool] + cmd, cwd=monitoring, capture_output=True, text=True,
+                                    timeout=120)
+            print(result.stdout + result.stderr)
+            if result.returncode != 0:
+                errors.append(f"promtool {' '.join(cmd)} failed")
+        errors += unsampled_records(monitoring, rule_file, test_file)
 
     with open(os.path.join(monitoring, "netscore-rules.yaml"), encoding="utf-8") as f:
         rules = [r for g in yaml.safe_load(f)["groups"] for r in g["rules"]]
@@ -125,7 +141,7 @@ def main():
         print("FAIL:", e)
     if errors:
         sys.exit(1)
-    print(f"ok: {len(alerts)} alerts, {len(exprs)} dashboard queries, {len({m for _, m in used})} metric names checked")
+    print(f"ok: {len(rule_files)} rule files, {len(alerts)} alerts, {len(exprs)} dashboard queries, {len({m for _, m in used})} metric names checked")
 
 
 if __name__ == "__main__":

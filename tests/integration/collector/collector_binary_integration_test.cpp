@@ -57,6 +57,13 @@ TEST(CollectorBinaryTest, CheckFailsWhenPrometheusIsUnreachable) {
       << collector.log();
 }
 
+TEST(CollectorBinaryTest, CheckAndPrintRulesTogetherExitTwoNamingBoth) {
+  CollectorBinary collector({}, {"--print-rules", "--check"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 2);
+  EXPECT_NE(collector.log().find("--check and --print-rules"), std::string::npos)
+      << collector.log();
+}
+
 class CollectorBinarySignalTest : public ::testing::TestWithParam<int> {};
 
 // The refresh interval is an hour, so a prompt exit can only come from the signal waking the

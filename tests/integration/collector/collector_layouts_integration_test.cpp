@@ -1,6 +1,7 @@
 // The Prometheus layouts people run, each a real Prometheus with backfilled data: kube-prometheus
 // (instance = node name, served under a route prefix), a layout where no label names the node,
-// a recording-rule metric, extra headers through a recording reverse proxy, and the --check doctor.
+// a recording-rule metric, extra headers through a recording reverse proxy, the --check doctor
+// and --print-rules.
 #include <unistd.h>
 
 #include <cmath>
@@ -196,6 +197,29 @@ TEST_F(CollectorLayoutsTest, CheckBinaryWithOnlyTheUrlExitsOneNamingInstanceAndE
   EXPECT_EQ(check.wait_exit(std::chrono::seconds(30)), 1) << check.log();
   EXPECT_THAT(check.log(), HasSubstr("NETSCORE_INTERFACE=eth0\n"));
   EXPECT_THAT(check.log(), HasSubstr("NETSCORE_NODE_LABEL=instance\n"));
+}
+
+// --print-rules as an operator runs it on kube-prometheus: the node label found is instance, the
+// rule reads it, and every node has a utilisation (these nodes report no link speed: the fallback
+// gives them one).
+TEST_F(CollectorLayoutsTest, PrintRulesBinaryRecordsTheUtilisationOnTheLayoutFound) {
+  Config config = user_config(kube_prometheus_->url());
+  config.query.fallback_speed = 125e6;
+  BinaryProcess print({NETSCORE_COLLECTOR_BINARY,
+                       {"NETSCORE_PROMETHEUS_URL=" + kube_prometheus_->url(),
+                        "NETSCORE_INTERFACE=eth0", "NETSCORE_FALLBACK_LINK_SPEED=125M"},
+                       {},
+                       {},
+                       {"--print-rules"}});
+  EXPECT_EQ(print.wait_exit(std::chrono::seconds(30)), 0) << print.log();
+  EXPECT_THAT(print.log(),
+              HasSubstr("node label instance (the one NETSCORE_NODE_LABEL candidate the series "
+                        "carry).\n"));
+  EXPECT_THAT(print.log(), HasSubstr("        expr: |-\n          " +
+                                     collector::build_utilisation_query(
+                                         config.query, {.node_label = "instance"}) +
+                                     "\n"));
+  EXPECT_THAT(print.log(), HasSubstr("# OK: 12 of the 12 nodes measured have a utilisation"));
 }
 
 TEST_F(CollectorLayoutsTest, ScrapeAddressesAreReportedNotScoredAndDiagnosed) {

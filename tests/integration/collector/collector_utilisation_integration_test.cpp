@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include "collector/prometheus/query_builder.h"
 #include "common/duration.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/http_client.h"
@@ -286,6 +287,45 @@ TYPED_TEST(LinkUtilisationTest, RawBasisScoresTheDirectionsValue) {
     expect_published_as_evaluated(this->engine_->url(),
                                   {"utilisation", direction, "sum_over_time", ""},
                                   this->after_change_ms());
+  }
+}
+
+// The descheduler's query (--print-rules) gives each node the utilisation the collector scores it
+// by, under `instance`, and no series to a node scored on another basis.
+TYPED_TEST(LinkUtilisationTest, TheDeschedulersQueryIsTheUtilisationTheCollectorScores) {
+  const std::string url = this->engine_->url();
+  for (const char* direction : {"receive", "transmit", "max"}) {
+    for (const char* fallback : {"", "125M"}) {
+      SCOPED_TRACE(std::string(direction) + " fallback=" + fallback);
+      const Config config = case_config(url, {"utilisation", direction, "rate", fallback});
+      TableFixture table("collector-descheduler");
+      collector::PrometheusClient client({config.prometheus});
+      Refresh refresher(config, client, table.writer());
+      ASSERT_TRUE(refresher.refresh(this->after_change_ms(), no_wait()).ok);
+      shm::SnapshotMeta meta{};
+      const auto rows = table.rows(meta);
+      ASSERT_EQ(rows.size(), kNodes);
+      // The node name read back from `instance` alone.
+      const Values by_instance = evaluate(
+          url,
+          R"(label_replace(label_replace()" + collector::build_utilisation_query(config.query) +
+              R"q(, "kubernetes_node", "", "", ""), "kubernetes_node", "$1", "instance", "(.+)"))q",
+          this->after_change_ms());
+      std::size_t on_utilisation = 0;
+      for (const auto& row : rows) {
+        SCOPED_TRACE(row.name);
+        if ((row.score.flags & shm::kEntryUtilisation) == 0) {
+          EXPECT_FALSE(by_instance.contains(row.name));
+          continue;
+        }
+        ++on_utilisation;
+        ASSERT_TRUE(by_instance.contains(row.name));
+        EXPECT_EQ(by_instance.at(row.name), std::clamp(row.score.scored, 0.0, 1.0));
+      }
+      EXPECT_EQ(by_instance.size(), on_utilisation);
+      // The data holds both kinds: two nodes without a speed, scored at the fallback or not.
+      EXPECT_EQ(on_utilisation, std::string(fallback).empty() ? kNodes - 2 : kNodes);
+    }
   }
 }
 

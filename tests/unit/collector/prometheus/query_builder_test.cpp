@@ -295,5 +295,77 @@ TEST(PerNodeQueryTest, MatchesTheGoPluginQueries) {
             R"( * on(instance) group_left(nodename) (node_uname_info{nodename="n\"1"}))");
 }
 
+// The descheduler's utilisation, written out by hand: the layout's label, the speeds summed as
+// the speed part sums them, the fallback only where no positive speed exists.
+constexpr const char* kInstanceReceive =
+    R"(sum by (instance) (rate(node_network_receive_bytes_total{device="eth0"}[5m])))";
+constexpr const char* kInstanceSpeed =
+    R"(sum by (instance) ((node_network_speed_bytes{device="eth0"} > 0)))";
+
+QueryConfig utilisation_config(Direction direction) {
+  QueryConfig c = base_config();
+  c.function = QueryFunction::rate;
+  c.node_labels = {"kubernetes_node", "node", "nodename", "instance"};
+  c.basis = ScoreBasis::utilisation;
+  c.direction = direction;
+  return c;
+}
+
+TEST(UtilisationQueryTest, ReceiveOnTheLayoutsLabelIsTheClampedRatio) {
+  const std::string q =
+      build_utilisation_query(utilisation_config(Direction::receive), {.node_label = "instance"});
+  EXPECT_EQ(q, "clamp(" + std::string(kInstanceReceive) + " / " + kInstanceSpeed + ", 0, 1)");
+}
+
+TEST(UtilisationQueryTest, MaxTakesTheBusierSideAndTheFallbackSpeedWhereNoneIsMeasured) {
+  QueryConfig c = utilisation_config(Direction::max);
+  c.fallback_speed = 125e6;
+  const std::string receive = kInstanceReceive;
+  const std::string transmit =
+      R"(sum by (instance) (rate(node_network_transmit_bytes_total{device="eth0"}[5m])))";
+  const auto ratio = [](const std::string& rate) {
+    return rate + " / (" + kInstanceSpeed + " or (" + rate + " * 0 + 125000000))";
+  };
+  EXPECT_EQ(build_utilisation_query(c, {.node_label = "instance"}),
+            "clamp(max by (instance) (" + tagged(ratio(receive), "rate") + " or " +
+                tagged(ratio(transmit), "transmit_rate") + "), 0, 1)");
+}
+
+TEST(UtilisationQueryTest, AnotherNodeLabelIsCopiedIntoInstance) {
+  const std::string q = build_utilisation_query(utilisation_config(Direction::transmit),
+                                                {.node_label = "kubernetes_node"});
+  EXPECT_EQ(
+      q,
+      R"(label_replace(clamp(sum by (kubernetes_node) (rate(node_network_transmit_bytes_total{device="eth0"}[5m])) / )"
+      R"(sum by (kubernetes_node) ((node_network_speed_bytes{device="eth0"} > 0)), 0, 1), )"
+      R"q("instance", "$1", "kubernetes_node", "(.+)"))q");
+}
+
+TEST(UtilisationQueryTest, UnameModeNamesTheNodeByNodename) {
+  QueryConfig c = utilisation_config(Direction::receive);
+  c.mode = QueryMode::uname;
+  const std::string join = " * on(instance) group_left(nodename) (node_uname_info)";
+  EXPECT_EQ(
+      build_utilisation_query(c),
+      "label_replace(clamp(sum by (nodename) (rate(node_network_receive_bytes_total{device=\"eth0\"}[5m])" +
+          join + ") / sum by (nodename) ((node_network_speed_bytes{device=\"eth0\"} > 0)" + join +
+          "), 0, 1), \"instance\", \"$1\", \"nodename\", \"(.+)\")");
+}
+
+TEST(UtilisationQueryTest, AnInvalidMetricIsRefusedByName) {
+  QueryConfig c = utilisation_config(Direction::receive);
+  c.speed_metric = "not a metric";
+  EXPECT_THROW(
+      {
+        try {
+          build_utilisation_query(c);
+        } catch (const QueryError& e) {
+          EXPECT_NE(std::string(e.what()).find("NETSCORE_SPEED_METRIC"), std::string::npos);
+          throw;
+        }
+      },
+      QueryError);
+}
+
 }  // namespace
 }  // namespace netscore::collector

@@ -1,0 +1,111 @@
+#include "collector/pipeline/print_rules.h"
+
+#include <cstddef>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "collector/pipeline/check.h"
+#include "collector/pipeline/measure.h"
+#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/response_parser.h"
+
+namespace netscore::collector {
+namespace {
+
+// The descheduler skips a whole cycle when a node it considers has no series, so the nodes the
+// refresh measures but the utilisation leaves out (no link speed, no fallback) are named.
+// Returns how many measured nodes it covers.
+std::size_t report_coverage(const Measurement& m, const ParsedVector& utilisation,
+                            std::ostream& out) {
+  std::set<std::string, std::less<>> covered;
+  for (const auto& s : utilisation.samples) covered.insert(s.node);
+  std::string names;
+  std::size_t missing = 0;
+  for (const auto& s : m.samples) {
+    if (covered.contains(s.node)) continue;
+    if (++missing <= 5) names += (names.empty() ? "" : ", ") + s.node;
+  }
+  if (missing > 0) {
+    out << fmt::format(
+        "# {} node{} measured by the refresh without a utilisation (no link speed): {}{}; the "
+        "descheduler skips its cycle while a node it considers has no series. "
+        "NETSCORE_FALLBACK_LINK_SPEED gives them one (and scores them on it).\n",
+        missing, missing == 1 ? "" : "s", names, missing > 5 ? ", ..." : "");
+  }
+  return m.samples.size() - missing;
+}
+
+}  // namespace
+
+std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& shape,
+                                   std::string_view layout) {
+  std::string text = fmt::format(
+      "# netscore's link utilisation per node: direction {}, rates over {} on {}, divided by the "
+      "link speed{}; {}.\n",
+      direction_name(config.direction), config.time_range.text, device_matcher(config),
+      config.fallback_speed > 0
+          ? fmt::format(" (else {:.17g} B/s, NETSCORE_FALLBACK_LINK_SPEED)", config.fallback_speed)
+          : "",
+      layout);
+  if (config.basis == ScoreBasis::raw) {
+    text +=
+        "# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a figure netscore "
+        "does not score by.\n";
+  }
+  text += fmt::format(
+      "# Prometheus rules (rule_files:, or a PrometheusRule's spec):\n"
+      "groups:\n"
+      "  - name: netscore-descheduler\n"
+      "    rules:\n"
+      "      - record: {}\n"
+      "        expr: |-\n"
+      "          {}\n"
+      "---\n"
+      "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2):\n"
+      "metricsUtilization:\n"
+      "  source: Prometheus\n"
+      "  prometheus:\n"
+      "    query: {}\n",
+      kUtilisationRecord, build_utilisation_query(config, shape), kUtilisationRecord);
+  return text;
+}
+
+int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostream& out) {
+  OneShotMeasurer one_shot(config, "netscore-collector --print-rules");
+  const Measurement m = one_shot.measure(eval_time_ms);
+  PrometheusClient& client = one_shot.client;
+  const Measurer& measurer = one_shot.measurer;
+  // The node label alone: the utilisation reads the counters whatever else the plan found.
+  out << utilisation_rules_text(config.query, measurer.shape(), m.plan.substr(0, m.plan.find(';')));
+  if (!m.answered) {
+    out << "# FAIL: the refresh's query failed, so no layout was found and the rules are the "
+           "configuration's alone: "
+        << m.error << "\n";
+    return 1;
+  }
+  const std::string promql = build_utilisation_query(config.query, measurer.shape());
+  const HttpResult result = client.query(promql, eval_time_ms);
+  if (!result.ok()) {
+    out << "# FAIL: the utilisation query failed: " << describe_failure(result) << "\n";
+    return 1;
+  }
+  const ParsedVector utilisation = parse_vector_response(result.body, "instance");
+  if (!utilisation.ok()) {
+    out << "# FAIL: the utilisation query's answer: " << utilisation.error << "\n";
+    return 1;
+  }
+  const std::size_t covered = report_coverage(m, utilisation, out);
+  if (covered == 0) {
+    out << "# FAIL: no node measured by the refresh has a utilisation"
+        << (m.samples.empty() ? " (it measured none: netscore-collector --check says why)" : "")
+        << "\n";
+    return 1;
+  }
+  out << fmt::format("# OK: {} of the {} nodes measured have a utilisation\n", covered,
+                     m.samples.size());
+  return 0;
+}
+
+}  // namespace netscore::collector

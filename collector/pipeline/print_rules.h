@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "collector/prometheus/query_builder.h"
+#include "common/config.h"
+
+// `netscore-collector --print-rules`: the link utilisation netscore scores by, written for
+// kubernetes-sigs/descheduler's LowNodeUtilization, which reads node utilisation from Prometheus
+// (one series per node labelled `instance`, values in [0, 1]). Prints a Prometheus rule group
+// recording build_utilisation_query for the layout found in Prometheus (asked as `--check` asks),
+// then the descheduler's metricsUtilization reading the recorded series.
+namespace netscore::collector {
+
+// The recorded series' name: deploy/monitoring's rule and the descheduler overlay's policy use it.
+inline constexpr std::string_view kUtilisationRecord = "node:netscore_link_utilisation:ratio";
+
+// The YAML text for a configuration and the shape its layout check found; `layout` says how the
+// node label was found (QueryPlan::describe). Pure.
+std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& shape,
+                                   std::string_view layout);
+
+// Asks Prometheus for the layout, prints the rules, then evaluates the utilisation once and says
+// which measured nodes it covers. Returns the exit status as run_check does: 0 when it covers at
+// least one node the refresh measures, 1 otherwise. curl_global_init must have run.
+int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostream& out);
+
+}  // namespace netscore::collector

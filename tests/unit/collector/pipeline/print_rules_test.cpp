@@ -1,0 +1,153 @@
+// `--print-rules`: the text for a configuration, and the run against a fake Prometheus.
+#include "collector/pipeline/print_rules.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/support/curl_environment.h"
+#include "tests/support/fake_http_server.h"
+#include "tests/unit/collector/pipeline/pipeline_test_config.h"
+
+namespace netscore::collector {
+namespace {
+
+using testing::CannedResponse;
+using testing::FakeHttpServer;
+using testing::SeenRequest;
+
+constexpr std::int64_t kPrintRulesEvalMs = 1'700'000'000'000;
+
+// The expected text, written out: the rule, then the descheduler's args reading its series.
+std::string rules_text(const std::string& comment, const std::string& expr) {
+  return comment +
+         "# Prometheus rules (rule_files:, or a PrometheusRule's spec):\n"
+         "groups:\n"
+         "  - name: netscore-descheduler\n"
+         "    rules:\n"
+         "      - record: node:netscore_link_utilisation:ratio\n"
+         "        expr: |-\n"
+         "          " +
+         expr +
+         "\n---\n"
+         "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2):\n"
+         "metricsUtilization:\n"
+         "  source: Prometheus\n"
+         "  prometheus:\n"
+         "    query: node:netscore_link_utilisation:ratio\n";
+}
+
+TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt) {
+  QueryConfig config = pipeline_test_config("http://127.0.0.1:1", "0").query;
+  config.basis = ScoreBasis::utilisation;
+  config.direction = Direction::max;
+  config.fallback_speed = 1.25e9;
+  const std::string text = utilisation_rules_text(config, {}, "node label kubernetes_node");
+  EXPECT_EQ(text, rules_text("# netscore's link utilisation per node: direction max, rates over 5m "
+                             "on device=\"eth0\", divided by the link speed (else 1250000000 B/s, "
+                             "NETSCORE_FALLBACK_LINK_SPEED); node label kubernetes_node.\n",
+                             build_utilisation_query(config)));
+}
+
+TEST(UtilisationRulesTextTest, TheRawBasisIsSaidToScoreSomethingElse) {
+  const QueryConfig config = pipeline_test_config("http://127.0.0.1:1", "0").query;
+  const std::string text = utilisation_rules_text(config, {}, "node label kubernetes_node");
+  EXPECT_NE(text.find("\n# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a "
+                      "figure netscore does not score by.\n# Prometheus rules"),
+            std::string::npos)
+      << text;
+}
+
+// deploy/monitoring ships the rule for kube-prometheus: what this prints for the pod template's
+// settings there, the node label found being `instance`.
+TEST(UtilisationRulesTextTest, TheShippedRuleIsTheOnePrintedForKubePrometheus) {
+  const Config deployed = load_config(Component::collector, {},
+                                      {{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:1"},
+                                       {"NETSCORE_NODE_LABEL", "auto"},
+                                       {"NETSCORE_INTERFACE", "eth0"},
+                                       {"NETSCORE_TIME_RANGE", "5m"}});
+  std::ifstream file(std::string(NETSCORE_DEPLOY_DIR) +
+                     "/monitoring/netscore-descheduler-rules.yaml");
+  ASSERT_TRUE(file.good());
+  std::string line;
+  std::string record;
+  std::string expr;
+  while (std::getline(file, line)) {
+    if (line.starts_with("      - record: ")) record = line.substr(16);
+    if (line == "        expr: |-" && std::getline(file, expr)) expr = expr.substr(10);
+  }
+  EXPECT_EQ(record, kUtilisationRecord);
+  EXPECT_EQ(expr, build_utilisation_query(deployed.query, {.node_label = "instance"}));
+}
+
+constexpr const char* kTwoNodes =
+    R"({"status":"success","data":{"resultType":"vector","result":[)"
+    R"({"metric":{"kubernetes_node":"node-a"},"value":[1700000000,"10"]},)"
+    R"({"metric":{"kubernetes_node":"node-b"},"value":[1700000000,"20"]}]}})";
+
+class PrintRulesTest : public ::testing::Test {
+ protected:
+  PrintRulesTest() : config_(pipeline_test_config(server_.url(), "0")) {}
+
+  // The refresh's query answers kTwoNodes, the utilisation query (the one with clamp)
+  // `utilisation`.
+  void answer_utilisation(std::string utilisation) {
+    server_.respond_by([utilisation](const SeenRequest& request) {
+      if (request.body.find("clamp") != std::string::npos) return CannedResponse{200, utilisation};
+      return CannedResponse{200, kTwoNodes};
+    });
+  }
+  std::string run(int& exit_status) {
+    std::ostringstream out;
+    exit_status = run_print_rules(config_, kPrintRulesEvalMs, out);
+    return out.str();
+  }
+  std::string expected_rules() const {
+    return rules_text(
+        "# netscore's link utilisation per node: direction receive, rates over 5m on "
+        "device=\"eth0\", divided by the link speed; node label kubernetes_node.\n"
+        "# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a figure netscore "
+        "does not score by.\n",
+        build_utilisation_query(config_.query));
+  }
+
+  FakeHttpServer server_;
+  Config config_;
+};
+
+TEST_F(PrintRulesTest, NamesTheMeasuredNodesTheUtilisationLeavesOut) {
+  // A scrape address is no measured node: it covers none.
+  answer_utilisation(R"({"status":"success","data":{"resultType":"vector","result":[)"
+                     R"({"metric":{"instance":"10.0.0.9:9100"},"value":[1700000000,"0.5"]},)"
+                     R"({"metric":{"instance":"node-a"},"value":[1700000000,"0.25"]}]}})");
+  int exit_status = -1;
+  const std::string out = run(exit_status);
+  EXPECT_EQ(exit_status, 0);
+  EXPECT_EQ(out, expected_rules() +
+                     "# 1 node measured by the refresh without a utilisation (no link speed): "
+                     "node-b; the descheduler skips its cycle while a node it considers has no "
+                     "series. NETSCORE_FALLBACK_LINK_SPEED gives them one (and scores them on "
+                     "it).\n"
+                     "# OK: 1 of the 2 nodes measured have a utilisation\n");
+}
+
+TEST_F(PrintRulesTest, AnEmptyUtilisationFails) {
+  answer_utilisation(R"({"status":"success","data":{"resultType":"vector","result":[]}})");
+  int exit_status = -1;
+  const std::string out = run(exit_status);
+  EXPECT_EQ(exit_status, 1);
+  EXPECT_TRUE(out.ends_with("# FAIL: no node measured by the refresh has a utilisation\n")) << out;
+}
+
+TEST_F(PrintRulesTest, WithoutPrometheusTheConfigurationsRulesArePrintedAndItFails) {
+  server_.respond_with({500, "overloaded"});
+  int exit_status = -1;
+  const std::string out = run(exit_status);
+  EXPECT_EQ(exit_status, 1);
+  EXPECT_TRUE(out.starts_with(expected_rules() + "# FAIL: the refresh's query failed")) << out;
+}
+
+}  // namespace
+}  // namespace netscore::collector
