@@ -12,6 +12,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "tests/support/binary_process.h"
+#include "tests/support/http_client.h"
 
 // The real-time level's node traffic: node_exporter-like receive and transmit counters per node
 // (and its link speed gauge when it has one), served on 127.0.0.1 for a real Prometheus to
@@ -48,6 +49,8 @@ class TrafficExporter {
   void start_pod(std::uint32_t pod, std::size_t node, double receive, double transmit);
   // Deleted: stops counting now (or never starts).
   void stop_pod(std::uint32_t pod);
+  // Its workload's traffic drifted: both its rates times `factor` from now (nothing if unknown).
+  void rescale_pod(std::uint32_t pod, double factor);
 
   // The true per-node rates now (pods waiting for their first scrape not included).
   struct Rates {
@@ -92,15 +95,27 @@ class TrafficExporter {
 
 // Prometheus 2.42 (in PATH) on 127.0.0.1 scraping one target every scrape_s, with its own
 // temporary TSDB; stopped by PID and its directory removed on destruction. Not thread-safe.
+// With `tls` it serves https on 127.0.0.1:443 with that certificate (what the descheduler
+// reaches: it verifies the certificate against the URL's host with its port, so its URL has none)
+// and loads a rule file that set_rules replaces.
 class ScrapingPrometheus {
  public:
-  // Throws std::runtime_error with Prometheus' log tail when it does not become ready.
-  ScrapingPrometheus(const std::string& target, double scrape_s);
+  struct Tls {
+    std::string cert_file, key_file;
+  };
+  // Throws std::runtime_error with Prometheus' log tail when it does not become ready, and when
+  // with `tls` 127.0.0.1:443 cannot be bound (taken, or not running as root).
+  ScrapingPrometheus(const std::string& target, double scrape_s,
+                     const std::optional<Tls>& tls = std::nullopt);
   ScrapingPrometheus(const ScrapingPrometheus&) = delete;
   ScrapingPrometheus& operator=(const ScrapingPrometheus&) = delete;
   ~ScrapingPrometheus();
 
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string url() const {
+    return (tls_ ? "https" : "http") + std::string("://127.0.0.1:") + std::to_string(port_);
+  }
+  // Replaces the rule file and has Prometheus reload it (SIGHUP). Only with `tls`.
+  void set_rules(const std::string& rules);
 
  private:
   // Removed on every exit path, a failed start included.
@@ -111,9 +126,12 @@ class ScrapingPrometheus {
   };
 
   std::string log() const { return dir_.path + "/prometheus.log"; }
+  std::string rule_file() const { return dir_.path + "/rules.yml"; }
   void try_start(std::uint16_t port);
+  testing::HttpReply get(const std::string& path) const;
 
   TempDir dir_;
+  std::optional<Tls> tls_;
   std::uint16_t port_ = 0;
   std::optional<testing::BinaryProcess> process_;
 };

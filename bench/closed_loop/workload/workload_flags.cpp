@@ -73,6 +73,16 @@ constexpr Flag kFlags[] = {
      "probability that a workload with an owner is a Job (the rest: Deployments)"},
     {"create-spread-s", &WorkloadParams::create_spread_s,
      "seconds over which a burst's pods are created one by one; 0: all at once", true},
+    {"drift-grow-fraction", &WorkloadParams::drift_grow_fraction,
+     "probability that a workload's per-pod traffic grows once after its start"},
+    {"drift-grow-factor", &WorkloadParams::drift_grow_factor, "what a growing workload's traffic is multiplied by"},
+    {"drift-shrink-fraction", &WorkloadParams::drift_shrink_fraction,
+     "probability that a workload's per-pod traffic shrinks once (if it does not grow)"},
+    {"drift-shrink-factor", &WorkloadParams::drift_shrink_factor,
+     "what a shrinking workload's traffic is multiplied by"},
+    {"drift-from", &WorkloadParams::drift_from,
+     "earliest drift moment, as a fraction of --duration-s"},
+    {"drift-to", &WorkloadParams::drift_to, "latest drift moment, as a fraction of --duration-s"},
 };
 
 // Every parameter some scenario sets: "standard" puts them back to their defaults.
@@ -94,6 +104,11 @@ constexpr Member kScenarioMembers[] = {
     &WorkloadParams::replicas_zipf_exponent,
     &WorkloadParams::scale_up_rate,
     &WorkloadParams::pods_per_node,
+    &WorkloadParams::rolling_update_rate,
+    &WorkloadParams::drift_grow_fraction,
+    &WorkloadParams::drift_grow_factor,
+    &WorkloadParams::drift_shrink_fraction,
+    &WorkloadParams::drift_shrink_factor,
 };
 
 }  // namespace
@@ -147,8 +162,34 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
     params.job_fraction = 0.25;
     return {};
   }
+  if (name == "drift") {
+    // Long-lived Deployments (ten hours on average, no rolling update, no scale-up): the pods
+    // placed before the drift are still there after it, and only a descheduler moves them.
+    params.deployment_lifetime_mean_s = 36000;
+    params.rolling_update_rate = 0;
+    params.scale_up_rate = 0;
+    // At least two replicas: the descheduler's minReplicas leaves a Deployment's only pod alone.
+    params.replicas_min = 2;
+    params.replicas_max = 10;
+    params.replicas_zipf_exponent = 1;
+    // Every node on 1 GbE (125 MB/s), so that the descheduler reads a utilisation. A node
+    // carries 12.5 x 1.68 x 1.25e6 = 2.6e7 bytes/s of pods and 1.1e7 of background: 30% of its
+    // link on average before the drift.
+    params.link_speed = 1.25e8;
+    params.slow_fraction = 0;
+    params.background_median = 1e7;
+    params.deployment_rate_median = 1.25e6;
+    params.pods_per_node = WorkloadParams{}.pods_per_node;
+    // A sixth of the Deployments grow fourfold, a sixth shrink fourfold: the mean utilisation
+    // grows by half, and the nodes that hold several growing pods become hot.
+    params.drift_grow_fraction = 1.0 / 6;
+    params.drift_grow_factor = 4;
+    params.drift_shrink_fraction = 1.0 / 6;
+    params.drift_shrink_factor = 0.25;
+    return {};
+  }
   return "unknown scenario \"" + std::string(name) +
-         "\" (standard, heterogeneous, bare-bursts, mixed-owners)";
+         "\" (standard, heterogeneous, bare-bursts, mixed-owners, drift)";
 }
 
 void add_workload_options(flags::po::options_description& options, WorkloadParams& params) {
@@ -176,7 +217,7 @@ std::string workload_help() {
   const WorkloadParams defaults;
   std::ostringstream out;
   out << "  --" << std::left << std::setw(34) << "scenario=standard"
-      << "standard, heterogeneous, bare-bursts or mixed-owners (sets the flags it needs; "
+      << "standard, heterogeneous, bare-bursts, mixed-owners or drift (sets the flags it needs; "
          "later flags override)\n";
   for (const auto& flag : kFlags) {
     std::ostringstream value;
