@@ -274,12 +274,15 @@ std::string collection_path(const ManifestDocument& document) {
 }
 
 std::string rules_document(std::string_view print_rules_output) {
-  const auto end = print_rules_output.find("\n---\n");
-  const auto rules = print_rules_output.substr(0, end);
-  if (end == std::string_view::npos || rules.find("\ngroups:\n") == std::string_view::npos)
+  const auto start = print_rules_output.starts_with("groups:\n")
+                         ? 0
+                         : print_rules_output.find("\ngroups:\n");
+  const auto end = print_rules_output.find("\n---\n", start);
+  if (start == std::string_view::npos || end == std::string_view::npos)
     throw std::runtime_error("--print-rules printed no rule group: " +
                              std::string(print_rules_output.substr(0, 500)));
-  return std::string(rules) + "\n";
+  const auto from = start == 0 ? 0 : start + 1;
+  return std::string(print_rules_output.substr(from, end + 1 - from));
 }
 
 std::string kubeconfig(const std::string& server, const std::string& ca_file,

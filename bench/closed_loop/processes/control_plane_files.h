@@ -76,8 +76,8 @@ std::vector<ManifestDocument> manifest_documents(std::string_view manifests);
 // throws for another kind.
 std::string collection_path(const ManifestDocument& document);
 
-// The rule group of `netscore-collector --print-rules`' output: the text before its "---" line,
-// a Prometheus rule file. Throws when the output has none.
+// The rule group of `netscore-collector --print-rules`' output: from its "groups:" line to the
+// "---" line after it, a Prometheus rule file. Throws when the output has none.
 std::string rules_document(std::string_view print_rules_output);
 
 // A kubeconfig for one bearer-token user of an HTTPS API server whose certificate `ca_file` holds.

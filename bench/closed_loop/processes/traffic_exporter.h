@@ -114,8 +114,10 @@ class ScrapingPrometheus {
   std::string url() const {
     return (tls_ ? "https" : "http") + std::string("://127.0.0.1:") + std::to_string(port_);
   }
-  // Replaces the rule file and has Prometheus reload it (SIGHUP). Only with `tls`.
+  // Replaces the rule file and has Prometheus reload it (SIGHUP).
   void set_rules(const std::string& rules);
+  // GET url() + path, trusting the certificate with `tls`.
+  testing::HttpReply get(const std::string& path) const;
 
  private:
   // Removed on every exit path, a failed start included.
@@ -128,7 +130,6 @@ class ScrapingPrometheus {
   std::string log() const { return dir_.path + "/prometheus.log"; }
   std::string rule_file() const { return dir_.path + "/rules.yml"; }
   void try_start(std::uint16_t port);
-  testing::HttpReply get(const std::string& path) const;
 
   TempDir dir_;
   std::optional<Tls> tls_;
