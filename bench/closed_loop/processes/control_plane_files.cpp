@@ -190,7 +190,8 @@ ClusterRoleSpec cluster_role(std::string_view manifests) {
 
 std::string descheduler_policy(std::string_view shipped, const DeschedulerEdits& edits) {
   if (!edits.prometheus_url.starts_with("https://127.0.0.1"))
-    throw std::invalid_argument(edits.prometheus_url + ": the benchmark's Prometheus is https on 127.0.0.1");
+    throw std::invalid_argument(edits.prometheus_url +
+                                ": the benchmark's Prometheus is https on 127.0.0.1");
   std::vector<std::string> lines = split_lines(shipped);
   set_value(lines, "url", edits.prometheus_url);
   set_value(lines, "minPodAge", edits.min_pod_age);
@@ -274,9 +275,8 @@ std::string collection_path(const ManifestDocument& document) {
 }
 
 std::string rules_document(std::string_view print_rules_output) {
-  const auto start = print_rules_output.starts_with("groups:\n")
-                         ? 0
-                         : print_rules_output.find("\ngroups:\n");
+  const auto start =
+      print_rules_output.starts_with("groups:\n") ? 0 : print_rules_output.find("\ngroups:\n");
   const auto end = print_rules_output.find("\n---\n", start);
   if (start == std::string_view::npos || end == std::string_view::npos)
     throw std::runtime_error("--print-rules printed no rule group: " +

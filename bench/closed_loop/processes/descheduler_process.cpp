@@ -34,7 +34,8 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 // A shipped Go duration divided by the time scale, in whole seconds (at least one).
-std::int64_t scaled_seconds(const std::string& shipped, double time_scale, const std::string& what) {
+std::int64_t scaled_seconds(const std::string& shipped, double time_scale,
+                            const std::string& what) {
   const auto parsed = parse_prom_duration(shipped);
   if (!parsed) throw std::runtime_error(fmt::format("{}: cannot read \"{}\"", what, shipped));
   return std::max<std::int64_t>(
@@ -54,8 +55,8 @@ unsigned count_lines(const std::string& log, const std::string& text) {
 LoopbackCertificate::LoopbackCertificate() : dir_(testing::make_temp_dir("netscore-loopback-tls")) {
   testing::BinaryProcess openssl(testing::logged_program(
       {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
-       "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", tls().key_file,
-       "-out", cert_file()},
+       "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", tls().key_file, "-out",
+       cert_file()},
       dir_ + "/openssl.log"));
   if (openssl.wait_exit(kOpensslDeadline) != 0)
     throw std::runtime_error("openssl req failed:\n" + testing::log_tail(dir_ + "/openssl.log"));
@@ -76,9 +77,8 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
   interval_s_ = static_cast<double>(
       scaled_seconds(container_flag(deployment, "descheduling-interval"), options.time_scale,
                      "the overlay's --descheduling-interval"));
-  min_pod_age_ = fmt::format(
-      "{}s", scaled_seconds(yaml_value(policy, "minPodAge"), options.time_scale,
-                            "the overlay's minPodAge"));
+  min_pod_age_ = fmt::format("{}s", scaled_seconds(yaml_value(policy, "minPodAge"),
+                                                   options.time_scale, "the overlay's minPodAge"));
   control_plane.apply(read_file(options.overlay_dir + "/namespace.yaml"));
   control_plane.apply(read_file(options.overlay_dir + "/rbac.yaml"));
   // Prometheus here checks no token; the descheduler still reads and sends the Secret's.
@@ -89,9 +89,8 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
     throw std::runtime_error(fmt::format("creating the Secret {}: http status {}: {}", kTokenSecret,
                                          reply.status, reply.body.substr(0, 300)));
   }
-  write_file(file("policy.yaml"),
-             descheduler_policy(policy, {.prometheus_url = "https://127.0.0.1",
-                                         .min_pod_age = min_pod_age_}));
+  write_file(file("policy.yaml"), descheduler_policy(policy, {.prometheus_url = "https://127.0.0.1",
+                                                              .min_pod_age = min_pod_age_}));
 }
 
 DeschedulerProcess::~DeschedulerProcess() {

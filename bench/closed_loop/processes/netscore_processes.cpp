@@ -67,7 +67,8 @@ std::string print_rules(const RealtimeBinaries& binaries, const Environment& env
   std::error_code ignored;
   std::filesystem::remove_all(std::filesystem::path(log).parent_path(), ignored);
   if (status != 0)
-    throw std::runtime_error(fmt::format("netscore-collector --print-rules exited {}:\n{}", status, out));
+    throw std::runtime_error(
+        fmt::format("netscore-collector --print-rules exited {}:\n{}", status, out));
   return out;
 }
 

@@ -266,10 +266,10 @@ testing::HttpReply ScrapingPrometheus::get(const std::string& path) const {
 
 void ScrapingPrometheus::try_start(std::uint16_t port) {
   port_ = port;
-  std::vector<std::string> args{
-      "prometheus", "--config.file=" + dir_.path + "/prometheus.yml",
-      "--storage.tsdb.path=" + dir_.path + "/data",
-      "--web.listen-address=127.0.0.1:" + std::to_string(port), "--log.level=warn"};
+  std::vector<std::string> args{"prometheus", "--config.file=" + dir_.path + "/prometheus.yml",
+                                "--storage.tsdb.path=" + dir_.path + "/data",
+                                "--web.listen-address=127.0.0.1:" + std::to_string(port),
+                                "--log.level=warn"};
   if (tls_) args.push_back("--web.config.file=" + dir_.path + "/web.yml");
   process_.emplace(testing::logged_program(args, log()));
   bool exited = false;

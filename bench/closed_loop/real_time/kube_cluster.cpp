@@ -102,9 +102,10 @@ class ApiSender {
       const Request request = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();
-      const auto reply = request.method == Request::Method::post    ? api_.post(request.path, request.body)
-                         : request.method == Request::Method::patch ? api_.patch(request.path, request.body)
-                                                                    : api_.remove(request.path);
+      const auto reply =
+          request.method == Request::Method::post    ? api_.post(request.path, request.body)
+          : request.method == Request::Method::patch ? api_.patch(request.path, request.body)
+                                                     : api_.remove(request.path);
       if (reply.status != request.expected) ++failed_;
       lock.lock();
     }
@@ -400,8 +401,8 @@ class KubeCluster final : public RealtimeCluster {
   std::unordered_map<std::string, std::uint32_t> pod_index_;
   std::vector<std::string> names_;  // per pod, its current incarnation's name
   std::mt19937_64 replacement_names_;
-  std::set<std::string> running_;      // incarnations marked running
-  std::set<std::uint32_t> removed_;    // deleted by the trace or evicted for good
+  std::set<std::string> running_;       // incarnations marked running
+  std::set<std::uint32_t> removed_;     // deleted by the trace or evicted for good
   std::vector<std::uint32_t> evicted_;  // since the last take_evicted
   std::map<std::tuple<OwnerKind, std::string, std::string>, std::string> owner_uid_;
   std::string scheduler_name_{kHarnessScheduler};

@@ -155,11 +155,11 @@ class RealtimeLoop {
   // collector's settings (the same query as the collector's, scaled window included), then the
   // descheduler once every node has a value.
   void start_descheduler(const Environment& collector_env) {
-    prometheus_->set_rules(
-        rules_document(print_rules(binaries_, collector_environment(policy_, params_.time_scale,
-                                                                    prometheus_->url(),
-                                                                    collector_env))));
-    const std::string query = "/api/v1/query?query=count(" + std::string(collector::kUtilisationRecord) + ")";
+    prometheus_->set_rules(rules_document(print_rules(
+        binaries_,
+        collector_environment(policy_, params_.time_scale, prometheus_->url(), collector_env))));
+    const std::string query =
+        "/api/v1/query?query=count(" + std::string(collector::kUtilisationRecord) + ")";
     const auto recorded = [&] {
       rapidjson::Document answer;
       answer.Parse(prometheus_->get(query).body.c_str());
@@ -357,7 +357,7 @@ class RealtimeLoop {
   std::unordered_map<std::string, std::size_t> index_;
   std::string node_names_json_;
   std::vector<bool> removed_;
-  std::vector<double> drift_;  // per pod, what its traffic has been multiplied by so far
+  std::vector<double> drift_;           // per pod, what its traffic has been multiplied by so far
   std::vector<double> created_at_s_;    // per pod, seconds into the run
   std::vector<std::uint32_t> created_;  // pods created through the API, in order
   std::deque<std::uint32_t> pending_;

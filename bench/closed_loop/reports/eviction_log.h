@@ -15,8 +15,10 @@ namespace netscore::sim {
 
 struct EvictionSummary {
   unsigned evictions = 0;
-  // Evictions of a pod of a workload that had another pod evicted less than the window before.
+  // Evictions of a pod of a workload that had a pod evicted less than the window before; of
+  // those, the evictions of the same pod again (its replacement).
   unsigned re_evictions = 0;
+  unsigned pod_re_evictions = 0;
   // Evictions grouped into descheduling cycles; the most any node gave up in one cycle.
   unsigned cycles = 0;
   unsigned max_per_node_per_cycle = 0;
@@ -47,6 +49,7 @@ class EvictionLog {
  private:
   struct Eviction {
     double t;
+    std::uint32_t pod;
     std::uint32_t workload;
     std::size_t node;
     double cooled_t = -1;  // the first sample at or after t where the node was not hot

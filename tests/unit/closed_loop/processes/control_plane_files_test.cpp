@@ -177,14 +177,15 @@ TEST(DeschedulerPolicyTest, OnlyTheUrlAndMinPodAgeChange) {
   for (std::string x, y; std::getline(a, x) && std::getline(b, y); ++lines) differing += x != y;
   EXPECT_EQ(differing, 2U);
   EXPECT_GT(lines, 30U);
-  EXPECT_THROW(descheduler_policy(policy, {.prometheus_url = "https://prometheus.example",
-                                           .min_pod_age = "1s"}),
+  EXPECT_THROW(descheduler_policy(
+                   policy, {.prometheus_url = "https://prometheus.example", .min_pod_age = "1s"}),
                std::invalid_argument);
 }
 
 TEST(DeschedulerPolicyTest, ReadsTheShippedIntervalAndRefusesAmbiguity) {
-  EXPECT_EQ(container_flag(shipped(kDeschedulerOverlay + "deployment.yaml"), "descheduling-interval"),
-            "10m");
+  EXPECT_EQ(
+      container_flag(shipped(kDeschedulerOverlay + "deployment.yaml"), "descheduling-interval"),
+      "10m");
   EXPECT_THROW(container_flag("args:\n  - --a=1\n  - --a=2\n", "a"), std::runtime_error);
   EXPECT_THROW(container_flag("args:\n  - --b=1\n", "a"), std::runtime_error);
   EXPECT_THROW(yaml_value("a: 1\nb:\n  a: 2\n", "a"), std::runtime_error);
@@ -215,8 +216,9 @@ TEST(RulesDocumentTest, TheRuleGroupOfPrintRulesOutput) {
   const std::string out =
       "collector log line\n# comment\ngroups:\n  - name: g\n    rules:\n      - record: r\n"
       "        expr: |-\n          up\n---\nmetricsUtilization:\n  source: Prometheus\n";
-  EXPECT_EQ(rules_document(out),
-            "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: |-\n          up\n");
+  EXPECT_EQ(
+      rules_document(out),
+      "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: |-\n          up\n");
   EXPECT_THROW(rules_document("# FAIL: nothing\n"), std::runtime_error);
   EXPECT_THROW(rules_document("groups:\n  - name: g\n"), std::runtime_error);
 }

@@ -39,7 +39,9 @@ TEST(EvictionLog, ReEvictionIsTheSameWorkloadWithinTheWindow) {
   log.evicted(45, 2, 7, 1);   // 35 s later: within
   log.evicted(90, 3, 7, 2);   // 45 s after the previous: outside
   log.evicted(95, 4, 8, 2);   // another workload
-  EXPECT_EQ(log.summary().re_evictions, 1U);
+  log.evicted(100, 4, 8, 3);  // the same pod again, 5 s later
+  EXPECT_EQ(log.summary().re_evictions, 2U);
+  EXPECT_EQ(log.summary().pod_re_evictions, 1U);
 }
 
 TEST(EvictionLog, LandingsBackAndOnHotNodes) {
