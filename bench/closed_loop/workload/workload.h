@@ -87,7 +87,8 @@ struct WorkloadParams {
 // evenly (bench/RESULTS.md says why); "bare-bursts": CI runners, every pod without an owner,
 // short-lived, network-heavy, in large bursts created one by one; "mixed-owners": Deployments
 // among bare pods, Jobs and StatefulSets (workload_flags.cpp has both's figures); "drift":
-// long-lived Deployments on 1 GbE links whose traffic grows or shrinks after placement.
+// long-lived Deployments on 1 GbE links whose traffic grows sixfold or shrinks fourfold after
+// placement.
 // Sets only the parameters it names: flags after it override them.
 std::string apply_scenario(WorkloadParams& params, std::string_view name);
 
