@@ -44,13 +44,13 @@ void parse_only(benchmark::State& state, bool names) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void handle(benchmark::State& state, bool names, netscore::ScoringMode mode,
+void handle(benchmark::State& state, bool names, netscore::Normalisation mode,
             std::string_view target, bool record = false) {
   const std::string body = body_for(state.range(0), names);
   netscore::Config config;
   config.shm.name = g_shm->str();
   config.max_age = {std::chrono::hours(1), "1h"};
-  config.extender.scoring = mode;
+  config.extender.normalisation = mode;
   config.extender.neutral_score = 5;
   // The defaults of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES, or off.
   netscore::extender::SharedState shared(1, record ? 4096 : 0, 32768);
@@ -71,19 +71,19 @@ void BM_Extender_ParseOnly_NodeNames(benchmark::State& s) {
   parse_only(s, true);
 }
 void BM_Extender_Prioritize_NodeNames_Request(benchmark::State& s) {
-  handle(s, true, netscore::ScoringMode::request, "/prioritize");
+  handle(s, true, netscore::Normalisation::request, "/prioritize");
 }
 void BM_Extender_Prioritize_NodeNames_Cluster(benchmark::State& s) {
-  handle(s, true, netscore::ScoringMode::cluster, "/prioritize");
+  handle(s, true, netscore::Normalisation::cluster, "/prioritize");
 }
 void BM_Extender_Filter_NodeNames(benchmark::State& s) {
-  handle(s, true, netscore::ScoringMode::request, "/filter");
+  handle(s, true, netscore::Normalisation::request, "/filter");
 }
 void BM_Extender_Prioritize_NodeNames_Request_Recorded(benchmark::State& s) {
-  handle(s, true, netscore::ScoringMode::request, "/prioritize", true);
+  handle(s, true, netscore::Normalisation::request, "/prioritize", true);
 }
 void BM_Extender_Filter_NodeNames_Recorded(benchmark::State& s) {
-  handle(s, true, netscore::ScoringMode::request, "/filter", true);
+  handle(s, true, netscore::Normalisation::request, "/filter", true);
 }
 // The recording step alone: one decision of N ~30-byte node names into a default-size log.
 void BM_Extender_DecisionLog_Record(benchmark::State& state) {
@@ -109,13 +109,13 @@ void BM_Extender_ParseOnly_Nodes(benchmark::State& s) {
   parse_only(s, false);
 }
 void BM_Extender_Prioritize_Nodes_Request(benchmark::State& s) {
-  handle(s, false, netscore::ScoringMode::request, "/prioritize");
+  handle(s, false, netscore::Normalisation::request, "/prioritize");
 }
 void BM_Extender_Prioritize_Nodes_Cluster(benchmark::State& s) {
-  handle(s, false, netscore::ScoringMode::cluster, "/prioritize");
+  handle(s, false, netscore::Normalisation::cluster, "/prioritize");
 }
 void BM_Extender_Filter_Nodes(benchmark::State& s) {
-  handle(s, false, netscore::ScoringMode::request, "/filter");
+  handle(s, false, netscore::Normalisation::request, "/filter");
 }
 
 #define NODE_COUNTS ->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)

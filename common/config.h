@@ -11,6 +11,7 @@
 
 #include "common/duration.h"
 #include "common/label_rules.h"
+#include "common/model/domain.h"
 
 namespace netscore {
 
@@ -21,20 +22,14 @@ enum class Component : unsigned { collector = 1U, extender = 2U };
 enum class LogLevel { trace, debug, info, warn, error, off };
 enum class LogFormat { text, json };
 enum class QueryMode { label, uname, custom };
-enum class QueryFunction { sum_over_time, rate, increase };
-// What a node's score measures. raw: the query's value in bytes (the plugin's); utilisation: the
-// rate over the window divided by the node's link speed, so nodes with different NICs compare by
-// how close each is to saturation.
-enum class ScoreBasis { raw, utilisation };
-// Which side of the link is scored; max: the larger of the two, the busier side (in the basis'
-// unit).
-enum class Direction { receive, transmit, max };
+// The model's words (common/model/domain.h), read here from their NETSCORE_* variables.
+using model::Direction;
+using model::Normalisation;
+using model::QueryFunction;
+using model::ScoreBasis;
 std::string_view score_basis_name(ScoreBasis basis);
 std::string_view direction_name(Direction direction);
-// request: the plugin's formula over the nodes of one request; range: the whole 0..10 between the
-// least and the most loaded node of the request; cluster: the collector's cluster-wide scores.
-enum class ScoringMode { request, range, cluster };
-std::string_view scoring_mode_name(ScoringMode mode);
+std::string_view normalisation_name(Normalisation normalisation);
 enum class StalePolicy { fail_open, fail_closed };
 enum class KubeWatch { automatic, on, off };
 
@@ -103,7 +98,7 @@ struct ExtenderConfig {
   PromDuration header_timeout;
   PromDuration idle_timeout;
   unsigned max_connections = 0;
-  ScoringMode scoring = ScoringMode::request;
+  Normalisation normalisation = Normalisation::request;
   int neutral_score = 0;
   // How long prioritize remembers the node it recommended for a pod of a workload (0: off).
   PromDuration spread_window;

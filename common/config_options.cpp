@@ -25,13 +25,13 @@ std::string_view name_of(E value, const std::array<std::pair<std::string_view, E
   return "unknown";
 }
 
-constexpr std::array<std::pair<std::string_view, ScoringMode>, 3> kScoringModes{
-    {{"request", ScoringMode::request},
-     {"range", ScoringMode::range},
-     {"cluster", ScoringMode::cluster}}};
+constexpr std::array<std::pair<std::string_view, Normalisation>, 3> kNormalisations{
+    {{"request", Normalisation::request},
+     {"range", Normalisation::range},
+     {"cluster", Normalisation::cluster}}};
 
-std::string_view scoring_mode_name(ScoringMode mode) {
-  return name_of(mode, kScoringModes);
+std::string_view normalisation_name(Normalisation mode) {
+  return name_of(mode, kNormalisations);
 }
 
 constexpr std::array<std::pair<std::string_view, ScoreBasis>, 2> kScoreBases{
@@ -267,7 +267,9 @@ const std::array kOptionTable{
         "request: normalise over the nodes in each request (the plugin's NormalizeScore); "
         "range: the whole 0..10 from the least (10) to the most (0) loaded node of each request; "
         "cluster: the collector's cluster-wide score",
-        [](Config& c, std::string_view v) { c.extender.scoring = parse_enum(v, kScoringModes); }},
+        [](Config& c, std::string_view v) {
+          c.extender.normalisation = parse_enum(v, kNormalisations);
+        }},
     Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender,
            "prioritize recommends one node (10) per pod and counts the pod there for the next pods "
            "(twice for pods of the same controlling owner) until a snapshot published this long "

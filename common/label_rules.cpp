@@ -6,7 +6,7 @@
 #include <boost/algorithm/string/classification.hpp>
 #include <boost/algorithm/string/trim.hpp>
 
-#include "common/table/score_table_layout.h"
+#include "common/model/table_records.h"
 
 namespace netscore {
 namespace {
@@ -78,8 +78,8 @@ LabelRules parse_label_rules(std::string_view text) {
     at = end + 1;
     if (rule_text.empty()) continue;  // tolerate "a;;b" and a trailing ';'
     const std::size_t n = out.rules.size();
-    if (n == shm::kMaxLabelRules) {
-      throw LabelRuleError("more than " + std::to_string(shm::kMaxLabelRules) + " rules");
+    if (n == model::kMaxLabelRules) {
+      throw LabelRuleError("more than " + std::to_string(model::kMaxLabelRules) + " rules");
     }
     const auto colon = rule_text.find(':');
     if (colon == std::string_view::npos ||

@@ -25,7 +25,7 @@ struct LabelRule {
 };
 
 struct LabelRules {
-  std::vector<LabelRule> rules;  // at most shm::kMaxLabelRules
+  std::vector<LabelRule> rules;  // at most model::kMaxLabelRules
   // Stable across processes: the collector publishes it with the masks so the extender can tell
   // masks computed from other rules (the two containers configured differently) and ignore them.
   std::uint64_t hash = 0;  // 0 when there are no rules

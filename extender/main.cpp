@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
     spdlog::info("listening address={}:{} prefix=\"{}\" threads={} shm={} scoring={} max_age={}",
                  config.extender.listen_host, server.port(), config.extender.url_prefix,
                  config.extender.threads, config.shm.name,
-                 netscore::scoring_mode_name(config.extender.scoring), config.max_age.text);
+                 netscore::normalisation_name(config.extender.normalisation), config.max_age.text);
     if (server.metrics_port() != 0) {
       spdlog::info("metrics listening address={}:{} endpoints={}", config.extender.metrics_host,
                    server.metrics_port(), netscore::extender::served_paths("", true, ",", ","));

@@ -1,276 +1,71 @@
 #include "collector/kube/cluster_state.h"
 
-#include <algorithm>
-#include <cmath>
-#include <map>
-
-#include "common/model/correction.h"
-
 namespace netscore::collector {
-
-using model::held_fraction;
-using model::LoadWindow;
-using model::NodeLoad;
-using model::pending_fraction;
-
-std::uint32_t ClusterState::intern(const std::string& node) {
-  const auto [it, inserted] =
-      node_ids_.try_emplace(node, static_cast<std::uint32_t>(node_names_.size()));
-  if (inserted) {
-    node_names_.push_back(node);
-    node_pods_.push_back(0);
-  }
-  return it->second;
-}
-
-std::uint32_t ClusterState::intern_workload(const std::string& key) {
-  if (workloads_.empty()) workloads_.emplace_back();  // kNoWorkload
-  if (key.empty()) return kNoWorkload;
-  const auto found = workload_ids_.find(key);
-  if (found != workload_ids_.end()) return found->second;
-  std::uint32_t id = 0;
-  if (!free_workloads_.empty()) {
-    id = free_workloads_.back();
-    free_workloads_.pop_back();
-    workloads_[id] = Workload{.key = key};
-  } else {
-    id = static_cast<std::uint32_t>(workloads_.size());
-    workloads_.push_back(Workload{.key = key});
-  }
-  workload_ids_.emplace(key, id);
-  return id;
-}
-
-void ClusterState::release_workload(std::uint32_t id) {
-  Workload& w = workloads_[id];
-  if (id == kNoWorkload || w.pods > 0 || w.departed > 0) return;
-  workload_ids_.erase(w.key);
-  w = Workload{};
-  learner_.forget_workload(id);
-  free_workloads_.push_back(id);
-}
-
-void ClusterState::insert_locked(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms) {
-  const std::uint32_t node = intern(pod.node);
-  const std::uint32_t workload = intern_workload(pod.workload);
-  auto [it, inserted] = pods_.try_emplace(pod.uid);
-  ++workloads_[workload].pods;
-  if (!inserted) {
-    --node_pods_[it->second.node];
-    --workloads_[it->second.workload].pods;
-    release_workload(it->second.workload);
-  }
-  it->second = PodRecord{.node = node,
-                         .workload = workload,
-                         .annotated_rate = static_cast<float>(pod.annotated_rate),
-                         .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
-                         .placed_ms = placed_ms};
-  ++node_pods_[node];
-  if (now_ms - placed_ms < recent_horizon_ms_) {
-    recent_[pod.uid] = placed_ms;
-  } else {
-    recent_.erase(pod.uid);
-  }
-}
-
-void ClusterState::erase_locked(std::unordered_map<std::string, PodRecord>::iterator it,
-                                std::int64_t now_ms) {
-  const PodRecord& pod = it->second;
-  --node_pods_[pod.node];
-  --workloads_[pod.workload].pods;
-  // Kept until loads() sees its traffic gone from the window.
-  departed_.push_back({.pod = pod, .left_ms = now_ms});
-  ++workloads_[pod.workload].departed;
-  recent_.erase(it->first);
-  pods_.erase(it);
-}
-
-double ClusterState::known_rate_locked(const PodRecord& pod) const {
-  if (pod.annotated_rate >= 0) return pod.annotated_rate;
-  if (pod.workload == kNoWorkload) return -1;
-  return learner_.workload_rate(pod.workload).value_or(-1);
-}
 
 void ClusterState::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
-  std::unordered_map<std::string, const PodFacts*> running;
-  running.reserve(pods.size());
-  for (const auto& pod : pods) {
-    if (!pod.node.empty() && !pod.terminal) running[pod.uid] = &pod;
-  }
-  for (auto it = pods_.begin(); it != pods_.end();) {
-    if (running.contains(it->first)) {
-      ++it;
-    } else {
-      erase_locked(it++, now_ms);
-    }
-  }
-  pods_.reserve(running.size());
-  for (const auto& [uid, pod] : running) {
-    const auto known = pods_.find(uid);
-    std::int64_t placed = pod->scheduled_ms > 0 ? std::min(pod->scheduled_ms, now_ms) : 0;
-    if (known != pods_.end()) placed = known->second.placed_ms;
-    insert_locked(*pod, placed, now_ms);
-  }
+  ledger_.replace_pods(pods, now_ms);
 }
 
 void ClusterState::upsert_pod(const PodFacts& pod, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
-  const auto it = pods_.find(pod.uid);
-  if (pod.node.empty() || pod.terminal) {
-    if (it != pods_.end()) erase_locked(it, now_ms);
-    return;
-  }
-  insert_locked(pod, it != pods_.end() ? it->second.placed_ms : now_ms, now_ms);
+  ledger_.upsert_pod(pod, now_ms);
 }
 
 void ClusterState::remove_pod(const std::string& uid, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
-  const auto it = pods_.find(uid);
-  if (it != pods_.end()) erase_locked(it, now_ms);
+  ledger_.remove_pod(uid, now_ms);
 }
 
 void ClusterState::replace_nodes(const std::vector<NodeFacts>& nodes) {
   std::lock_guard lock(mutex_);
-  nodes_.clear();
-  for (const auto& n : nodes) nodes_[n.name] = n.rule_mask;
+  ledger_.replace_nodes(nodes);
 }
 
 void ClusterState::upsert_node(const NodeFacts& node) {
   std::lock_guard lock(mutex_);
-  nodes_[node.name] = node.rule_mask;
+  ledger_.upsert_node(node);
 }
 
 void ClusterState::remove_node(const std::string& name) {
   std::lock_guard lock(mutex_);
-  nodes_.erase(name);
+  ledger_.remove_node(name);
 }
 
-std::vector<NodeLoad> ClusterState::loads(const LoadWindow& window) {
+std::vector<model::NodeLoad> ClusterState::loads(const model::LoadWindow& window) {
   std::lock_guard lock(mutex_);
-  std::vector<NodeLoad> by_id(node_names_.size());
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    by_id[id].pods = node_pods_[id];
-    by_id[id].settled = node_pods_[id];
-  }
-  for (auto it = recent_.begin(); it != recent_.end();) {
-    const double pending = pending_fraction(window.now_ms - it->second, window);
-    const auto pod = pods_.find(it->first);
-    if (pending <= 0 || pod == pods_.end()) {
-      it = recent_.erase(it);
-      continue;
-    }
-    NodeLoad& load = by_id[pod->second.node];
-    ++load.placed;
-    load.settled -= pending;
-    if (const double rate = known_rate_locked(pod->second); rate >= 0) {
-      load.pending_known += pending * rate;
-      load.pending_known_share += pending;
-      ++(pod->second.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
-    } else {
-      load.pending_plain += pending;
-    }
-    if (const double rate = pod->second.annotated_transmit_rate; rate >= 0) {
-      load.pending_transmit_known += pending * rate;
-      load.pending_transmit_known_share += pending;
-      ++load.priced_by_transmit_annotation;
-    }
-    ++it;
-  }
-  std::erase_if(departed_, [&](const Departed& gone) {
-    const double held = held_fraction(gone.pod.placed_ms, gone.left_ms, window);
-    if (held <= 0) {
-      --workloads_[gone.pod.workload].departed;
-      release_workload(gone.pod.workload);
-      return true;
-    }
-    NodeLoad& load = by_id[gone.pod.node];
-    ++load.departed;
-    if (const double rate = known_rate_locked(gone.pod); rate >= 0) {
-      load.departed_known += held * rate;
-      load.departed_known_share += held;
-      ++(gone.pod.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
-    } else {
-      load.departed_plain += held;
-    }
-    if (const double rate = gone.pod.annotated_transmit_rate; rate >= 0) {
-      load.departed_transmit_known += held * rate;
-      load.departed_transmit_known_share += held;
-      ++load.priced_by_transmit_annotation;
-    }
-    return false;
-  });
-  std::map<std::string, NodeLoad> sorted;
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    if (by_id[id].pods == 0 && by_id[id].departed == 0) continue;
-    by_id[id].name = node_names_[id];
-    sorted[node_names_[id]] = std::move(by_id[id]);
-  }
-  for (const auto& [name, mask] : nodes_) {
-    NodeLoad& load = sorted[name];
-    load.name = name;
-    load.in_cluster = true;
-    load.rule_mask = mask;
-  }
-  std::vector<NodeLoad> out;
-  out.reserve(sorted.size());
-  for (auto& [name, load] : sorted) out.push_back(std::move(load));
-  return out;
+  return ledger_.loads(window);
 }
 
-void ClusterState::learn(std::span<const model::NodeRate> measured, const LoadWindow& window) {
+void ClusterState::learn(std::span<const model::NodeRate> measured,
+                         const model::LoadWindow& window) {
   std::lock_guard lock(mutex_);
-  std::vector<double> rate_of(node_names_.size(), -1);
-  for (const auto& m : measured) {
-    const auto id = node_ids_.find(m.node);
-    if (id != node_ids_.end() && std::isfinite(m.rate) && m.rate >= 0) rate_of[id->second] = m.rate;
-  }
-  std::vector<model::HeldPod> held;
-  held.reserve(pods_.size() + departed_.size());
-  const auto add = [&](const PodRecord& pod, double part) {
-    held.push_back({.node = pod.node,
-                    .workload = pod.workload,
-                    .held = part,
-                    .annotated_rate = pod.annotated_rate});
-  };
-  for (const auto& [uid, pod] : pods_) {
-    const auto recent = recent_.find(uid);
-    add(pod, recent == recent_.end()
-                 ? 1.0
-                 : 1.0 - pending_fraction(window.now_ms - recent->second, window));
-  }
-  for (const auto& gone : departed_)
-    add(gone.pod, held_fraction(gone.pod.placed_ms, gone.left_ms, window));
-  std::vector<std::uint32_t> running(workloads_.size());
-  for (std::size_t w = 0; w < workloads_.size(); ++w) running[w] = workloads_[w].pods;
-  learner_.learn({.node_rate = rate_of, .pods = held, .running_pods = running});
+  ledger_.learn(measured, window);
 }
 
 std::optional<double> ClusterState::rate_per_pod() const {
   std::lock_guard lock(mutex_);
-  return learner_.rate_per_pod();
+  return ledger_.rate_per_pod();
 }
 
 std::optional<double> ClusterState::workload_rate(const std::string& workload) const {
   std::lock_guard lock(mutex_);
-  const auto it = workload_ids_.find(workload);
-  if (it == workload_ids_.end()) return std::nullopt;
-  return learner_.workload_rate(it->second);
-}
-
-std::size_t ClusterState::recent_count() const {
-  std::lock_guard lock(mutex_);
-  return recent_.size();
+  return ledger_.workload_rate(workload);
 }
 
 std::size_t ClusterState::pod_count() const {
   std::lock_guard lock(mutex_);
-  return pods_.size();
+  return ledger_.pod_count();
 }
 
 std::size_t ClusterState::node_count() const {
   std::lock_guard lock(mutex_);
-  return nodes_.size();
+  return ledger_.node_count();
+}
+
+std::size_t ClusterState::recent_count() const {
+  std::lock_guard lock(mutex_);
+  return ledger_.recent_count();
 }
 
 }  // namespace netscore::collector

@@ -6,38 +6,18 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "common/label_rules.h"
 #include "common/model/inputs.h"
-#include "common/model/workload_learning.h"
-#include "common/pod_annotations.h"
+#include "common/model/placement_ledger.h"
 
-// What the collector keeps of the Kubernetes API: a few fields per bound pod and per node, never
-// the objects, and what the model is given of them (model::NodeLoad per node; the pods the window
-// holds for workload learning, whose learner it keeps with the pods). Thread-safe: the watcher
-// threads write, the publisher reads views.
+// What the collector keeps of the Kubernetes API: the model's placement ledger, fed from the
+// watched objects' fields. Thread-safe: the watcher threads write, the publisher reads views.
 namespace netscore::collector {
 
-// The fields of a Pod object the correction uses.
-struct PodFacts {
-  std::string uid{};
-  std::string node{};     // spec.nodeName; empty: not bound
-  bool terminal = false;  // Succeeded or Failed: no container runs any more
-  std::int64_t scheduled_ms =
-      0;                       // PodScheduled lastTransitionTime, else creationTimestamp; 0 unknown
-  double annotated_rate = -1;  // kExpectedRateAnnotation when present and valid, else < 0
-  double annotated_transmit_rate = -1;  // kExpectedTransmitRateAnnotation, the same way
-  std::string workload{};               // "ns/Kind/name" of the controlling owner; empty: none
-  std::string resource_version{};
-};
-
-struct NodeFacts {
-  std::string name{};
-  std::uint64_t rule_mask = 0;
-  std::string resource_version{};
-};
+using model::NodeFacts;
+using model::PodFacts;
 
 // Parsers of one object as JSON (a list item or a watch event's object). nullopt: not an object of
 // that kind (no uid / no name), which the watcher counts as malformed.
@@ -46,84 +26,29 @@ std::optional<NodeFacts> parse_node(std::string_view json, const LabelRules& rul
 // "2023-03-01T10:00:00Z" (fraction and offsets allowed) -> Unix ms; nullopt when malformed.
 std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text);
 
-// Memory is one small record per bound pod plus one per node; loads() costs O(nodes + pods placed
-// within `recent_horizon_ms`), not O(pods): older pods are only counted, per node.
+// model::PlacementLedger under a lock: the watcher threads write, the publisher reads loads.
 class ClusterState {
  public:
   // Pods placed longer ago than this are never pending: set it to lag + window or more.
-  explicit ClusterState(std::int64_t recent_horizon_ms = 3600000)
-      : recent_horizon_ms_(recent_horizon_ms) {}
+  explicit ClusterState(std::int64_t recent_horizon_ms = 3600000) : ledger_(recent_horizon_ms) {}
 
-  // A relist: pods missing from `pods` are gone. A pod already known keeps its placement time.
   void replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms);
-  // A watch event. A pod first seen bound by the watch counts from `now_ms`: the event is the
-  // placement, and its condition time has only second precision.
   void upsert_pod(const PodFacts& pod, std::int64_t now_ms);
   void remove_pod(const std::string& uid, std::int64_t now_ms);
   void replace_nodes(const std::vector<NodeFacts>& nodes);
   void upsert_node(const NodeFacts& node);
   void remove_node(const std::string& name);
-
-  // One NodeLoad per node that is watched or has pods, sorted by name; a pod's receive rate is
-  // known from its annotation, else its workload's learned rate.
-  // Also forgets pods whose traffic is wholly in (or, for pods gone, out of) the window by now.
   std::vector<model::NodeLoad> loads(const model::LoadWindow& window);
-
-  // Feeds the model::WorkloadLearner the nodes' measured rates and every pod whose traffic the
-  // window holds (running pods, partly when new, and gone ones). Costs O(pods) per call: call it
-  // once per measurement, not per publish. A workload's learned rate is forgotten with its last
-  // pod.
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
-  // model::WorkloadLearner::rate_per_pod(): what a pod of an unknown workload is expected to
-  // receive; nullopt before anything was learned.
   std::optional<double> rate_per_pod() const;
-  // The learned traffic per pod of a workload key ("ns/Kind/name"), nullopt when not known (yet).
   std::optional<double> workload_rate(const std::string& workload) const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
-  std::size_t recent_count() const;  // pods that may still be pending
+  std::size_t recent_count() const;
 
  private:
-  static constexpr std::uint32_t kNoWorkload = 0;
-  struct PodRecord {
-    std::uint32_t node = 0;                // index into node_names_
-    std::uint32_t workload = kNoWorkload;  // index into workloads_
-    float annotated_rate = -1;
-    float annotated_transmit_rate = -1;
-    std::int64_t placed_ms = 0;
-  };
-  struct Departed {
-    PodRecord pod{};
-    std::int64_t left_ms = 0;
-  };
-  struct Workload {
-    std::string key{};
-    std::uint32_t pods = 0;      // running
-    std::uint32_t departed = 0;  // in departed_
-  };
-  std::uint32_t intern(const std::string& node);
-  std::uint32_t intern_workload(const std::string& key);
-  // Frees a workload's record (and what was learned of it) once no pod, running or gone, refers
-  // to it.
-  void release_workload(std::uint32_t id);
-  void insert_locked(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms);
-  void erase_locked(std::unordered_map<std::string, PodRecord>::iterator it, std::int64_t now_ms);
-  // Bytes/s of a pod when known (annotation, else its workload's learned rate), else < 0.
-  double known_rate_locked(const PodRecord& pod) const;
-
   mutable std::mutex mutex_;
-  std::int64_t recent_horizon_ms_;
-  std::unordered_map<std::string, PodRecord> pods_;       // by uid
-  std::unordered_map<std::string, std::int64_t> recent_;  // uid -> placement, pods maybe pending
-  std::vector<Departed> departed_;  // pods gone within the horizon, oldest first
-  std::vector<std::string> node_names_;
-  std::vector<std::uint32_t> node_pods_;  // bound pods per node id
-  std::unordered_map<std::string, std::uint32_t> node_ids_;
-  std::unordered_map<std::string, std::uint64_t> nodes_;  // watched nodes -> rule mask
-  std::vector<Workload> workloads_;  // [kNoWorkload]: pods without a controlling owner
-  std::unordered_map<std::string, std::uint32_t> workload_ids_;
-  std::vector<std::uint32_t> free_workloads_;
-  model::WorkloadLearner learner_;  // nodes by node id, workloads by workload id
+  model::PlacementLedger ledger_;
 };
 
 }  // namespace netscore::collector

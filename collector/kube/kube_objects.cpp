@@ -3,6 +3,7 @@
 #include <charconv>
 #include <ctime>
 
+#include "common/pod_annotations.h"
 #include "common/quantity.h"
 
 namespace netscore::collector {

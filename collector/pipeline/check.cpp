@@ -12,6 +12,7 @@
 
 #include "collector/prometheus/prometheus_client.h"
 #include "common/model/figures.h"
+#include "common/model_settings.h"
 
 namespace netscore::collector {
 namespace {
@@ -97,11 +98,11 @@ void print_speeds(const std::vector<model::NodeSample>& samples,
 void print_busiest(const Measurement& m, const model::ScoringSettings& scoring, std::ostream& out) {
   struct Link {
     const model::NodeSample* sample;
-    shm::NodeFigures figures;
+    model::NodeFigures figures;
   };
   std::vector<Link> links;
   for (const auto& s : m.samples) {
-    const shm::NodeFigures f = model::measured_figures(s, m.eval_time_ms, scoring);
+    const model::NodeFigures f = model::measured_figures(s, m.eval_time_ms, scoring);
     if (model::scored_on_utilisation(f)) links.push_back({&s, f});
   }
   if (links.empty()) return;
@@ -112,12 +113,12 @@ void print_busiest(const Measurement& m, const model::ScoringSettings& scoring, 
   out << fmt::format("busiest links ({} of {}):\n", shown, nodes(links.size()));
   for (std::size_t i = 0; i < shown; ++i) {
     const model::NodeSample& s = *links[i].sample;
-    const shm::NodeFigures& f = links[i].figures;
+    const model::NodeFigures& f = links[i].figures;
     out << fmt::format(
         "  {:<40} {:>10}  receive {}, transmit {} of {}{}\n", s.node,
         fmt::format("{:.4g}%", f.scored * 100), percent(s.rate_valid, s.rate, f.speed),
         percent(s.transmit_rate_valid, s.transmit_rate, f.speed), describe_speed(f.speed),
-        (f.flags & shm::kEntrySpeedFallback) != 0 ? " (fallback)" : "");
+        (f.flags & model::kEntrySpeedFallback) != 0 ? " (fallback)" : "");
   }
 }
 
@@ -149,7 +150,7 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
         m.side_queries, m.side_queries == 1 ? "" : "s",
         m.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
   }
-  return print_check(m, model::ScoringSettings::from(config.query), out);
+  return print_check(m, scoring_settings(config), out);
 }
 
 int print_check(const Measurement& m, const model::ScoringSettings& scoring, std::ostream& out) {

@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/model/correction.h"
 #include "common/model/snapshot.h"
+#include "common/model_settings.h"
 
 namespace netscore::collector {
 namespace {
@@ -24,13 +25,8 @@ void copy_text(char (&field)[N], const std::string& text) {
 }  // namespace
 
 Publisher::Options Publisher::options(const Config& config, std::string prometheus_url) {
-  return {.correction = {.enabled = config.kube.correction,
-                         .function = config.query.function,
-                         .window_ms = config.query.time_range.value.count(),
-                         .default_rate = config.kube.pod_receive_rate,
-                         .learn_workloads = config.kube.learn_workloads,
-                         .default_transmit_rate = config.kube.pod_transmit_rate},
-          .scoring = model::ScoringSettings::from(config.query),
+  return {.correction = correction_settings(config),
+          .scoring = scoring_settings(config),
           .lag_ms = config.refresh_interval.value.count(),
           .rules_hash = config.label_rules.hash,
           .refresh_interval_ms = config.refresh_interval.value.count(),

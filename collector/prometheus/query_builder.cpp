@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <span>
 
+#include "common/model/query_parts.h"
 #include "common/prometheus_names.h"
 
 namespace netscore::collector {
@@ -143,12 +144,6 @@ QueryConfig transmit_config(const QueryConfig& config) {
   QueryConfig out = parts_config(config);
   out.metric = config.transmit_metric;
   return out;
-}
-
-// The raw value in the transmit direction: scored on the raw basis, and on the utilisation basis
-// for the nodes without a speed, which fall back to it.
-bool scores_transmit(const QueryConfig& config) {
-  return config.direction != Direction::receive && config.function != QueryFunction::rate;
 }
 
 std::string tagged(std::string_view expr, std::string_view kind) {
@@ -295,7 +290,8 @@ BuiltQuery build_batch_query(const QueryConfig& config, const QueryShape& shape)
   std::vector<std::string_view> receive{kKindScore};
   if (!score_is_rate) receive.push_back(kKindRate);
   std::vector<std::string_view> transmit;
-  if (scores_transmit(config)) transmit.push_back(kKindTransmitScore);
+  if (model::asks_transmit_value(config.direction, config.function))
+    transmit.push_back(kKindTransmitScore);
   if (asks_link_parts(config)) transmit.push_back(kKindTransmitRate);
   // label_replace only adds the kind label, so every series keeps exactly the value its own
   // query gives, and no two parts of one request share a label set.

@@ -4,8 +4,8 @@
 #include <unordered_map>
 
 #include "common/model/pricing.h"
-#include "common/scoring.h"
-#include "common/table/score_table_layout.h"
+#include "common/model/name_hash.h"
+#include "common/model/scoring.h"
 
 namespace netscore::model {
 namespace {
@@ -19,7 +19,7 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 std::uint64_t owner_hash(std::string_view owner) {
-  return owner.empty() ? 0 : shm::name_hash(owner) | 1;
+  return owner.empty() ? 0 : name_hash(owner) | 1;
 }
 
 }  // namespace
@@ -52,7 +52,7 @@ std::size_t BurstMemory::recommend(std::string_view owner, std::string_view pod_
   const std::size_t none = answers.size();
   if (window_ns <= 0 || name_hashes.size() != answers.size() || percent.size() != answers.size())
     return none;
-  const std::uint64_t pod_hash = shm::name_hash(pod_uid);
+  const std::uint64_t pod_hash = name_hash(pod_uid);
   std::size_t best = none;
   std::uint64_t best_tie = 0;
   for (std::size_t i = 0; i < answers.size(); ++i) {

@@ -5,7 +5,7 @@
 
 #include "common/model/figures.h"
 #include "common/model/pricing.h"
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 namespace netscore::model {
 namespace {
@@ -128,9 +128,9 @@ Corrected correct(const TableEntry& e, const NodeLoad& load, Direction direction
   }
   std::optional<double> in_rx, in_tx;
   if (scored_on_utilisation(e)) {
-    if (wants_rx && (e.flags & shm::kEntryRateValid) != 0)
+    if (wants_rx && (e.flags & kEntryRateValid) != 0)
       in_rx = (e.rate + rx.rate_delta(receive_change(load))) / e.speed;
-    if (wants_tx && (e.flags & shm::kEntryTransmitRateValid) != 0)
+    if (wants_tx && (e.flags & kEntryTransmitRateValid) != 0)
       in_tx = (e.transmit_rate + tx.rate_delta(transmit_change(load))) / e.speed;
   } else {
     // As measured_figures scores the raw basis: the receive value always, transmit when answered.
@@ -139,7 +139,7 @@ Corrected correct(const TableEntry& e, const NodeLoad& load, Direction direction
       c.unpriced_receive = !delta;
       if (delta) in_rx = e.raw + *delta;
     }
-    if (wants_tx && (e.flags & shm::kEntryTransmitValid) != 0) {
+    if (wants_tx && (e.flags & kEntryTransmitValid) != 0) {
       const auto delta = tx.raw_delta(transmit_change(load));
       c.unpriced_transmit = !delta;
       if (delta) in_tx = e.raw_transmit + *delta;
@@ -155,14 +155,13 @@ std::uint32_t pricing_flags(const NodeLoad& load, bool receive, bool transmit) {
   const std::uint32_t pods = load.placed + load.departed;
   std::uint32_t flags = 0;
   if (receive) {
-    if (load.priced_by_annotation > 0) flags |= shm::kEntryPricedByAnnotation;
-    if (load.priced_by_workload > 0) flags |= shm::kEntryPricedByWorkload;
-    if (load.priced_by_annotation + load.priced_by_workload < pods)
-      flags |= shm::kEntryPricedByAverage;
+    if (load.priced_by_annotation > 0) flags |= kEntryPricedByAnnotation;
+    if (load.priced_by_workload > 0) flags |= kEntryPricedByWorkload;
+    if (load.priced_by_annotation + load.priced_by_workload < pods) flags |= kEntryPricedByAverage;
   }
   if (transmit) {
-    if (load.priced_by_transmit_annotation > 0) flags |= shm::kEntryPricedByAnnotation;
-    if (load.priced_by_transmit_annotation < pods) flags |= shm::kEntryPricedByAverage;
+    if (load.priced_by_transmit_annotation > 0) flags |= kEntryPricedByAnnotation;
+    if (load.priced_by_transmit_annotation < pods) flags |= kEntryPricedByAverage;
   }
   return flags;
 }
@@ -203,13 +202,13 @@ CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
   Sums rx_sums, tx_sums;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const TableEntry& e = entries[i];
-    if ((e.flags & shm::kEntryHasSeries) == 0) continue;
+    if ((e.flags & kEntryHasSeries) == 0) continue;
     const std::uint32_t f = e.flags;
     rx_sums.add(known(usable(e.raw), e.raw),
-                known((f & shm::kEntryRateValid) != 0 && usable(e.rate), e.rate), load_of[i]);
+                known((f & kEntryRateValid) != 0 && usable(e.rate), e.rate), load_of[i]);
     tx_sums.add(
-        known((f & shm::kEntryTransmitValid) != 0 && usable(e.raw_transmit), e.raw_transmit),
-        known((f & shm::kEntryTransmitRateValid) != 0 && usable(e.transmit_rate), e.transmit_rate),
+        known((f & kEntryTransmitValid) != 0 && usable(e.raw_transmit), e.raw_transmit),
+        known((f & kEntryTransmitRateValid) != 0 && usable(e.transmit_rate), e.transmit_rate),
         load_of[i]);
   }
   const Prices rx = prices(rx_sums, settings, learned_rate_per_pod, settings.default_rate);

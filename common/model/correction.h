@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/model/inputs.h"
-#include "common/table/score_table_writer.h"
+#include "common/model/table_records.h"
 
 // The correction model: what the cluster's recent placements add to a measurement (pure:
 // thread-safe). model/snapshot turns the corrected entries into a table.

@@ -2,27 +2,27 @@
 
 #include <optional>
 
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 namespace netscore::model {
 
-shm::NodeFigures measured_figures(const NodeSample& s, std::int64_t eval_time_ms,
-                                  const ScoringSettings& scoring) {
-  shm::NodeFigures f{.raw = s.value,
-                     .sample_ms = eval_time_ms,
-                     .rate = s.rate_valid ? s.rate : 0,
-                     .flags = shm::kEntryHasSeries | (s.rate_valid ? shm::kEntryRateValid : 0U) |
-                              (s.transmit_value_valid ? shm::kEntryTransmitValid : 0U) |
-                              (s.transmit_rate_valid ? shm::kEntryTransmitRateValid : 0U) |
-                              (s.unusable_speeds > 0 ? shm::kEntrySpeedUnusable : 0U),
-                     .raw_transmit = s.transmit_value_valid ? s.transmit_value : 0,
-                     .transmit_rate = s.transmit_rate_valid ? s.transmit_rate : 0};
+NodeFigures measured_figures(const NodeSample& s, std::int64_t eval_time_ms,
+                             const ScoringSettings& scoring) {
+  NodeFigures f{.raw = s.value,
+                .sample_ms = eval_time_ms,
+                .rate = s.rate_valid ? s.rate : 0,
+                .flags = kEntryHasSeries | (s.rate_valid ? kEntryRateValid : 0U) |
+                         (s.transmit_value_valid ? kEntryTransmitValid : 0U) |
+                         (s.transmit_rate_valid ? kEntryTransmitRateValid : 0U) |
+                         (s.unusable_speeds > 0 ? kEntrySpeedUnusable : 0U),
+                .raw_transmit = s.transmit_value_valid ? s.transmit_value : 0,
+                .transmit_rate = s.transmit_rate_valid ? s.transmit_rate : 0};
   if (s.speed > 0) {
     f.speed = s.speed;
-    f.flags |= shm::kEntrySpeedMeasured;
+    f.flags |= kEntrySpeedMeasured;
   } else if (scoring.fallback_speed > 0) {
     f.speed = scoring.fallback_speed;
-    f.flags |= shm::kEntrySpeedFallback;
+    f.flags |= kEntrySpeedFallback;
   }
   const auto known = [](bool valid, double value) {
     return valid ? std::optional<double>(value) : std::nullopt;
@@ -33,7 +33,7 @@ shm::NodeFigures measured_figures(const NodeSample& s, std::int64_t eval_time_ms
   std::optional<std::int64_t> score;
   if (utilisation) {
     f.scored = *utilisation;
-    f.flags |= shm::kEntryUtilisation;
+    f.flags |= kEntryUtilisation;
     score = utilisation_score(f.scored);
   } else if (const auto raw = in_direction(scoring.direction, s.value,
                                            known(s.transmit_value_valid, s.transmit_value))) {
@@ -42,7 +42,7 @@ shm::NodeFigures measured_figures(const NodeSample& s, std::int64_t eval_time_ms
   }
   f.raw_score = score.value_or(0);
   f.corrected_raw_score = f.raw_score;
-  if (score) f.flags |= shm::kEntryValid;
+  if (score) f.flags |= kEntryValid;
   return f;
 }
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/config.h"
+#include "common/model/domain.h"
 
 // What the collector's side of the model is given: a node's measurement (the Prometheus parser
 // produces it), the cluster's pods per node and the window they are seen through (the watcher's
@@ -83,11 +83,6 @@ struct ScoringSettings {
   ScoreBasis basis = ScoreBasis::raw;
   Direction direction = Direction::receive;
   double fallback_speed = 0;  // bytes/s; 0: none
-
-  static ScoringSettings from(const QueryConfig& query) {
-    return {
-        .basis = query.basis, .direction = query.direction, .fallback_speed = query.fallback_speed};
-  }
 };
 
 struct CorrectionSettings {

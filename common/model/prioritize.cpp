@@ -1,45 +1,43 @@
 #include "common/model/prioritize.h"
 
 #include <algorithm>
-#include <array>
-#include <limits>
 #include <vector>
 
 #include "common/model/figures.h"
+#include "common/model/normalise.h"
 #include "common/model/pricing.h"
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 namespace netscore::model {
 namespace {
 
 // The pod being placed on a utilisation-scored node: its own rate when it says (it is known, so
 // once), else kIncomingPodPrices prices of an unknown pod.
-std::int64_t incoming_pod(const NodeScore& n, const shm::SnapshotMeta& meta,
-                          double pod_rate) noexcept {
-  if ((n.flags & shm::kEntryUtilisation) == 0) return 0;
+std::int64_t incoming_pod(const NodeScore& n, const SnapshotMeta& meta, double pod_rate) noexcept {
+  if ((n.flags & kEntryUtilisation) == 0) return 0;
   if (pod_rate > 0) return n.speed > 0 ? utilisation_score(pod_rate / n.speed).value_or(0) : 0;
   return kIncomingPodPrices * pod_price(n, meta);
 }
 
 }  // namespace
 
-std::int64_t pod_price(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept {
-  if ((n.flags & shm::kEntryUtilisation) == 0) return meta.pod_price;
+std::int64_t pod_price(const NodeScore& n, const SnapshotMeta& meta) noexcept {
+  if ((n.flags & kEntryUtilisation) == 0) return meta.pod_price;
   if (!(n.speed > 0)) return 0;
   return utilisation_score(meta.pod_rate / n.speed).value_or(0);
 }
 
-bool corrected(const shm::SnapshotMeta& meta) noexcept {
-  return (meta.flags & shm::kSnapshotCorrected) != 0;
+bool corrected(const SnapshotMeta& meta) noexcept {
+  return (meta.flags & kSnapshotCorrected) != 0;
 }
 
-std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept {
+std::int64_t effective_node_score(const NodeScore& n, const SnapshotMeta& meta) noexcept {
   return corrected(meta) ? n.corrected_node_score : n.node_score;
 }
 
-void score_nodes(ScoringMode mode, int neutral, const TableRead& table, std::span<std::int64_t> out,
-                 std::span<std::int16_t> percent, std::span<const std::uint32_t> assumed_prices,
-                 double pod_rate) noexcept {
+void score_nodes(Normalisation normalisation, int neutral, const TableRead& table,
+                 std::span<std::int64_t> out, std::span<std::int16_t> percent,
+                 std::span<const std::uint32_t> assumed_prices, double pod_rate) noexcept {
   const auto nodes = table.nodes;
   const bool use_corrected = corrected(table.meta);
   const auto raw_score = [&](std::size_t i) {
@@ -53,37 +51,21 @@ void score_nodes(ScoringMode mode, int neutral, const TableRead& table, std::spa
         i < assumed_prices.size() ? static_cast<std::int64_t>(assumed_prices[i]) : 0;
     return n.corrected_raw_score + with_pod + assumed * pod_price(n, table.meta);
   };
-  // Per basis (bytes, utilisation): a node is only compared with nodes scored in its unit.
-  const auto basis = [&](std::size_t i) { return scored_on_utilisation(nodes[i]) ? 1 : 0; };
   const std::size_t count = std::min({nodes.size(), out.size(), percent.size()});
+  const auto scored = out.first(count);
   // Each node's score integer once, into `out`; -1 marks a node answered neutral.
-  std::array<std::int64_t, 2> max{0, 0};
-  std::array<std::int64_t, 2> min{std::numeric_limits<std::int64_t>::max(),
-                                  std::numeric_limits<std::int64_t>::max()};
+  for (std::size_t i = 0; i < count; ++i)
+    scored[i] = table.fresh && nodes[i].found && nodes[i].valid() ? raw_score(i) : -1;
+  if (normalisation != Normalisation::cluster) normalise_per_basis(normalisation, nodes, scored);
   for (std::size_t i = 0; i < count; ++i) {
-    out[i] = table.fresh && nodes[i].found && nodes[i].valid() ? raw_score(i) : -1;
-    if (out[i] < 0) continue;
-    max[basis(i)] = std::max(max[basis(i)], out[i]);
-    min[basis(i)] = std::min(min[basis(i)], out[i]);
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    if (out[i] < 0) {
+    if (scored[i] < 0) {
       out[i] = neutral;
       percent[i] = -1;
       continue;
     }
-    std::int64_t p = 0;
-    switch (mode) {
-      case ScoringMode::request:
-        p = normalize_score(out[i], max[basis(i)]);
-        break;
-      case ScoringMode::range:
-        p = normalize_score_range(out[i], min[basis(i)], max[basis(i)]);
-        break;
-      case ScoringMode::cluster:
-        p = effective_node_score(nodes[i], table.meta);
-        break;
-    }
+    const std::int64_t p = normalisation == Normalisation::cluster
+                               ? effective_node_score(nodes[i], table.meta)
+                               : scored[i];
     out[i] = to_extender_score(p);
     percent[i] = static_cast<std::int16_t>(p);
   }
@@ -96,13 +78,13 @@ std::size_t prioritize(const PrioritizeSettings& settings, const TableRead& tabl
                          corrected(table.meta) && table.meta.pod_price > 0 &&
                          table.name_hashes.size() == table.nodes.size();
   if (!spreading) {
-    score_nodes(settings.mode, settings.neutral, table, scores, percent, {}, pod.rate);
+    score_nodes(settings.normalisation, settings.neutral, table, scores, percent, {}, pod.rate);
     return table.nodes.size();
   }
   std::vector<std::uint32_t> assumed(table.nodes.size());
   memory->assumed_prices(pod.owner, table.name_hashes, assumed, table.meta.published_mono_ns,
                          settings.spread_window_ns);
-  score_nodes(settings.mode, settings.neutral, table, scores, percent, assumed, pod.rate);
+  score_nodes(settings.normalisation, settings.neutral, table, scores, percent, assumed, pod.rate);
   return memory->recommend(pod.owner, pod.uid, table.name_hashes, scores, percent, now_ns,
                            settings.spread_window_ns);
 }

@@ -5,9 +5,9 @@
 #include <span>
 #include <string_view>
 
-#include "common/config.h"
 #include "common/model/burst_memory.h"
-#include "common/table/score_table_reader.h"
+#include "common/model/domain.h"
+#include "common/model/table_records.h"
 
 // The prioritize decision, written once: the extender answers kube-scheduler with it, the
 // closed-loop simulator and the tests call it. Pure functions over their arguments (the burst
@@ -17,9 +17,9 @@ namespace netscore::model {
 // One consistent read of the table: the nodes asked about, in the order asked.
 struct TableRead {
   bool fresh = false;  // only a fresh table may steer a pod; otherwise every node is neutral
-  shm::SnapshotMeta meta{};
+  SnapshotMeta meta{};
   std::span<const NodeScore> nodes;
-  std::span<const std::uint64_t> name_hashes;  // shm::name_hash of each node's name
+  std::span<const std::uint64_t> name_hashes;  // name_hash of each node's name
 };
 
 struct PodToPlace {
@@ -31,7 +31,7 @@ struct PodToPlace {
 };
 
 struct PrioritizeSettings {
-  ScoringMode mode = ScoringMode::request;
+  Normalisation normalisation = Normalisation::request;
   int neutral = 0;                    // the answer for a node the table cannot score
   std::int64_t spread_window_ns = 0;  // 0: no burst spreading
 };
@@ -49,25 +49,25 @@ std::size_t prioritize(const PrioritizeSettings& settings, const TableRead& tabl
 // cluster-wide node_score. Unknown or invalid nodes get `neutral`; a table that is not fresh gives
 // every node `neutral`. `percent` receives the 0..100 score behind each answer, -1 where the
 // answer is `neutral`.
-// A snapshot flagged shm::kSnapshotCorrected is scored on measured + expected traffic
+// A snapshot flagged kSnapshotCorrected is scored on measured + expected traffic
 // (corrected_raw_score / corrected_node_score): pods bound since their traffic could reach the
 // window count already. Without the flag the seed's raw_score / node_score, exactly.
 // `assumed_prices[i]` (optional): average-pod prices of pods assumed on node i (BurstMemory); on
 // a corrected snapshot each adds pod_price(node). On a corrected snapshot a utilisation-scored
 // node is also compared with the pod being placed on it: its `pod_rate` over the node's speed,
 // else kIncomingPodPrices prices of an unknown pod.
-void score_nodes(ScoringMode mode, int neutral, const TableRead& table, std::span<std::int64_t> out,
-                 std::span<std::int16_t> percent,
+void score_nodes(Normalisation normalisation, int neutral, const TableRead& table,
+                 std::span<std::int64_t> out, std::span<std::int16_t> percent,
                  std::span<const std::uint32_t> assumed_prices = {}, double pod_rate = 0) noexcept;
 
 // What one average pod adds to the node's score integer: the snapshot's pod_price on the raw
 // basis, utilisation_score(pod_rate / speed) for a utilisation-scored node.
-std::int64_t pod_price(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept;
+std::int64_t pod_price(const NodeScore& n, const SnapshotMeta& meta) noexcept;
 
 // Whether prioritize scores this snapshot on its corrected fields.
-bool corrected(const shm::SnapshotMeta& meta) noexcept;
+bool corrected(const SnapshotMeta& meta) noexcept;
 
 // The 0..100 score prioritize's cluster mode answers for the node: corrected when the snapshot is.
-std::int64_t effective_node_score(const NodeScore& n, const shm::SnapshotMeta& meta) noexcept;
+std::int64_t effective_node_score(const NodeScore& n, const SnapshotMeta& meta) noexcept;
 
 }  // namespace netscore::model

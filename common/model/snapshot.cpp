@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -10,27 +11,20 @@
 
 #include "common/model/correction.h"
 #include "common/model/figures.h"
-#include "common/scoring.h"
+#include "common/model/normalise.h"
 
 namespace netscore::model {
 namespace {
 
-// Normalises `score_of` into `set` as the plugin's NormalizeScore, over the valid entries scored
-// on the same basis (bytes and utilisation do not compare).
+// Normalises `score_of` into `set` as the plugin's NormalizeScore over the valid entries.
 template <class Get, class Set>
 void normalise(std::vector<TableEntry>& entries, Get score_of, Set set) {
-  for (const bool utilisation : {false, true}) {
-    std::vector<std::int64_t> raw;
-    std::vector<std::size_t> at;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      if (!entries[i].valid() || scored_on_utilisation(entries[i]) != utilisation) continue;
-      raw.push_back(score_of(entries[i]));
-      at.push_back(i);
-    }
-    std::vector<std::int64_t> normalized(raw.size());
-    normalize_scores(raw, normalized);
-    for (std::size_t i = 0; i < at.size(); ++i) set(entries[at[i]], normalized[i]);
-  }
+  std::vector<std::int64_t> scores(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    scores[i] = entries[i].valid() ? score_of(entries[i]) : -1;
+  normalise_per_basis(Normalisation::request, std::span<const TableEntry>(entries), scores);
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].valid()) set(entries[i], scores[i]);
 }
 
 // A name's first 16 bytes as two big-endian words, zero-padded: comparing keys orders names as
@@ -97,7 +91,7 @@ std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
     TableEntry& e = entries[it->second];
     load_of[it->second] = &load;
     if (load.in_cluster) {
-      e.flags |= shm::kEntryInCluster | shm::kEntryLabelsKnown;
+      e.flags |= kEntryInCluster | kEntryLabelsKnown;
       e.rule_mask = load.rule_mask;
     }
   }
@@ -127,7 +121,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
     return out;
   }
 
-  out.info.flags |= shm::kSnapshotClusterSynced;
+  out.info.flags |= kSnapshotClusterSynced;
   out.info.rules_hash = rules_hash;
   const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
   if (settings.enabled) {
@@ -137,7 +131,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
     out.uncorrected_reason = correction.uncorrected_reason;
     out.placed = correction.placed;
     if (correction.corrected) {
-      out.info.flags |= shm::kSnapshotCorrected;
+      out.info.flags |= kSnapshotCorrected;
       out.info.pod_price = correction.pod_price;
       out.info.pod_rate = correction.pod_rate;
     }

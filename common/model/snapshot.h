@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/model/inputs.h"
-#include "common/table/score_table_writer.h"
+#include "common/model/table_records.h"
 
 // Snapshot assembly: a measurement's usable series (model/figures; with a synced view of the
 // cluster, its nodes and model/correction) become the table's entries, scored and normalised as

@@ -15,10 +15,7 @@
 
 namespace netscore {
 
-// One node as read from the table; all figures zero when not found.
-struct NodeScore : shm::NodeFigures {
-  bool found = false;
-};
+using model::NodeScore;
 
 struct TableRow {
   std::string name;

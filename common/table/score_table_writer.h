@@ -10,27 +10,12 @@
 #include <boost/interprocess/mapped_region.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
 
-#include "common/config.h"
 #include "common/table/score_table_layout.h"
 
 namespace netscore {
 
-// One node as the collector publishes it. Aggregate initialisation puts the figures first:
-// TableEntry{{.raw = ..., .flags = ...}, "name"}.
-struct TableEntry : shm::NodeFigures {
-  std::string name;
-};
-
-// Snapshot-wide facts published with the entries.
-struct SnapshotInfo {
-  std::int64_t eval_time_ms = 0;
-  std::uint32_t flags = 0;  // shm::kSnapshot*
-  std::uint64_t rules_hash = 0;
-  std::int64_t pod_price = 0;  // shm::SnapshotMeta::pod_price
-  ScoreBasis basis = ScoreBasis::raw;
-  Direction direction = Direction::receive;
-  double pod_rate = 0;  // shm::SnapshotMeta::pod_rate
-};
+using model::SnapshotInfo;
+using model::TableEntry;
 
 // Points inside publish() and record_status() where a test can stop the writer (see
 // ScoreTableWriter::Options::test_hook).

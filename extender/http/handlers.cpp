@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
 #include "common/model/prioritize.h"
+#include "common/model_settings.h"
 #include "extender/scheduler/decision_recording.h"
 #include "extender/scheduler/freshness.h"
 #include "extender/scheduler/link_figures.h"
@@ -95,10 +95,7 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   if (lookup.freshness == Freshness::fresh) note_missing(args.names, found);
   std::vector<std::int64_t> scores(args.names.size());
   std::vector<std::int16_t> percent(args.names.size());
-  const model::PrioritizeSettings settings{
-      .mode = config_.extender.scoring,
-      .neutral = config_.extender.neutral_score,
-      .spread_window_ns = std::chrono::nanoseconds(config_.extender.spread_window.value).count()};
+  const model::PrioritizeSettings settings = prioritize_settings(config_);
   const model::TableRead read{.fresh = lookup.freshness == Freshness::fresh,
                               .meta = lookup.meta,
                               .nodes = found,

@@ -13,7 +13,7 @@
 #include "extender/http/routes.h"
 #include "extender/scheduler/decision_log.h"
 #include "extender/scheduler/filter.h"
-#include "extender/scheduler/missing_nodes.h"
+#include "extender/views/missing_nodes.h"
 #include "extender/scheduler/burst_spread.h"
 #include "extender/scheduler/table_state.h"
 

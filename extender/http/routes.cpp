@@ -5,47 +5,6 @@
 namespace netscore::extender {
 namespace http = boost::beast::http;
 
-std::string_view to_string(Verb v) {
-  static constexpr std::array<std::string_view, kVerbs> kNames = {
-      "filter", "prioritize", "table", "healthz", "readyz", "metrics", "explain", "other"};
-  return kNames[static_cast<std::size_t>(v)];
-}
-
-Target split_target(std::string_view target) {
-  const auto q = target.find('?');
-  if (q == std::string_view::npos) return {target, {}};
-  return {target.substr(0, q), target.substr(q + 1)};
-}
-
-std::vector<std::string_view> query_params(std::string_view query) {
-  std::vector<std::string_view> params;
-  for (std::size_t at = 0; at <= query.size();) {
-    const auto amp = query.find('&', at);
-    if (amp == std::string_view::npos) {
-      params.push_back(query.substr(at));
-      break;
-    }
-    params.push_back(query.substr(at, amp - at));
-    at = amp + 1;
-  }
-  return params;
-}
-
-std::string served_paths(std::string_view prefix, bool metrics_listener, std::string_view separator,
-                         std::string_view last) {
-  std::vector<std::string> paths;
-  for (const Route& r : kRoutes) {
-    if (metrics_listener && !r.metrics_listener) continue;
-    paths.push_back(fmt::format("{}{}", r.under_prefix ? prefix : "", r.path));
-  }
-  std::string out;
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    if (i > 0) out += i + 1 == paths.size() ? last : separator;
-    out += paths[i];
-  }
-  return out;
-}
-
 RouteMatch match_route(http::verb method, std::string_view path, std::string_view prefix,
                        bool metrics_listener) {
   const bool under_prefix = path.size() > prefix.size() && path.starts_with(prefix);
@@ -73,6 +32,21 @@ RouteMatch match_route(http::verb method, std::string_view path, std::string_vie
                              : fmt::format("no endpoint {}; try {}", path.substr(0, 200),
                                            served_paths(prefix, false, ", ", ", "));
   return m;
+}
+
+std::string served_paths(std::string_view prefix, bool metrics_listener, std::string_view separator,
+                         std::string_view last) {
+  std::vector<std::string> paths;
+  for (const Route& r : kRoutes) {
+    if (metrics_listener && !r.metrics_listener) continue;
+    paths.push_back(fmt::format("{}{}", r.under_prefix ? prefix : "", r.path));
+  }
+  std::string out;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (i > 0) out += i + 1 == paths.size() ? last : separator;
+    out += paths[i];
+  }
+  return out;
 }
 
 }  // namespace netscore::extender

@@ -9,24 +9,12 @@
 
 #include <boost/beast/http/verb.hpp>
 
+#include "extender/request.h"
+
 // The extender's endpoints as one table: it drives dispatch, the 404 and 405 (with Allow)
 // answers on both listeners and every list of endpoints the extender prints. Pure data and
 // functions: thread-safe.
 namespace netscore::extender {
-
-// What a request was for; the `verb` label of the request metrics.
-enum class Verb : std::uint8_t {
-  filter,
-  prioritize,
-  table,
-  healthz,
-  readyz,
-  metrics,
-  explain,
-  other
-};
-inline constexpr std::size_t kVerbs = 8;
-std::string_view to_string(Verb v);
 
 struct Route {
   Verb verb;
@@ -47,16 +35,6 @@ inline constexpr std::array<Route, 7> kRoutes = {{
     {Verb::readyz, "/readyz", false, false, true},
     {Verb::metrics, "/metrics", false, false, true},
 }};
-
-// A request target cut at its '?'.
-struct Target {
-  std::string_view path;
-  std::string_view query;
-};
-Target split_target(std::string_view target);
-
-// The '&'-separated parameters of a query string, empty ones included, in order.
-std::vector<std::string_view> query_params(std::string_view query);
 
 // The route for a request, or the error that answers it: 404 for a path the listener does not
 // serve (Verb::other), 405 with `allow` for a served path asked with another method.

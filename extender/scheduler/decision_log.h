@@ -10,7 +10,7 @@
 
 #include "common/config.h"
 #include "common/table/seqlock.h"
-#include "extender/http/routes.h"
+#include "extender/request.h"
 #include "extender/scheduler/freshness.h"
 
 // The decisions behind GET /explain: what netscore answered for which pod, node by node.
@@ -84,7 +84,7 @@ struct DecisionHeader {
       0;  // at most half the node records, so one huge request cannot erase all others
   Verb verb = Verb::other;
   Freshness freshness = Freshness::detached;
-  ScoringMode scoring = ScoringMode::request;
+  Normalisation normalisation = Normalisation::request;
   FixedText<64> pod_namespace;  // Kubernetes limits: 63, 253, 36
   FixedText<256> pod_name;
   FixedText<40> pod_uid;

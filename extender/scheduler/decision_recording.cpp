@@ -40,7 +40,7 @@ void record_prioritize(DecisionLog& log, const ExtenderConfig& config, const Ext
                        std::span<const FailedNode> unfiltered) noexcept {
   if (!log.enabled()) return;
   DecisionHeader h = header_for(Verb::prioritize, args, lookup);
-  h.scoring = config.scoring;
+  h.normalisation = config.normalisation;
   // record() fills nodes in index order and the filter lists failures in index order: one cursor.
   std::size_t next_failed = 0;
   log.record(h, args.names.size(), [&](std::size_t i, NodeDecision& n) {

@@ -5,6 +5,8 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "common/model/freshness.h"
+
 namespace netscore::extender {
 
 std::string_view to_string(Freshness f) {
@@ -46,16 +48,14 @@ Lookup lookup_nodes(const ScoreTableReader* table, std::span<const std::string_v
     case ReadStatus::ok:
       break;
   }
-  result.age_ns = now_mono_ns - result.meta.published_mono_ns;
-  result.freshness = result.age_ns > max_age_ns ? Freshness::stale : Freshness::fresh;
-  // A collector that keeps failing might still republish its last snapshot; what counts is how
-  // long ago it last succeeded.
   shm::CollectorStatus status{};
-  if (result.freshness == Freshness::fresh && table->read_status(status) == ReadStatus::ok &&
-      status.consecutive_failures > 0 && now_mono_ns - status.last_success_mono_ns > max_age_ns) {
-    result.freshness = Freshness::stale;
-    result.age_ns = now_mono_ns - status.last_success_mono_ns;
-  }
+  const bool has_status = table->read_status(status) == ReadStatus::ok;
+  const model::CollectorProgress progress{.consecutive_failures = status.consecutive_failures,
+                                          .last_success_mono_ns = status.last_success_mono_ns};
+  const model::SnapshotAge age = model::snapshot_age(
+      result.meta.published_mono_ns, has_status ? &progress : nullptr, now_mono_ns, max_age_ns);
+  result.freshness = age.fresh ? Freshness::fresh : Freshness::stale;
+  result.age_ns = age.age_ns;
   return result;
 }
 

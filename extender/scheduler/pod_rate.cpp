@@ -5,7 +5,7 @@
 
 #include "common/pod_annotations.h"
 #include "common/quantity.h"
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 namespace netscore::extender {
 
@@ -14,8 +14,8 @@ double pod_rate_of(std::span<const KeyValue> annotations, Direction direction) n
     const auto text = find_value(annotations, key);
     return text ? parse_quantity(*text) : std::nullopt;
   };
-  return in_direction(direction, rate(kExpectedRateAnnotation),
-                      rate(kExpectedTransmitRateAnnotation))
+  return model::in_direction(direction, rate(kExpectedRateAnnotation),
+                             rate(kExpectedTransmitRateAnnotation))
       .value_or(0);
 }
 

@@ -12,7 +12,7 @@
 namespace netscore::extender {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using ReplyWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 bool needs_escape(std::string_view s) {
   for (const char c : s) {
@@ -22,7 +22,7 @@ bool needs_escape(std::string_view s) {
   return false;
 }
 
-void write_string(JsonWriter& w, std::string_view s) {
+void write_string(ReplyWriter& w, std::string_view s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
@@ -47,7 +47,7 @@ void write_host_priority_list(std::span<const std::string_view> names,
     put(i == 0 ? std::string_view("{\"Host\":") : std::string_view(",{\"Host\":"));
     if (needs_escape(names[i])) {
       rapidjson::StringBuffer buffer;
-      JsonWriter w(buffer);
+      ReplyWriter w(buffer);
       write_string(w, names[i]);
       const std::size_t used = static_cast<std::size_t>(at - out.data());
       out.resize(out.size() + buffer.GetSize());  // escaping can grow a name up to 6x
@@ -70,7 +70,7 @@ void write_filter_result(const ExtenderArgs& args, std::string_view original_bod
                          std::span<const std::size_t> passed, std::span<const FailedNode> failed,
                          std::string& out) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  ReplyWriter w(buffer);
   w.StartObject();
   w.Key("Nodes");
   if (args.node_cache_capable) {
@@ -115,7 +115,7 @@ void write_filter_result(const ExtenderArgs& args, std::string_view original_bod
 
 std::string error_body(std::string_view message) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  ReplyWriter w(buffer);
   w.StartObject();
   w.Key("error");
   write_string(w, message);

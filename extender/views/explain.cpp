@@ -9,7 +9,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "common/table/score_table_layout.h"
-#include "extender/http/routes.h"
+#include "extender/request.h"
 #include "extender/views/json_writer.h"
 
 namespace netscore::extender {
@@ -119,7 +119,7 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
               {"age_seconds", static_cast<double>(h.table_age_ns) * 1e-9},
               {"publish_id", h.publish_id}});
     j.end_object();
-    j.fields({{"scoring", h.verb == Verb::prioritize ? scoring_mode_name(h.scoring) : ""},
+    j.fields({{"scoring", h.verb == Verb::prioritize ? normalisation_name(h.normalisation) : ""},
               {"nodes_asked", h.nodes_asked},
               {"nodes_recorded", h.nodes_recorded},
               {"nodes_overwritten", d.nodes_overwritten}});
@@ -171,7 +171,8 @@ std::string render_explain_text(const ExplainQuery& query, std::span<const Decis
                    to_string(h.verb), shown(h.pod_namespace), shown(h.pod_name),
                    to_string(h.freshness), static_cast<double>(h.table_age_ns) * 1e-9,
                    h.publish_id);
-    if (h.verb == Verb::prioritize) fmt::format_to(it, " scoring={}", scoring_mode_name(h.scoring));
+    if (h.verb == Verb::prioritize)
+      fmt::format_to(it, " scoring={}", normalisation_name(h.normalisation));
     fmt::format_to(it, " nodes={}", h.nodes_asked);
     if (h.nodes_recorded < h.nodes_asked) fmt::format_to(it, " (first {} kept)", h.nodes_recorded);
     if (d.nodes_overwritten != 0)

@@ -8,7 +8,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "common/markup_escape.h"
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 #include "common/model/figures.h"
 #include "extender/scheduler/link_figures.h"
 #include "common/model/prioritize.h"
@@ -120,7 +120,7 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
                  "<br><span class=\"muted\">Snapshot {} &middot; {} nodes ({} valid) of capacity {}"
                  " &middot; overflow {} &middot; rejected {} &middot; scoring {}</span></div>\n",
                  v.meta.publish_id, v.meta.node_count, v.meta.valid_count, v.capacity,
-                 v.meta.overflow, v.meta.rejected, scoring_mode_name(v.scoring));
+                 v.meta.overflow, v.meta.rejected, normalisation_name(v.normalisation));
 
   if (!v.missing.empty() || v.missing_dropped != 0) {
     fmt::format_to(it,
@@ -171,7 +171,7 @@ std::string render_table_html(const TableView& v, unsigned refresh_seconds) {
         "<td class=\"num\">{:.1f}s</td></tr>\n",
         s.valid() ? "" : " invalid", esc(row->name), s.node_score, effective, esc(row->name),
         score_pct, s.valid() ? std::to_string(s.node_score) : "invalid", effective,
-        to_extender_score(effective), traffic_pct, esc(bytes(s.raw)),
+        model::to_extender_score(effective), traffic_pct, esc(bytes(s.raw)),
         !s.valid()                        ? "-"
         : model::scored_on_utilisation(s) ? "utilisation"
                                           : "raw",

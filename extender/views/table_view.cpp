@@ -8,7 +8,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "common/clock.h"
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 #include "common/model/figures.h"
 #include "extender/scheduler/link_figures.h"
 #include "common/model/prioritize.h"
@@ -108,7 +108,7 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   v.attach_error = table.last_error();
   v.now_wall_ms = wall_now_ms();
   v.max_age = config.max_age.text;
-  v.scoring = config.extender.scoring;
+  v.normalisation = config.extender.normalisation;
   v.missing_dropped = missing.dropped();
   const ScoreTableReader* reader = table.reader();
   v.attached = reader != nullptr;
@@ -146,7 +146,7 @@ std::string render_table_json(const TableView& v) {
             {"state", to_string(v.freshness)},
             {"age_seconds", seconds(v.age_ns)},
             {"max_age", v.max_age},
-            {"scoring", scoring_mode_name(v.scoring)},
+            {"scoring", normalisation_name(v.normalisation)},
             {"publish_id", v.meta.publish_id},
             {"published_wall_ms", v.meta.published_wall_ms},
             {"eval_time_ms", v.meta.eval_time_ms},
@@ -208,7 +208,7 @@ std::string render_table_json(const TableView& v) {
               {"raw", s.raw},
               {"raw_score", s.raw_score},
               {"score", s.node_score},
-              {"extender_score", to_extender_score(s.node_score)},
+              {"extender_score", model::to_extender_score(s.node_score)},
               {"sample_time_ms", s.sample_ms},
               {"sample_age_seconds", static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3},
               {"valid", s.valid()},
@@ -220,7 +220,7 @@ std::string render_table_json(const TableView& v) {
               {"corrected_raw_score", s.corrected_raw_score},
               {"corrected_score", s.corrected_node_score},
               {"effective_score", effective},
-              {"effective_extender_score", to_extender_score(effective)},
+              {"effective_extender_score", model::to_extender_score(effective)},
               {"labels_known", (s.flags & shm::kEntryLabelsKnown) != 0},
               {"rule_mask", s.rule_mask}});
     write_priced_by(j, "expected_priced_by", s.flags);
@@ -322,9 +322,9 @@ std::string render_table_text(const TableView& v) {
         it,
         "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {:<7}  "
         "{:<11}  {:>14}  {:>7}  {:>7}  {:>14}\n",
-        row->name, width, s.node_score, effective, to_extender_score(effective), s.raw, s.expected,
-        s.placed_pods, static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3, yes_no(s.valid()),
-        yes_no((s.flags & shm::kEntryHasSeries) != 0),
+        row->name, width, s.node_score, effective, model::to_extender_score(effective), s.raw,
+        s.expected, s.placed_pods, static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3,
+        yes_no(s.valid()), yes_no((s.flags & shm::kEntryHasSeries) != 0),
         yes_no((s.flags & shm::kEntryInCluster) != 0), basis_of(s),
         number_or_dash(speed.has_value(), speed.value_or(0)),
         percent_or_dash(model::receive_utilisation(s)),

@@ -7,7 +7,7 @@
 #include "common/config.h"
 #include "common/table/score_table_reader.h"
 #include "extender/scheduler/freshness.h"
-#include "extender/scheduler/missing_nodes.h"
+#include "extender/views/missing_nodes.h"
 #include "extender/views/cluster_view.h"
 #include "extender/views/metrics.h"
 
@@ -30,7 +30,7 @@ struct TableView {
   std::vector<std::string> missing;  // asked about, absent from the current snapshot
   std::uint64_t missing_dropped = 0;
   std::string max_age;
-  ScoringMode scoring = ScoringMode::request;
+  Normalisation normalisation = Normalisation::request;
   // meta carries shm::kSnapshotCorrected: prioritize uses the corrected fields
   bool corrected = false;
   ClusterMismatch cluster;

@@ -66,8 +66,8 @@ struct Fixture {
       c.shm.name = table.name;
       c.max_age = {std::chrono::hours(24), "24h"};
       c.extender.neutral_score = kNeutral;
-      c.extender.scoring =
-          (i & 1) != 0 ? netscore::ScoringMode::cluster : netscore::ScoringMode::request;
+      c.extender.normalisation =
+          (i & 1) != 0 ? netscore::Normalisation::cluster : netscore::Normalisation::request;
       c.extender.stale_policy =
           (i & 2) != 0 ? netscore::StalePolicy::fail_closed : netscore::StalePolicy::fail_open;
       c.extender.url_prefix = (i & 4) != 0 ? "/netscore" : "";

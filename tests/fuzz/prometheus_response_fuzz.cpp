@@ -1,9 +1,9 @@
 // The collector's decoding of Prometheus' batched /api/v1/query answer, followed by what the
-// refresher does with every sample (plugin_score, normalize_scores). The first input byte picks the
-// node label; the rest is the response body. Checked against response_parser.h's contract: an error
-// leaves no samples; on success every series is counted exactly once (kept or skipped), names are
-// non-empty and unique, and a value is any double (NaN/±Inf are the refresher's to reject), whose
-// plugin score, when there is one, is non-negative and normalises into 0..100.
+// refresher does with every sample (model::plugin_score, model::normalise_scores). The first input
+// byte picks the node label; the rest is the response body. Checked against response_parser.h's
+// contract: an error leaves no samples; on success every series is counted exactly once (kept or
+// skipped), names are non-empty and unique, and a value is any double (NaN/±Inf are the refresher's
+// to reject), whose plugin score, when there is one, is non-negative and normalises into 0..100.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "collector/prometheus/response_parser.h"
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 namespace {
 
@@ -54,17 +54,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(!sample.node.empty());
     check(!sample.rate_valid || (kinds && std::isfinite(sample.rate)));
     check(names.insert(sample.node).second);
-    if (const auto score = netscore::plugin_score(sample.value)) {
+    if (const auto score = netscore::model::plugin_score(sample.value)) {
       check(*score >= 0 && std::isfinite(sample.value) && sample.value >= 0);
       raw.push_back(*score);
     }
   }
-  std::vector<std::int64_t> normalized(raw.size());
-  netscore::normalize_scores(raw, normalized);
-  for (const auto n : normalized) {
-    check(n >= 0 && n <= netscore::kMaxNodeScore);
-    const auto extender = netscore::to_extender_score(n);
-    check(extender >= 0 && extender <= netscore::kMaxExtenderScore);
+  std::vector<std::int64_t> normalised(raw.size());
+  netscore::model::normalise_scores(raw, normalised);
+  for (const auto n : normalised) {
+    check(n >= 0 && n <= netscore::model::kMaxNodeScore);
+    const auto extender = netscore::model::to_extender_score(n);
+    check(extender >= 0 && extender <= netscore::model::kMaxExtenderScore);
   }
   return 0;
 }

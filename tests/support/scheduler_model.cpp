@@ -5,20 +5,20 @@
 #include <limits>
 #include <vector>
 
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 namespace netscore::sim {
 namespace {
 
 constexpr std::int64_t kTopologySpreadWeight = 2;
-constexpr std::int64_t kExtenderScale = kMaxNodeScore / kMaxExtenderScore;
+constexpr std::int64_t kExtenderScale = model::kMaxNodeScore / model::kMaxExtenderScore;
 
 }  // namespace
 
 std::int64_t SchedulerModel::least_allocated(unsigned pods_on_node) {
   const std::int64_t n = pods_on_node + 1;
   const auto free_part = [](std::int64_t capacity, std::int64_t used) {
-    return used > capacity ? 0 : (capacity - used) * kMaxNodeScore / capacity;
+    return used > capacity ? 0 : (capacity - used) * model::kMaxNodeScore / capacity;
   };
   return (free_part(kNodeAllocatable.cpu_milli, n * kPodRequest.cpu_milli) +
           free_part(kNodeAllocatable.memory_bytes, n * kPodRequest.memory_bytes)) /
@@ -33,7 +33,7 @@ std::int64_t SchedulerModel::balanced_allocation(unsigned pods_on_node) {
   const double cpu = fraction(kNodeAllocatable.cpu_milli, kPodRequest.cpu_milli);
   const double memory = fraction(kNodeAllocatable.memory_bytes, kPodRequest.memory_bytes);
   return static_cast<std::int64_t>((1 - std::abs((cpu - memory) / 2)) *
-                                   static_cast<double>(kMaxNodeScore));
+                                   static_cast<double>(model::kMaxNodeScore));
 }
 
 std::size_t SchedulerModel::nodes_to_score(std::size_t nodes) {
@@ -62,7 +62,8 @@ void SchedulerModel::add_default_plugins(std::span<const unsigned> pods,
     hi = std::max(hi, raw[n]);
   }
   for (std::size_t n = 0; n < nodes; ++n) {
-    const std::int64_t score = hi == 0 ? kMaxNodeScore : kMaxNodeScore * (hi + lo - raw[n]) / hi;
+    const std::int64_t score =
+        hi == 0 ? model::kMaxNodeScore : model::kMaxNodeScore * (hi + lo - raw[n]) / hi;
     total[n] += kTopologySpreadWeight * score;
   }
 }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 namespace netscore::sim {
 
@@ -13,18 +13,20 @@ std::vector<std::int64_t> utilisation_scores(std::span<const double> receive,
   std::vector<std::int64_t> raw(receive.size()), out(receive.size());
   for (std::size_t n = 0; n < raw.size(); ++n) {
     const double busier = std::max(receive[n] + pod_receive, transmit[n] + pod_transmit);
-    raw[n] = utilisation_score(speed[n] > 0 ? busier / speed[n] : busier).value_or(0);
+    raw[n] = model::utilisation_score(speed[n] > 0 ? busier / speed[n] : busier).value_or(0);
   }
   if (full_scale > 0) {
-    const auto cap = utilisation_score(full_scale).value_or(0);
-    for (std::size_t n = 0; n < raw.size(); ++n) out[n] = normalize_score_range(raw[n], 0, cap);
+    const auto cap = model::utilisation_score(full_scale).value_or(0);
+    for (std::size_t n = 0; n < raw.size(); ++n)
+      out[n] = model::normalise_score_range(raw[n], 0, cap);
   } else if (range && !raw.empty()) {
     const auto [min, max] = std::minmax_element(raw.begin(), raw.end());
-    for (std::size_t n = 0; n < raw.size(); ++n) out[n] = normalize_score_range(raw[n], *min, *max);
+    for (std::size_t n = 0; n < raw.size(); ++n)
+      out[n] = model::normalise_score_range(raw[n], *min, *max);
   } else {
-    normalize_scores(raw, out);
+    model::normalise_scores(raw, out);
   }
-  for (auto& score : out) score = to_extender_score(score);
+  for (auto& score : out) score = model::to_extender_score(score);
   return out;
 }
 

@@ -26,8 +26,8 @@ Placement::Placement(const Trace& trace, const Policy& policy, const LoopParams&
       policy_(policy),
       nodes_(trace.node_names.size()),
       extender_weight_(policy.weight > 0 ? policy.weight : params.shipped_weight),
-      range_scoring_(load_config(Component::extender, {}, policy.env).extender.scoring ==
-                     ScoringMode::range),
+      range_scoring_(load_config(Component::extender, {}, policy.env).extender.normalisation ==
+                     Normalisation::range),
       with_speeds_(
           std::any_of(trace.speed.begin(), trace.speed.end(), [](double s) { return s > 0; })),
       bound_rate_(trace.background),

@@ -1,10 +1,8 @@
 #include "bench/closed_loop/virtual_time/simulator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <deque>
-#include <limits>
 #include <queue>
 
 #include "bench/closed_loop/placement/placement.h"
@@ -12,22 +10,22 @@
 #include "bench/closed_loop/reports/balance_metrics.h"
 #include "bench/closed_loop/virtual_time/promql.h"
 #include "bench/closed_loop/workload/pod_owner.h"
-#include "collector/kube/cluster_state.h"
-#include "common/clock.h"
 #include "common/model/correction.h"
+#include "common/model/freshness.h"
 #include "common/model/inputs.h"
+#include "common/model/placement_ledger.h"
 #include "common/model/prioritize.h"
+#include "common/model/query_parts.h"
+#include "common/model/scoring.h"
 #include "common/model/snapshot.h"
-#include "common/scoring.h"
+#include "common/model_settings.h"
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
-#include "extender/scheduler/freshness.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore::sim {
 namespace {
 
-using collector::ClusterState;
 using model::NodeSample;
 
 // Wall-clock origin of virtual time: the collector's model works in Unix milliseconds.
@@ -67,6 +65,8 @@ class Loop {
                    params.time_scale),
         range_ms_(std::llround(static_cast<double>(collector_.query.time_range.value.count()) /
                                params.time_scale)),
+        max_age_ns_(std::llround(static_cast<double>(extender_.max_age.value.count()) * 1e6 /
+                                 params.time_scale)),
         state_(std::llround(refresh_s_ * 1000) + range_ms_),
         table_("closed-loop"),
         writer_({.name = table_.str(), .capacity = 1024}),
@@ -157,7 +157,7 @@ class Loop {
     state_.upsert_pod(facts(pod), to_ms(-1e6));
   }
 
-  collector::PodFacts facts(std::uint32_t pod) const {
+  model::PodFacts facts(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];
     return {.uid = spec.name,
             .node = node_of_pod(pod) >= 0 ? names_[static_cast<std::size_t>(node_of_pod(pod))]
@@ -260,32 +260,28 @@ class Loop {
   std::vector<std::int64_t> extender_scores(std::uint32_t pod, double t) {
     std::vector<std::string_view> names(names_.begin(), names_.end());
     std::vector<NodeScore> found(nodes_);
-    const auto lookup = extender::lookup_nodes(&reader_, names, {}, found, mono_now_ns(),
-                                               std::numeric_limits<std::int64_t>::max() / 2);
+    shm::SnapshotMeta meta{};
+    const bool read = reader_.lookup(names, name_hashes_, found, meta) == ReadStatus::ok;
     std::vector<std::int64_t> scores(nodes_);
     std::vector<std::int16_t> percent(nodes_);
     const PodSpec& spec = trace_.pods[pod];
-    // The snapshot's publish time in the same virtual nanoseconds as the decision's clock.
-    shm::SnapshotMeta meta = lookup.meta;
+    // The snapshot's publish time in the same virtual nanoseconds as the decision's clock; the
+    // simulated collector never fails.
     meta.published_mono_ns = published_ns_;
-    model::prioritize(
-        {.mode = extender_.extender.scoring,
-         .neutral = extender_.extender.neutral_score,
-         .spread_window_ns =
-             std::chrono::nanoseconds(extender_.extender.spread_window.value).count()},
-        {.fresh = lookup.freshness == extender::Freshness::fresh,
-         .meta = meta,
-         .nodes = found,
-         .name_hashes = name_hashes_},
-        {.owner = owner_uid(spec), .uid = spec.name, .rate = 0}, std::llround(t * 1e9),
-        &burst_memory_, scores, percent);
+    const std::int64_t now_ns = std::llround(t * 1e9);
+    const bool fresh =
+        read && model::snapshot_age(published_ns_, nullptr, now_ns, max_age_ns_).fresh;
+    model::prioritize(prioritize_settings(extender_),
+                      {.fresh = fresh, .meta = meta, .nodes = found, .name_hashes = name_hashes_},
+                      {.owner = owner_uid(spec), .uid = spec.name, .rate = 0}, now_ns,
+                      &burst_memory_, scores, percent);
     return scores;
   }
 
   // What the batch query's parts (collector/prometheus/query_builder) answer for each node, as
   // the response parser assembles them: a node without a score series has no sample; the
-  // transmit value is only asked for when the raw basis scores transmit, and a rate score is
-  // also the rate (and the transmit rate the transmit value). The speed gauge is constant and
+  // transmit value is asked as the model says, and a rate score is also the rate (and the
+  // transmit rate the transmit value). The speed gauge is constant and
   // scraped with the counters, so it is there once they are.
   void measure(double t) {
     samples_.clear();
@@ -293,8 +289,7 @@ class Loop {
     const auto function = static_cast<Function>(query.function);
     const bool score_is_rate =
         query.mode != QueryMode::custom && query.function == QueryFunction::rate;
-    const bool scores_transmit =
-        query.basis == ScoreBasis::raw && query.direction != Direction::receive && !score_is_rate;
+    const bool scores_transmit = model::asks_transmit_value(query.direction, query.function);
     const auto known = [](std::optional<double> v) { return v && std::isfinite(*v); };
     for (std::size_t n = 0; n < nodes_; ++n) {
       const auto value = evaluate(function, series_[n], to_ms(t), range_ms_);
@@ -323,13 +318,8 @@ class Loop {
 
   void publish(double t, bool fresh_measurement) {
     if (!have_measurement_) return;
-    const model::CorrectionSettings settings{
-        .enabled = collector_.kube.correction,
-        .function = collector_.query.function,
-        .window_ms = range_ms_,
-        .default_rate = collector_.kube.pod_receive_rate,
-        .learn_workloads = collector_.kube.learn_workloads,
-        .default_transmit_rate = collector_.kube.pod_transmit_rate};
+    model::CorrectionSettings settings = correction_settings(collector_);
+    settings.window_ms = range_ms_;  // the time range in virtual time
     const bool learning = settings.enabled && settings.learn_workloads;
     const model::LoadWindow window{
         .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
@@ -337,7 +327,7 @@ class Loop {
     const auto loads = state_.loads(window);
     const auto snapshot = model::build_snapshot(samples_, eval_ms_, &loads, settings, 0,
                                                 learning ? state_.rate_per_pod() : std::nullopt,
-                                                model::ScoringSettings::from(collector_.query));
+                                                scoring_settings(collector_));
     writer_.publish(snapshot.entries, snapshot.info);
     published_ns_ = std::llround(t * 1e9);
   }
@@ -349,7 +339,8 @@ class Loop {
   Config collector_, extender_;
   double refresh_s_;
   std::int64_t range_ms_;
-  ClusterState state_;
+  std::int64_t max_age_ns_;  // NETSCORE_MAX_AGE in virtual time
+  model::PlacementLedger state_;
   testing::ScratchTable table_;
   ScoreTableWriter writer_;
   ScoreTableReader reader_;

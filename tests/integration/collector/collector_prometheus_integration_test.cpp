@@ -9,7 +9,7 @@
 
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
@@ -110,7 +110,8 @@ TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
     EXPECT_EQ(row.score.raw, expected);
     EXPECT_TRUE(row.score.valid());
     EXPECT_EQ(row.score.raw_score, static_cast<std::int64_t>(expected));
-    EXPECT_EQ(row.score.node_score, kMaxNodeScore - row.score.raw_score * kMaxNodeScore / max_raw);
+    EXPECT_EQ(row.score.node_score,
+              model::kMaxNodeScore - row.score.raw_score * model::kMaxNodeScore / max_raw);
     EXPECT_EQ(row.score.sample_ms, eval_time_ms());
     // The same answer carries the node's receive rate, equal to its own rate() query.
     Config rate_config = config;
@@ -121,7 +122,7 @@ TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
   // The idle node scores best. The counter-reset node's post-reset samples are near zero, so its
   // sum is about half what its load alone gives (without the reset it would be 2/3 of node 2's).
   EXPECT_EQ(rows[0].score.raw, 0.0);
-  EXPECT_EQ(rows[0].score.node_score, kMaxNodeScore);
+  EXPECT_EQ(rows[0].score.node_score, model::kMaxNodeScore);
   EXPECT_LT(rows[1].score.raw, rows[2].score.raw / 2);
   // Only eth0 counts: eth1 carries a different, constant load on every node.
   for (std::size_t i = 3; i < nodes.size(); ++i)

@@ -181,13 +181,13 @@ TEST(Config, OldNamesStillWorkWithADeprecationWarning) {
   }
   EXPECT_EQ(load(Component::collector, {{"NETSCORE_CAPACITY", "5000"}}).shm.capacity, 5000U);
   EXPECT_EQ(load(Component::collector, {{"NETSCORE_METRIC", "rx_total"}}).query.metric, "rx_total");
-  EXPECT_EQ(load(Component::extender, {{"NETSCORE_SCORING", "range"}}).extender.scoring,
-            ScoringMode::range);
+  EXPECT_EQ(load(Component::extender, {{"NETSCORE_SCORING", "range"}}).extender.normalisation,
+            Normalisation::range);
   EXPECT_EQ(
       load(Component::extender, {{"NETSCORE_HEADER_TIMEOUT", "3s"}}).extender.header_timeout.value,
       std::chrono::seconds(3));
-  EXPECT_EQ(load(Component::extender, {}, {"--scoring=cluster"}).extender.scoring,
-            ScoringMode::cluster);
+  EXPECT_EQ(load(Component::extender, {}, {"--scoring=cluster"}).extender.normalisation,
+            Normalisation::cluster);
   EXPECT_THAT(error_of(Component::collector,
                        {{"NETSCORE_CAPACITY", "5000"}, {"NETSCORE_MAX_NODES", "6000"}}),
               HasSubstr("NETSCORE_CAPACITY and NETSCORE_MAX_NODES disagree"));

@@ -19,21 +19,21 @@ constexpr int kThreads = 4;
 constexpr int kCallsPerThread = 2000;
 constexpr std::size_t kNodes = 8;
 
-NodeScore node() {
-  return {{.corrected_raw_score = 1000, .flags = shm::kEntryValid}, true};
+model::NodeScore node() {
+  return {{.corrected_raw_score = 1000, .flags = model::kEntryValid}, true};
 }
 
 TEST(BurstSpreadStress, ConcurrentRecommendationsAreAllCounted) {
   BurstSpread spread;
-  const std::array<NodeScore, kNodes> nodes{node(), node(), node(), node(),
-                                            node(), node(), node(), node()};
+  const std::array<model::NodeScore, kNodes> nodes{node(), node(), node(), node(),
+                                                   node(), node(), node(), node()};
   const std::array<std::uint64_t, kNodes> hashes{1, 2, 3, 4, 5, 6, 7, 8};
-  shm::SnapshotMeta meta{};
-  meta.flags = shm::kSnapshotCorrected;
+  model::SnapshotMeta meta{};
+  meta.flags = model::kSnapshotCorrected;
   meta.pod_price = 1;
   const model::TableRead table{.fresh = true, .meta = meta, .nodes = nodes, .name_hashes = hashes};
   const model::PrioritizeSettings settings{
-      .mode = ScoringMode::request, .neutral = 5, .spread_window_ns = kWindowNs};
+      .normalisation = model::Normalisation::request, .neutral = 5, .spread_window_ns = kWindowNs};
   std::atomic<bool> go{false};
   std::atomic<std::uint64_t> lost{0};
   std::vector<std::thread> threads;

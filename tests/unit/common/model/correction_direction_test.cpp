@@ -59,8 +59,8 @@ TEST(UtilisationCorrection, ReceiveAnnotatedAveragedAndDefault) {
     EXPECT_DOUBLE_EQ(n1.expected, 0.25);  // 0.5 - 0.25
     EXPECT_EQ(n1.corrected_raw_score, 500000);
     EXPECT_EQ(n1.raw_score, 250000);
-    EXPECT_EQ(n1.flags & (shm::kEntryPricedByAnnotation | shm::kEntryPricedByAverage),
-              shm::kEntryPricedByAnnotation);
+    EXPECT_EQ(n1.flags & (kEntryPricedByAnnotation | kEntryPricedByAverage),
+              kEntryPricedByAnnotation);
   }
   // Averaged: receive per settled pod over the nodes with pods = (1024 + 2048) / (1 + 1) = 1536;
   // n1's new plain pod: (1024 + 1536) / 4096 = 0.625. n3 has no pods and is no part of the mean.
@@ -71,7 +71,7 @@ TEST(UtilisationCorrection, ReceiveAnnotatedAveragedAndDefault) {
     ASSERT_TRUE(s.corrected);
     EXPECT_DOUBLE_EQ(entry(s, "n1").expected, 0.625 - 0.25);
     EXPECT_EQ(entry(s, "n1").corrected_raw_score, 625000);
-    EXPECT_EQ(entry(s, "n1").flags & shm::kEntryPricedByAverage, shm::kEntryPricedByAverage);
+    EXPECT_EQ(entry(s, "n1").flags & kEntryPricedByAverage, kEntryPricedByAverage);
     EXPECT_EQ(s.info.pod_rate, 1536);
     EXPECT_EQ(s.info.pod_price, 1536) << "rate function: the raw unit is bytes/s";
     // Normalised among the utilisation nodes: n3 = 4000/4096 = 976562 ppm is the max.
@@ -120,8 +120,8 @@ TEST(UtilisationCorrection, TransmitAnnotatedAveragedAndDefault) {
     EXPECT_EQ(n1.transmit_rate, 1024);
     EXPECT_DOUBLE_EQ(n1.expected, 0.3125 - 0.25);
     EXPECT_EQ(n1.corrected_raw_score, 312500);
-    EXPECT_EQ(n1.flags & (shm::kEntryPricedByAnnotation | shm::kEntryPricedByAverage),
-              shm::kEntryPricedByAnnotation);
+    EXPECT_EQ(n1.flags & (kEntryPricedByAnnotation | kEntryPricedByAverage),
+              kEntryPricedByAnnotation);
     EXPECT_EQ(s.placed, 2U);
   }
   // Averaged: transmit per settled pod = (1024 + 3072) / (1 + 2) = 4096/3 B/s; n1's new pod:
@@ -134,7 +134,7 @@ TEST(UtilisationCorrection, TransmitAnnotatedAveragedAndDefault) {
     EXPECT_NEAR(entry(s, "n1").expected, 1.0 / 3.0, 1e-12);
     EXPECT_EQ(entry(s, "n1").corrected_raw_score, 583333);  // 0.58333.. x 1e6, truncated
     EXPECT_NEAR(s.info.pod_rate, 4096.0 / 3.0, 1e-9);
-    EXPECT_EQ(entry(s, "n1").flags & shm::kEntryPricedByAverage, shm::kEntryPricedByAverage);
+    EXPECT_EQ(entry(s, "n1").flags & kEntryPricedByAverage, kEntryPricedByAverage);
   }
   // Default: NETSCORE_POD_TRANSMIT_RATE, not the receive one: (1024 + 2048) / 4096 = 0.75.
   {
@@ -170,8 +170,8 @@ TEST(UtilisationCorrection, BusierTakesTheLargerCorrectedDirection) {
   EXPECT_DOUBLE_EQ(entry(r, "n1").expected, 2.0);
   EXPECT_EQ(entry(r, "n1").corrected_raw_score, 2250000);
   // Both directions priced it: receive by annotation, transmit at the default.
-  EXPECT_EQ(entry(r, "n1").flags & (shm::kEntryPricedByAnnotation | shm::kEntryPricedByAverage),
-            shm::kEntryPricedByAnnotation | shm::kEntryPricedByAverage);
+  EXPECT_EQ(entry(r, "n1").flags & (kEntryPricedByAnnotation | kEntryPricedByAverage),
+            kEntryPricedByAnnotation | kEntryPricedByAverage);
 }
 
 TEST(UtilisationCorrection, GonePodsNeverTakeTheScoreBelowZero) {

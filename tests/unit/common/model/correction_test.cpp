@@ -30,7 +30,7 @@ TEST(BuildSnapshot, WithoutClusterItIsTodaysTable) {
   EXPECT_EQ(s.entries[0].corrected_node_score, 67);
   EXPECT_EQ(s.entries[0].corrected_raw_score, 1000);
   EXPECT_EQ(s.entries[0].expected, 0);
-  EXPECT_EQ(s.entries[0].flags, shm::kEntryHasSeries | shm::kEntryValid);
+  EXPECT_EQ(s.entries[0].flags, kEntryHasSeries | kEntryValid);
   EXPECT_EQ(s.entries[1].node_score, 0);
   EXPECT_EQ(s.info.flags, 0U);
   EXPECT_EQ(s.info.rules_hash, 0U);
@@ -45,7 +45,7 @@ TEST(BuildSnapshot, MeasuredTrafficPerPodInRateMode) {
       build_snapshot({sample("n1", 1000), sample("n2", 3000), sample("n3", 2000)}, 1, &loads,
                      {.enabled = true, .function = QueryFunction::rate, .window_ms = kWindowMs}, 9);
   ASSERT_TRUE(s.corrected);
-  EXPECT_EQ(s.info.flags, shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
+  EXPECT_EQ(s.info.flags, kSnapshotCorrected | kSnapshotClusterSynced);
   EXPECT_EQ(s.info.rules_hash, 9U);
   EXPECT_EQ(s.placed, 1U);
   const auto& n1 = entry(s, "n1");
@@ -56,10 +56,10 @@ TEST(BuildSnapshot, MeasuredTrafficPerPodInRateMode) {
   EXPECT_EQ(n1.node_score, 67);            // seed: 100 - 1000*100/3000
   EXPECT_EQ(n1.corrected_node_score, 34);  // 100 - 2000*100/3000
   EXPECT_EQ(entry(s, "n3").corrected_node_score, 34);
-  EXPECT_EQ(entry(s, "n3").flags, shm::kEntryHasSeries | shm::kEntryValid)
+  EXPECT_EQ(entry(s, "n3").flags, kEntryHasSeries | kEntryValid)
       << "a series without a watched node";
-  EXPECT_EQ(entry(s, "n2").flags, shm::kEntryHasSeries | shm::kEntryInCluster |
-                                      shm::kEntryLabelsKnown | shm::kEntryValid);
+  EXPECT_EQ(entry(s, "n2").flags,
+            kEntryHasSeries | kEntryInCluster | kEntryLabelsKnown | kEntryValid);
 }
 
 TEST(BuildSnapshot, AnnotatedRateInIncreaseMode) {
@@ -93,7 +93,7 @@ TEST(BuildSnapshot, SumOverTimeConvertsByTheClusterRatio) {
   ASSERT_TRUE(s.corrected);
   EXPECT_DOUBLE_EQ(entry(s, "n1").expected, 2000);
   EXPECT_EQ(entry(s, "n1").corrected_raw_score, 6000);
-  EXPECT_EQ(entry(s, "n1").flags & shm::kEntryRateValid, shm::kEntryRateValid);
+  EXPECT_EQ(entry(s, "n1").flags & kEntryRateValid, kEntryRateValid);
   EXPECT_EQ(entry(s, "n1").rate, 10);
 }
 
@@ -107,7 +107,7 @@ TEST(BuildSnapshot, NoUsableTrafficPerPodLeavesTheSnapshotUncorrected) {
                                 0);
   EXPECT_FALSE(s.corrected);
   EXPECT_FALSE(s.uncorrected_reason.empty());
-  EXPECT_EQ(s.info.flags, shm::kSnapshotClusterSynced);
+  EXPECT_EQ(s.info.flags, kSnapshotClusterSynced);
   EXPECT_EQ(entry(s, "n1").expected, 0);
   EXPECT_EQ(entry(s, "n1").corrected_raw_score, 4000);
   EXPECT_EQ(entry(s, "n1").corrected_node_score, 0);
@@ -134,7 +134,7 @@ TEST(BuildSnapshot, WatchedNodeWithoutSeriesIsAnInvalidEntry) {
   ASSERT_EQ(s.entries.size(), 2U);
   const auto& e = entry(s, "edge-1");
   EXPECT_FALSE(e.valid());
-  EXPECT_EQ(e.flags, shm::kEntryInCluster | shm::kEntryLabelsKnown);
+  EXPECT_EQ(e.flags, kEntryInCluster | kEntryLabelsKnown);
   EXPECT_EQ(e.rule_mask, 3U);
   EXPECT_EQ(entry(s, "n1").node_score, 0);  // the only valid node is the busiest
 }

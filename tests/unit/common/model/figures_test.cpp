@@ -13,10 +13,9 @@
 namespace netscore::model {
 namespace {
 
-constexpr std::uint32_t kRates = shm::kEntryRateValid | shm::kEntryTransmitRateValid;
-constexpr std::uint32_t kBothDirections = shm::kEntryValid | shm::kEntryHasSeries |
-                                          shm::kEntryRateValid | shm::kEntryTransmitValid |
-                                          shm::kEntryTransmitRateValid;
+constexpr std::uint32_t kRates = kEntryRateValid | kEntryTransmitRateValid;
+constexpr std::uint32_t kBothDirections =
+    kEntryValid | kEntryHasSeries | kEntryRateValid | kEntryTransmitValid | kEntryTransmitRateValid;
 
 struct FiguresCase {
   const char* name;
@@ -34,9 +33,9 @@ TEST(MeasuredFigures, EveryBasisDirectionAndSpeed) {
   const auto rx = Direction::receive;
   const auto tx = Direction::transmit;
   const auto max = Direction::max;
-  const std::uint32_t measured = kBothDirections | shm::kEntrySpeedMeasured;
-  const std::uint32_t fallback = kBothDirections | shm::kEntrySpeedFallback;
-  const std::uint32_t unusable = kBothDirections | shm::kEntrySpeedUnusable;
+  const std::uint32_t measured = kBothDirections | kEntrySpeedMeasured;
+  const std::uint32_t fallback = kBothDirections | kEntrySpeedFallback;
+  const std::uint32_t unusable = kBothDirections | kEntrySpeedUnusable;
   const std::vector<FiguresCase> cases{
       // The raw basis ignores the speed, measured or not.
       {"raw receive", both_directions(1024), scoring(raw, rx), 5000, 5000, measured, 1024},
@@ -45,24 +44,24 @@ TEST(MeasuredFigures, EveryBasisDirectionAndSpeed) {
       {"raw, no speed", both_directions(0), scoring(raw, tx), 8000, 8000, kBothDirections, 0},
       // Utilisation with a measured speed: 256/1024 and 512/1024, in parts per million.
       {"util receive measured", both_directions(1024), scoring(util, rx), 0.25, 250000,
-       measured | shm::kEntryUtilisation, 1024},
+       measured | kEntryUtilisation, 1024},
       {"util transmit measured", both_directions(1024), scoring(util, tx), 0.5, 500000,
-       measured | shm::kEntryUtilisation, 1024},
+       measured | kEntryUtilisation, 1024},
       {"util busier measured", both_directions(1024), scoring(util, max), 0.5, 500000,
-       measured | shm::kEntryUtilisation, 1024},
+       measured | kEntryUtilisation, 1024},
       // A measured speed wins over the fallback.
       {"util measured beats fallback", both_directions(1024), scoring(util, rx, 4096), 0.25, 250000,
-       measured | shm::kEntryUtilisation, 1024},
+       measured | kEntryUtilisation, 1024},
       // The fallback without a speed series: 256/2048 and 512/2048.
       {"util receive fallback", both_directions(0), scoring(util, rx, 2048), 0.125, 125000,
-       fallback | shm::kEntryUtilisation, 2048},
+       fallback | kEntryUtilisation, 2048},
       {"util transmit fallback", both_directions(0), scoring(util, tx, 2048), 0.25, 250000,
-       fallback | shm::kEntryUtilisation, 2048},
+       fallback | kEntryUtilisation, 2048},
       {"util busier fallback", both_directions(0), scoring(util, max, 2048), 0.25, 250000,
-       fallback | shm::kEntryUtilisation, 2048},
+       fallback | kEntryUtilisation, 2048},
       // Only node-exporter's -1: the fallback if any, else the raw basis.
       {"util -1 with fallback", both_directions(0, 1), scoring(util, tx, 2048), 0.25, 250000,
-       unusable | shm::kEntrySpeedFallback | shm::kEntryUtilisation, 2048},
+       unusable | kEntrySpeedFallback | kEntryUtilisation, 2048},
       {"util -1 only receive", both_directions(0, 1), scoring(util, rx), 5000, 5000, unusable, 0},
       {"util -1 only transmit", both_directions(0, 1), scoring(util, tx), 8000, 8000, unusable, 0},
       {"util -1 only busier", both_directions(0, 1), scoring(util, max), 8000, 8000, unusable, 0},
@@ -73,7 +72,7 @@ TEST(MeasuredFigures, EveryBasisDirectionAndSpeed) {
        0},
   };
   for (const auto& c : cases) {
-    const shm::NodeFigures f = measured_figures(c.sample, 9, c.scoring);
+    const NodeFigures f = measured_figures(c.sample, 9, c.scoring);
     EXPECT_EQ(f.scored, c.scored) << c.name;
     EXPECT_EQ(f.raw_score, c.raw_score) << c.name;
     EXPECT_EQ(f.corrected_raw_score, c.raw_score) << c.name;
@@ -92,14 +91,14 @@ TEST(MeasuredFigures, AMissingRateInTheDirectionFallsBackToTheRawValue) {
   no_receive_rate.rate_valid = false;
   const auto rx =
       measured_figures(no_receive_rate, 1, scoring(ScoreBasis::utilisation, Direction::receive));
-  EXPECT_EQ(rx.flags & shm::kEntryUtilisation, 0U);
+  EXPECT_EQ(rx.flags & kEntryUtilisation, 0U);
   EXPECT_EQ(rx.scored, 5000);
   EXPECT_EQ(rx.raw_score, 5000);
   EXPECT_EQ(rx.rate, 0) << "an unanswered rate is not published";
   // Busier takes the one utilisation it has: 512/1024.
   const auto busier =
       measured_figures(no_receive_rate, 1, scoring(ScoreBasis::utilisation, Direction::max));
-  EXPECT_EQ(busier.flags & shm::kEntryUtilisation, shm::kEntryUtilisation);
+  EXPECT_EQ(busier.flags & kEntryUtilisation, kEntryUtilisation);
   EXPECT_EQ(busier.raw_score, 500000);
 
   NodeSample no_transmit = both_directions(1024);
@@ -107,19 +106,19 @@ TEST(MeasuredFigures, AMissingRateInTheDirectionFallsBackToTheRawValue) {
   no_transmit.transmit_value_valid = false;
   const auto tx =
       measured_figures(no_transmit, 1, scoring(ScoreBasis::utilisation, Direction::transmit));
-  EXPECT_FALSE(tx.flags & shm::kEntryValid) << "nothing measured in the direction";
+  EXPECT_FALSE(tx.flags & kEntryValid) << "nothing measured in the direction";
   EXPECT_EQ(tx.raw_score, 0);
   const auto raw_busier =
       measured_figures(no_transmit, 1, scoring(ScoreBasis::raw, Direction::max));
   EXPECT_EQ(raw_busier.scored, 5000) << "busier of what was answered";
-  EXPECT_EQ(raw_busier.flags & shm::kEntryValid, shm::kEntryValid);
+  EXPECT_EQ(raw_busier.flags & kEntryValid, kEntryValid);
 }
 
 TEST(LinkFigures, SpeedNeedsASourceFlagAndAPositiveValue) {
-  const shm::NodeFigures measured{.flags = shm::kEntrySpeedMeasured, .speed = 1.25e9};
-  const shm::NodeFigures fallback{.flags = shm::kEntrySpeedFallback, .speed = 1.25e8};
-  const shm::NodeFigures unflagged{.speed = 1.25e9};
-  const shm::NodeFigures unusable{.flags = shm::kEntrySpeedUnusable};
+  const NodeFigures measured{.flags = kEntrySpeedMeasured, .speed = 1.25e9};
+  const NodeFigures fallback{.flags = kEntrySpeedFallback, .speed = 1.25e8};
+  const NodeFigures unflagged{.speed = 1.25e9};
+  const NodeFigures unusable{.flags = kEntrySpeedUnusable};
   EXPECT_EQ(link_speed(measured), 1.25e9);
   EXPECT_EQ(link_speed(fallback), 1.25e8);
   EXPECT_EQ(link_speed(unflagged), std::nullopt);
@@ -128,8 +127,8 @@ TEST(LinkFigures, SpeedNeedsASourceFlagAndAPositiveValue) {
 
 TEST(LinkFigures, UtilisationIsRateOverSpeedPerDirection) {
   // 3/7 and 5/7 are not exact in binary: the expected values are the same double divisions.
-  const shm::NodeFigures f{
-      .rate = 3, .flags = kRates | shm::kEntrySpeedMeasured, .transmit_rate = 5, .speed = 7};
+  const NodeFigures f{
+      .rate = 3, .flags = kRates | kEntrySpeedMeasured, .transmit_rate = 5, .speed = 7};
   EXPECT_EQ(receive_utilisation(f), 3.0 / 7.0);
   EXPECT_EQ(transmit_utilisation(f), 5.0 / 7.0);
   EXPECT_EQ(utilisation_in(f, Direction::receive), 3.0 / 7.0);
@@ -138,18 +137,18 @@ TEST(LinkFigures, UtilisationIsRateOverSpeedPerDirection) {
 }
 
 TEST(LinkFigures, AMissingRateOrSpeedLeavesTheUtilisationUnknown) {
-  const shm::NodeFigures receive_only{
-      .rate = 8, .flags = shm::kEntryRateValid | shm::kEntrySpeedFallback, .speed = 10};
+  const NodeFigures receive_only{
+      .rate = 8, .flags = kEntryRateValid | kEntrySpeedFallback, .speed = 10};
   EXPECT_EQ(transmit_utilisation(receive_only), std::nullopt);
   EXPECT_EQ(utilisation_in(receive_only, Direction::transmit), std::nullopt);
   EXPECT_EQ(utilisation_in(receive_only, Direction::max), 0.8);
-  const shm::NodeFigures no_speed{.rate = 8, .flags = kRates, .transmit_rate = 9};
+  const NodeFigures no_speed{.rate = 8, .flags = kRates, .transmit_rate = 9};
   EXPECT_EQ(utilisation_in(no_speed, Direction::max), std::nullopt);
 }
 
 TEST(LinkFigures, TheBasisIsTheUtilisationFlag) {
-  EXPECT_TRUE(scored_on_utilisation({.flags = shm::kEntryUtilisation}));
-  EXPECT_FALSE(scored_on_utilisation({.flags = shm::kEntryValid}));
+  EXPECT_TRUE(scored_on_utilisation({.flags = kEntryUtilisation}));
+  EXPECT_FALSE(scored_on_utilisation({.flags = kEntryValid}));
 }
 
 }  // namespace

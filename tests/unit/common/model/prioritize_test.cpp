@@ -16,19 +16,19 @@ namespace {
 
 constexpr std::int64_t kMs = 1'000'000;
 constexpr PrioritizeSettings kSettings{
-    .mode = ScoringMode::request, .neutral = 5, .spread_window_ns = 200 * kMs};
+    .normalisation = Normalisation::request, .neutral = 5, .spread_window_ns = 200 * kMs};
 
 NodeScore node(std::int64_t corrected_raw) {
-  return {{.corrected_raw_score = corrected_raw, .flags = shm::kEntryValid}, true};
+  return {{.corrected_raw_score = corrected_raw, .flags = kEntryValid}, true};
 }
 
 struct Cluster {
   // Raw bytes: node 0 quietest by one and a half average pods (price 100).
   std::array<NodeScore, 4> nodes{node(100), node(250), node(350), node(400)};
   std::array<std::uint64_t, 4> hashes{1, 2, 3, 4};
-  shm::SnapshotMeta meta{};
+  SnapshotMeta meta{};
   Cluster() {
-    meta.flags = shm::kSnapshotCorrected;
+    meta.flags = kSnapshotCorrected;
     meta.pod_price = 100;
     meta.published_mono_ns = 0;
   }

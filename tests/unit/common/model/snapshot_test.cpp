@@ -31,9 +31,9 @@ TEST(Snapshot, EntriesAreSortedByNameWithTheirSeriesScores) {
     EXPECT_EQ(e.corrected_raw_score, e.raw_score);
     EXPECT_EQ(e.corrected_node_score, e.node_score);
   }
-  EXPECT_EQ(entry(s, "a").flags, shm::kEntryValid | shm::kEntryHasSeries | shm::kEntryRateValid);
+  EXPECT_EQ(entry(s, "a").flags, kEntryValid | kEntryHasSeries | kEntryRateValid);
   EXPECT_EQ(entry(s, "a").rate, 4);
-  EXPECT_EQ(entry(s, "b").flags, shm::kEntryValid | shm::kEntryHasSeries);
+  EXPECT_EQ(entry(s, "b").flags, kEntryValid | kEntryHasSeries);
   EXPECT_EQ(entry(s, "b").rate, 0);
   EXPECT_EQ(s.info.eval_time_ms, 77);
   EXPECT_EQ(s.info.flags, 0U);
@@ -72,15 +72,15 @@ TEST(Snapshot, ClusterViewIsTheUnionOfSeriesAndWatchedNodes) {
   const auto s = build_snapshot({{.node = "n1", .value = 100}, {.node = "n2", .value = 400}}, 3,
                                 &loads, {.enabled = false}, 0xabc);
   ASSERT_EQ(s.entries.size(), 3U) << "a load of a node neither watched nor measured is dropped";
-  EXPECT_EQ(entry(s, "n1").flags, shm::kEntryValid | shm::kEntryHasSeries);
-  EXPECT_EQ(entry(s, "n2").flags, shm::kEntryValid | shm::kEntryHasSeries | shm::kEntryInCluster |
-                                      shm::kEntryLabelsKnown);
+  EXPECT_EQ(entry(s, "n1").flags, kEntryValid | kEntryHasSeries);
+  EXPECT_EQ(entry(s, "n2").flags,
+            kEntryValid | kEntryHasSeries | kEntryInCluster | kEntryLabelsKnown);
   EXPECT_EQ(entry(s, "n2").rule_mask, 5U);
   EXPECT_FALSE(entry(s, "edge").valid());
-  EXPECT_EQ(entry(s, "edge").flags, shm::kEntryInCluster | shm::kEntryLabelsKnown);
+  EXPECT_EQ(entry(s, "edge").flags, kEntryInCluster | kEntryLabelsKnown);
   EXPECT_EQ(entry(s, "n1").node_score, 75);  // 100 - 100*100/400
   EXPECT_EQ(entry(s, "n1").corrected_node_score, 75);
-  EXPECT_EQ(s.info.flags, shm::kSnapshotClusterSynced);
+  EXPECT_EQ(s.info.flags, kSnapshotClusterSynced);
   EXPECT_EQ(s.info.rules_hash, 0xabcU);
   EXPECT_FALSE(s.corrected);
 }
@@ -100,7 +100,7 @@ TEST(Snapshot, CorrectedScoresAreNormalisedOverTheCorrectedValues) {
       build_snapshot({{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}}, 3, &loads,
                      {.enabled = true, .function = QueryFunction::rate, .window_ms = 300000}, 0);
   ASSERT_TRUE(s.corrected);
-  EXPECT_EQ(s.info.flags, shm::kSnapshotClusterSynced | shm::kSnapshotCorrected);
+  EXPECT_EQ(s.info.flags, kSnapshotClusterSynced | kSnapshotCorrected);
   EXPECT_EQ(s.info.pod_price, 1000);
   EXPECT_EQ(s.placed, 1U);
   EXPECT_EQ(entry(s, "n1").corrected_raw_score, 2000);
@@ -108,7 +108,7 @@ TEST(Snapshot, CorrectedScoresAreNormalisedOverTheCorrectedValues) {
   EXPECT_EQ(entry(s, "n2").corrected_node_score, 50);  // 100 - 1000*100/2000
   EXPECT_EQ(entry(s, "n1").node_score, 0) << "the seed scores stay the measurement's";
   EXPECT_EQ(entry(s, "n2").node_score, 0);
-  EXPECT_EQ(entry(s, "n1").flags & shm::kEntryPricedByAverage, shm::kEntryPricedByAverage);
+  EXPECT_EQ(entry(s, "n1").flags & kEntryPricedByAverage, kEntryPricedByAverage);
 }
 
 TEST(Snapshot, UtilisationAndRawNodesAreNormalisedEachAmongTheirOwn) {

@@ -77,7 +77,7 @@ TEST_F(HandlersTest, RequestModeNormalisesOverTheRequestedNodes) {
 }
 
 TEST_F(HandlersTest, ClusterModeUsesThePrecomputedScore) {
-  config_.extender.scoring = ScoringMode::cluster;
+  config_.extender.normalisation = Normalisation::cluster;
   publish();
   // node_score 34→3, 95→10, 4→0.
   EXPECT_EQ(prioritize(R"(["a","b","c"])").body,

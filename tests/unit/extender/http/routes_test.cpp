@@ -10,14 +10,6 @@ namespace {
 
 namespace http = boost::beast::http;
 
-TEST(RoutesTest, SplitsTargetAndQuery) {
-  EXPECT_EQ(split_target("/table?format=text").path, "/table");
-  EXPECT_EQ(split_target("/table?format=text").query, "format=text");
-  EXPECT_EQ(split_target("/table").query, "");
-  EXPECT_EQ(query_params("a=1&&b"), (std::vector<std::string_view>{"a=1", "", "b"}));
-  EXPECT_EQ(query_params(""), (std::vector<std::string_view>{""}));
-}
-
 TEST(RoutesTest, DispatchesUnderThePrefixAndAtTheRoot) {
   const RouteMatch prioritize = match_route(http::verb::post, "/ns/prioritize", "/ns", false);
   ASSERT_NE(prioritize.route, nullptr);
@@ -59,11 +51,6 @@ TEST(RoutesTest, MetricsListenerServesOnlyItsRoutes) {
   }
   EXPECT_NE(match_route(http::verb::get, "/readyz", "/ns", true).route, nullptr);
   EXPECT_EQ(served_paths("", true, ",", ","), "/table,/healthz,/readyz,/metrics");
-}
-
-TEST(RoutesTest, VerbNames) {
-  EXPECT_EQ(to_string(Verb::prioritize), "prioritize");
-  EXPECT_EQ(to_string(Verb::other), "other");
 }
 
 }  // namespace

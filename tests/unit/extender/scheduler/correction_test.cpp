@@ -87,8 +87,8 @@ class CorrectionTest : public HandlersFixture {
   // Every answer prioritize gives for a fixed set of requests, both modes.
   std::vector<std::string> answers() {
     std::vector<std::string> out;
-    for (const auto mode : {ScoringMode::request, ScoringMode::cluster}) {
-      config_.extender.scoring = mode;
+    for (const auto mode : {Normalisation::request, Normalisation::cluster}) {
+      config_.extender.normalisation = mode;
       for (const auto* names :
            {R"(["a","b","c"])", R"(["b","c"])", R"(["a","quiet-node","old-node","zz"])"}) {
         out.push_back(prioritize(names));
@@ -239,7 +239,7 @@ TEST_F(CorrectionTest, AnAssumptionEndsWithASnapshotPublishedAWindowLater) {
 }
 
 TEST_F(CorrectionTest, ClusterModeUsesTheCorrectedNodeScore) {
-  config_.extender.scoring = ScoringMode::cluster;
+  config_.extender.normalisation = Normalisation::cluster;
   publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
   // corrected_node_score 0→0, 84→8, 34→3; the node without a series gets the neutral 5.
   EXPECT_EQ(

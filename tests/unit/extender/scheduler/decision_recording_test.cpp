@@ -51,13 +51,13 @@ TEST(DecisionRecordingTest, PrioritizeKeepsScoresAndUnfilteredFailures) {
   const std::array<std::int16_t, 2> percent = {100, -1};
   const std::array<FailedNode, 1> unfiltered = {FailedNode{1, "rate"}};
   ExtenderConfig config;
-  config.scoring = ScoringMode::range;
+  config.normalisation = Normalisation::range;
   record_prioritize(log, config, args, Lookup{.freshness = Freshness::fresh}, found, scores,
                     percent, unfiltered);
   const auto decisions = log.find("", "", "u", 10);
   ASSERT_EQ(decisions.size(), 1U);
   const Decision& d = decisions[0];
-  EXPECT_EQ(d.header.scoring, ScoringMode::range);
+  EXPECT_EQ(d.header.normalisation, Normalisation::range);
   ASSERT_EQ(d.nodes.size(), 2U);
   EXPECT_EQ(d.nodes[0].seed_raw, 12);
   EXPECT_EQ(d.nodes[0].correction, 4);

@@ -252,7 +252,8 @@ class PrioritizeWithoutFilterTest : public FilterTest {
  protected:
   void SetUp() override {
     FilterTest::SetUp();
-    config_.extender.scoring = ScoringMode::cluster;  // every published node_score is 50: answer 5
+    config_.extender.normalisation =
+        Normalisation::cluster;  // every published node_score is 50: answer 5
     config_.extender.neutral_score = 3;
   }
 

@@ -127,7 +127,7 @@ TEST_F(ExplainTest, PrioritizeIsExplainedNodeByNode) {
 }
 
 TEST_F(ExplainTest, ClusterModeRecordsTheClusterScore) {
-  config_.extender.scoring = ScoringMode::cluster;
+  config_.extender.normalisation = Normalisation::cluster;
   post("/prioritize", kP1, R"(["a","b"])");
   const auto doc = parse(get("/explain?pod=ns1/p1").body);
   const auto& nodes = doc["decisions"][0]["nodes"];

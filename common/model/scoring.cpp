@@ -1,9 +1,9 @@
-#include "common/scoring.h"
+#include "common/model/scoring.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace netscore {
+namespace netscore::model {
 namespace {
 
 // raw * 100 needs 71 bits for the largest raw value; GCC and Clang provide 128-bit integers.
@@ -36,24 +36,24 @@ std::optional<double> in_direction(Direction direction, std::optional<double> re
   return receive;
 }
 
-std::int64_t normalize_score(std::int64_t raw, std::int64_t max) {
+std::int64_t normalise_score(std::int64_t raw, std::int64_t max) {
   if (max <= 0) return kMaxNodeScore;
   const auto scaled = static_cast<Int128>(raw) * kMaxNodeScore / max;
   return kMaxNodeScore - static_cast<std::int64_t>(scaled);
 }
 
-std::int64_t normalize_score_range(std::int64_t raw, std::int64_t min, std::int64_t max) {
+std::int64_t normalise_score_range(std::int64_t raw, std::int64_t min, std::int64_t max) {
   if (max <= min) return kMaxNodeScore;
   const auto above = static_cast<Int128>(std::clamp(raw, min, max)) - min;
   return kMaxNodeScore -
          static_cast<std::int64_t>(above * kMaxNodeScore / (static_cast<Int128>(max) - min));
 }
 
-void normalize_scores(std::span<const std::int64_t> raw, std::span<std::int64_t> out) {
+void normalise_scores(std::span<const std::int64_t> raw, std::span<std::int64_t> out) {
   std::int64_t max = 0;
   for (const auto value : raw) max = std::max(max, value);
   for (std::size_t i = 0; i < raw.size() && i < out.size(); ++i)
-    out[i] = normalize_score(raw[i], max);
+    out[i] = normalise_score(raw[i], max);
 }
 
 std::int64_t to_extender_score(std::int64_t node_score) {
@@ -61,4 +61,4 @@ std::int64_t to_extender_score(std::int64_t node_score) {
   return (clamped * kMaxExtenderScore + kMaxNodeScore / 2) / kMaxNodeScore;
 }
 
-}  // namespace netscore
+}  // namespace netscore::model

@@ -1,4 +1,4 @@
-#include "extender/scheduler/missing_nodes.h"
+#include "extender/views/missing_nodes.h"
 
 #include "common/table/score_table_layout.h"
 

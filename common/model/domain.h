@@ -1,0 +1,20 @@
+#pragma once
+
+// The words the model is configured in. The configuration (common/config.h) parses them from
+// NETSCORE_* variables; the table stores basis and direction as their values.
+namespace netscore::model {
+
+enum class QueryFunction { sum_over_time, rate, increase };
+// What a node's score measures. raw: the query's value in bytes (the plugin's); utilisation: the
+// rate over the window divided by the node's link speed, so nodes with different NICs compare by
+// how close each is to saturation.
+enum class ScoreBasis { raw, utilisation };
+// Which side of the link is scored; max: the larger of the two, the busier side (in the basis'
+// unit).
+enum class Direction { receive, transmit, max };
+// How prioritize turns score integers into 0..10 (NETSCORE_NORMALISATION). request: the plugin's
+// formula over the nodes of one request; range: the whole 0..10 between the least and the most
+// loaded node of the request; cluster: the collector's cluster-wide scores.
+enum class Normalisation { request, range, cluster };
+
+}  // namespace netscore::model

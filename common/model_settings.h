@@ -1,0 +1,21 @@
+#pragma once
+
+#include "common/config.h"
+#include "common/model/inputs.h"
+#include "common/model/prioritize.h"
+
+// The model's settings as the configuration gives them, each built in one place: the collector,
+// the extender and the simulators call these rather than picking fields of Config themselves.
+namespace netscore {
+
+// NETSCORE_SCORE_BASIS, NETSCORE_DIRECTION, NETSCORE_FALLBACK_LINK_SPEED.
+model::ScoringSettings scoring_settings(const Config& config);
+
+// Placement correction: NETSCORE_CORRECTION, the query's function and time range (the window),
+// the default pod rates and workload learning.
+model::CorrectionSettings correction_settings(const Config& config);
+
+// NETSCORE_NORMALISATION, NETSCORE_NEUTRAL_SCORE, NETSCORE_SPREAD_WINDOW.
+model::PrioritizeSettings prioritize_settings(const Config& config);
+
+}  // namespace netscore

@@ -1,0 +1,201 @@
+// The placement ledger: relists, placements forgotten once settled, pods gone
+// while the window still holds their traffic, and what it feeds workload learning and prices at
+// the learned rates (hand-computed cases; the fit itself: common/model/workload_learning_test).
+#include "common/model/placement_ledger.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace netscore::model {
+namespace {
+
+constexpr std::int64_t kLagMs = 15000;
+constexpr std::int64_t kWindowMs = 300000;
+constexpr std::int64_t kLongAgo = 1'000'000;  // placed long before `now`: settled
+constexpr std::int64_t kNow = 10'000'000;
+
+LoadWindow at(std::int64_t now_ms) {
+  return {.now_ms = now_ms, .lag_ms = kLagMs, .window_ms = kWindowMs};
+}
+
+PodFacts pod(const std::string& uid, const std::string& node, const std::string& workload = {}) {
+  return {.uid = uid, .node = node, .workload = workload};
+}
+
+const NodeLoad& load_of(const std::vector<NodeLoad>& loads, const std::string& node) {
+  for (const auto& l : loads) {
+    if (l.name == node) return l;
+  }
+  throw std::runtime_error("no load for " + node);
+}
+
+TEST(PlacementLedger, RelistKeepsPlacementTimesAndDropsVanishedPods) {
+  PlacementLedger state;
+  state.upsert_pod({.uid = "a", .node = "n1"}, 1000000);
+  state.replace_pods({{.uid = "a", .node = "n1", .scheduled_ms = 1},
+                      {.uid = "b", .node = "n1", .scheduled_ms = 2000000}},
+                     2000000);
+  // At 1015000 with lag 15000 and window 300000: "a" (placed at 1000000 by the watch) is wholly
+  // pending; "b" is placed in the future of that clock and counts as pending too.
+  const auto loads = state.loads({.now_ms = 1015000, .lag_ms = 15000, .window_ms = 300000});
+  ASSERT_EQ(loads.size(), 1U);
+  EXPECT_EQ(loads[0].pods, 2U);
+  EXPECT_EQ(loads[0].placed, 2U);
+  EXPECT_DOUBLE_EQ(loads[0].pending_plain, 2.0);
+  state.replace_pods({{.uid = "b", .node = "n1", .scheduled_ms = 2000000}}, 2000000);
+  EXPECT_EQ(state.pod_count(), 1U);
+  state.upsert_pod({.uid = "b", .node = "n1", .terminal = true}, 2000000);
+  EXPECT_EQ(state.pod_count(), 0U);
+}
+
+TEST(PlacementLedger, FinishedPlacementsAreForgottenButTheirPodsStillCount) {
+  PlacementLedger state(315000);
+  state.upsert_pod({.uid = "old", .node = "n1"}, 0);
+  state.upsert_pod({.uid = "new", .node = "n1"}, 400000);
+  state.replace_pods({{.uid = "listed-long-ago", .node = "n2", .scheduled_ms = 1}}, 400000);
+  EXPECT_EQ(state.pod_count(), 1U) << "the relist replaced the watched pods";
+  EXPECT_EQ(state.recent_count(), 0U) << "placed before the horizon: never pending";
+  state.upsert_pod({.uid = "a", .node = "n1"}, 400000);
+  state.upsert_pod({.uid = "b", .node = "n1"}, 500000);
+  // At 715000, "a" is 315000 old (lag 15000 + window 300000: settled), "b" 215000 (pending 1/3).
+  const auto loads = state.loads({.now_ms = 715000, .lag_ms = 15000, .window_ms = 300000});
+  ASSERT_EQ(loads.size(), 2U);
+  EXPECT_EQ(loads[0].name, "n1");
+  EXPECT_EQ(loads[0].pods, 2U);
+  EXPECT_EQ(loads[0].placed, 1U);
+  EXPECT_DOUBLE_EQ(loads[0].pending_plain, 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(loads[0].settled, 2.0 - 1.0 / 3.0);
+  EXPECT_EQ(loads[1].pods, 1U);
+  EXPECT_EQ(state.recent_count(), 1U) << "a's placement is forgotten";
+  state.remove_pod("b", 715000);
+  EXPECT_EQ(state.recent_count(), 0U);
+}
+
+TEST(PlacementLedger, AGonePodsTrafficLeavesTheWindowAsANewPodsEntersIt) {
+  PlacementLedger state;
+  state.upsert_pod(pod("a", "n1"), kLongAgo);
+  state.remove_pod("a", kNow);
+  // Still wholly in the window for the lag, then half of it after half the window more.
+  auto loads = state.loads(at(kNow + kLagMs));
+  EXPECT_EQ(load_of(loads, "n1").departed, 1U);
+  EXPECT_DOUBLE_EQ(load_of(loads, "n1").departed_plain, 1.0);
+  EXPECT_EQ(load_of(loads, "n1").pods, 0U);
+  loads = state.loads(at(kNow + kLagMs + kWindowMs / 2));
+  EXPECT_DOUBLE_EQ(load_of(loads, "n1").departed_plain, 0.5);
+  loads = state.loads(at(kNow + kLagMs + kWindowMs));
+  EXPECT_TRUE(loads.empty());  // nothing left on n1, not even the gone pod
+}
+
+TEST(PlacementLedger, APodGoneBeforeItsTrafficReachedTheWindowTakesNothingOut) {
+  PlacementLedger state;
+  state.upsert_pod(pod("a", "n1"), kNow);
+  state.upsert_pod(pod("b", "n1"), kLongAgo);
+  state.remove_pod("a", kNow + kLagMs / 2);
+  const auto loads = state.loads(at(kNow + kLagMs));
+  EXPECT_EQ(load_of(loads, "n1").departed, 0U);  // forgotten: nothing of it to take out
+  EXPECT_DOUBLE_EQ(load_of(loads, "n1").departed_plain, 0.0);
+  EXPECT_EQ(load_of(loads, "n1").pods, 1U);
+}
+
+TEST(PlacementLedger, ARelistCountsOnlyThePodsMissingFromItAsGone) {
+  PlacementLedger state;
+  state.upsert_pod(pod("stays", "n1"), kLongAgo);
+  state.upsert_pod(pod("goes", "n1"), kLongAgo);
+  state.replace_pods({{.uid = "stays", .node = "n1", .scheduled_ms = 1}}, kNow);
+  const auto loads = state.loads(at(kNow));
+  EXPECT_EQ(load_of(loads, "n1").pods, 1U);
+  EXPECT_EQ(load_of(loads, "n1").departed, 1U);
+  EXPECT_EQ(load_of(loads, "n1").placed, 0U);  // kept its placement time
+}
+
+// Two nodes without background: n1 runs 2 pods of A and 1 of B and receives 5000 bytes/s, n2 runs
+// 1 of A and 2 of B and receives 4000, so A = 2000 and B = 1000.
+TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
+  PlacementLedger state;
+  state.upsert_node({.name = "n1"});
+  state.upsert_node({.name = "n2"});
+  state.upsert_pod(pod("seed", "n1"), kLongAgo);  // makes n1 known to the state
+  state.upsert_pod(pod("seed2", "n2"), kLongAgo);
+  state.remove_pod("seed", kLongAgo);
+  state.remove_pod("seed2", kLongAgo);
+  const std::vector<NodeRate> idle{{.node = "n1", .rate = 0}, {.node = "n2", .rate = 0}};
+  state.learn(idle, at(kNow));  // backgrounds: 0
+  EXPECT_EQ(state.workload_rate("ns/Deployment/a"), std::nullopt);
+  for (const auto& [uid, node, w] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"a1", "n1", "ns/Deployment/a"},
+           {"a2", "n1", "ns/Deployment/a"},
+           {"b1", "n1", "ns/Deployment/b"},
+           {"a3", "n2", "ns/Deployment/a"},
+           {"b2", "n2", "ns/Deployment/b"},
+           {"b3", "n2", "ns/Deployment/b"}}) {
+    state.upsert_pod(pod(uid, node, w), kLongAgo);
+  }
+  const std::vector<NodeRate> busy{{.node = "n1", .rate = 5000}, {.node = "n2", .rate = 4000}};
+  for (int i = 0; i < 50; ++i) state.learn(busy, at(kNow));
+  ASSERT_TRUE(state.workload_rate("ns/Deployment/a").has_value());
+  EXPECT_NEAR(*state.workload_rate("ns/Deployment/a"), 2000, 20);
+  EXPECT_NEAR(*state.workload_rate("ns/Deployment/b"), 1000, 10);
+  EXPECT_NEAR(state.rate_per_pod().value_or(0), 1500, 15);
+
+  // A new pod of A is priced at A's traffic, one of an unknown workload is left to the caller.
+  state.upsert_pod(pod("a4", "n2", "ns/Deployment/a"), kNow);
+  state.upsert_pod(pod("c1", "n2", "ns/Deployment/c"), kNow);
+  const auto loads = state.loads(at(kNow));
+  EXPECT_NEAR(load_of(loads, "n2").pending_known, 2000, 20);
+  EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_known_share, 1.0);
+  EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_plain, 1.0);
+}
+
+TEST(PlacementLedger, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
+  PlacementLedger state;
+  state.upsert_node({.name = "n1"});
+  state.upsert_pod(pod("seed", "n1"), kLongAgo);
+  state.remove_pod("seed", kLongAgo);
+  state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 0}}, at(kNow));
+  PodFacts annotated = pod("x", "n1", "ns/Deployment/x");
+  annotated.annotated_rate = 3000;
+  state.upsert_pod(annotated, kLongAgo);
+  state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
+  for (int i = 0; i < 20; ++i)
+    state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 4000}}, at(kNow));
+  EXPECT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 1000, 10);
+}
+
+TEST(PlacementLedger, TransmitAnnotationsArePricedOnTheirOwnSide) {
+  PlacementLedger state;
+  // Placed at kNow, seen half a window after the lag: half of each pod is still missing.
+  PodFacts both = pod("both", "n1");
+  both.annotated_rate = 100;
+  both.annotated_transmit_rate = 4000;
+  PodFacts transmit_only = pod("tx", "n1");
+  transmit_only.annotated_transmit_rate = 600;
+  state.upsert_pod(both, kNow);
+  state.upsert_pod(transmit_only, kNow);
+  state.upsert_pod(pod("plain", "n1"), kNow);
+  // Gone at kNow after a long life: half a window later half of its traffic is still held.
+  PodFacts gone = pod("gone", "n1");
+  gone.annotated_transmit_rate = 2000;
+  state.upsert_pod(gone, kLongAgo);
+  state.remove_pod("gone", kNow);
+  const auto loads = state.loads(at(kNow + kLagMs + kWindowMs / 2));
+  const NodeLoad& n1 = load_of(loads, "n1");
+  EXPECT_EQ(n1.placed, 3U);
+  EXPECT_EQ(n1.departed, 1U);
+  EXPECT_EQ(n1.priced_by_annotation, 1U) << "receive: only `both`";
+  EXPECT_EQ(n1.priced_by_transmit_annotation, 3U);
+  EXPECT_DOUBLE_EQ(n1.pending_known, 0.5 * 100);
+  EXPECT_DOUBLE_EQ(n1.pending_known_share, 0.5);
+  EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);  // tx and plain, half each
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 0.5 * 4000 + 0.5 * 600);
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known_share, 1.0);
+  EXPECT_DOUBLE_EQ(n1.departed_plain, 0.5) << "no receive annotation";
+  EXPECT_DOUBLE_EQ(n1.departed_transmit_known, 0.5 * 2000);
+  EXPECT_DOUBLE_EQ(n1.departed_transmit_known_share, 0.5);
+}
+
+}  // namespace
+}  // namespace netscore::model

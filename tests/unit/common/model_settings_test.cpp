@@ -1,0 +1,44 @@
+#include "common/model_settings.h"
+
+#include <gtest/gtest.h>
+
+namespace netscore {
+namespace {
+
+TEST(ModelSettings, ScoringAndCorrectionFromTheCollectorsVariables) {
+  const Config c = load_config(Component::collector, {},
+                               {{"NETSCORE_SCORE_BASIS", "raw"},
+                                {"NETSCORE_DIRECTION", "transmit"},
+                                {"NETSCORE_FALLBACK_LINK_SPEED", "125M"},
+                                {"NETSCORE_QUERY_FUNCTION", "increase"},
+                                {"NETSCORE_TIME_RANGE", "2m"},
+                                {"NETSCORE_CORRECTION", "false"},
+                                {"NETSCORE_LEARN_WORKLOADS", "true"},
+                                {"NETSCORE_POD_RECEIVE_RATE", "2Ki"},
+                                {"NETSCORE_POD_TRANSMIT_RATE", "3Ki"}});
+  const model::ScoringSettings scoring = scoring_settings(c);
+  EXPECT_EQ(scoring.basis, ScoreBasis::raw);
+  EXPECT_EQ(scoring.direction, Direction::transmit);
+  EXPECT_DOUBLE_EQ(scoring.fallback_speed, 125e6);
+  const model::CorrectionSettings correction = correction_settings(c);
+  EXPECT_FALSE(correction.enabled);
+  EXPECT_EQ(correction.function, QueryFunction::increase);
+  EXPECT_EQ(correction.window_ms, 120000);
+  EXPECT_TRUE(correction.learn_workloads);
+  EXPECT_DOUBLE_EQ(correction.default_rate, 2048);
+  EXPECT_DOUBLE_EQ(correction.default_transmit_rate, 3072);
+}
+
+TEST(ModelSettings, PrioritizeFromTheExtendersVariables) {
+  const Config c = load_config(Component::extender, {},
+                               {{"NETSCORE_NORMALISATION", "range"},
+                                {"NETSCORE_NEUTRAL_SCORE", "3"},
+                                {"NETSCORE_SPREAD_WINDOW", "250ms"}});
+  const model::PrioritizeSettings prioritize = prioritize_settings(c);
+  EXPECT_EQ(prioritize.normalisation, Normalisation::range);
+  EXPECT_EQ(prioritize.neutral, 3);
+  EXPECT_EQ(prioritize.spread_window_ns, 250'000'000);
+}
+
+}  // namespace
+}  // namespace netscore
