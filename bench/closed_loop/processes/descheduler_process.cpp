@@ -123,9 +123,11 @@ void DeschedulerProcess::start(const std::string& prometheus_ca) {
 std::string DeschedulerProcess::summary() const {
   const std::string log = file("descheduler.log");
   return fmt::format(
-      "descheduler (every {:.0f} s, minPodAge {}): {} cycles classified nodes, {} evictions "
-      "logged, {} Prometheus errors",
+      "descheduler (every {:.0f} s, minPodAge {}): {} cycles classified nodes ({} found none "
+      "under, {} none over), {} evictions logged, {} Prometheus errors",
       interval_s_, min_pod_age_, count_lines(log, "Number of overutilized nodes"),
+      count_lines(log, "No node is underutilized"),
+      count_lines(log, "All nodes are under target utilization"),
       count_lines(log, "\"Evicted pod\""), count_lines(log, "error getting node usage"));
 }
 

@@ -84,14 +84,17 @@ void TrafficExporter::start_pod(std::uint32_t pod, std::size_t node, double rece
   waiting_.push_back(pod);
 }
 
+void TrafficExporter::stop_counting(const Pod& pod) {
+  if (!pod.counting) return;
+  advance(pod.node, Clock::now());
+  add_rates(pod, -1);
+}
+
 void TrafficExporter::stop_pod(std::uint32_t pod) {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(pod);
   if (it == pods_.end()) return;
-  if (it->second.counting) {
-    advance(it->second.node, Clock::now());
-    add_rates(it->second, -1);
-  }
+  stop_counting(it->second);
   pods_.erase(it);  // a waiting pod left in waiting_ is skipped at the scrape
 }
 
@@ -99,10 +102,7 @@ void TrafficExporter::rescale_pod(std::uint32_t pod, double factor) {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(pod);
   if (it == pods_.end()) return;
-  if (it->second.counting) {
-    advance(it->second.node, Clock::now());
-    add_rates(it->second, -1);
-  }
+  stop_counting(it->second);
   it->second.receive *= factor;
   it->second.transmit *= factor;
   if (it->second.counting) add_rates(it->second, 1);

@@ -73,6 +73,8 @@ class TrafficExporter {
   // Callers hold mutex_.
   void advance(std::size_t node, Clock::time_point now);
   void add_rates(const Pod& pod, double sign);
+  // A counting pod's rates leave its node's from now.
+  void stop_counting(const Pod& pod);
 
   std::vector<std::string> nodes_;
   boost::asio::io_context io_;
