@@ -53,12 +53,6 @@ std::string random_token() {
   return token;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
 std::string loopback_url(std::string_view scheme, std::uint16_t port) {
   const std::string url = fmt::format("{}://127.0.0.1:{}", scheme, port);
   require_loopback(url);
@@ -326,6 +320,12 @@ std::string ControlPlane::scheduler_metrics() const {
                              .timeout = kApiRequestTimeout,
                              .auth = trusting(file("scheduler-certs/kube-scheduler.crt"))});
   return reply.status == 200 ? reply.body : std::string();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 std::string read_file(const std::string& path) {

@@ -100,5 +100,7 @@ class ControlPlane {
 
 // The whole file; throws std::runtime_error naming it when it cannot be read.
 std::string read_file(const std::string& path);
+// Replaces the file's content; throws std::runtime_error naming it when it cannot be written.
+void write_file(const std::string& path, const std::string& text);
 
 }  // namespace netscore::sim

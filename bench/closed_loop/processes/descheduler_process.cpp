@@ -22,16 +22,10 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr auto kOpensslDeadline = 60s;
-constexpr auto kStop = 10s;
+constexpr auto kDeschedulerStop = 10s;
 // The overlay's token Secret (policy.yaml's authToken.secretReference) and its key.
 constexpr const char* kNamespace = "descheduler";
 constexpr const char* kTokenSecret = "descheduler-prometheus-token";
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
 
 // A shipped Go duration divided by the time scale, in whole seconds (at least one).
 std::int64_t scaled_seconds(const std::string& shipped, double time_scale,
@@ -94,7 +88,7 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
 }
 
 DeschedulerProcess::~DeschedulerProcess() {
-  if (process_) process_->stop(kStop);
+  if (process_) process_->stop(kDeschedulerStop);
   std::error_code ignored;
   std::filesystem::remove_all(dir_, ignored);
 }
