@@ -215,6 +215,8 @@ void require_free_https_port() {
   tcp::acceptor probe(io);
   boost::system::error_code ec;
   probe.open(tcp::v4(), ec);
+  // As Prometheus (Go) binds: the previous run's connections in TIME_WAIT do not hold the port.
+  if (!ec) probe.set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec) probe.bind(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), kHttpsPort), ec);
   if (ec) {
     throw std::runtime_error(fmt::format(
