@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <functional>
 
 namespace netscore {
 
@@ -14,6 +15,14 @@ inline std::int64_t mono_now_ns() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
+
+inline std::int64_t mono_now_ms() {
+  return mono_now_ns() / 1'000'000;
+}
+
+// Monotonic milliseconds, injected where what is due depends on time: tests drive it instead of
+// waiting for it.
+using MonoClockMs = std::function<std::int64_t()>;
 
 inline std::int64_t wall_now_ms() {
   timespec ts{};

@@ -127,6 +127,12 @@ struct KubeConfig {
   double pod_transmit_rate = 0;  // the same for its transmit traffic
 };
 
+// Traffic per pod from cAdvisor's series (collector).
+struct PodTrafficConfig {
+  bool enabled = true;
+  PromDuration interval;
+};
+
 // Every field is set from its variable's documented default, then the environment, then flags.
 struct Config {
   LogLevel log_level = LogLevel::info;
@@ -135,6 +141,7 @@ struct Config {
   PromDuration max_age;
   PromDuration refresh_interval;
   PromDuration recheck_interval;  // link speeds, node-label layout, recording rules
+  PodTrafficConfig pod_traffic;
   PrometheusConfig prometheus;
   QueryConfig query;
   ExtenderConfig extender;

@@ -53,6 +53,11 @@ std::optional<double> ClusterState::workload_rate(const std::string& workload) c
   return ledger_.workload_rate(workload);
 }
 
+std::vector<std::string> ClusterState::nodes_of_pods(std::span<const std::string> names) const {
+  std::lock_guard lock(mutex_);
+  return ledger_.nodes_of_pods(names);
+}
+
 std::size_t ClusterState::pod_count() const {
   std::lock_guard lock(mutex_);
   return ledger_.pod_count();

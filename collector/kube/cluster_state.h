@@ -42,6 +42,7 @@ class ClusterState {
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
   std::optional<double> rate_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;
+  std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;

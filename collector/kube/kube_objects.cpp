@@ -136,7 +136,13 @@ std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
   pod.uid = std::string(string_of(member(meta, "uid")));
   if (pod.uid.empty()) return std::nullopt;
   pod.resource_version = std::string(string_of(member(meta, "resourceVersion")));
-  pod.node = std::string(string_of(member(member(object, "spec"), "nodeName")));
+  const auto& spec = member(object, "spec");
+  pod.node = std::string(string_of(member(spec, "nodeName")));
+  if (const auto& host_network = member(spec, "hostNetwork"); host_network.IsBool())
+    pod.host_network = host_network.GetBool();
+  const std::string_view name = string_of(member(meta, "name"));
+  if (!name.empty())
+    pod.name = std::string(string_of(member(meta, "namespace"))) + "/" + std::string(name);
   const auto& status = member(object, "status");
   const std::string_view phase = string_of(member(status, "phase"));
   pod.terminal = phase == "Succeeded" || phase == "Failed";

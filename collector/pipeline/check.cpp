@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "collector/pipeline/pod_traffic.h"
 #include "collector/prometheus/prometheus_client.h"
 #include "common/model/figures.h"
 #include "common/model_settings.h"
@@ -150,6 +151,7 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
         m.side_queries, m.side_queries == 1 ? "" : "s",
         m.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
   }
+  print_pod_traffic(m, out);
   return print_check(m, scoring_settings(config), out);
 }
 
@@ -197,6 +199,29 @@ int print_check(const Measurement& m, const model::ScoringSettings& scoring, std
   out << (m.skipped > 0 ? "OK (partly): " : "OK: ") << m.samples.size()
       << " nodes would be scored\n";
   return 0;
+}
+
+void print_pod_traffic(const Measurement& m, std::ostream& out) {
+  if (!m.pod_traffic) return;  // NETSCORE_POD_TRAFFIC=false: nothing asked, nothing to say
+  const PodTraffic& t = *m.pod_traffic;
+  if (!t.checked) {
+    out << "pod traffic: not checked"
+        << (t.error.empty() ? std::string(" (Prometheus did not answer)") : ": " + t.error) << "\n";
+  } else if (!t.in_use) {
+    out << fmt::format(
+        "pod traffic: no per-pod series with namespace and pod labels ({} answered none): the "
+        "container runtime fills no pod labels, or kubelet's /metrics/cadvisor is not scraped\n",
+        t.detection_query);
+    return;
+  } else {
+    out << fmt::format(
+        "pod traffic: per-pod series in use, {} pod{} read {} ms before this "
+        "evaluation{}\n",
+        t.pods.size(), t.pods.size() == 1 ? "" : "s",
+        t.eval_time_ms > 0 ? m.eval_time_ms - t.eval_time_ms : -1,
+        t.error.empty() ? "" : "; the last read failed: " + t.error);
+  }
+  out << "  receive: " << t.receive_query << "\n  transmit: " << t.transmit_query << "\n";
 }
 
 }  // namespace netscore::collector

@@ -34,4 +34,8 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
 // the collector would score it; returns the exit status as run_check does.
 int print_check(const Measurement& m, const model::ScoringSettings& scoring, std::ostream& out);
 
+// Whether the measurement's traffic per pod is read, its queries, how many pods the last read had
+// and how long before the measurement it was evaluated; nothing when NETSCORE_POD_TRAFFIC is off.
+void print_pod_traffic(const Measurement& m, std::ostream& out);
+
 }  // namespace netscore::collector

@@ -2,16 +2,19 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collector/pipeline/pod_traffic.h"
 #include "collector/pipeline/query_plan.h"
 #include "collector/prometheus/diagnosis.h"
+#include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/prometheus_client.h"
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
+#include "common/clock.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 
@@ -54,16 +57,17 @@ struct Measurement {
   std::uint64_t side_queries_total = 0;
   std::uint64_t side_queries_failed_total = 0;
   std::int64_t speeds_eval_time_ms = 0;
+  // The traffic per pod as last read, at its own cadence (NETSCORE_POD_TRAFFIC_INTERVAL): null
+  // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
+  std::shared_ptr<const PodTraffic> pod_traffic{};
 };
 
-// Asks the refresh's query once per measure() with bounded retries (transport errors, 5xx, 429;
-// backoff doubling, at most 2 s), parses the answer and keeps what names a node. What rarely
-// changes is asked apart, when due (QueryPlan). Not thread-safe: one thread owns it;
-// PrometheusClient::abort() may stop it from any thread.
+// Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the
+// answer and keeps what names a node. What rarely changes is asked apart, when due (QueryPlan). Not
+// thread-safe: one thread owns it; PrometheusClient::abort() may stop it from any thread.
 class Measurer {
  public:
-  // Waits up to the given time between attempts; returns false when the collector is stopping.
-  using BackoffWait = std::function<bool(std::chrono::milliseconds)>;
+  using BackoffWait = PrometheusApi::BackoffWait;
 
   enum class DiagnoseWhen {
     // The refresh loop: once per failing streak of well-formed answers without usable series.
@@ -76,6 +80,8 @@ class Measurer {
     unsigned retries = 0;
     DiagnoseWhen diagnose = DiagnoseWhen::first_unusable_answer;
     std::chrono::milliseconds backoff_base{200};
+    // When the questions asked apart are due (QueryPlan, PodTrafficReader).
+    MonoClockMs clock = mono_now_ms;
   };
 
   // The refresh loop's: the configured retries.
@@ -87,20 +93,23 @@ class Measurer {
   const BuiltQuery& query() const { return plan_.batch(); }
   // What the side questions found of the layout (the default before the first measure()).
   const QueryShape& shape() const { return plan_.shape(); }
+  // Requests for the traffic per pod since start; all zero when it is off.
+  PodTrafficReader::Counts pod_traffic_counts() const {
+    return pod_traffic_ ? pod_traffic_->counts() : PodTrafficReader::Counts{};
+  }
 
  private:
-  // Adds its attempts to `attempts`.
-  HttpResult query_with_retries(const std::string& promql, std::int64_t eval_time_ms,
-                                const BackoffWait& wait, unsigned& attempts);
   // The refresh's requests, one after another so that Prometheus evaluates one at a time, and
-  // their answers parsed; nullopt, with the failed request's result in `failure`, when one failed.
+  // their answers parsed; nullopt, with the failed request's error in `failure`, when one failed.
   std::optional<ParsedVector> ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
-                                        Measurement& m, HttpResult& failure);
+                                        Measurement& m, std::string& failure);
   void parse(ParsedVector parsed, Measurement& m) const;
   void diagnose_if_due(Measurement& m);
 
   PrometheusClient& client_;
+  PrometheusApi api_;
   QueryPlan plan_;
+  std::optional<PodTrafficReader> pod_traffic_;
   QueryConfig query_config_;
   Options options_;
   bool diagnosed_ = false;  // the current failing streak has been diagnosed

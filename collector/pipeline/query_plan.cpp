@@ -1,27 +1,15 @@
 #include "collector/pipeline/query_plan.h"
 
 #include <cmath>
-#include <exception>
-#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "collector/prometheus/promql.h"
 #include "collector/prometheus/side_queries.h"
 
 namespace netscore::collector {
 namespace {
-
-// One attempt: a side question that fails is asked again at the next refresh, never retried
-// within one.
-std::optional<ParsedVector> ask(PrometheusClient& client, const BuiltQuery& query,
-                                std::int64_t eval_time_ms) {
-  const HttpResult http = client.query(query.promql, eval_time_ms);
-  if (!http.ok()) return std::nullopt;
-  ParsedVector parsed = parse_vector_response(http.body, query);
-  if (!parsed.ok()) return std::nullopt;
-  return parsed;
-}
 
 // A device matcher naming one device gives a node one series per metric and scrape target;
 // a regex or a negation usually several, which must be summed.
@@ -31,8 +19,9 @@ bool one_device(const QueryConfig& config) {
 
 }  // namespace
 
-QueryPlan::QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck)
-    : config_(config), recheck_ms_(recheck.count()) {
+QueryPlan::QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck,
+                     MonoClockMs clock)
+    : config_(config), recheck_ms_(recheck.count()), clock_(std::move(clock)) {
   shape_.per_series = config_.mode != QueryMode::uname && one_device(config_);
   rebuild();
 }
@@ -50,17 +39,18 @@ void QueryPlan::rebuild() {
   batch_ = build_batch_query(config_, shape_);
 }
 
-void QueryPlan::prepare(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms) {
-  if (resolves_layout() && now_ms >= next_layout_ms_) check_layout(client, eval_time_ms, now_ms);
-  if (may_use_rules() && now_ms >= next_rules_ms_) check_rules(client, eval_time_ms, now_ms);
+void QueryPlan::prepare(PrometheusApi& api, std::int64_t eval_time_ms) {
+  if (resolves_layout() && clock_() >= next_layout_ms_) check_layout(api, eval_time_ms);
+  if (may_use_rules() && clock_() >= next_rules_ms_) check_rules(api, eval_time_ms);
 }
 
-void QueryPlan::check_layout(PrometheusClient& client, std::int64_t eval_time_ms,
-                             std::int64_t now_ms) {
+void QueryPlan::check_layout(PrometheusApi& api, std::int64_t eval_time_ms) {
   ++counts_.layout_checks;
-  const BuiltQuery query{build_layout_query(config_), std::string(kLayoutLabel), {}, false};
-  const auto answer = ask(client, query, eval_time_ms);
-  if (!answer) {
+  const std::int64_t now_ms = clock_();
+  const auto answer =
+      api.query({.promql = build_layout_query(config_), .node_label = std::string(kLayoutLabel)},
+                eval_time_ms);
+  if (!answer.ok()) {
     ++counts_.failed;
     next_layout_ms_ = now_ms;  // the chain (or the label found before) stays meanwhile
     return;
@@ -68,7 +58,7 @@ void QueryPlan::check_layout(PrometheusClient& client, std::int64_t eval_time_ms
   layout_known_ = true;
   next_layout_ms_ = now_ms + recheck_ms_;
   QueryShape shape = shape_;
-  shape.node_label = single_node_label(*answer).value_or("");
+  shape.node_label = single_node_label(*answer.value).value_or("");
   // A new layout may bring several series per node again: start from what the interface says.
   shape.per_series = !shape.receive_rule.empty() || one_device(config_);
   if (shape != shape_) {
@@ -77,33 +67,27 @@ void QueryPlan::check_layout(PrometheusClient& client, std::int64_t eval_time_ms
   }
 }
 
-void QueryPlan::check_rules(PrometheusClient& client, std::int64_t eval_time_ms,
-                            std::int64_t now_ms) {
+void QueryPlan::check_rules(PrometheusApi& api, std::int64_t eval_time_ms) {
   ++counts_.rule_checks;
-  next_rules_ms_ = now_ms + recheck_ms_;
+  next_rules_ms_ = clock_() + recheck_ms_;
   QueryShape shape = shape_;
   shape.receive_rule.clear();
   shape.transmit_rule.clear();
-  const HttpResult http = client.recording_rules();
-  try {
-    // Prometheus-compatible servers without a rules API (404) simply have none to offer.
-    const RateRules rules = http.ok() ? find_rate_rules(http.body, config_) : RateRules{};
-    if (!http.ok() && http.http_status != 404) ++counts_.failed;
-    const bool complete = rules.receive && (!asks_link_parts(config_) || rules.transmit);
-    bool covered = complete;
-    if (complete) {
-      if (const std::string coverage = build_rule_coverage_query(config_, rules);
-          !coverage.empty()) {
-        const auto answer = ask(client, {coverage, "", {}, false}, eval_time_ms);
-        covered = answer && answer->samples.empty() && answer->series == 0;
-      }
+  const auto listed = api.recording_rules();
+  // Prometheus-compatible servers without a rules API (404) simply have none to offer.
+  if (!listed.ok() && listed.http_status != 404) ++counts_.failed;
+  const RateRules rules = listed.ok() ? find_rate_rules(*listed.value, config_) : RateRules{};
+  const bool complete = rules.receive && (!asks_link_parts(config_) || rules.transmit);
+  bool covered = complete;
+  if (complete) {
+    if (const std::string coverage = build_rule_coverage_query(config_, rules); !coverage.empty()) {
+      const auto answer = api.query({.promql = coverage}, eval_time_ms);
+      covered = answer.ok() && answer.value->samples.empty() && answer.value->series == 0;
     }
-    if (covered) {
-      shape.receive_rule = rules.receive->name;
-      if (asks_link_parts(config_)) shape.transmit_rule = rules.transmit->name;
-    }
-  } catch (const std::exception&) {
-    ++counts_.failed;
+  }
+  if (covered) {
+    shape.receive_rule = rules.receive->name;
+    if (asks_link_parts(config_)) shape.transmit_rule = rules.transmit->name;
   }
   const bool per_series = !shape.receive_rule.empty() || one_device(config_);
   if (shape.receive_rule != shape_.receive_rule) shape.per_series = per_series;
@@ -113,40 +97,40 @@ void QueryPlan::check_rules(PrometheusClient& client, std::int64_t eval_time_ms,
   }
 }
 
-bool QueryPlan::reconsider(const ParsedVector& answer, PrometheusClient& client,
-                           std::int64_t eval_time_ms, std::int64_t now_ms) {
+bool QueryPlan::reconsider(const ParsedVector& answer, PrometheusApi& api,
+                           std::int64_t eval_time_ms) {
   if (!answer.ok()) return false;
   const QueryShape before = shape_;
   if (shape_.per_series && answer.duplicate_node + answer.duplicate_part > 0) {
     shape_.per_series = false;
     rebuild();
   }
-  if (!shape_.receive_rule.empty() && answer.samples.empty())
-    check_rules(client, eval_time_ms, now_ms);
+  if (!shape_.receive_rule.empty() && answer.samples.empty()) check_rules(api, eval_time_ms);
   if (resolves_layout() && !shape_.node_label.empty() && answer.missing_label > 0)
-    check_layout(client, eval_time_ms, now_ms);
+    check_layout(api, eval_time_ms);
   return shape_ != before;
 }
 
-bool QueryPlan::ask_speeds(const std::vector<model::NodeSample>& samples, PrometheusClient& client,
-                           std::int64_t eval_time_ms, std::int64_t now_ms) {
+bool QueryPlan::ask_speeds(const std::vector<model::NodeSample>& samples, PrometheusApi& api,
+                           std::int64_t eval_time_ms) {
   ++counts_.speed_queries;
+  const std::int64_t now_ms = clock_();
   // One series per node read as it is; summed by node when there is no such shape, or when a
   // node turns out to have several series.
   const auto series = build_speed_series_query(config_, shape_);
   bool plain = series.has_value();
-  auto answer = ask(client, plain ? *series : build_speed_query(config_, shape_), eval_time_ms);
-  if (plain && answer && answer->duplicate_node > 0) {
+  auto answer = api.query(plain ? *series : build_speed_query(config_, shape_), eval_time_ms);
+  if (plain && answer.ok() && answer.value->duplicate_node > 0) {
     plain = false;
-    answer = ask(client, build_speed_query(config_, shape_), eval_time_ms);
+    answer = api.query(build_speed_query(config_, shape_), eval_time_ms);
   }
-  if (!answer) {
+  if (!answer.ok()) {
     ++counts_.failed;
     next_speeds_ms_ = now_ms;
     return false;
   }
   speeds_.clear();
-  for (const auto& s : answer->samples) {
+  for (const auto& s : answer.value->samples) {
     const bool usable = std::isfinite(s.value) && s.value > 0;
     speeds_[s.node] =
         plain ? Speed{usable ? s.value : 0, usable ? 0U : 1U} : Speed{s.speed, s.unusable_speeds};
@@ -158,13 +142,12 @@ bool QueryPlan::ask_speeds(const std::vector<model::NodeSample>& samples, Promet
   return true;
 }
 
-std::string QueryPlan::attach_speeds(std::vector<model::NodeSample>& samples,
-                                     PrometheusClient& client, std::int64_t eval_time_ms,
-                                     std::int64_t now_ms) {
+std::string QueryPlan::attach_speeds(std::vector<model::NodeSample>& samples, PrometheusApi& api,
+                                     std::int64_t eval_time_ms) {
   if (!asks_link_parts(config_)) return {};
-  bool due = speeds_eval_ms_ == 0 || now_ms >= next_speeds_ms_;
+  bool due = speeds_eval_ms_ == 0 || clock_() >= next_speeds_ms_;
   for (std::size_t i = 0; i < samples.size() && !due; ++i) due = !speeds_.contains(samples[i].node);
-  if (due && !ask_speeds(samples, client, eval_time_ms, now_ms) && speeds_eval_ms_ == 0)
+  if (due && !ask_speeds(samples, api, eval_time_ms) && speeds_eval_ms_ == 0)
     return "the link speeds could not be asked";
   for (auto& s : samples) {
     if (const auto it = speeds_.find(s.node); it != speeds_.end()) {

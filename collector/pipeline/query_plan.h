@@ -6,9 +6,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
+#include "common/clock.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 
@@ -19,7 +20,8 @@
 // contradicts what was found (a duplicate series where one per node was found, series without
 // the label found, the rules' series gone, a node without a cached speed). Then the refresh
 // asks again in the same measurement, so what is published is what the one-query form would
-// give. Not thread-safe: the measuring thread owns it.
+// give. What is due when is read off an injected monotonic clock. Not thread-safe: the measuring
+// thread owns it.
 namespace netscore::collector {
 
 class QueryPlan {
@@ -33,17 +35,17 @@ class QueryPlan {
     std::uint64_t total() const { return layout_checks + rule_checks + speed_queries; }
   };
 
-  QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck);
+  QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck,
+            MonoClockMs clock = mono_now_ms);
 
-  // Before the refresh's query: the layout and the rules, when due. `now_ms` is monotonic.
-  void prepare(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
+  // Before the refresh's query: the layout and the rules, when due.
+  void prepare(PrometheusApi& api, std::int64_t eval_time_ms);
   // After it: true when the answer contradicts the shape and the batch changed (ask again).
-  bool reconsider(const ParsedVector& answer, PrometheusClient& client, std::int64_t eval_time_ms,
-                  std::int64_t now_ms);
+  bool reconsider(const ParsedVector& answer, PrometheusApi& api, std::int64_t eval_time_ms);
   // Gives each sample its node's link speed from the cache, asked first when due or when a node
   // is not in it. Empty on success; the error when no speeds are known at all.
-  std::string attach_speeds(std::vector<model::NodeSample>& samples, PrometheusClient& client,
-                            std::int64_t eval_time_ms, std::int64_t now_ms);
+  std::string attach_speeds(std::vector<model::NodeSample>& samples, PrometheusApi& api,
+                            std::int64_t eval_time_ms);
 
   const BuiltQuery& batch() const { return batch_; }
   const QueryShape& shape() const { return shape_; }
@@ -61,14 +63,15 @@ class QueryPlan {
 
   bool resolves_layout() const;
   bool may_use_rules() const;
-  void check_layout(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
-  void check_rules(PrometheusClient& client, std::int64_t eval_time_ms, std::int64_t now_ms);
-  bool ask_speeds(const std::vector<model::NodeSample>& samples, PrometheusClient& client,
-                  std::int64_t eval_time_ms, std::int64_t now_ms);
+  void check_layout(PrometheusApi& api, std::int64_t eval_time_ms);
+  void check_rules(PrometheusApi& api, std::int64_t eval_time_ms);
+  bool ask_speeds(const std::vector<model::NodeSample>& samples, PrometheusApi& api,
+                  std::int64_t eval_time_ms);
   void rebuild();
 
   const QueryConfig config_;
   const std::int64_t recheck_ms_;
+  const MonoClockMs clock_;
   QueryShape shape_;
   BuiltQuery batch_;
   Counts counts_;

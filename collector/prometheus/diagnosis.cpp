@@ -5,8 +5,7 @@
 #include <map>
 #include <set>
 
-#include <rapidjson/document.h>
-
+#include "collector/prometheus/promql.h"
 #include "collector/prometheus/query_builder.h"
 
 namespace netscore::collector {
@@ -29,22 +28,17 @@ struct Answer {
   std::vector<model::NodeSample> rows;
 };
 
-Answer ask(PrometheusClient& client, const std::string& promql, std::string_view label,
+// The counts of a `count by (<label>)` query, largest first.
+Answer ask(PrometheusApi& api, const std::string& promql, std::string_view label,
            std::int64_t eval_time_ms) {
-  const HttpResult http = client.query(promql, eval_time_ms);
-  if (!http.ok()) return {describe_http_failure(http), {}};
-  ParsedVector parsed = parse_vector_response(http.body, label);
-  if (!parsed.ok()) return {parsed.error, {}};
-  std::sort(parsed.samples.begin(), parsed.samples.end(),
-            [](const model::NodeSample& a, const model::NodeSample& b) {
-              return a.value > b.value || (a.value == b.value && a.node < b.node);
-            });
-  return {{}, std::move(parsed.samples)};
-}
-
-std::string device_braces(const QueryConfig& config, const std::string& device, bool configured) {
-  if (configured) return "{" + device_matcher(config) + "}";
-  return "{device=" + quote_promql_string(device) + "}";
+  ApiResult<ParsedVector> answer =
+      api.query({.promql = promql, .node_label = std::string(label)}, eval_time_ms);
+  if (!answer.ok()) return {std::move(answer.error), {}};
+  std::vector<model::NodeSample>& rows = answer.value->samples;
+  std::sort(rows.begin(), rows.end(), [](const model::NodeSample& a, const model::NodeSample& b) {
+    return a.value > b.value || (a.value == b.value && a.node < b.node);
+  });
+  return {{}, std::move(rows)};
 }
 
 bool is_virtual(const std::string& device) {
@@ -53,22 +47,12 @@ bool is_virtual(const std::string& device) {
 }
 
 // Distinct values of every label of the metric's series on one device.
-std::string label_values(PrometheusClient& client, const std::string& selector,
-                         std::int64_t eval_time_ms,
+std::string label_values(PrometheusApi& api, const std::string& selector, std::int64_t eval_time_ms,
                          std::map<std::string, std::set<std::string>>& out) {
-  const HttpResult http = client.query(selector, eval_time_ms);
-  if (!http.ok()) return describe_http_failure(http);
-  rapidjson::Document doc;
-  doc.Parse(http.body.data(), http.body.size());
-  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("data") || !doc["data"].IsObject() ||
-      !doc["data"].HasMember("result") || !doc["data"]["result"].IsArray()) {
-    return "unparsable answer";
-  }
-  for (const auto& series : doc["data"]["result"].GetArray()) {
-    if (!series.IsObject() || !series.HasMember("metric") || !series["metric"].IsObject()) continue;
-    for (const auto& label : series["metric"].GetObject()) {
-      if (label.value.IsString()) out[label.name.GetString()].insert(label.value.GetString());
-    }
+  const ApiResult<std::vector<SeriesLabels>> answer = api.series_labels(selector, eval_time_ms);
+  if (!answer.ok()) return answer.error;
+  for (const SeriesLabels& series : *answer.value) {
+    for (const auto& [label, value] : series) out[label].insert(value);
   }
   return {};
 }
@@ -91,23 +75,6 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 }
 
 }  // namespace
-
-std::string describe_http_failure(const HttpResult& result) {
-  if (!result.answered()) return "transport error: " + result.transport_error;
-  std::string text = "http status " + std::to_string(result.http_status);
-  if (result.http_status == 401 || result.http_status == 403) {
-    text +=
-        ": Prometheus refused the credentials (user:password in NETSCORE_PROMETHEUS_URL, "
-        "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE or an Authorization header)";
-  } else if (result.http_status == 404) {
-    text +=
-        ": no query API at this URL (a path prefix such as --web.route-prefix belongs in "
-        "NETSCORE_PROMETHEUS_URL)";
-  }
-  const ParsedVector parsed = parse_vector_response(result.body, "");
-  if (!parsed.ok() && parsed.error.starts_with("prometheus error")) text += ": " + parsed.error;
-  return text;
-}
 
 bool is_kubernetes_node_name(std::string_view name) {
   if (name.empty() || name.size() > 253) return false;
@@ -154,10 +121,9 @@ std::string Diagnosis::summary() const {
   return text + join(findings, " ", findings.size());
 }
 
-Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int64_t eval_time_ms) {
+Diagnosis diagnose(PrometheusApi& api, const QueryConfig& config, std::int64_t eval_time_ms) {
   Diagnosis d;
-  const Answer devices =
-      ask(client, "count by (device) (" + config.metric + ")", "device", eval_time_ms);
+  const Answer devices = ask(api, build_devices_query(config.metric), "device", eval_time_ms);
   if (!devices.error.empty()) {
     d.findings.push_back("Asking Prometheus for the devices of " + config.metric +
                          " failed: " + devices.error + ".");
@@ -165,8 +131,7 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
   }
   for (const auto& row : devices.rows) d.devices.push_back(row.node);
   if (d.devices.empty()) {
-    const Answer uname =
-        ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
+    const Answer uname = ask(api, build_uname_nodenames_query(), "nodename", eval_time_ms);
     d.findings.push_back("Prometheus has no series of " + config.metric +
                          " at all: is node-exporter scraped, or for a recording rule, "
                          "is the rule loaded? (NETSCORE_RECEIVE_METRIC)");
@@ -176,8 +141,8 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
   }
 
   const Answer matched =
-      ask(client, "count by (device) (" + config.metric + device_braces(config, {}, true) + ")",
-          "device", eval_time_ms);
+      ask(api, build_devices_query(config.metric, "{" + device_matcher(config) + "}"), "device",
+          eval_time_ms);
   std::string device;
   const bool configured_matches = matched.error.empty() && !matched.rows.empty();
   if (!configured_matches) {
@@ -190,20 +155,16 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
     d.settings.push_back("NETSCORE_INTERFACE=" + device);
     if (config.interface_regex) d.settings.push_back("NETSCORE_INTERFACE_REGEX=false");
   }
-  const std::string selector = config.metric + device_braces(config, device, configured_matches);
+  const std::string selector = build_diagnosis_selector(config, device);
 
   std::set<std::string> nodenames;
-  const Answer uname =
-      ask(client, "count by (nodename) (node_uname_info)", "nodename", eval_time_ms);
+  const Answer uname = ask(api, build_uname_nodenames_query(), "nodename", eval_time_ms);
   for (const auto& row : uname.rows) nodenames.insert(row.node);
   if (nodenames.empty()) {
     d.findings.push_back(
         "node_uname_info does not exist, so NETSCORE_QUERY_MODE=uname cannot work.");
   } else {
-    const Answer joined = ask(client,
-                              "count by (nodename) (" + selector +
-                                  " * on(instance) group_left(nodename) node_uname_info)",
-                              "nodename", eval_time_ms);
+    const Answer joined = ask(api, build_uname_join_query(selector), "nodename", eval_time_ms);
     d.uname_available = joined.error.empty() && !joined.rows.empty();
     if (!d.uname_available) {
       d.findings.push_back("node_uname_info exists but does not join " + selector + " on instance" +
@@ -212,8 +173,7 @@ Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int
   }
 
   std::map<std::string, std::set<std::string>> values;
-  if (const std::string error = label_values(client, selector, eval_time_ms, values);
-      !error.empty()) {
+  if (const std::string error = label_values(api, selector, eval_time_ms, values); !error.empty()) {
     d.findings.push_back("Reading the labels of " + selector + " failed: " + error + ".");
   }
   for (const auto& [label, label_set] : values) {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/response_parser.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
@@ -19,10 +19,6 @@ namespace netscore::collector {
 // each dot-separated part starting and ending alphanumeric, at most 253 bytes. `10.0.0.2:9100`
 // (a scrape address) is not one.
 bool is_kubernetes_node_name(std::string_view name);
-
-// An HTTP answer's error text: Prometheus' own error message when the body carries one, and for
-// 401/403/404 the setting to check.
-std::string describe_http_failure(const HttpResult& result);
 
 // Samples whose name can never be a node's, moved out of a parsed answer.
 struct NameFilter {
@@ -56,6 +52,6 @@ struct Diagnosis {
 
 // Asks Prometheus a few small queries at eval_time_ms. Never throws for what Prometheus answers:
 // a failed query becomes a finding.
-Diagnosis diagnose(PrometheusClient& client, const QueryConfig& config, std::int64_t eval_time_ms);
+Diagnosis diagnose(PrometheusApi& api, const QueryConfig& config, std::int64_t eval_time_ms);
 
 }  // namespace netscore::collector

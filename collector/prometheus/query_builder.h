@@ -38,9 +38,9 @@ inline constexpr std::string_view kCandidateNodeLabel = "netscore_node";
 
 struct BuiltQuery {
   // The receive direction's parts; every part when transmit_promql is empty.
-  std::string promql;
-  std::string node_label;  // the result label that carries the node name
-  std::string kind_label;  // kKindLabel (or __name__): which part of the answer a series is
+  std::string promql{};
+  std::string node_label{};  // the result label that carries the node name
+  std::string kind_label{};  // kKindLabel (or __name__): which part of the answer a series is
   // NETSCORE_QUERY_FUNCTION=rate: the score parts are the rates, which the answer holds once.
   bool score_is_rate = false;
   // Values of kind_label that stand for a kKind* (a recording rule's name for its part).

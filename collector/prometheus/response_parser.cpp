@@ -96,6 +96,15 @@ std::optional<double> parse_sample_value(std::string_view text) {
 
 namespace {
 
+// A sample's value, when the series has one that is a Prometheus float string.
+std::optional<double> sample_value(const rapidjson::Value& series) {
+  const auto value = series.FindMember("value");
+  if (value == series.MemberEnd() || !value->value.IsArray() || value->value.Size() != 2 ||
+      !value->value[1].IsString())
+    return std::nullopt;
+  return parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
+}
+
 // One request's answer, and what its series without the kind label are (nullopt: scores).
 struct RequestAnswer {
   const std::string& body;
@@ -103,7 +112,7 @@ struct RequestAnswer {
 };
 
 // Checks the envelope; on success, `result` is the answer's array of series.
-std::string read_envelope(const rapidjson::Document& doc, ParsedVector& out,
+std::string read_envelope(const rapidjson::Document& doc, std::vector<std::string>& warnings,
                           const rapidjson::Value*& result) {
   if (doc.HasParseError()) {
     return "unparsable response: " + std::string(rapidjson::GetParseError_En(doc.GetParseError())) +
@@ -112,7 +121,7 @@ std::string read_envelope(const rapidjson::Document& doc, ParsedVector& out,
   if (!doc.IsObject()) return "unparsable response: not a JSON object";
   if (const auto it = doc.FindMember("warnings"); it != doc.MemberEnd() && it->value.IsArray()) {
     for (const auto& w : it->value.GetArray()) {
-      if (w.IsString()) out.warnings.emplace_back(w.GetString(), w.GetStringLength());
+      if (w.IsString()) warnings.emplace_back(w.GetString(), w.GetStringLength());
     }
   }
   const std::string_view status = string_member(doc, "status");
@@ -155,7 +164,7 @@ ParsedVector parse(std::span<const RequestAnswer> answers, std::string_view node
     }
     buffers[i] = answers[i].body;
     docs[i].ParseInsitu(buffers[i].data());
-    out.error = read_envelope(docs[i], out, results[i]);
+    out.error = read_envelope(docs[i], out.warnings, results[i]);
     if (!out.ok()) return out;
     total += results[i]->Size();
   }
@@ -194,13 +203,7 @@ ParsedVector parse(std::span<const RequestAnswer> answers, std::string_view node
       ++(part ? out.rate_series : out.series);
       const std::string_view node =
           has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
-      const auto value = s.FindMember("value");
-      std::optional<double> number;
-      if (value != s.MemberEnd() && value->value.IsArray() && value->value.Size() == 2 &&
-          value->value[1].IsString()) {
-        number =
-            parse_sample_value({value->value[1].GetString(), value->value[1].GetStringLength()});
-      }
+      const std::optional<double> number = sample_value(s);
       if (part) {
         // These only annotate a score series; problems with them are the score's to report.
         if (!node.empty() && number) annotations.push_back({*part, node, *number});
@@ -261,6 +264,96 @@ ParsedVector parse_batch_response(const std::string& receive_body, const std::st
     answers.push_back({transmit_body, annotation_part(query.transmit_untagged, {})});
   return parse(answers, query.node_label, query.kind_label, query.score_is_rate,
                query.kind_aliases);
+}
+
+LabelsAnswer parse_series_labels(const std::string& body) {
+  LabelsAnswer out;
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  std::vector<std::string> warnings;
+  const rapidjson::Value* result = nullptr;
+  out.error = read_envelope(doc, warnings, result);
+  if (!out.error.empty()) return out;
+  for (const auto& series : result->GetArray()) {
+    if (!series.IsObject()) continue;
+    const auto metric = series.FindMember("metric");
+    if (metric == series.MemberEnd() || !metric->value.IsObject()) continue;
+    SeriesLabels& labels = out.series.emplace_back();
+    for (const auto& label : metric->value.GetObject()) {
+      if (label.value.IsString())
+        labels.emplace_back(label.name.GetString(), label.value.GetString());
+    }
+  }
+  return out;
+}
+
+namespace {
+
+const rapidjson::Value* array_member(const rapidjson::Value& object, const char* name) {
+  const auto it = object.FindMember(name);
+  return it == object.MemberEnd() || !it->value.IsArray() ? nullptr : &it->value;
+}
+
+}  // namespace
+
+RulesAnswer parse_recording_rules(std::string_view body) {
+  RulesAnswer out;
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject() || string_member(doc, "status") != "success" ||
+      !doc.HasMember("data") || !doc["data"].IsObject()) {
+    out.error = "unexpected rules answer: not a successful Prometheus answer";
+    return out;
+  }
+  const rapidjson::Value* groups = array_member(doc["data"], "groups");
+  if (groups == nullptr) {
+    out.error = "unexpected rules answer: no groups array";
+    return out;
+  }
+  for (const auto& group : groups->GetArray()) {
+    if (!group.IsObject()) continue;
+    const rapidjson::Value* rules = array_member(group, "rules");
+    if (rules == nullptr) {
+      out.error = "unexpected rules answer: no rules array";
+      return out;
+    }
+    for (const auto& rule : rules->GetArray()) {
+      if (!rule.IsObject() || string_member(rule, "type") != "recording") continue;
+      out.rules.push_back(
+          {std::string(string_member(rule, "name")), std::string(string_member(rule, "query"))});
+    }
+  }
+  return out;
+}
+
+PodTrafficAnswer parse_pod_traffic(const std::string& body) {
+  PodTrafficAnswer out;
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  const rapidjson::Value* result = nullptr;
+  out.error = read_envelope(doc, out.warnings, result);
+  if (!out.error.empty()) return out;
+  out.pods.reserve(result->Size());
+  for (const auto& series : result->GetArray()) {
+    ++out.series;
+    std::string_view ns;
+    std::string_view pod;
+    std::optional<double> value;
+    if (series.IsObject()) {
+      if (const auto metric = series.FindMember("metric");
+          metric != series.MemberEnd() && metric->value.IsObject()) {
+        ns = string_member(metric->value, "namespace");
+        pod = string_member(metric->value, "pod");
+      }
+      value = sample_value(series);
+    }
+    if (ns.empty() || pod.empty() || !value || !std::isfinite(*value)) {
+      ++out.skipped;
+      continue;
+    }
+    out.pods.push_back({std::string(ns), std::string(pod), *value});
+  }
+  return out;
 }
 
 }  // namespace netscore::collector

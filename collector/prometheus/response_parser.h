@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/model/inputs.h"
@@ -47,6 +48,44 @@ ParsedVector parse_vector_response(const std::string& body, const BuiltQuery& qu
 // `error`; a transmit series only annotates the receive answer's node.
 ParsedVector parse_batch_response(const std::string& receive_body, const std::string& transmit_body,
                                   const BuiltQuery& query);
+
+// One series' labels, as the answer lists them.
+using SeriesLabels = std::vector<std::pair<std::string, std::string>>;
+struct LabelsAnswer {
+  std::string error;  // non-empty: the whole answer is unusable, as ParsedVector::error
+  std::vector<SeriesLabels> series;
+};
+// The labels of every series of an instant vector answer.
+LabelsAnswer parse_series_labels(const std::string& body);
+
+// A recording rule of a GET /api/v1/rules answer: its name and its expression as Prometheus
+// prints it.
+struct RecordingRule {
+  std::string name;
+  std::string query;
+};
+struct RulesAnswer {
+  std::string error;  // non-empty: not Prometheus' rules list
+  std::vector<RecordingRule> rules;
+};
+RulesAnswer parse_recording_rules(std::string_view body);
+
+// One pod's value of a `sum by (namespace, pod)` answer: bytes/s in one direction.
+struct PodRate {
+  std::string namespace_name;
+  std::string pod;
+  double value = 0;
+};
+struct PodTrafficAnswer {
+  std::string error;  // non-empty: the whole answer is unusable, as ParsedVector::error
+  std::vector<PodRate> pods;
+  std::vector<std::string> warnings;
+  std::uint32_t series = 0;
+  // Series without a namespace or a pod (the root cgroup's, a runtime that fills no pod labels),
+  // or whose value is not a number: not a pod's traffic.
+  std::uint32_t skipped = 0;
+};
+PodTrafficAnswer parse_pod_traffic(const std::string& body);
 
 // Prometheus' sample value text: a decimal/exponent float, "NaN", "+Inf", "-Inf" (Go's ParseFloat).
 std::optional<double> parse_sample_value(std::string_view text);

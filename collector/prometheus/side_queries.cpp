@@ -2,23 +2,13 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <stdexcept>
 #include <utility>
-
-#include <rapidjson/document.h>
 
 #include "collector/prometheus/query_builder.h"
 #include "common/duration.h"
 
 namespace netscore::collector {
 namespace {
-
-// The receive counter on the interface: the transmit counter and the link speeds are read with
-// the node label it carries, as node-exporter gives all three the labels of one scrape target.
-// Counting them too would triple the cost of every check, for a layout no exporter has.
-std::string metric_selector(const QueryConfig& config, const std::string& extra) {
-  return config.metric + "{" + device_matcher(config) + extra + "}";
-}
 
 // PromQL as Prometheus prints it, without the blanks outside string literals: its printer's
 // spacing differs between versions (`without(device)`, `without (device)`).
@@ -108,33 +98,7 @@ std::optional<std::string> rate_rule_job(std::string_view query, const std::stri
   return job.value_or("");
 }
 
-std::string_view member_string(const rapidjson::Value& object, const char* name) {
-  const auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsString()) return {};
-  return {it->value.GetString(), it->value.GetStringLength()};
-}
-
-const rapidjson::Value& array_member(const rapidjson::Value& object, const char* name) {
-  const auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsArray())
-    throw std::runtime_error(std::string("unexpected rules answer: no ") + name + " array");
-  return it->value;
-}
-
 }  // namespace
-
-std::string build_layout_query(const QueryConfig& config) {
-  const auto& labels = config.node_labels;
-  std::string q;
-  std::string absent;  // the higher-priority candidates, absent
-  for (const auto& label : labels) {
-    if (!q.empty()) q += " or ";
-    q += "label_replace(count(" + metric_selector(config, absent + "," + label + "!=\"\"") +
-         "), \"" + std::string(kLayoutLabel) + "\", \"" + label + "\", \"\", \"\")";
-    absent += "," + label + "=\"\"";
-  }
-  return q;
-}
 
 std::optional<std::string> single_node_label(const ParsedVector& layout_answer) {
   if (!layout_answer.ok() || layout_answer.samples.size() != 1 ||
@@ -143,42 +107,19 @@ std::optional<std::string> single_node_label(const ParsedVector& layout_answer) 
   return layout_answer.samples.front().node;
 }
 
-RateRules find_rate_rules(std::string_view rules_body, const QueryConfig& config) {
-  rapidjson::Document doc;
-  doc.Parse(rules_body.data(), rules_body.size());
-  if (doc.HasParseError() || !doc.IsObject() || member_string(doc, "status") != "success" ||
-      !doc.HasMember("data") || !doc["data"].IsObject())
-    throw std::runtime_error("unexpected rules answer: not a successful Prometheus answer");
+RateRules find_rate_rules(const std::vector<RecordingRule>& rules, const QueryConfig& config) {
   RateRules found;
-  for (const auto& group : array_member(doc["data"], "groups").GetArray()) {
-    if (!group.IsObject()) continue;
-    for (const auto& rule : array_member(group, "rules").GetArray()) {
-      if (!rule.IsObject() || member_string(rule, "type") != "recording") continue;
-      const std::string_view name = member_string(rule, "name");
-      const std::string_view query = member_string(rule, "query");
-      if (!found.receive) {
-        if (auto job = rate_rule_job(query, config.metric, config))
-          found.receive = RateRule{std::string(name), std::move(*job)};
-      }
-      if (!found.transmit) {
-        if (auto job = rate_rule_job(query, config.transmit_metric, config))
-          found.transmit = RateRule{std::string(name), std::move(*job)};
-      }
+  for (const auto& rule : rules) {
+    if (!found.receive) {
+      if (auto job = rate_rule_job(rule.query, config.metric, config))
+        found.receive = RateRule{rule.name, std::move(*job)};
+    }
+    if (!found.transmit) {
+      if (auto job = rate_rule_job(rule.query, config.transmit_metric, config))
+        found.transmit = RateRule{rule.name, std::move(*job)};
     }
   }
   return found;
-}
-
-std::string build_rule_coverage_query(const QueryConfig& config, const RateRules& rules) {
-  std::string q;
-  for (const auto& [rule, metric] : {std::pair{&rules.receive, &config.metric},
-                                     std::pair{&rules.transmit, &config.transmit_metric}}) {
-    if (!*rule || (*rule)->job.empty()) continue;
-    if (!q.empty()) q += " or ";
-    q += "count(" + *metric + "{" + device_matcher(config) +
-         ",job!=" + quote_promql_string((*rule)->job) + "})";
-  }
-  return q;
 }
 
 }  // namespace netscore::collector

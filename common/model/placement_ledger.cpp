@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <numeric>
 #include <utility>
 
 #include "common/model/correction.h"
@@ -46,6 +46,12 @@ void PlacementLedger::release_workload(std::uint32_t id) {
   free_workloads_.push_back(id);
 }
 
+void PlacementLedger::forget_name(const std::string& name, const std::string& uid) {
+  // A pod recreated under the same name (a StatefulSet's) may be known before the old one leaves.
+  const auto it = uid_by_name_.find(name);
+  if (it != uid_by_name_.end() && it->second == uid) uid_by_name_.erase(it);
+}
+
 void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms) {
   const std::uint32_t node = intern(pod.node);
   const std::uint32_t workload = intern_workload(pod.workload);
@@ -55,12 +61,16 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
     --node_pods_[it->second.node];
     --workloads_[it->second.workload].pods;
     release_workload(it->second.workload);
+    forget_name(it->second.name, pod.uid);
   }
+  std::string name = pod.host_network ? std::string() : pod.name;
+  if (!name.empty()) uid_by_name_[name] = pod.uid;
   it->second = PodRecord{.node = node,
                          .workload = workload,
                          .annotated_rate = static_cast<float>(pod.annotated_rate),
                          .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
-                         .placed_ms = placed_ms};
+                         .placed_ms = placed_ms,
+                         .name = std::move(name)};
   ++node_pods_[node];
   if (now_ms - placed_ms < recent_horizon_ms_) {
     recent_[pod.uid] = placed_ms;
@@ -78,6 +88,7 @@ void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator
   departed_.push_back({.pod = pod, .left_ms = now_ms});
   ++workloads_[pod.workload].departed;
   recent_.erase(it->first);
+  forget_name(pod.name, it->first);
   pods_.erase(it);
 }
 
@@ -125,23 +136,68 @@ void PlacementLedger::remove_pod(const std::string& uid, std::int64_t now_ms) {
 
 void PlacementLedger::replace_nodes(const std::vector<NodeFacts>& nodes) {
   nodes_.clear();
-  for (const auto& n : nodes) nodes_[n.name] = n.rule_mask;
+  nodes_.reserve(nodes.size());
+  for (const auto& n : nodes) nodes_.emplace_back(n.name, n.rule_mask);
+  // Sorted once (already in order when the API server lists them), not inserted one by one.
+  std::sort(nodes_.begin(), nodes_.end());
+  nodes_.erase(std::unique(nodes_.begin(), nodes_.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+               nodes_.end());
 }
 
 void PlacementLedger::upsert_node(const NodeFacts& node) {
-  nodes_[node.name] = node.rule_mask;
+  const auto at =
+      std::lower_bound(nodes_.begin(), nodes_.end(), node.name,
+                       [](const auto& n, const std::string& name) { return n.first < name; });
+  if (at != nodes_.end() && at->first == node.name) {
+    at->second = node.rule_mask;
+  } else {
+    nodes_.emplace(at, node.name, node.rule_mask);
+  }
 }
 
 void PlacementLedger::remove_node(const std::string& name) {
-  nodes_.erase(name);
+  const auto at =
+      std::lower_bound(nodes_.begin(), nodes_.end(), name,
+                       [](const auto& n, const std::string& key) { return n.first < key; });
+  if (at != nodes_.end() && at->first == name) nodes_.erase(at);
 }
 
 std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
-  std::vector<NodeLoad> by_id(node_names_.size());
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    by_id[id].pods = node_pods_[id];
-    by_id[id].settled = node_pods_[id];
+  if (ids_by_name_.size() != node_names_.size()) {
+    ids_by_name_.resize(node_names_.size());
+    std::iota(ids_by_name_.begin(), ids_by_name_.end(), 0U);
+    std::sort(ids_by_name_.begin(), ids_by_name_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return node_names_[a] < node_names_[b]; });
   }
+  // Every node with an id and every watched node, in name order: two sorted sequences merged,
+  // each load built once, in place. at[id] is where a node id's load is; a node neither watched
+  // nor holding pods, running or gone, is dropped at the end.
+  std::vector<NodeLoad> out;
+  out.reserve(node_names_.size() + nodes_.size());
+  std::vector<std::uint32_t> at(node_names_.size());
+  auto watched = nodes_.begin();
+  // Watched nodes without pods up to `name` (nullptr: all the rest).
+  const auto watched_only_before = [&](const std::string* name) {
+    for (; watched != nodes_.end() && (name == nullptr || watched->first < *name); ++watched) {
+      out.push_back({.name = watched->first, .in_cluster = true, .rule_mask = watched->second});
+    }
+  };
+  for (const std::uint32_t id : ids_by_name_) {
+    const std::string& name = node_names_[id];
+    watched_only_before(&name);
+    at[id] = static_cast<std::uint32_t>(out.size());
+    NodeLoad& load = out.emplace_back();
+    load.name = name;
+    load.pods = node_pods_[id];
+    load.settled = node_pods_[id];
+    if (watched != nodes_.end() && watched->first == name) {
+      load.in_cluster = true;
+      load.rule_mask = watched->second;
+      ++watched;
+    }
+  }
+  watched_only_before(nullptr);
   for (auto it = recent_.begin(); it != recent_.end();) {
     const double pending = pending_fraction(window.now_ms - it->second, window);
     const auto pod = pods_.find(it->first);
@@ -149,7 +205,7 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
       it = recent_.erase(it);
       continue;
     }
-    NodeLoad& load = by_id[pod->second.node];
+    NodeLoad& load = out[at[pod->second.node]];
     ++load.placed;
     load.settled -= pending;
     if (const double rate = known_rate(pod->second); rate >= 0) {
@@ -173,7 +229,7 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
       release_workload(gone.pod.workload);
       return true;
     }
-    NodeLoad& load = by_id[gone.pod.node];
+    NodeLoad& load = out[at[gone.pod.node]];
     ++load.departed;
     if (const double rate = known_rate(gone.pod); rate >= 0) {
       load.departed_known += held * rate;
@@ -189,21 +245,9 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
     }
     return false;
   });
-  std::map<std::string, NodeLoad> sorted;
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    if (by_id[id].pods == 0 && by_id[id].departed == 0) continue;
-    by_id[id].name = node_names_[id];
-    sorted[node_names_[id]] = std::move(by_id[id]);
-  }
-  for (const auto& [name, mask] : nodes_) {
-    NodeLoad& load = sorted[name];
-    load.name = name;
-    load.in_cluster = true;
-    load.rule_mask = mask;
-  }
-  std::vector<NodeLoad> out;
-  out.reserve(sorted.size());
-  for (auto& [name, load] : sorted) out.push_back(std::move(load));
+  std::erase_if(out, [](const NodeLoad& load) {
+    return !load.in_cluster && load.pods == 0 && load.departed == 0;
+  });
   return out;
 }
 
@@ -242,6 +286,17 @@ std::optional<double> PlacementLedger::workload_rate(const std::string& workload
   const auto it = workload_ids_.find(workload);
   if (it == workload_ids_.end()) return std::nullopt;
   return learner_.workload_rate(it->second);
+}
+
+std::vector<std::string> PlacementLedger::nodes_of_pods(std::span<const std::string> names) const {
+  std::vector<std::string> nodes(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto uid = uid_by_name_.find(names[i]);
+    if (uid == uid_by_name_.end()) continue;
+    if (const auto pod = pods_.find(uid->second); pod != pods_.end())
+      nodes[i] = node_names_[pod->second.node];
+  }
+  return nodes;
 }
 
 std::size_t PlacementLedger::recent_count() const {

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/model/inputs.h"
@@ -29,6 +30,8 @@ struct PodFacts {
   double annotated_transmit_rate = -1;  // kExpectedTransmitRateAnnotation, the same way
   std::string workload{};               // "ns/Kind/name" of the controlling owner; empty: none
   std::string resource_version{};
+  std::string name{};         // "namespace/name"
+  bool host_network = false;  // spec.hostNetwork: the pod's traffic is its node's
 };
 
 struct NodeFacts {
@@ -70,6 +73,9 @@ class PlacementLedger {
   std::optional<double> rate_per_pod() const;
   // The learned traffic per pod of a workload key ("ns/Kind/name"), nullopt when not known (yet).
   std::optional<double> workload_rate(const std::string& workload) const;
+  // For each "namespace/name", the node of the bound pod so named, or empty: no such pod, or one
+  // on its node's network (spec.hostNetwork), whose traffic per pod is the node's own.
+  std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;  // pods that may still be pending
@@ -82,6 +88,7 @@ class PlacementLedger {
     float annotated_rate = -1;
     float annotated_transmit_rate = -1;
     std::int64_t placed_ms = 0;
+    std::string name{};  // "namespace/name"; empty on the host network
   };
   struct Departed {
     PodRecord pod{};
@@ -97,19 +104,25 @@ class PlacementLedger {
   // Frees a workload's record (and what was learned of it) once no pod, running or gone, refers
   // to it.
   void release_workload(std::uint32_t id);
+  void forget_name(const std::string& name, const std::string& uid);
   void insert(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms);
   void erase(std::unordered_map<std::string, PodRecord>::iterator it, std::int64_t now_ms);
   // Bytes/s of a pod when known (annotation, else its workload's learned rate), else < 0.
   double known_rate(const PodRecord& pod) const;
 
   std::int64_t recent_horizon_ms_;
-  std::unordered_map<std::string, PodRecord> pods_;       // by uid
+  std::unordered_map<std::string, PodRecord> pods_;           // by uid
+  std::unordered_map<std::string, std::string> uid_by_name_;  // pods not on the host network
   std::unordered_map<std::string, std::int64_t> recent_;  // uid -> placement, pods maybe pending
   std::vector<Departed> departed_;  // pods gone within the horizon, oldest first
   std::vector<std::string> node_names_;
   std::vector<std::uint32_t> node_pods_;  // bound pods per node id
   std::unordered_map<std::string, std::uint32_t> node_ids_;
-  std::unordered_map<std::string, std::uint64_t> nodes_;  // watched nodes -> rule mask
+  // Watched nodes -> rule mask, sorted by name: contiguous, as every publish walks it whole.
+  std::vector<std::pair<std::string, std::uint64_t>> nodes_;
+  // Node ids in name order, extended when a node is interned (rarely: a node's first pod), so
+  // that loads(), which runs on every publish, merges instead of sorting.
+  std::vector<std::uint32_t> ids_by_name_;
   std::vector<Workload> workloads_;  // [kNoWorkload]: pods without a controlling owner
   std::unordered_map<std::string, std::uint32_t> workload_ids_;
   std::vector<std::uint32_t> free_workloads_;

@@ -27,7 +27,7 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 6;
+inline constexpr std::uint32_t kLayoutVersion = 7;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -111,7 +111,33 @@ struct CollectorStatus {
   std::uint64_t side_requests_failed_total;
   // Evaluation time of the link speeds in use (Unix ms; they are asked apart and cached); 0: none.
   std::int64_t link_speeds_eval_wall_ms;
+  // The traffic per pod from cAdvisor's series (PodTrafficState), the pods of its last read, those
+  // of them that are watched pods off the host network, and the read's evaluation time (Unix ms;
+  // 0: never read).
+  std::uint32_t pod_traffic_state;
+  std::uint32_t pod_traffic_pods;
+  std::uint32_t pod_traffic_watched;
+  std::uint32_t pod_traffic_reserved;  // zero; keeps the next field 8-byte aligned
+  std::int64_t pod_traffic_eval_wall_ms;
 };
+
+// Whether the traffic per pod is read. `absent`: Prometheus has no per-pod series with pod labels
+// (the container runtime fills none), so the collector reads none.
+enum class PodTrafficState : std::uint32_t { off = 0, unchecked = 1, absent = 2, in_use = 3 };
+
+constexpr std::string_view pod_traffic_state_name(std::uint32_t state) {
+  switch (static_cast<PodTrafficState>(state)) {
+    case PodTrafficState::off:
+      return "off";
+    case PodTrafficState::unchecked:
+      return "unchecked";
+    case PodTrafficState::absent:
+      return "absent";
+    case PodTrafficState::in_use:
+      return "in use";
+  }
+  return "unknown";
+}
 
 enum class WatchState : std::uint32_t { off = 0, syncing = 1, synced = 2, failing = 3 };
 

@@ -172,6 +172,10 @@ std::string render_table_json(const TableView& v) {
             {"side_requests_total", v.status.side_requests_total},
             {"side_requests_failed_total", v.status.side_requests_failed_total},
             {"link_speeds_eval_wall_ms", v.status.link_speeds_eval_wall_ms},
+            {"pod_traffic", shm::pod_traffic_state_name(v.status.pod_traffic_state)},
+            {"pod_traffic_pods", v.status.pod_traffic_pods},
+            {"pod_traffic_watched_pods", v.status.pod_traffic_watched},
+            {"pod_traffic_eval_wall_ms", v.status.pod_traffic_eval_wall_ms},
             {"last_success_wall_ms", v.status.last_success_wall_ms},
             {"writer_pid", v.status.writer_pid}});
   j.end_object();

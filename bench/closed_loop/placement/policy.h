@@ -5,8 +5,11 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/flags/flags.h"
 #include "common/config.h"
+
+namespace boost::program_options {
+class options_description;
+}  // namespace boost::program_options
 
 // What a closed-loop run compares and how its loop is paced: the policies (kube-scheduler alone,
 // baselines, netscore configurations, oracles) and the loop's parameters, with their flags. The
@@ -75,8 +78,8 @@ struct LoopParams {
 };
 
 // A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, ...), writing into
-// `params`; and their listing for --help.
-void add_loop_options(flags::po::options_description& options, LoopParams& params);
+// `params` once bench/flags has parsed the command line; and their listing for --help.
+void add_loop_options(boost::program_options::options_description& options, LoopParams& params);
 std::string loop_help();
 
 }  // namespace netscore::sim

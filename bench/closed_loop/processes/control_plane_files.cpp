@@ -85,7 +85,7 @@ void drop_extenders(std::vector<std::string>& lines) {
   lines = std::move(kept);
 }
 
-std::string quoted(std::string_view text) {
+std::string yaml_quoted(std::string_view text) {
   return fmt::format("\"{}\"", text);
 }
 
@@ -156,7 +156,7 @@ std::string scheduler_config(std::string_view shipped, const SchedulerConfigEdit
     return join_lines(lines);
   }
   require_loopback(*edits.extender_url);
-  set_value(lines, "urlPrefix", quoted(*edits.extender_url));
+  set_value(lines, "urlPrefix", yaml_quoted(*edits.extender_url));
   if (edits.weight) set_value(lines, "weight", std::to_string(*edits.weight));
   return join_lines(lines);
 }

@@ -181,6 +181,13 @@ std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std
                                        .api_version = std::string(type.api_version)};
 }
 
+testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string_view owner_uid) {
+  return {.ns = pod.ns,
+          .name = pod.name,
+          .labels = pod_labels(trace, pod, owner_uid),
+          .owner = owner_reference(pod.owner_kind, pod.replicaset, owner_uid)};
+}
+
 std::string pod(const testing::kube::Pod& pod) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);

@@ -45,6 +45,10 @@ std::string owner(const Trace& trace, const PodSpec& pod, unsigned replicas);
 std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std::string_view name,
                                                              std::string_view uid);
 
+// A trace pod as the model: namespace, name, pod_labels and its controller's reference (owner_uid
+// empty for OwnerKind::none); node and scheduler unset.
+testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string_view owner_uid);
+
 // A pod as created through the API: its namespace, name, labels, controller reference (none
 // without), spec.schedulerName and spec.nodeName (empty: for the scheduler to bind), with the
 // requests SchedulerModel assumes; restartPolicy Never for a Job's pod, as its template must say.

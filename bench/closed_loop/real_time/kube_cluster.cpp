@@ -324,13 +324,11 @@ class KubeCluster final : public RealtimeCluster {
     const PodSpec& spec = trace_.pods[pod];
     const std::string owner_uid =
         spec.owner_kind == OwnerKind::none ? std::string() : owner_uid_.at(owner_key(spec));
-    return kube_json::pod(
-        {.ns = spec.ns,
-         .name = names_[pod],
-         .node = node,
-         .labels = kube_json::pod_labels(trace_, spec, owner_uid),
-         .owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid),
-         .scheduler_name = scheduler_name_});
+    auto object = kube_json::trace_pod(trace_, spec, owner_uid);
+    object.name = names_[pod];
+    object.node = node;
+    object.scheduler_name = scheduler_name_;
+    return kube_json::pod(object);
   }
 
   static std::tuple<OwnerKind, std::string, std::string> owner_key(const PodSpec& spec) {

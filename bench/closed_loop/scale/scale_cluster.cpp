@@ -121,13 +121,10 @@ KubeConfig ScaleCluster::collector_kube() const {
 
 std::string ScaleCluster::pod_body(const PodSpec& spec, const std::string& owner_uid,
                                    const std::string& node) const {
-  return kube_json::pod(
-      {.ns = spec.ns,
-       .name = spec.name,
-       .node = node,
-       .labels = kube_json::pod_labels(trace_, spec, owner_uid),
-       .owner = kube_json::owner_reference(spec.owner_kind, spec.replicaset, owner_uid),
-       .scheduler_name = "default-scheduler"});
+  auto object = kube_json::trace_pod(trace_, spec, owner_uid);
+  object.node = node;
+  object.scheduler_name = "default-scheduler";
+  return kube_json::pod(object);
 }
 
 void ScaleCluster::create_backlog(unsigned pods, double replicaset_share, unsigned per_replicaset) {

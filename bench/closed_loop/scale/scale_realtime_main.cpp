@@ -62,7 +62,7 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
         for (std::size_t at = 0; at <= list.size();) {
           const auto comma = std::min(list.find(',', at), list.size());
           const auto count = flags::parse_number<unsigned>(list.substr(at, comma - at));
-          if (!count) throw po::invalid_option_value(list);
+          if (!count) throw po::error("--nodes=" + list + ": expected counts such as 1000,5000");
           f.node_counts.push_back(*count);
           at = comma + 1;
         }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/publisher.h"
 #include "collector/prometheus/prometheus_client.h"
+#include "common/clock.h"
 #include "common/config.h"
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
@@ -68,8 +70,11 @@ inline collector::Measurer::BackoffWait no_wait() {
 // (no cluster watched).
 class Refresh {
  public:
-  Refresh(const Config& config, collector::PrometheusClient& client, ScoreTableWriter& writer)
-      : measurer_(config, client),
+  // `clock`: when the questions asked apart are due (a test advances it instead of waiting).
+  Refresh(const Config& config, collector::PrometheusClient& client, ScoreTableWriter& writer,
+          MonoClockMs clock = mono_now_ms)
+      : measurer_(config, client,
+                  {.retries = config.prometheus.retries, .clock = std::move(clock)}),
         publisher_(collector::Publisher::options(config, client.redacted_url()), writer) {}
 
   collector::Measurement refresh(std::int64_t eval_time_ms,

@@ -15,7 +15,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -341,10 +340,11 @@ TYPED_TEST(LinkUtilisationTest, ANodeWhoseSpeedChangesIsReadAgainAtTheRecheck) {
     if (recheck_now) config.recheck_interval = *parse_prom_duration("1ms");
     TableFixture table("collector-speed-change");
     collector::PrometheusClient client({config.prometheus});
-    Refresh refresher(config, client, table.writer());
+    std::int64_t now_ms = 0;
+    Refresh refresher(config, client, table.writer(), [&now_ms] { return now_ms; });
     ASSERT_TRUE(refresher.refresh(this->before_change_ms(), no_wait()).ok);
-    // Not a wait for anyone: the 1 ms interval has to have passed for the speeds to be due.
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    // The next refresh, one refresh interval later: past the recheck only when it is 1 ms.
+    now_ms += config.refresh_interval.value.count();
     const collector::Measurement m = refresher.refresh(this->after_change_ms(), no_wait());
     ASSERT_TRUE(m.ok) << m.error;
     shm::SnapshotMeta meta{};

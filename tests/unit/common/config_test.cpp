@@ -42,6 +42,8 @@ TEST(Config, DefaultsMatchTheDocumentedValues) {
   EXPECT_EQ(c.shm.name, "netscore");
   EXPECT_EQ(c.shm.mode, 0600U);
   EXPECT_EQ(c.log_level, LogLevel::info);
+  EXPECT_TRUE(c.pod_traffic.enabled);
+  EXPECT_EQ(c.pod_traffic.interval.value, std::chrono::minutes(1));
   const Config e = load(Component::extender, {});
   EXPECT_EQ(e.extender.listen_host, "127.0.0.1");
   EXPECT_EQ(e.extender.listen_port, 8888);
@@ -112,6 +114,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_INTERFACE", "", "a device name"},
         BadCase{Component::collector, "NETSCORE_INTERFACE", "!", "! and one for every device"},
         BadCase{Component::collector, "NETSCORE_RECHECK_INTERVAL", "0s", "positive duration"},
+        BadCase{Component::collector, "NETSCORE_POD_TRAFFIC_INTERVAL", "0s", "positive duration"},
+        BadCase{Component::collector, "NETSCORE_POD_TRAFFIC", "auto", "true or false"},
         BadCase{Component::collector, "NETSCORE_TIME_RANGE", "5 minutes", "duration"},
         BadCase{Component::collector, "NETSCORE_REFRESH_INTERVAL", "0s", "duration"},
         BadCase{Component::collector, "NETSCORE_QUERY_MODE", "labels", "one of label uname custom"},

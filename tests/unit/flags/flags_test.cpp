@@ -66,8 +66,9 @@ TEST(FlagsTest, TypedValuesInEitherSpelling) {
 }
 
 TEST(FlagsTest, ABadValueExitsTwoNamingTheFlagAndChangesNothing) {
-  for (const std::string& bad : {"--nodes=12x", "--nodes=-1", "--fraction=nan", "--fraction=inf",
-                                 "--duration-s=4 minutes", "--spread=maybe"}) {
+  for (const char* bad_flag : {"--nodes=12x", "--nodes=-1", "--fraction=nan", "--fraction=inf",
+                               "--duration-s=4 minutes", "--spread=maybe"}) {
+    const std::string bad = bad_flag;
     Tool tool;
     EXPECT_EQ(tool.run({"--seed=1", bad}), 2) << bad;
     const std::string flag = bad.substr(0, bad.find('='));

@@ -22,11 +22,13 @@ Trace three_nodes() {
   trace.background_transmit = {0, 0, 0};
   trace.speed = {0, 0, 0};
   for (std::uint32_t i = 0; i < 4; ++i) {
-    trace.pods.push_back({.id = i,
-                          .owner_kind = OwnerKind::none,
-                          .name = "pod-" + std::to_string(i),
-                          .replicaset = "bare",
-                          .rate = i == 0 ? 1000.0 : 10.0});
+    PodSpec pod;
+    pod.id = i;
+    pod.owner_kind = OwnerKind::none;
+    pod.name = "pod-" + std::to_string(i);
+    pod.replicaset = "bare";
+    pod.rate = i == 0 ? 1000.0 : 10.0;
+    trace.pods.push_back(pod);
   }
   return trace;
 }

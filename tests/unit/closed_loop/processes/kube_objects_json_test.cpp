@@ -119,6 +119,20 @@ TEST(KubeObjectsJsonTest, APodHasTheModelsRequestsAndItsControllerReference) {
   EXPECT_TRUE(absent(doc, "/spec/nodeName"));
 }
 
+TEST(KubeObjectsJsonTest, ATracePodCarriesItsLabelsAndItsControllersReference) {
+  const Trace trace = one_pod_trace(OwnerKind::replicaset);
+  const auto model = trace_pod(trace, trace.pods[0], "uid-1");
+  EXPECT_EQ(model.ns, "shop");
+  EXPECT_EQ(model.labels, pod_labels(trace, trace.pods[0], "uid-1"));
+  ASSERT_TRUE(model.owner.has_value());
+  EXPECT_EQ(model.owner->kind, "ReplicaSet");
+  EXPECT_EQ(model.owner->name, "web-5d8f7");
+  EXPECT_EQ(model.owner->uid, "uid-1");
+  EXPECT_TRUE(model.node.empty());
+  const Trace bare = one_pod_trace(OwnerKind::none);
+  EXPECT_FALSE(trace_pod(bare, bare.pods[0], "").owner.has_value());
+}
+
 TEST(KubeObjectsJsonTest, AJobsPodNeverRestartsAndNamesItsBatchOwner) {
   const auto doc = parsed(pod({.ns = "ci",
                                .name = "build-x7k2p",

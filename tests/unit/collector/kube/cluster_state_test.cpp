@@ -32,5 +32,22 @@ TEST(ClusterState, WritersAndAReaderShareTheLedger) {
   EXPECT_TRUE(loads[0].in_cluster);
 }
 
+// The traffic per pod is joined by namespace/name; a pod on its node's network is never one.
+TEST(ClusterState, PodsAreFoundByNameOffTheHostNetworkWhileBound) {
+  ClusterState state;
+  state.upsert_pod({.uid = "a", .node = "n1", .name = "shop/web-1"}, 0);
+  state.upsert_pod({.uid = "h", .node = "n2", .name = "kube-system/exporter", .host_network = true},
+                   0);
+  state.upsert_pod({.uid = "b", .node = "n2", .name = "shop/web-2"}, 0);
+  const std::vector<std::string> names{"shop/web-1", "kube-system/exporter", "shop/web-2",
+                                       "shop/unknown"};
+  EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"n1", "", "n2", ""}));
+  state.remove_pod("b", 1);
+  state.upsert_pod({.uid = "a", .node = "n3", .name = "shop/web-1"}, 2);
+  EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"n3", "", "", ""}));
+  state.replace_pods({}, 3);
+  EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"", "", "", ""}));
+}
+
 }  // namespace
 }  // namespace netscore::collector

@@ -146,5 +146,19 @@ TEST(KubeObjects, ParsesTimestampsAndTheRateAnnotation) {
   EXPECT_LT(bad_rate->annotated_rate, 0);
 }
 
+TEST(PodObject, NamespaceNameAndHostNetwork) {
+  const auto pod = parse_pod(std::string_view(
+      R"({"metadata":{"uid":"u1","namespace":"kube-system","name":"node-exporter-x"},)"
+      R"("spec":{"nodeName":"n1","hostNetwork":true}})"));
+  ASSERT_TRUE(pod.has_value());
+  EXPECT_EQ(pod->name, "kube-system/node-exporter-x");
+  EXPECT_TRUE(pod->host_network);
+  const auto plain = parse_pod(std::string_view(
+      R"({"metadata":{"uid":"u2","namespace":"shop","name":"web-1"},"spec":{"nodeName":"n1"}})"));
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->name, "shop/web-1");
+  EXPECT_FALSE(plain->host_network);
+}
+
 }  // namespace
 }  // namespace netscore::collector

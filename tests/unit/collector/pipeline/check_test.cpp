@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <memory>
 #include <string>
 
 #include "collector/pipeline/query_plan.h"
@@ -263,6 +264,34 @@ TEST(PrintCheck, EveryNodeWithASpeedLeavesNothingWithout) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("without a link speed"), std::string::npos) << text;
+}
+
+TEST(PodTrafficCheckTest, SaysWhetherPerPodSeriesAreInUseTheQueriesAndTheirAge) {
+  Measurement m{.eval_time_ms = kEvalMs};
+  std::ostringstream off;
+  print_pod_traffic(m, off);
+  EXPECT_EQ(off.str(), "");
+  auto traffic = std::make_shared<PodTraffic>(PodTraffic{.checked = true,
+                                                         .in_use = true,
+                                                         .eval_time_ms = kEvalMs - 30'000,
+                                                         .receive_query = "rx",
+                                                         .transmit_query = "tx",
+                                                         .detection_query = "count"});
+  traffic->pods["shop/web-1"] = {};
+  m.pod_traffic = traffic;
+  std::ostringstream in_use;
+  print_pod_traffic(m, in_use);
+  EXPECT_EQ(in_use.str(),
+            "pod traffic: per-pod series in use, 1 pod read 30000 ms before this evaluation\n"
+            "  receive: rx\n  transmit: tx\n");
+  traffic->in_use = false;
+  traffic->pods.clear();
+  std::ostringstream absent;
+  print_pod_traffic(m, absent);
+  EXPECT_EQ(absent.str(),
+            "pod traffic: no per-pod series with namespace and pod labels (count answered none): "
+            "the container runtime fills no pod labels, or kubelet's /metrics/cadvisor is not "
+            "scraped\n");
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 // The collector configuration the pipeline's unit tests share: the fake Prometheus at `url`,
 // label mode on eth0 with the seed's scoring (sum_over_time of received bytes), and short timeouts.
+// The fake answers every request alike, so the traffic per pod, whose requests pod_traffic_test
+// covers, is off: the requests counted are the node figures'.
 namespace netscore::collector {
 
 inline Config pipeline_test_config(const std::string& url, const std::string& retries) {
@@ -18,7 +20,8 @@ inline Config pipeline_test_config(const std::string& url, const std::string& re
                       {"NETSCORE_INTERFACE", "eth0"},
                       {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
                       {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "1s"},
-                      {"NETSCORE_PROMETHEUS_RETRIES", retries}});
+                      {"NETSCORE_PROMETHEUS_RETRIES", retries},
+                      {"NETSCORE_POD_TRAFFIC", "false"}});
 }
 
 }  // namespace netscore::collector

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -219,6 +220,35 @@ TEST(PublisherGap, GrowsWithThePublishCostWithinItsBounds) {
   EXPECT_EQ(Publisher::cluster_publish_gap(milliseconds(50), options), milliseconds(100));
 }
 
+// The traffic per pod's state and counts; the watched pods are those off the host network.
+TEST_F(PublisherTest, ThePodTrafficIsRecordedAndJoinedToTheWatchedPods) {
+  ClusterState state;
+  state.upsert_pod({.uid = "w", .node = "a", .name = "shop/web-1"}, 0);
+  state.upsert_pod({.uid = "h", .node = "a", .name = "ops/agent", .host_network = true}, 0);
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher});
+  Measurement m = good(42, 7000);
+  auto traffic =
+      std::make_shared<PodTraffic>(PodTraffic{.checked = true, .in_use = true, .eval_time_ms = 40});
+  traffic->pods["shop/web-1"] = {.receive = 10, .receive_valid = true};
+  traffic->pods["ops/agent"] = {.receive = 1e6, .receive_valid = true};
+  m.pod_traffic = traffic;
+  publisher.publish(m);
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.pod_traffic_state, static_cast<std::uint32_t>(shm::PodTrafficState::in_use));
+  EXPECT_EQ(s.pod_traffic_pods, 2U);
+  EXPECT_EQ(s.pod_traffic_watched, 1U);
+  EXPECT_EQ(s.pod_traffic_eval_wall_ms, 40);
+  // Without pod labels: the state says so and nothing is counted.
+  m.pod_traffic = std::make_shared<PodTraffic>(PodTraffic{.checked = true});
+  publisher.publish(m);
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.pod_traffic_state, static_cast<std::uint32_t>(shm::PodTrafficState::absent));
+  EXPECT_EQ(s.pod_traffic_pods, 0U);
+  EXPECT_EQ(s.pod_traffic_watched, 0U);
+}
+
 TEST_F(PublisherTest, ABurstOfChangesIsPublishedOnceAfterTheGapWithTheLastState) {
   ClusterState state;
   state.replace_nodes({{.name = "a"}, {.name = "b"}});
@@ -243,6 +273,31 @@ TEST_F(PublisherTest, ABurstOfChangesIsPublishedOnceAfterTheGapWithTheLastState)
                          std::chrono::seconds(10)))
       << "the trailing publish carries the last change";
   EXPECT_EQ(publisher.publishes(), 3U) << "ten changes within the gap, one publish";
+  publisher.stop();
+}
+
+// A change within the gap waits for the gap's end, not for the loop's next deadline (the decay
+// tick or its one-second cap).
+TEST_F(PublisherTest, AChangeWithinTheGapIsPublishedWhenTheGapEnds) {
+  ClusterState state;
+  state.replace_nodes({{.name = "a"}});
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  Publisher::Options gapped = options();
+  gapped.coalesce = gapped.coalesce_max = std::chrono::milliseconds(300);
+  gapped.decay_tick = std::chrono::hours(1);
+  Publisher publisher(gapped, writer_, Publisher::Cluster{state, watcher});
+  publisher.start();
+  publisher.publish(good(42, 7000));
+  state.upsert_pod({.uid = "p0", .node = "a"}, 1000);
+  publisher.cluster_changed();
+  ASSERT_TRUE(eventually([&] { return publisher.publishes() == 2; })) << "the leading edge";
+
+  state.upsert_pod({.uid = "p1", .node = "a"}, 1001);
+  const auto changed = std::chrono::steady_clock::now();
+  publisher.cluster_changed();
+  ASSERT_TRUE(eventually([&] { return publisher.publishes() == 3; }));
+  EXPECT_LT(std::chrono::steady_clock::now() - changed, std::chrono::milliseconds(800))
+      << "a 300 ms gap, not the one-second cap";
   publisher.stop();
 }
 

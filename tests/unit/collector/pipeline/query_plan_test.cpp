@@ -74,77 +74,90 @@ class QueryPlanTest : public ::testing::Test {
     return load_config(Component::collector, {}, extra).query;
   }
 
+  QueryPlan make_plan(const QueryConfig& config, std::chrono::milliseconds recheck) {
+    return QueryPlan(config, recheck, [this] { return now_; });
+  }
+
   FakeHttpServer server_;
   Script script_;
   PrometheusClient client_{{.prometheus = pipeline_test_config(server_.url(), "0").prometheus}};
+  PrometheusApi api_{client_, {}};
+  // The plan's monotonic clock, in ms.
+  std::int64_t now_ = 0;
 };
 
 TEST_F(QueryPlanTest, AutoIsResolvedToTheOneLabelTheSeriesCarry) {
-  QueryPlan plan(config({}), kRecheck);
+  QueryPlan plan = make_plan(config({}), kRecheck);
   EXPECT_NE(plan.batch().promql.find("label_replace(label_replace("), std::string::npos);
-  plan.prepare(client_, kEvalMs, 0);
+  plan.prepare(api_, kEvalMs);
   EXPECT_EQ(plan.shape().node_label, "instance");
   EXPECT_EQ(plan.batch().node_label, "instance");
   EXPECT_EQ(plan.batch().promql.find("netscore_node"), std::string::npos);
   EXPECT_EQ(plan.counts().layout_checks, 1U);
   EXPECT_EQ(plan.counts().rule_checks, 1U);
   // Within the recheck interval nothing is asked again.
-  plan.prepare(client_, kEvalMs, kRecheck.count() - 1);
+  now_ = kRecheck.count() - 1;
+  plan.prepare(api_, kEvalMs);
   EXPECT_EQ(plan.counts().total(), 2U);
-  plan.prepare(client_, kEvalMs, kRecheck.count());
+  now_ = kRecheck.count();
+  plan.prepare(api_, kEvalMs);
   EXPECT_EQ(plan.counts().layout_checks, 2U);
 }
 
 TEST_F(QueryPlanTest, SeveralLayoutsKeepTheChain) {
   script_.layout = series(R"("netscore_label":"kubernetes_node")", "3") + "," +
                    series(R"("netscore_label":"instance")", "40");
-  QueryPlan plan(config({}), kRecheck);
-  plan.prepare(client_, kEvalMs, 0);
+  QueryPlan plan = make_plan(config({}), kRecheck);
+  plan.prepare(api_, kEvalMs);
   EXPECT_EQ(plan.shape().node_label, "");
   EXPECT_EQ(plan.batch().node_label, "netscore_node");
 }
 
 TEST_F(QueryPlanTest, SeriesWithoutTheResolvedLabelRecheckTheLayoutAtOnce) {
-  QueryPlan plan(config({}), kRecheck);
-  plan.prepare(client_, kEvalMs, 0);
+  QueryPlan plan = make_plan(config({}), kRecheck);
+  plan.prepare(api_, kEvalMs);
   script_.layout = series(R"("netscore_label":"node")", "40");
   ParsedVector answer;
   answer.missing_label = 1;
-  EXPECT_TRUE(plan.reconsider(answer, client_, kEvalMs, 1));
+  now_ = 1;
+  EXPECT_TRUE(plan.reconsider(answer, api_, kEvalMs));
   EXPECT_EQ(plan.batch().node_label, "node");
   EXPECT_EQ(plan.counts().layout_checks, 2U);
 }
 
 TEST_F(QueryPlanTest, ADuplicateReadPerSeriesSwitchesToTheSum) {
-  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
+  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   ASSERT_TRUE(plan.shape().per_series);
   ParsedVector fine;
-  EXPECT_FALSE(plan.reconsider(fine, client_, kEvalMs, 0));
+  EXPECT_FALSE(plan.reconsider(fine, api_, kEvalMs));
   ParsedVector duplicated;
   duplicated.duplicate_part = 1;
-  EXPECT_TRUE(plan.reconsider(duplicated, client_, kEvalMs, 0));
+  EXPECT_TRUE(plan.reconsider(duplicated, api_, kEvalMs));
   EXPECT_FALSE(plan.shape().per_series);
   EXPECT_TRUE(plan.batch().promql.starts_with("sum by (instance) ("));
   EXPECT_TRUE(script_.asked.empty());
 }
 
 TEST_F(QueryPlanTest, SpeedsAreCachedAndAskedAgainWhenDueOrForANewNode) {
-  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
+  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
-  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(samples[1].speed, 0);  // no speed series: known as such, not asked again
   EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs);
   samples = {{.node = "a"}, {.node = "b"}};
-  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs + 15'000, 15'000), "");
+  now_ = 15'000;
+  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs + 15'000), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(plan.counts().speed_queries, 1U);
   EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs);
   samples = {{.node = "a"}, {.node = "c"}};
-  plan.attach_speeds(samples, client_, kEvalMs + 30'000, 30'000);
+  now_ = 30'000;
+  plan.attach_speeds(samples, api_, kEvalMs + 30'000);
   EXPECT_EQ(plan.counts().speed_queries, 2U);
   EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs + 30'000);
-  plan.attach_speeds(samples, client_, kEvalMs, 30'000 + kRecheck.count());
+  now_ = 30'000 + kRecheck.count();
+  plan.attach_speeds(samples, api_, kEvalMs);
   EXPECT_EQ(plan.counts().speed_queries, 3U);
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds", "speeds", "speeds"}));
 }
@@ -159,9 +172,9 @@ TEST_F(QueryPlanTest, SeveralSpeedSeriesForANodeAreAskedAgainSummed) {
                           series(R"("instance":"a","netscore_kind":"speed")", "250000000") + "," +
                           series(R"("instance":"b")", "1") + "," +
                           series(R"("instance":"b","netscore_kind":"unusable_speed")", "1");
-  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
+  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
-  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds", "summed speeds"}));
   EXPECT_EQ(samples[0].speed, 250000000);
   EXPECT_EQ(samples[1].speed, 0);
@@ -172,9 +185,9 @@ TEST_F(QueryPlanTest, SeveralSpeedSeriesForANodeAreAskedAgainSummed) {
 TEST_F(QueryPlanTest, APlainSpeedReadTellsUnusableDevicesApart) {
   script_.speeds =
       series(R"("instance":"a")", "125000000") + "," + series(R"("instance":"b")", "-1");
-  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
+  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
-  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds"}));
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(samples[0].unusable_speeds, 0U);
@@ -184,35 +197,37 @@ TEST_F(QueryPlanTest, APlainSpeedReadTellsUnusableDevicesApart) {
 
 // Candidate labels not yet resolved to one: the speeds need the chain and its sum.
 TEST_F(QueryPlanTest, SpeedsAreSummedWhileTheNodeLabelIsUnresolved) {
-  QueryPlan plan(config({}), kRecheck);
+  QueryPlan plan = make_plan(config({}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}};
-  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"summed speeds"}));
 }
 
 TEST_F(QueryPlanTest, AFailedSpeedRequestKeepsTheCacheAndFailsOnlyWithoutOne) {
   script_.speed_status = 500;
-  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
+  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}};
-  EXPECT_NE(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  EXPECT_NE(plan.attach_speeds(samples, api_, kEvalMs), "");
   script_.speed_status = 200;
-  ASSERT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 1), "");
+  now_ = 1;
+  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
   script_.speed_status = 500;
   samples = {{.node = "a"}};
-  EXPECT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 2 + kRecheck.count()), "");
+  now_ = 2 + kRecheck.count();
+  EXPECT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(plan.counts().failed, 2U);
 }
 
 TEST_F(QueryPlanTest, TheRawReceiveScoringAsksNothingApart) {
-  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"},
-                         {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
-                         {"NETSCORE_SCORE_BASIS", "raw"},
-                         {"NETSCORE_DIRECTION", "receive"}}),
-                 kRecheck);
+  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"},
+                                     {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+                                     {"NETSCORE_SCORE_BASIS", "raw"},
+                                     {"NETSCORE_DIRECTION", "receive"}}),
+                             kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}};
-  plan.prepare(client_, kEvalMs, 0);
-  EXPECT_EQ(plan.attach_speeds(samples, client_, kEvalMs, 0), "");
+  plan.prepare(api_, kEvalMs);
+  EXPECT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
   EXPECT_TRUE(script_.asked.empty());
 }
 
@@ -221,18 +236,19 @@ TEST_F(QueryPlanTest, MatchingRecordingRulesAreReadInsteadOfTheCounters) {
       R"({"status":"success","data":{"groups":[{"rules":[)"
       R"x({"name":"rx","type":"recording","query":"sum without (device) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\"}[5m]))"},)x"
       R"x({"name":"tx","type":"recording","query":"sum without (device) (rate(node_network_transmit_bytes_total{device!~\"lo|veth.+\"}[5m]))"}]}]}})x";
-  QueryPlan plan(config({{"NETSCORE_NODE_LABEL", "instance"},
-                         {"NETSCORE_INTERFACE", "!lo|veth.+"},
-                         {"NETSCORE_INTERFACE_REGEX", "true"}}),
-                 kRecheck);
+  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"},
+                                     {"NETSCORE_INTERFACE", "!lo|veth.+"},
+                                     {"NETSCORE_INTERFACE_REGEX", "true"}}),
+                             kRecheck);
   EXPECT_FALSE(plan.shape().per_series);  // several devices per node: summed
-  plan.prepare(client_, kEvalMs, 0);
+  plan.prepare(api_, kEvalMs);
   EXPECT_EQ(plan.batch().promql, R"({__name__=~"rx|tx"})");
   EXPECT_TRUE(plan.shape().per_series);  // a rule's series is one per target
   EXPECT_NE(plan.describe().find("recording rules rx and tx"), std::string::npos);
   // The rules' series gone: asked again, and the counters read when the rules are gone too.
   script_.rules = R"({"status":"success","data":{"groups":[]}})";
-  EXPECT_TRUE(plan.reconsider(ParsedVector{}, client_, kEvalMs, 1));
+  now_ = 1;
+  EXPECT_TRUE(plan.reconsider(ParsedVector{}, api_, kEvalMs));
   EXPECT_TRUE(plan.batch().promql.starts_with("sum by (instance) (rate("));
 }
 

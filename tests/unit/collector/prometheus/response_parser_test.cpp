@@ -349,5 +349,52 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(param_info.param.name);
     });
 
+TEST(RecordingRulesParseTest, KeepsRecordingRulesAndRefusesANonAnswer) {
+  const RulesAnswer rules = parse_recording_rules(
+      R"({"status":"success","data":{"groups":[{"rules":[)"
+      R"x({"name":"r","query":"sum(rate(x[5m]))","type":"recording"},)x"
+      R"({"name":"A","query":"up == 0","type":"alerting"}]},{"rules":[]}]}})");
+  ASSERT_EQ(rules.error, "");
+  ASSERT_EQ(rules.rules.size(), 1U);
+  EXPECT_EQ(rules.rules[0].name, "r");
+  EXPECT_EQ(rules.rules[0].query, "sum(rate(x[5m]))");
+  EXPECT_NE(parse_recording_rules("404 page not found").error, "");
+  EXPECT_NE(parse_recording_rules(R"({"status":"success","data":{}})").error, "");
+  EXPECT_NE(parse_recording_rules(R"({"status":"success","data":{"groups":[{}]}})").error, "");
+}
+
+TEST(SeriesLabelsParseTest, EverySeriesWithItsLabels) {
+  const LabelsAnswer answer = parse_series_labels(
+      vector_body(R"({"metric":{"device":"eth0","instance":"a"},"value":[1,"1"]},"junk")"));
+  ASSERT_EQ(answer.error, "");
+  ASSERT_EQ(answer.series.size(), 1U);
+  EXPECT_EQ(answer.series[0], (SeriesLabels{{"device", "eth0"}, {"instance", "a"}}));
+  EXPECT_NE(parse_series_labels(R"({"status":"error","error":"x"})").error, "");
+}
+
+// cAdvisor-shaped answers: pods with both labels are kept; a series without a pod (a runtime that
+// fills no pod labels), without a namespace, or without a finite value is skipped.
+TEST(PodTrafficParseTest, KeepsPodsWithNamespaceAndNameAndSkipsTheRest) {
+  const PodTrafficAnswer answer = parse_pod_traffic(
+      vector_body(R"({"metric":{"namespace":"shop","pod":"web-1"},"value":[1,"1024"]},)"
+                  R"({"metric":{"namespace":"shop","pod":""},"value":[1,"5"]},)"
+                  R"({"metric":{"pod":"orphan"},"value":[1,"5"]},)"
+                  R"({"metric":{"namespace":"a","pod":"b"},"value":[1,"NaN"]},)"
+                  R"({"metric":{"namespace":"kube-system","pod":"dns-0"},"value":[1,"0"]},)"
+                  R"(7)"));
+  ASSERT_EQ(answer.error, "");
+  EXPECT_EQ(answer.series, 6U);
+  EXPECT_EQ(answer.skipped, 4U);
+  ASSERT_EQ(answer.pods.size(), 2U);
+  EXPECT_EQ(answer.pods[0].namespace_name, "shop");
+  EXPECT_EQ(answer.pods[0].pod, "web-1");
+  EXPECT_EQ(answer.pods[0].value, 1024);
+  EXPECT_EQ(answer.pods[1].pod, "dns-0");
+  EXPECT_EQ(answer.pods[1].value, 0);
+  EXPECT_NE(
+      parse_pod_traffic(R"({"status":"success","data":{"resultType":"matrix","result":[]}})").error,
+      "");
+}
+
 }  // namespace
 }  // namespace netscore::collector

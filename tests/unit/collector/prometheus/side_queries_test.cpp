@@ -2,57 +2,42 @@
 
 #include <gtest/gtest.h>
 
-#include <stdexcept>
 #include <string>
+#include <vector>
 
-#include "common/duration.h"
+#include "tests/unit/collector/prometheus/physical_interfaces_config.h"
 
 namespace netscore::collector {
 namespace {
-
-QueryConfig physical_config() {
-  QueryConfig c;
-  c.function = QueryFunction::rate;
-  c.metric = "node_network_receive_bytes_total";
-  c.interface = "!lo|veth.+";
-  c.interface_regex = true;
-  c.time_range = *parse_prom_duration("5m");
-  c.node_label = "kubernetes_node";
-  c.node_labels = {"kubernetes_node", "instance"};
-  return c;
-}
 
 std::string rule(const std::string& name, const std::string& query) {
   return R"({"name":")" + name + R"(","query":")" + query + R"(","type":"recording"})";
 }
 
-// node-exporter's mixin rules as Prometheus 2.42 lists them (matchers sorted, escaped quotes).
-std::string mixin_rules(const std::string& range = "5m") {
-  return R"({"status":"success","data":{"groups":[{"name":"node-exporter.rules","rules":[)" +
-         rule(
-             "instance:node_network_receive_bytes_excluding_lo:rate5m",
-             R"(sum without (device) (rate(node_network_receive_bytes_total{device!=\"lo\",job=\"node-exporter\"}[5m])))") +
-         "," +
-         rule(
-             "instance:node_network_receive_bytes_physical:rate5m",
-             R"(sum without(device) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
-                 range + "]))") +
-         "," +
-         rule(
-             "instance:node_network_transmit_bytes_physical:rate5m",
-             R"(sum without (device) (rate(node_network_transmit_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
-                 range + "]))") +
-         R"(,{"name":"NodeDown","query":"up == 0","type":"alerting"}]}]}})";
+std::vector<RecordingRule> listed(const std::string& body) {
+  RulesAnswer answer = parse_recording_rules(body);
+  EXPECT_EQ(answer.error, "");
+  return answer.rules;
 }
 
-TEST(LayoutQueryTest, CountsEachCandidateWhereTheHigherOnesAreAbsent) {
-  const std::string q = build_layout_query(physical_config());
-  const std::string metrics = R"(node_network_receive_bytes_total{device!~"lo|veth.+")";
-  EXPECT_EQ(q, R"(label_replace(count()" + metrics +
-                   R"(,kubernetes_node!=""}), "netscore_label", "kubernetes_node", "", "") or )"
-                   R"(label_replace(count()" +
-                   metrics +
-                   R"(,kubernetes_node="",instance!=""}), "netscore_label", "instance", "", ""))");
+// node-exporter's mixin rules as Prometheus 2.42 lists them (matchers sorted, escaped quotes).
+std::vector<RecordingRule> mixin_rules(const std::string& range = "5m") {
+  return listed(
+      R"({"status":"success","data":{"groups":[{"name":"node-exporter.rules","rules":[)" +
+      rule(
+          "instance:node_network_receive_bytes_excluding_lo:rate5m",
+          R"(sum without (device) (rate(node_network_receive_bytes_total{device!=\"lo\",job=\"node-exporter\"}[5m])))") +
+      "," +
+      rule(
+          "instance:node_network_receive_bytes_physical:rate5m",
+          R"(sum without(device) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
+              range + "]))") +
+      "," +
+      rule(
+          "instance:node_network_transmit_bytes_physical:rate5m",
+          R"(sum without (device) (rate(node_network_transmit_bytes_total{device!~\"lo|veth.+\",job=\"node-exporter\"}[)" +
+              range + "]))") +
+      R"(,{"name":"NodeDown","query":"up == 0","type":"alerting"}]}]}})");
 }
 
 TEST(LayoutQueryTest, OneCandidateWithSeriesIsTheLayout) {
@@ -69,7 +54,7 @@ TEST(LayoutQueryTest, OneCandidateWithSeriesIsTheLayout) {
 }
 
 TEST(RateRulesTest, TheMixinsPhysicalRulesStandForEveryDeviceButLoAndVeth) {
-  const RateRules rules = find_rate_rules(mixin_rules(), physical_config());
+  const RateRules rules = find_rate_rules(mixin_rules(), physical_interfaces_config());
   ASSERT_TRUE(rules.receive.has_value());
   EXPECT_EQ(rules.receive->name, "instance:node_network_receive_bytes_physical:rate5m");
   EXPECT_EQ(rules.receive->job, "node-exporter");
@@ -80,7 +65,7 @@ TEST(RateRulesTest, TheMixinsPhysicalRulesStandForEveryDeviceButLoAndVeth) {
 // _excluding_lo sums veth devices too: a pod's traffic counted on its veth and again on the
 // NIC. It is used only when the interface setting asks for exactly that sum.
 TEST(RateRulesTest, ExcludingLoIsUsedOnlyForEveryDeviceButLo) {
-  QueryConfig c = physical_config();
+  QueryConfig c = physical_interfaces_config();
   c.interface = "!lo";
   c.interface_regex = false;
   const RateRules rules = find_rate_rules(mixin_rules(), c);
@@ -92,9 +77,11 @@ TEST(RateRulesTest, ExcludingLoIsUsedOnlyForEveryDeviceButLo) {
 }
 
 TEST(RateRulesTest, AnotherWindowOrAnotherMatcherIsNotTheRate) {
-  EXPECT_FALSE(find_rate_rules(mixin_rules("1m"), physical_config()).receive.has_value());
+  EXPECT_FALSE(
+      find_rate_rules(mixin_rules("1m"), physical_interfaces_config()).receive.has_value());
   // 300s is 5m: the same window.
-  EXPECT_TRUE(find_rate_rules(mixin_rules("300s"), physical_config()).receive.has_value());
+  EXPECT_TRUE(
+      find_rate_rules(mixin_rules("300s"), physical_interfaces_config()).receive.has_value());
   const std::string clustered =
       R"({"status":"success","data":{"groups":[{"rules":[)" +
       rule(
@@ -105,24 +92,8 @@ TEST(RateRulesTest, AnotherWindowOrAnotherMatcherIsNotTheRate) {
           "s",
           R"(sum by (instance) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\"}[5m])))") +
       "]}]}}";
-  EXPECT_FALSE(find_rate_rules(clustered, physical_config()).receive.has_value());
-}
-
-TEST(RateRulesTest, ANonAnswerThrows) {
-  EXPECT_THROW(find_rate_rules("404 page not found", physical_config()), std::runtime_error);
-  EXPECT_THROW(find_rate_rules(R"({"status":"success","data":{}})", physical_config()),
-               std::runtime_error);
-}
-
-TEST(RateRulesTest, TheCoverageQueryAsksForSeriesOutsideTheRulesJob) {
-  const RateRules rules = find_rate_rules(mixin_rules(), physical_config());
-  EXPECT_EQ(
-      build_rule_coverage_query(physical_config(), rules),
-      R"(count(node_network_receive_bytes_total{device!~"lo|veth.+",job!="node-exporter"}))"
-      R"( or count(node_network_transmit_bytes_total{device!~"lo|veth.+",job!="node-exporter"}))");
-  EXPECT_EQ(
-      build_rule_coverage_query(physical_config(), {.receive = RateRule{"r", ""}, .transmit = {}}),
-      "");
+  EXPECT_FALSE(
+      find_rate_rules(listed(clustered), physical_interfaces_config()).receive.has_value());
 }
 
 }  // namespace

@@ -266,6 +266,25 @@ TEST_F(MixedTableTest, MetricsCountBasesAndSpeedSourcesPerSnapshot) {
                         "netscore_extender_table_max_utilisation{direction=\"transmit\"} 0.4\n"));
 }
 
+// Whether the collector reads the traffic per pod, how many pods, and when.
+TEST_F(MixedTableTest, ThePodTrafficStateIsShown) {
+  shm::CollectorStatus status{};
+  status.refresh_interval_ms = 1000;
+  status.pod_traffic_state = static_cast<std::uint32_t>(shm::PodTrafficState::in_use);
+  status.pod_traffic_pods = 12;
+  status.pod_traffic_watched = 10;
+  status.pod_traffic_eval_wall_ms = 1'700'000'000'000;
+  writer_->record_status(status);
+  const std::string json = render_table_json(read());
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  ASSERT_FALSE(doc.HasParseError()) << json;
+  EXPECT_STREQ(doc["collector"]["pod_traffic"].GetString(), "in use");
+  EXPECT_EQ(doc["collector"]["pod_traffic_pods"].GetUint(), 12U);
+  EXPECT_EQ(doc["collector"]["pod_traffic_watched_pods"].GetUint(), 10U);
+  EXPECT_EQ(doc["collector"]["pod_traffic_eval_wall_ms"].GetInt64(), 1'700'000'000'000);
+}
+
 // What the collector asks apart from its refresh query, and when it asked the link speeds in use.
 TEST_F(MixedTableTest, RequestsAskedApartAndTheLinkSpeedsTimeAreShown) {
   shm::CollectorStatus status{};

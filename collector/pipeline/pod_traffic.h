@@ -1,0 +1,98 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "collector/kube/cluster_state.h"
+#include "collector/prometheus/prometheus_api.h"
+#include "common/clock.h"
+#include "common/config.h"
+#include "common/table/score_table_layout.h"
+
+// Traffic per pod where Prometheus has it: cAdvisor's per-container network counters
+// (container_network_{receive,transmit}_bytes_total, scraped from kubelet's /metrics/cadvisor),
+// whose pod sandbox series carry the pod's namespace and name. Not every container runtime fills
+// those labels, so whether such series exist is checked first (at the first read and every
+// NETSCORE_RECHECK_INTERVAL, like the node-label layout); while none do, nothing more is asked.
+namespace netscore::collector {
+
+inline constexpr std::string_view kPodReceiveMetric = "container_network_receive_bytes_total";
+inline constexpr std::string_view kPodTransmitMetric = "container_network_transmit_bytes_total";
+
+// A pod's bytes/s over the window; a direction the answer had no series of is not valid.
+struct PodRates {
+  double receive = 0;
+  double transmit = 0;
+  bool receive_valid = false;
+  bool transmit_valid = false;
+};
+
+// The traffic per pod as last read: a value, handed to the publisher with each measurement.
+struct PodTraffic {
+  bool checked = false;           // the detection has answered at least once
+  bool in_use = false;            // per-pod series with namespace and pod labels exist
+  std::int64_t eval_time_ms = 0;  // of `pods` (Unix ms); 0: never read
+  // By "namespace/name".
+  std::unordered_map<std::string, PodRates> pods{};
+  std::string receive_query{};
+  std::string transmit_query{};
+  std::string detection_query{};
+  std::string error{};  // why the last detection or read failed; empty when it did not
+};
+
+// The table status' word for the traffic's state.
+shm::PodTrafficState pod_traffic_state(const PodTraffic& traffic);
+
+// "namespace/name", the key of PodTraffic::pods and of the watched pods it is joined to.
+std::string pod_key(std::string_view namespace_name, std::string_view pod);
+
+// A watched pod's measured traffic.
+struct WatchedPodTraffic {
+  std::string name;  // "namespace/name"
+  std::string node;
+  PodRates rates;
+};
+struct PodTrafficJoin {
+  std::int64_t eval_time_ms = 0;          // PodTraffic::eval_time_ms
+  std::vector<WatchedPodTraffic> pods{};  // sorted by name
+  // Measured pods that are no watched pod: unknown (yet), gone, or on their node's network
+  // (spec.hostNetwork), whose series are their node's traffic and never a pod's.
+  std::uint32_t unmatched = 0;
+};
+PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& state);
+
+// Asks what is due and keeps the last traffic read. Not thread-safe: the measuring thread owns
+// it; what it hands out is immutable.
+class PodTrafficReader {
+ public:
+  struct Counts {
+    std::uint64_t detections = 0;
+    std::uint64_t reads = 0;  // each one request per direction
+    std::uint64_t failed = 0;
+  };
+
+  explicit PodTrafficReader(const Config& config, MonoClockMs clock = mono_now_ms);
+
+  // The detection and the read when due; the traffic as it stands after them.
+  std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms);
+  // The traffic as it stands, nothing asked.
+  const std::shared_ptr<const PodTraffic>& traffic() const { return traffic_; }
+  const Counts& counts() const { return counts_; }
+
+ private:
+  void detect(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next);
+  void read(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next);
+
+  const std::int64_t recheck_ms_;
+  const std::int64_t interval_ms_;
+  const MonoClockMs clock_;
+  std::shared_ptr<const PodTraffic> traffic_;
+  Counts counts_;
+  std::int64_t next_detection_ms_ = 0;
+  std::int64_t next_read_ms_ = 0;
+};
+
+}  // namespace netscore::collector
