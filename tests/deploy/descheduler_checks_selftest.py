@@ -79,6 +79,8 @@ CASES = [
      "MetricResource alone"),
     ("inverted thresholds", edit_policy(lambda p: args_of(p, "LowNodeUtilization")["thresholds"].update(
         MetricResource=80)), "thresholds < targetThresholds"),
+    ("static thresholds", edit_policy(lambda p: args_of(p, "LowNodeUtilization").pop("useDeviationThresholds")),
+     "useDeviationThresholds must be true"),
     ("no eviction limit", edit_policy(lambda p: args_of(p, "LowNodeUtilization").pop("evictionLimits")),
      "evictionLimits.node"),
 ]

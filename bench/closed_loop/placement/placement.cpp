@@ -99,6 +99,11 @@ void Placement::remove(std::uint32_t pod) {
   if (spread_by_default(spec)) --same_set(pod)[n];
 }
 
+void Placement::unbind(std::uint32_t pod) {
+  remove(pod);
+  node_of_pod_[pod] = -1;
+}
+
 std::vector<unsigned>& Placement::same_set(std::uint32_t pod) {
   const PodSpec& spec = trace_.pods[pod];
   auto& same = same_set_[spread_by_default(spec) ? spec.replicaset : std::string()];

@@ -38,6 +38,9 @@ class Placement {
   void bind(std::uint32_t pod, std::size_t node);
   // The pod is deleted: its node (if it was bound) no longer counts it. node_of_pod keeps it.
   void remove(std::uint32_t pod);
+  // The pod is evicted: as remove, and pending again (node_of_pod -1) until its replacement is
+  // bound.
+  void unbind(std::uint32_t pod);
 
   // Per pod, its node or -1 while pending.
   const std::vector<int>& node_of_pod() const { return node_of_pod_; }

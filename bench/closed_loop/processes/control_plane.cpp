@@ -41,18 +41,16 @@ constexpr auto kControlPlaneStop = 10s;
 constexpr int kStartAttempts = 3;
 
 const std::string kCollectorUser = "netscore-collector-bench";
+// The descheduler overlay's ServiceAccount (deploy/overlays/descheduler/rbac.yaml): RBAC matches
+// a ServiceAccount subject by this user name, so a static token under it gets exactly what the
+// overlay's bindings grant.
+const std::string kDeschedulerUser = "system:serviceaccount:descheduler:descheduler";
 
 std::string random_token() {
   std::random_device device;
   std::string token;
   for (int i = 0; i < 4; ++i) token += fmt::format("{:08x}", device());
   return token;
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 std::string loopback_url(std::string_view scheme, std::uint16_t port) {
@@ -116,6 +114,10 @@ testing::HttpReply KubeApi::post(const std::string& path, const std::string& bod
   return send("POST", path, body, "application/json");
 }
 
+testing::HttpReply KubeApi::post_yaml(const std::string& path, const std::string& body) const {
+  return send("POST", path, body, "application/yaml");
+}
+
 testing::HttpReply KubeApi::patch(const std::string& path, const std::string& body) const {
   return send("PATCH", path, body, "application/merge-patch+json");
 }
@@ -177,6 +179,7 @@ ControlPlane::ControlPlane(const std::string& kube_bin, const std::string& rbac_
   write_credentials();
   start_etcd();
   start_apiserver();
+  write_file(descheduler_kubeconfig_, kubeconfig(url_, ca_file_, descheduler_token_));
   bind_collector(rbac_manifest);
 }
 
@@ -190,10 +193,13 @@ void ControlPlane::write_credentials() {
   admin_token_ = random_token();
   scheduler_token_ = random_token();
   const std::string collector_token = random_token();
+  descheduler_token_ = random_token();
   write_file(file("tokens.csv"),
              token_auth_line(admin_token_, "bench-admin", {"system:masters"}) +
                  token_auth_line(scheduler_token_, "system:kube-scheduler", {}) +
-                 token_auth_line(collector_token, kCollectorUser, {}));
+                 token_auth_line(collector_token, kCollectorUser, {}) +
+                 token_auth_line(descheduler_token_, kDeschedulerUser,
+                                 {"system:serviceaccounts", "system:serviceaccounts:descheduler"}));
   admin_token_file_ = file("admin.token");
   write_file(admin_token_file_, admin_token_);
   collector_token_file_ = file("collector.token");
@@ -206,6 +212,13 @@ void ControlPlane::write_credentials() {
     throw std::runtime_error("openssl genrsa failed:\n" + testing::log_tail(file("openssl.log")));
   ca_file_ = file("apiserver-certs/apiserver.crt");
   scheduler_kubeconfig_ = file("kube-scheduler.kubeconfig");
+  descheduler_kubeconfig_ = file("descheduler.kubeconfig");
+}
+
+void ControlPlane::apply(const std::string& manifests) const {
+  const KubeApi api = admin();
+  for (const auto& document : manifest_documents(manifests))
+    expect_created(api.post_yaml(collection_path(document), document.yaml), document.kind);
 }
 
 void ControlPlane::start_etcd() {
@@ -307,6 +320,12 @@ std::string ControlPlane::scheduler_metrics() const {
                              .timeout = kApiRequestTimeout,
                              .auth = trusting(file("scheduler-certs/kube-scheduler.crt"))});
   return reply.status == 200 ? reply.body : std::string();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 std::string read_file(const std::string& path) {

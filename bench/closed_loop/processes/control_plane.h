@@ -30,6 +30,8 @@ class KubeApi {
 
   testing::HttpReply get(const std::string& path) const;
   testing::HttpReply post(const std::string& path, const std::string& body) const;
+  // A YAML body, as kubectl would send a manifest's document.
+  testing::HttpReply post_yaml(const std::string& path, const std::string& body) const;
   // A JSON merge patch (RFC 7386).
   testing::HttpReply patch(const std::string& path, const std::string& body) const;
   // Deleted at once (gracePeriodSeconds=0): no kubelet would ever confirm a graceful deletion.
@@ -61,6 +63,12 @@ class ControlPlane {
   const std::string& admin_token_file() const { return admin_token_file_; }
   const std::string& collector_token_file() const { return collector_token_file_; }
   const std::string& scheduler_kubeconfig() const { return scheduler_kubeconfig_; }
+  // The descheduler overlay's ServiceAccount (a static token under its user name): what it may do
+  // is what the overlay's bindings grant once apply() has created them.
+  const std::string& descheduler_kubeconfig() const { return descheduler_kubeconfig_; }
+  // Creates, as the admin, every document of a manifest file (Namespaces, ServiceAccounts, RBAC:
+  // control_plane_files.h's collection_path). Throws std::runtime_error on a refusal.
+  void apply(const std::string& manifests) const;
 
   // Starts kube-scheduler with this KubeSchedulerConfiguration (its clientConnection.kubeconfig
   // scheduler_kubeconfig()) and waits until its cache holds `nodes` nodes. Throws as above.
@@ -83,7 +91,8 @@ class ControlPlane {
 
   TempDir dir_;  // declared first: removed after every process below is stopped
   std::string admin_token_, admin_token_file_, scheduler_token_, collector_token_file_;
-  std::string scheduler_kubeconfig_;
+  std::string descheduler_token_;
+  std::string scheduler_kubeconfig_, descheduler_kubeconfig_;
   std::string etcd_url_, url_, ca_file_, kube_bin_;
   std::uint16_t scheduler_port_ = 0;
   std::optional<testing::BinaryProcess> etcd_, apiserver_, scheduler_;
@@ -91,5 +100,7 @@ class ControlPlane {
 
 // The whole file; throws std::runtime_error naming it when it cannot be read.
 std::string read_file(const std::string& path);
+// Replaces the file's content; throws std::runtime_error naming it when it cannot be written.
+void write_file(const std::string& path, const std::string& text);
 
 }  // namespace netscore::sim

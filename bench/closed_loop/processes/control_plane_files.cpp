@@ -66,7 +66,7 @@ void set_value(std::vector<std::string>& lines, std::string_view key, const std:
   }
   if (found != 1) {
     throw std::runtime_error(
-        fmt::format("kube-scheduler configuration: expected one \"{}:\", found {}", key, found));
+        fmt::format("shipped configuration: expected one \"{}:\", found {}", key, found));
   }
 }
 
@@ -186,6 +186,103 @@ ClusterRoleSpec cluster_role(std::string_view manifests) {
   if (role.name.empty() || role.rules.empty())
     throw std::runtime_error("rbac manifest: a ClusterRole without a name or rules");
   return role;
+}
+
+std::string descheduler_policy(std::string_view shipped, const DeschedulerEdits& edits) {
+  if (!edits.prometheus_url.starts_with("https://127.0.0.1"))
+    throw std::invalid_argument(edits.prometheus_url +
+                                ": the benchmark's Prometheus is https on 127.0.0.1");
+  std::vector<std::string> lines = split_lines(shipped);
+  set_value(lines, "url", edits.prometheus_url);
+  set_value(lines, "minPodAge", edits.min_pod_age);
+  return join_lines(lines);
+}
+
+std::string yaml_value(std::string_view text, std::string_view key) {
+  std::optional<std::string> found;
+  for (const auto& line : split_lines(text)) {
+    if (blank_or_comment(line) || key_of(line) != key) continue;
+    if (found) throw std::runtime_error(fmt::format("more than one \"{}:\"", key));
+    found = std::string(trim(std::string_view(line).substr(line.find(':') + 1)));
+  }
+  if (!found) throw std::runtime_error(fmt::format("no \"{}:\"", key));
+  return *found;
+}
+
+std::string container_flag(std::string_view manifest, std::string_view flag) {
+  const std::string prefix = "--" + std::string(flag) + "=";
+  std::optional<std::string> found;
+  for (const auto& line : split_lines(manifest)) {
+    auto content = trim(line);
+    if (!content.starts_with("- ")) continue;
+    content = trim(content.substr(2));
+    if (!content.starts_with(prefix)) continue;
+    if (found) throw std::runtime_error(fmt::format("more than one {}", prefix));
+    found = std::string(content.substr(prefix.size()));
+  }
+  if (!found) throw std::runtime_error(fmt::format("no {} argument", prefix));
+  return *found;
+}
+
+std::vector<ManifestDocument> manifest_documents(std::string_view manifests) {
+  std::vector<ManifestDocument> out;
+  const auto finish = [&](std::vector<std::string>& lines) {
+    ManifestDocument document;
+    bool in_metadata = false;
+    for (const auto& line : lines) {
+      if (blank_or_comment(line)) continue;
+      const auto key = key_of(line);
+      const auto value = std::string(trim(std::string_view(line).substr(line.find(':') + 1)));
+      if (indent(line) == 0) {
+        in_metadata = key == "metadata";
+        if (key == "kind") document.kind = value;
+      } else if (in_metadata && indent(line) == 2 && key == "namespace") {
+        document.ns = value;
+      }
+    }
+    if (!document.kind.empty()) {
+      document.yaml = join_lines(lines);
+      out.push_back(std::move(document));
+    }
+    lines.clear();
+  };
+  std::vector<std::string> lines;
+  for (auto& line : split_lines(manifests)) {
+    if (line.starts_with("---")) {
+      finish(lines);
+      continue;
+    }
+    lines.push_back(std::move(line));
+  }
+  finish(lines);
+  return out;
+}
+
+std::string collection_path(const ManifestDocument& document) {
+  const auto namespaced = [&](std::string_view prefix, std::string_view resource) {
+    if (document.ns.empty())
+      throw std::runtime_error(fmt::format("a {} without a namespace", document.kind));
+    return fmt::format("{}/namespaces/{}/{}", prefix, document.ns, resource);
+  };
+  constexpr std::string_view kRbac = "/apis/rbac.authorization.k8s.io/v1";
+  if (document.kind == "Namespace") return "/api/v1/namespaces";
+  if (document.kind == "ServiceAccount") return namespaced("/api/v1", "serviceaccounts");
+  if (document.kind == "ClusterRole") return std::string(kRbac) + "/clusterroles";
+  if (document.kind == "ClusterRoleBinding") return std::string(kRbac) + "/clusterrolebindings";
+  if (document.kind == "Role") return namespaced(kRbac, "roles");
+  if (document.kind == "RoleBinding") return namespaced(kRbac, "rolebindings");
+  throw std::runtime_error(fmt::format("no collection known for kind {}", document.kind));
+}
+
+std::string rules_document(std::string_view print_rules_output) {
+  const auto start =
+      print_rules_output.starts_with("groups:\n") ? 0 : print_rules_output.find("\ngroups:\n");
+  const auto end = print_rules_output.find("\n---\n", start);
+  if (start == std::string_view::npos || end == std::string_view::npos)
+    throw std::runtime_error("--print-rules printed no rule group: " +
+                             std::string(print_rules_output.substr(0, 500)));
+  const auto from = start == 0 ? 0 : start + 1;
+  return std::string(print_rules_output.substr(from, end + 1 - from));
 }
 
 std::string kubeconfig(const std::string& server, const std::string& ca_file,

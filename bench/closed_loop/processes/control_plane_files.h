@@ -47,6 +47,39 @@ struct ClusterRoleSpec {
 // shipped file writes them (flow lists: `verbs: ["get", "list"]`).
 ClusterRoleSpec cluster_role(std::string_view manifests);
 
+// The descheduler overlay (deploy/overlays/descheduler) as the benchmark runs it: its policy with
+// the run's Prometheus URL (https on 127.0.0.1, port 443, no port in the URL, as the descheduler
+// verifies the certificate against the URL's host with its port) and DefaultEvictor's minPodAge
+// scaled by the run's time scale; every other line as shipped.
+struct DeschedulerEdits {
+  std::string prometheus_url;
+  std::string min_pod_age;  // a Go duration: "80s"
+};
+std::string descheduler_policy(std::string_view shipped, const DeschedulerEdits& edits);
+
+// The value of the one line "key: value" of a YAML text ("20m" for minPodAge); throws when there
+// is none or more than one.
+std::string yaml_value(std::string_view text, std::string_view key);
+// The value of the one container argument "- --flag=value" of a manifest ("10m" for
+// descheduling-interval); throws when there is none or more than one.
+std::string container_flag(std::string_view manifest, std::string_view flag);
+
+// One document of a manifest file, as the API server takes it (it reads YAML request bodies).
+struct ManifestDocument {
+  std::string kind;
+  std::string ns;  // metadata.namespace; empty for a cluster-scoped object
+  std::string yaml;
+};
+// The documents between "---" lines that declare a kind.
+std::vector<ManifestDocument> manifest_documents(std::string_view manifests);
+// The collection a document is created in (POST): Namespaces, ServiceAccounts and the RBAC kinds;
+// throws for another kind.
+std::string collection_path(const ManifestDocument& document);
+
+// The rule group of `netscore-collector --print-rules`' output: from its "groups:" line to the
+// "---" line after it, a Prometheus rule file. Throws when the output has none.
+std::string rules_document(std::string_view print_rules_output);
+
 // A kubeconfig for one bearer-token user of an HTTPS API server whose certificate `ca_file` holds.
 std::string kubeconfig(const std::string& server, const std::string& ca_file,
                        const std::string& token);

@@ -320,6 +320,19 @@ std::string service_account(std::string_view name) {
   return text(buffer);
 }
 
+std::string secret(std::string_view name, std::string_view key, std::string_view value) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  open_object(w, "v1", "Secret", name);
+  w.EndObject();
+  string(w, "stringData");
+  w.StartObject();
+  member(w, key, value);
+  w.EndObject();
+  w.EndObject();
+  return text(buffer);
+}
+
 std::string cluster_role(const ClusterRoleSpec& role) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);

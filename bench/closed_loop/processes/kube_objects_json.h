@@ -84,6 +84,8 @@ std::string node_untainted();
 
 std::string namespace_object(std::string_view name);
 std::string service_account(std::string_view name);
+// An Opaque Secret holding one key (stringData: the API server encodes it).
+std::string secret(std::string_view name, std::string_view key, std::string_view value);
 std::string cluster_role(const ClusterRoleSpec& role);
 // Binds ClusterRole `role` to the user `user` under the name `name`.
 std::string cluster_role_binding(std::string_view name, std::string_view role,

@@ -4,11 +4,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
+#include <fmt/format.h>
 #include <rapidjson/document.h>
+
+#include "bench/closed_loop/processes/control_plane.h"
 
 #include "bench/closed_loop/processes/control_plane_files.h"
 #include "bench/closed_loop/processes/traffic_exporter.h"
@@ -39,9 +44,8 @@ std::vector<std::string> as_list(const Environment& env) {
 
 }  // namespace
 
-NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Policy& policy,
-                                     double time_scale, const std::string& prometheus_url,
-                                     const Environment& kube_env, std::size_t nodes) {
+Environment collector_environment(const Policy& policy, double time_scale,
+                                  const std::string& prometheus_url, const Environment& extra) {
   // The virtual-time level divides the collector's refresh and window by time_scale; the same
   // here, on the policy's values where it sets them.
   const Config shipped = load_config(Component::collector, {}, policy.env);
@@ -50,7 +54,28 @@ NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Pol
   env["NETSCORE_TIME_RANGE"] = duration_text(scaled_ms(shipped.query.time_range, time_scale));
   env["NETSCORE_PROMETHEUS_URL"] = prometheus_url;
   env["NETSCORE_INTERFACE"] = "eth0";
-  for (const auto& [name, value] : kube_env) env[name] = value;
+  for (const auto& [name, value] : extra) env[name] = value;
+  return env;
+}
+
+std::string print_rules(const RealtimeBinaries& binaries, const Environment& env) {
+  const std::string log = testing::make_temp_dir("netscore-print-rules") + "/out.log";
+  testing::BinaryProcess run(testing::BinaryProcess::Options{
+      .path = binaries.collector, .env = as_list(env), .log_path = log, .args = {"--print-rules"}});
+  const int status = run.wait_exit(kNetscoreStartup);
+  const std::string out = read_file(log);
+  std::error_code ignored;
+  std::filesystem::remove_all(std::filesystem::path(log).parent_path(), ignored);
+  if (status != 0)
+    throw std::runtime_error(
+        fmt::format("netscore-collector --print-rules exited {}:\n{}", status, out));
+  return out;
+}
+
+NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Policy& policy,
+                                     double time_scale, const std::string& prometheus_url,
+                                     const Environment& extra_env, std::size_t nodes) {
+  Environment env = collector_environment(policy, time_scale, prometheus_url, extra_env);
   env["NETSCORE_SHM_NAME"] = table_.str();
   collector_.emplace(
       testing::BinaryProcess::Options{.path = binaries.collector, .env = as_list(env)});

@@ -19,13 +19,23 @@ struct RealtimeBinaries {
   std::string extender;
 };
 
+// The collector's environment for a policy: its settings, refresh and window divided by the time
+// scale, the exporter's interface, the Prometheus URL, then `extra` (the NETSCORE_KUBE_* settings
+// that reach the API server, the Prometheus CA).
+Environment collector_environment(const Policy& policy, double time_scale,
+                                  const std::string& prometheus_url, const Environment& extra);
+
+// What `netscore-collector --print-rules` prints with this environment (its log: stdout and
+// stderr); throws std::runtime_error with it when it does not exit 0.
+std::string print_rules(const RealtimeBinaries& binaries, const Environment& env);
+
 class NetscoreProcesses {
  public:
-  // `kube_env`: the NETSCORE_KUBE_* settings that reach the API server. Returns once every node
+  // `extra_env`: as collector_environment's `extra`. Returns once every node
   // is measured and the collector's watch has synced; throws std::runtime_error with both logs'
   // tails when that does not happen.
   NetscoreProcesses(const RealtimeBinaries& binaries, const Policy& policy, double time_scale,
-                    const std::string& prometheus_url, const Environment& kube_env,
+                    const std::string& prometheus_url, const Environment& extra_env,
                     std::size_t nodes);
   ~NetscoreProcesses();
   NetscoreProcesses(const NetscoreProcesses&) = delete;

@@ -95,7 +95,10 @@ bool PodBindingWatch::on_line(std::string_view line, std::string& resource_versi
     return true;
   {
     std::lock_guard lock(mutex_);
-    bindings_.push_back({.key = std::string(ns) + "/" + name, .node = node});
+    bindings_.push_back(
+        {.key = std::string(ns) + "/" + name,
+         .node = node,
+         .terminating = string_at(event, "/object/metadata/deletionTimestamp") != nullptr});
   }
   arrived_.notify_all();
   return true;

@@ -24,6 +24,8 @@ class PodBindingWatch {
   struct Binding {
     std::string key;  // "namespace/name"
     std::string node;
+    // It has a deletionTimestamp: being deleted gracefully (evicted), waiting for its kubelet.
+    bool terminating = false;
   };
 
   // curl_global_init must have run.

@@ -4,7 +4,12 @@
 #include <sys/socket.h>
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -98,15 +103,31 @@ void TrafficExporter::start_pod(std::uint32_t pod, PodTraffic traffic) {
   waiting_.push_back(pod);
 }
 
+void TrafficExporter::stop_counting(const Pod& pod) {
+  if (!pod.counting) return;
+  advance(pod.traffic.node, Clock::now());
+  add_rates(pod, -1);
+}
+
 void TrafficExporter::stop_pod(std::uint32_t pod) {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(pod);
   if (it == pods_.end()) return;
-  if (it->second.counting) {
-    advance(it->second.traffic.node, Clock::now());
-    add_rates(it->second, -1);
-  }
+  stop_counting(it->second);
   pods_.erase(it);  // a waiting pod left in waiting_ is skipped at the scrape
+}
+
+void TrafficExporter::rescale_pod(std::uint32_t pod, double factor) {
+  std::lock_guard lock(mutex_);
+  const auto it = pods_.find(pod);
+  if (it == pods_.end()) return;
+  Pod& rescaled = it->second;
+  // Its own counters grow at the old rates up to now, then at the new ones.
+  if (rescaled.counting) advance(rescaled, Clock::now());
+  stop_counting(rescaled);
+  rescaled.traffic.receive *= factor;
+  rescaled.traffic.transmit *= factor;
+  if (rescaled.counting) add_rates(rescaled, 1);
 }
 
 TrafficExporter::Rates TrafficExporter::rates() const {
@@ -229,13 +250,39 @@ ScrapingPrometheus::TempDir::~TempDir() {
   std::filesystem::remove_all(path, ignored);
 }
 
+namespace {
+
+// The descheduler's URL has no port, so Prometheus must serve 443.
+constexpr std::uint16_t kHttpsPort = 443;
+
+void require_free_https_port() {
+  boost::asio::io_context io;
+  tcp::acceptor probe(io);
+  boost::system::error_code ec;
+  probe.open(tcp::v4(), ec);
+  // As Prometheus (Go) binds: the previous run's connections in TIME_WAIT do not hold the port.
+  if (!ec) probe.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) probe.bind(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), kHttpsPort), ec);
+  if (ec) {
+    throw std::runtime_error(fmt::format(
+        "127.0.0.1:{} cannot be bound ({}): the descheduler reaches Prometheus on https without a "
+        "port in its URL, so Prometheus must serve 443; free it (or run as root)",
+        kHttpsPort, ec.message()));
+  }
+}
+
+}  // namespace
+
 ScrapingPrometheus::ScrapingPrometheus(const std::string& target, double scrape_s,
-                                       PodSeries pod_series) {
+                                       PodSeries pod_series, const std::optional<Tls>& tls)
+    : tls_(tls) {
   const std::int64_t interval = std::llround(scrape_s * 1000);
   std::string config = fmt::format(
-      "global:\n  scrape_interval: {}\n  scrape_timeout: {}\n"
+      "global:\n  scrape_interval: {}\n  scrape_timeout: {}\n  evaluation_interval: {}\n"
+      "rule_files: ['{}']\n"
       "scrape_configs:\n  - job_name: traffic\n    static_configs:\n      - targets: ['{}']\n",
-      duration_text(interval), duration_text(interval * 9 / 10), target);
+      duration_text(interval), duration_text(interval * 9 / 10), duration_text(interval),
+      rule_file(), target);
   if (pod_series != PodSeries::none) {
     config += fmt::format(
         "  - job_name: kubelet\n    honor_labels: true\n    metrics_path: /metrics/cadvisor\n"
@@ -243,8 +290,16 @@ ScrapingPrometheus::ScrapingPrometheus(const std::string& target, double scrape_
         target);
   }
   std::ofstream(dir_.path + "/prometheus.yml") << config;
+  std::ofstream(rule_file()) << "groups: []\n";
+  if (tls_) {
+    std::ofstream(dir_.path + "/web.yml") << fmt::format(
+        "tls_server_config:\n  cert_file: {}\n  key_file: {}\n", tls_->cert_file, tls_->key_file);
+    require_free_https_port();
+    try_start(kHttpsPort);
+  }
   // free_local_port() is racy: another process may take the port before Prometheus binds it.
-  for (int attempt = 0; attempt < 5 && !process_; ++attempt) try_start(testing::free_local_port());
+  for (int attempt = 0; attempt < 5 && !process_ && !tls_; ++attempt)
+    try_start(testing::free_local_port());
   if (!process_) throw std::runtime_error("prometheus did not start: " + testing::log_tail(log()));
 }
 
@@ -252,19 +307,30 @@ ScrapingPrometheus::~ScrapingPrometheus() {
   if (process_) process_->stop(std::chrono::seconds(10));
 }
 
+void ScrapingPrometheus::set_rules(const std::string& rules) {
+  std::ofstream(rule_file()) << rules;
+  process_->signal(SIGHUP);
+}
+
+testing::HttpReply ScrapingPrometheus::get(const std::string& path) const {
+  testing::HttpRequest request{.url = url() + path, .timeout = std::chrono::milliseconds(500)};
+  if (tls_) request.auth.ca_file = tls_->cert_file;
+  return testing::http_request(request);
+}
+
 void ScrapingPrometheus::try_start(std::uint16_t port) {
   port_ = port;
-  process_.emplace(testing::logged_program(
-      {"prometheus", "--config.file=" + dir_.path + "/prometheus.yml",
-       "--storage.tsdb.path=" + dir_.path + "/data",
-       "--web.listen-address=127.0.0.1:" + std::to_string(port), "--log.level=warn"},
-      log()));
+  std::vector<std::string> args{"prometheus", "--config.file=" + dir_.path + "/prometheus.yml",
+                                "--storage.tsdb.path=" + dir_.path + "/data",
+                                "--web.listen-address=127.0.0.1:" + std::to_string(port),
+                                "--log.level=warn"};
+  if (tls_) args.push_back("--web.config.file=" + dir_.path + "/web.yml");
+  process_.emplace(testing::logged_program(args, log()));
   bool exited = false;
   const bool ready = testing::eventually(
       [&] {
         exited = !process_->alive();
-        return exited ||
-               testing::http_get(url() + "/-/ready", std::chrono::milliseconds(500)).status == 200;
+        return exited || get("/-/ready").status == 200;
       },
       std::chrono::seconds(60));
   if (!ready || exited) process_.reset();  // SIGKILLs and reaps it

@@ -13,6 +13,7 @@
 
 #include "bench/closed_loop/placement/policy.h"
 #include "tests/support/binary_process.h"
+#include "tests/support/http_client.h"
 
 // The real-time level's node traffic: node_exporter-like receive and transmit counters per node
 // (and its link speed gauge when it has one) on /metrics, served on 127.0.0.1 for a real
@@ -58,6 +59,8 @@ class TrafficExporter {
   void start_pod(std::uint32_t pod, PodTraffic traffic);
   // Deleted: stops counting now (or never starts).
   void stop_pod(std::uint32_t pod);
+  // Its workload's traffic drifted: both its rates times `factor` from now (nothing if unknown).
+  void rescale_pod(std::uint32_t pod, double factor);
 
   // The true per-node rates now (pods waiting for their first scrape not included).
   struct Rates {
@@ -88,6 +91,8 @@ class TrafficExporter {
   void advance(std::size_t node, Clock::time_point now);
   static void advance(Pod& pod, Clock::time_point now);
   void add_rates(const Pod& pod, double sign);
+  // A counting pod's rates leave its node's from now.
+  void stop_counting(const Pod& pod);
 
   std::vector<std::string> nodes_;
   PodSeries pod_series_;
@@ -114,16 +119,29 @@ class TrafficExporter {
 // Job "traffic" scrapes /metrics; unless `pod_series` is none, job "kubelet" scrapes
 // /metrics/cadvisor with honor_labels, as kube-prometheus scrapes kubelets: the page's job,
 // instance and node labels stay as written, and so do the namespace, pod, container, interface
-// and id a per-pod query selects on.
+// and id a per-pod query selects on. With `tls` it serves https on 127.0.0.1:443 with that
+// certificate (what the descheduler reaches: it verifies the certificate against the URL's host
+// with its port, so its URL has none) and loads a rule file that set_rules replaces.
 class ScrapingPrometheus {
  public:
-  // Throws std::runtime_error with Prometheus' log tail when it does not become ready.
-  ScrapingPrometheus(const std::string& target, double scrape_s, PodSeries pod_series);
+  struct Tls {
+    std::string cert_file, key_file;
+  };
+  // Throws std::runtime_error with Prometheus' log tail when it does not become ready, and when
+  // with `tls` 127.0.0.1:443 cannot be bound (taken, or not running as root).
+  ScrapingPrometheus(const std::string& target, double scrape_s, PodSeries pod_series,
+                     const std::optional<Tls>& tls = std::nullopt);
   ScrapingPrometheus(const ScrapingPrometheus&) = delete;
   ScrapingPrometheus& operator=(const ScrapingPrometheus&) = delete;
   ~ScrapingPrometheus();
 
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string url() const {
+    return (tls_ ? "https" : "http") + std::string("://127.0.0.1:") + std::to_string(port_);
+  }
+  // Replaces the rule file and has Prometheus reload it (SIGHUP).
+  void set_rules(const std::string& rules);
+  // GET url() + path, trusting the certificate with `tls`.
+  testing::HttpReply get(const std::string& path) const;
 
  private:
   // Removed on every exit path, a failed start included.
@@ -134,9 +152,11 @@ class ScrapingPrometheus {
   };
 
   std::string log() const { return dir_.path + "/prometheus.log"; }
+  std::string rule_file() const { return dir_.path + "/rules.yml"; }
   void try_start(std::uint16_t port);
 
   TempDir dir_;
+  std::optional<Tls> tls_;
   std::uint16_t port_ = 0;
   std::optional<testing::BinaryProcess> process_;
 };

@@ -67,6 +67,11 @@ class FakeCluster final : public RealtimeCluster {
 
   std::string summary() const override { return {}; }
 
+  // No descheduler runs against the fake API server.
+  std::optional<double> descheduler_interval_s() const override { return std::nullopt; }
+  void start_descheduler(const std::string& /*prometheus_ca*/) override {}
+  std::vector<std::uint32_t> take_evicted() override { return {}; }
+
  private:
   kube::Pod pod_object(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];

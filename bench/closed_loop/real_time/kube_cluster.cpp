@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <random>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -64,7 +65,7 @@ void expect_status(const testing::HttpReply& reply, long status, const std::stri
 class ApiSender {
  public:
   struct Request {
-    enum class Method { post, remove } method = Method::post;
+    enum class Method { post, remove, patch } method = Method::post;
     std::string path, body;
     long expected = 201;
   };
@@ -101,9 +102,10 @@ class ApiSender {
       const Request request = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();
-      const auto reply = request.method == Request::Method::post
-                             ? api_.post(request.path, request.body)
-                             : api_.remove(request.path);
+      const auto reply =
+          request.method == Request::Method::post    ? api_.post(request.path, request.body)
+          : request.method == Request::Method::patch ? api_.patch(request.path, request.body)
+                                                     : api_.remove(request.path);
       if (reply.status != request.expected) ++failed_;
       lock.lock();
     }
@@ -125,9 +127,15 @@ class KubeCluster final : public RealtimeCluster {
         deploy_dir_(options.deploy_dir),
         control_plane_(options.kube_bin, read_file(options.deploy_dir + "/base/rbac.yaml")),
         api_(control_plane_.admin()),
-        initial_(trace.initial_pods.begin(), trace.initial_pods.end()) {
+        initial_(trace.initial_pods.begin(), trace.initial_pods.end()),
+        names_(trace.pods.size()),
+        replacement_names_(trace.params.seed) {
     for (std::size_t n = 0; n < trace.node_names.size(); ++n) node_index_[trace.node_names[n]] = n;
-    for (std::uint32_t p = 0; p < trace.pods.size(); ++p) pod_index_[key(p)] = p;
+    for (std::uint32_t p = 0; p < trace.pods.size(); ++p) {
+      names_[p] = trace.pods[p].name;
+      pod_index_[key(p)] = p;
+    }
+    if (options.descheduler) descheduler_.emplace(*options.descheduler, control_plane_);
     create_nodes();
     create_namespaces();
     create_owners();
@@ -165,6 +173,7 @@ class KubeCluster final : public RealtimeCluster {
   }
 
   void remove(std::uint32_t pod) override {
+    removed_.insert(pod);
     sender_->send({.method = ApiSender::Request::Method::remove,
                    .path = pod_path(pod),
                    .body = {},
@@ -173,7 +182,7 @@ class KubeCluster final : public RealtimeCluster {
 
   bool bind(std::uint32_t pod, std::size_t node) override {
     sender_->send({.path = pod_path(pod) + "/binding",
-                   .body = kube_json::binding(trace_.pods[pod].name, trace_.node_names[node])});
+                   .body = kube_json::binding(names_[pod], trace_.node_names[node])});
     return true;
   }
 
@@ -223,11 +232,29 @@ class KubeCluster final : public RealtimeCluster {
     for (const auto& binding : watch_->take(until)) {
       const auto pod = pod_index_.find(binding.key);
       const auto node = node_index_.find(binding.node);
-      if (pod != pod_index_.end() && node != node_index_.end())
-        out.emplace_back(pod->second, node->second);
+      // An earlier incarnation's events (an evicted pod's, replaced since) are not the pod's.
+      if (pod == pod_index_.end() || node == node_index_.end() || binding.key != key(pod->second))
+        continue;
+      if (binding.terminating) {
+        if (descheduler_) finish_and_replace(pod->second);
+        continue;
+      }
+      if (descheduler_ && !initial_.contains(pod->second) && running_.insert(binding.key).second)
+        mark_running(pod->second);
+      out.emplace_back(pod->second, node->second);
     }
     return out;
   }
+
+  std::optional<double> descheduler_interval_s() const override {
+    return descheduler_ ? std::optional(descheduler_->interval_s()) : std::nullopt;
+  }
+
+  void start_descheduler(const std::string& prometheus_ca) override {
+    if (descheduler_) descheduler_->start(prometheus_ca);
+  }
+
+  std::vector<std::uint32_t> take_evicted() override { return std::exchange(evicted_, {}); }
 
   std::string summary() const override {
     std::string out = fmt::format("{} failed API requests, {} failed pod watches",
@@ -241,19 +268,56 @@ class KubeCluster final : public RealtimeCluster {
                  {{"profile", std::string(kSchedulerName)}, {"result", std::string(result)}})
           .value_or(0);
     };
-    return out + fmt::format(", kube-scheduler attempts: {} scheduled, {} unschedulable, {} error",
-                             attempts("scheduled"), attempts("unschedulable"), attempts("error"));
+    out += fmt::format(", kube-scheduler attempts: {} scheduled, {} unschedulable, {} error",
+                       attempts("scheduled"), attempts("unschedulable"), attempts("error"));
+    return descheduler_ ? out + "\n  " + descheduler_->summary() : out;
   }
 
  private:
-  std::string key(std::uint32_t pod) const {
-    return trace_.pods[pod].ns + "/" + trace_.pods[pod].name;
-  }
+  std::string key(std::uint32_t pod) const { return trace_.pods[pod].ns + "/" + names_[pod]; }
   static std::string pods_path(const std::string& ns) {
     return "/api/v1/namespaces/" + ns + "/pods";
   }
   std::string pod_path(std::uint32_t pod) const {
-    return pods_path(trace_.pods[pod].ns) + "/" + trace_.pods[pod].name;
+    return pods_path(trace_.pods[pod].ns) + "/" + names_[pod];
+  }
+
+  // As the kubelet reports a pod it started: Running since now, so that the descheduler's
+  // minPodAge counts from here.
+  void mark_running(std::uint32_t pod) {
+    sender_->send({.method = ApiSender::Request::Method::patch,
+                   .path = pod_path(pod) + "/status",
+                   .body = kube_json::pod_running_status(now_s()),
+                   .expected = 200});
+  }
+
+  // The pod got a deletionTimestamp through the Eviction API. Its kubelet would stop it and
+  // confirm the deletion: deleted at once. Its ReplicaSet controller would create another pod from
+  // the template: the same trace pod under a new name, to be scheduled.
+  void finish_and_replace(std::uint32_t pod) {
+    if (removed_.contains(pod)) return;
+    sender_->send({.method = ApiSender::Request::Method::remove,
+                   .path = pod_path(pod),
+                   .body = {},
+                   .expected = 200});
+    evicted_.push_back(pod);
+    if (trace_.pods[pod].owner_kind != OwnerKind::replicaset) {
+      removed_.insert(pod);
+      return;
+    }
+    do {
+      names_[pod] = trace_.pods[pod].replicaset + "-" + replacement_suffix();
+    } while (pod_index_.contains(key(pod)));
+    pod_index_[key(pod)] = pod;
+    sender_->send({.path = pods_path(trace_.pods[pod].ns), .body = pod_object(pod, {})});
+  }
+
+  // Five characters of the alphabet Kubernetes names pods with (rand.SafeEncodeString's).
+  std::string replacement_suffix() {
+    static constexpr std::string_view alphabet = "bcdfghjklmnpqrstvwxz2456789";
+    std::string out;
+    for (int i = 0; i < 5; ++i) out += alphabet[replacement_names_() % alphabet.size()];
+    return out;
   }
 
   std::string pod_object(std::uint32_t pod, const std::string& node) const {
@@ -261,6 +325,7 @@ class KubeCluster final : public RealtimeCluster {
     const std::string owner_uid =
         spec.owner_kind == OwnerKind::none ? std::string() : owner_uid_.at(owner_key(spec));
     auto object = kube_json::trace_pod(trace_, spec, owner_uid);
+    object.name = names_[pod];
     object.node = node;
     object.scheduler_name = scheduler_name_;
     return kube_json::pod(object);
@@ -330,12 +395,19 @@ class KubeCluster final : public RealtimeCluster {
   KubeApi api_;
   std::set<std::uint32_t> initial_;
   std::unordered_map<std::string, std::size_t> node_index_;
-  std::unordered_map<std::string, std::uint32_t> pod_index_;  // by namespace/name
+  // By namespace/name, every incarnation of a pod (an evicted pod's replacements).
+  std::unordered_map<std::string, std::uint32_t> pod_index_;
+  std::vector<std::string> names_;  // per pod, its current incarnation's name
+  std::mt19937_64 replacement_names_;
+  std::set<std::string> running_;       // incarnations marked running
+  std::set<std::uint32_t> removed_;     // deleted by the trace or evicted for good
+  std::vector<std::uint32_t> evicted_;  // since the last take_evicted
   std::map<std::tuple<OwnerKind, std::string, std::string>, std::string> owner_uid_;
   std::string scheduler_name_{kHarnessScheduler};
   unsigned failed_requests_ = 0;
   std::string first_refusal_;  // the first initial pod the API server refused, and why
   std::optional<PodBindingWatch> watch_;
+  std::optional<DeschedulerProcess> descheduler_;  // stopped before the API server
   // Last: stopped first, before the API it sends through.
   std::unique_ptr<ApiSender> sender_ = std::make_unique<ApiSender>(api_);
 };

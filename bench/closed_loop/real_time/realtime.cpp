@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 #include <rapidjson/document.h>
+#include <rapidjson/pointer.h>
 
 #include "bench/closed_loop/placement/placement.h"
 #include "bench/closed_loop/placement/timed_event.h"
@@ -24,6 +25,10 @@
 #include "bench/closed_loop/processes/traffic_exporter.h"
 #include "bench/closed_loop/real_time/realtime_cluster.h"
 #include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/reports/eviction_log.h"
+#include "bench/closed_loop/processes/control_plane_files.h"
+#include "bench/closed_loop/processes/descheduler_process.h"
+#include "collector/pipeline/print_rules.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 
@@ -35,6 +40,8 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::chrono::seconds kStartup{60};
 constexpr std::chrono::seconds kRequestTimeout{5};
+// A pod of the same workload evicted again within ten minutes of cluster time is churn.
+constexpr double kReEvictionWindow_s = 600;
 
 std::atomic<bool> stop_requested{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
@@ -58,6 +65,7 @@ class RealtimeLoop {
                   {trace.background_transmit, trace.counter_start_transmit}, trace.speed,
                   params.pod_series),
         removed_(trace.pods.size(), false),
+        drift_(trace.pods.size(), 1.0),
         created_at_s_(trace.pods.size(), 0),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
         placement_(trace, policy, params) {
@@ -71,14 +79,23 @@ class RealtimeLoop {
 
   RunResult run() {
     for (const auto pod : trace_.initial_pods) place_initial(pod);
-    prometheus_.emplace(exporter_.target(), params_.scrape_s, params_.pod_series);
+    const auto descheduler_interval = cluster_->descheduler_interval_s();
+    Environment collector_env = cluster_->collector_env();
+    if (descheduler_interval) {
+      certificate_.emplace();
+      collector_env["NETSCORE_PROMETHEUS_CA_FILE"] = certificate_->cert_file();
+      evictions_.emplace(kReEvictionWindow_s / params_.time_scale, *descheduler_interval);
+    }
+    prometheus_.emplace(exporter_.target(), params_.scrape_s, params_.pod_series,
+                        certificate_ ? std::optional(certificate_->tls()) : std::nullopt);
     if (policy_.kind == PolicyKind::netscore) {
-      netscore_.emplace(binaries_, policy_, params_.time_scale, prometheus_->url(),
-                        cluster_->collector_env(), nodes_);
+      netscore_.emplace(binaries_, policy_, params_.time_scale, prometheus_->url(), collector_env,
+                        nodes_);
     }
     if (external_scheduler_) cluster_->start_scheduler(policy_, netscore_ ? netscore_->url() : "");
     if (!testing::eventually([&] { return exporter_.scrapes() >= 2; }, kStartup))
       throw std::runtime_error("prometheus never scraped the traffic exporter");
+    if (descheduler_interval) start_descheduler(collector_env);
     start_ = Clock::now();
     for (std::uint32_t i = 0; i < trace_.events.size(); ++i)
       push(trace_.events[i].t, EventKind::trace, i);
@@ -93,6 +110,7 @@ class RealtimeLoop {
         for (const auto& [pod, node] :
              cluster_->wait_for_bindings(std::min(due, Clock::now() + 100ms)))
           on_bound(pod, node);
+        for (const auto pod : cluster_->take_evicted()) on_evicted(pod);
       }
       max_late_s_ = std::max(max_late_s_, elapsed_s() - e.t);
       handle(e);
@@ -117,6 +135,7 @@ class RealtimeLoop {
     }
     if (const std::string summary = cluster_->summary(); !summary.empty())
       std::cerr << "\n  " << summary;
+    if (evictions_) std::cerr << "\n  " << describe(evictions_->summary());
     std::cerr << "\n";
     return {.policy = policy_.name,
             .balance = recorder_.result(),
@@ -138,8 +157,65 @@ class RealtimeLoop {
     return {.ns = spec.ns,
             .name = spec.name,
             .node = node,
-            .receive = spec.rate,
-            .transmit = spec.transmit_rate};
+            .receive = spec.rate * drift_[pod],
+            .transmit = spec.transmit_rate * drift_[pod]};
+  }
+
+  // The utilisation the descheduler reads, recorded by the rule --print-rules gives for the
+  // collector's settings (the same query as the collector's, scaled window included), then the
+  // descheduler once every node has a value.
+  void start_descheduler(const Environment& collector_env) {
+    prometheus_->set_rules(rules_document(print_rules(
+        binaries_,
+        collector_environment(policy_, params_.time_scale, prometheus_->url(), collector_env))));
+    const std::string query =
+        "/api/v1/query?query=count(" + std::string(collector::kUtilisationRecord) + ")";
+    const auto recorded = [&] {
+      rapidjson::Document answer;
+      answer.Parse(prometheus_->get(query).body.c_str());
+      const auto* value = rapidjson::Pointer("/data/result/0/value/1").Get(answer);
+      return value != nullptr && value->IsString() &&
+             std::string(value->GetString()) == std::to_string(nodes_);
+    };
+    if (!testing::eventually(recorded, kStartup))
+      throw std::runtime_error(std::string("prometheus never recorded ") +
+                               std::string(collector::kUtilisationRecord) + " for every node");
+    cluster_->start_descheduler(certificate_->cert_file());
+  }
+
+  // Hot as the balance metrics count it: above hot_factor x the cluster's mean receive rate.
+  std::vector<bool> hot_nodes(const std::vector<double>& receive) const {
+    double mean = 0;
+    for (const double rate : receive) mean += rate;
+    mean /= static_cast<double>(receive.size());
+    std::vector<bool> hot(receive.size());
+    for (std::size_t n = 0; n < receive.size(); ++n)
+      hot[n] = mean > 0 && receive[n] > params_.hot_factor * mean;
+    return hot;
+  }
+
+  // The descheduler evicted it and the cluster finished it: its traffic stops; a ReplicaSet's
+  // pod comes back as a replacement to be placed.
+  void on_evicted(std::uint32_t pod) {
+    const int node = node_of_pod(pod);
+    if (removed_[pod] || node < 0) return;
+    exporter_.stop_pod(pod);
+    placement_.unbind(pod);
+    evictions_->evicted(elapsed_s(), pod, trace_.pods[pod].deployment,
+                        static_cast<std::size_t>(node));
+    if (trace_.pods[pod].owner_kind != OwnerKind::replicaset) {
+      removed_[pod] = true;
+      return;
+    }
+    created_at_s_[pod] = elapsed_s();
+    if (external_scheduler_) return;
+    const bool idle = pending_.empty();
+    pending_.push_back(pod);
+    if (idle) push(elapsed_s(), EventKind::schedule);
+  }
+
+  void landed(std::uint32_t pod, std::size_t node) {
+    if (evictions_) evictions_->landed(pod, node, hot_nodes(exporter_.rates().receive)[node]);
   }
 
   // As the virtual-time level: the same for every policy, bound long before any window so that
@@ -155,6 +231,7 @@ class RealtimeLoop {
   // meanwhile are skipped.
   void on_bound(std::uint32_t pod, std::size_t node) {
     if (!external_scheduler_ || removed_[pod] || node_of_pod(pod) >= 0) return;
+    landed(pod, node);
     placement_.bind(pod, node);
     exporter_.start_pod(pod, traffic(pod, node));
     const double latency_s = elapsed_s() - created_at_s_[pod];
@@ -185,6 +262,7 @@ class RealtimeLoop {
       case EventKind::sample: {
         const auto rates = exporter_.rates();
         recorder_.add(rates.receive);
+        if (evictions_) evictions_->sample(e.t, hot_nodes(rates.receive));
         if (placement_.with_speeds()) {
           recorder_.add_links(rates.receive, rates.transmit, trace_.speed);
           recorder_.add_pods(placement_.node_pods(), trace_.speed);
@@ -210,6 +288,13 @@ class RealtimeLoop {
       if (idle && !pending_.empty()) push(t, EventKind::schedule);
       return;
     }
+    if (event.kind == TraceEvent::Kind::rescale) {
+      for (const auto pod : event.pods) {
+        drift_[pod] *= event.factor;
+        exporter_.rescale_pod(pod, event.factor);
+      }
+      return;
+    }
     const std::uint32_t pod = event.pods.front();
     removed_[pod] = true;
     cluster_->remove(pod);
@@ -226,6 +311,7 @@ class RealtimeLoop {
     const std::size_t node =
         placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p); });
     if (!cluster_->bind(pod, node)) ++failed_bindings_;
+    landed(pod, node);
     placement_.bind(pod, node);
     exporter_.start_pod(pod, traffic(pod, node));
     if (!pending_.empty()) push(elapsed_s() + params_.cycle_s, EventKind::schedule);
@@ -273,15 +359,18 @@ class RealtimeLoop {
   std::unique_ptr<RealtimeCluster> cluster_;
   bool external_scheduler_;  // kube-scheduler binds, the harness learns it from the cluster
   TrafficExporter exporter_;
+  std::optional<LoopbackCertificate> certificate_;  // Prometheus' with a descheduler
   std::optional<ScrapingPrometheus> prometheus_;
   std::optional<NetscoreProcesses> netscore_;
   std::unordered_map<std::string, std::size_t> index_;
   std::string node_names_json_;
   std::vector<bool> removed_;
+  std::vector<double> drift_;           // per pod, what its traffic has been multiplied by so far
   std::vector<double> created_at_s_;    // per pod, seconds into the run
   std::vector<std::uint32_t> created_;  // pods created through the API, in order
   std::deque<std::uint32_t> pending_;
   BalanceRecorder recorder_;
+  std::optional<EvictionLog> evictions_;  // with a descheduler
   Placement placement_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;

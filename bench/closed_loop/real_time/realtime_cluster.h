@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/closed_loop/placement/policy.h"
+#include "bench/closed_loop/processes/descheduler_process.h"
 #include "bench/closed_loop/workload/workload.h"
 #include "common/config.h"
 
@@ -51,6 +52,17 @@ class RealtimeCluster {
       Clock::time_point until) = 0;
   // One line on what the cluster saw (empty: nothing to add to the loop's own).
   virtual std::string summary() const = 0;
+
+  // With a descheduler (KubeClusterOptions::descheduler): its scaled interval, else nullopt.
+  virtual std::optional<double> descheduler_interval_s() const = 0;
+  // Starts it against Prometheus on https://127.0.0.1 (port 443) whose certificate
+  // `prometheus_ca` holds, once that Prometheus records the utilisation it reads.
+  virtual void start_descheduler(const std::string& prometheus_ca) = 0;
+  // The pods evicted since the last call (call after wait_for_bindings, which learns them). The
+  // cluster has played their kubelet (the pod deleted at once) and, for a ReplicaSet's pod, its
+  // controller: a replacement, the same trace pod under a new name, waits to be scheduled and
+  // comes back through wait_for_bindings. Other owners' pods are gone for good.
+  virtual std::vector<std::uint32_t> take_evicted() = 0;
 };
 
 // The in-process fake API server: pods are created and bound as the harness says, nothing binds
@@ -60,6 +72,10 @@ std::unique_ptr<RealtimeCluster> fake_cluster(const Trace& trace);
 struct KubeClusterOptions {
   std::string kube_bin;    // kube-apiserver and kube-scheduler
   std::string deploy_dir;  // the project's deploy/ (scheduler configuration, RBAC)
+  // The descheduler overlay's objects are created with the cluster, and the cluster plays the
+  // kubelet (a bound pod is marked running, so that minPodAge counts from its start) and the
+  // ReplicaSet controller (an evicted pod is replaced).
+  std::optional<DeschedulerOptions> descheduler{};
 };
 
 // etcd, kube-apiserver and, for the policies it can express, kube-scheduler (control_plane.h),

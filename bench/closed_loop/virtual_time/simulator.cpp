@@ -81,8 +81,14 @@ class Loop {
         transmit_series_(nodes_),
         started_(trace.pods.size(), false),
         removed_(trace.pods.size(), false),
+        pod_rate_(trace.pods.size()),
+        pod_transmit_(trace.pods.size()),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
         placement_(trace, policy, params) {
+    for (const auto& pod : trace.pods) {
+      pod_rate_[pod.id] = pod.rate;
+      pod_transmit_[pod.id] = pod.transmit_rate;
+    }
     for (const auto& name : trace.node_names) {
       names_.push_back(name);
       name_hashes_.push_back(shm::name_hash(name));
@@ -124,8 +130,20 @@ class Loop {
   // The pod's traffic starts (sign 1) or stops (-1) on the node.
   void set_rate(std::size_t node, double t, std::uint32_t pod, double sign) {
     advance_counter(node, t);
-    node_rate_[node] += sign * trace_.pods[pod].rate;
-    node_transmit_[node] += sign * trace_.pods[pod].transmit_rate;
+    node_rate_[node] += sign * pod_rate_[pod];
+    node_transmit_[node] += sign * pod_transmit_[pod];
+  }
+
+  // A workload's traffic drifted: its running pods carry the new rate from t on.
+  void rescale(const TraceEvent& event, double t) {
+    for (const auto pod : event.pods) {
+      const int node = node_of_pod(pod);
+      const bool running = started_[pod] && !removed_[pod] && node >= 0;
+      if (running) set_rate(static_cast<std::size_t>(node), t, pod, -1);
+      pod_rate_[pod] *= event.factor;
+      pod_transmit_[pod] *= event.factor;
+      if (running) set_rate(static_cast<std::size_t>(node), t, pod, 1);
+    }
   }
 
   // Pods alive at 0 were placed long ago, the same for every policy, already visible, their
@@ -207,6 +225,10 @@ class Loop {
       const bool idle = pending_.empty();
       for (const auto pod : event.pods) pending_.push_back(pod);
       if (idle) push(t, EventKind::schedule);
+      return;
+    }
+    if (event.kind == TraceEvent::Kind::rescale) {
+      rescale(event, t);
       return;
     }
     const std::uint32_t pod = event.pods.front();
@@ -333,6 +355,7 @@ class Loop {
   std::vector<double> counter_t_;
   std::vector<Series> series_, transmit_series_;
   std::vector<bool> started_, removed_;
+  std::vector<double> pod_rate_, pod_transmit_;  // per pod, its true rates now (drift included)
   std::deque<std::uint32_t> pending_;
   std::vector<NodeSample> samples_;
   std::int64_t eval_ms_ = 0;

@@ -224,6 +224,23 @@ std::string validate(const WorkloadParams& p) {
     return "create_spread_s must not be negative";
   }
   if (p.projects > 100) return "projects must be at most 100";
+  if (!finite(p.drift_grow_fraction) || p.drift_grow_fraction < 0 || p.drift_grow_fraction > 1) {
+    return "drift_grow_fraction must be in [0, 1]";
+  }
+  if (!finite(p.drift_shrink_fraction) || p.drift_shrink_fraction < 0 ||
+      p.drift_grow_fraction + p.drift_shrink_fraction > 1) {
+    return "drift_shrink_fraction must be in [0, 1 - drift_grow_fraction]";
+  }
+  if (!finite(p.drift_grow_factor) || p.drift_grow_factor <= 0) {
+    return "drift_grow_factor must be positive";
+  }
+  if (!finite(p.drift_shrink_factor) || p.drift_shrink_factor <= 0) {
+    return "drift_shrink_factor must be positive";
+  }
+  if (!finite(p.drift_from) || !finite(p.drift_to) || p.drift_from < 0 ||
+      p.drift_to < p.drift_from || p.drift_to > 1) {
+    return "drift_from and drift_to must satisfy 0 <= drift_from <= drift_to <= 1";
+  }
   return {};
 }
 
@@ -265,6 +282,7 @@ Trace generate_trace(const WorkloadParams& p) {
     workloads.push_back(raw::live_workload(p, cdf, index, t, pods, bursts));
   }
   raw::assemble(p, pods, bursts, workloads, trace);
+  raw::add_drift(p, trace);
   return trace;
 }
 

@@ -77,6 +77,14 @@ struct WorkloadParams {
   // Whether a project's pods say so: the label app.kubernetes.io/name=<project>, the identity a
   // scorer can learn a project's traffic per pod by. The trace is the same either way.
   bool project_labels = false;
+  // Traffic drift: each workload's per-pod traffic is multiplied once, at a moment uniform in
+  // [drift_from, drift_to) x duration_s, by drift_grow_factor with probability
+  // drift_grow_fraction or else by drift_shrink_factor with probability drift_shrink_fraction.
+  // Its pods running then change rate at that moment (a TraceEvent::Kind::rescale), its later
+  // pods are created at the new rate. 0 and 0: no drift, the traces as before.
+  double drift_grow_fraction = 0, drift_grow_factor = 4;
+  double drift_shrink_fraction = 0, drift_shrink_factor = 0.25;
+  double drift_from = 0.1, drift_to = 0.6;
 };
 
 // "--scenario=<name>": "standard" (the defaults above, for every parameter another scenario
@@ -87,7 +95,9 @@ struct WorkloadParams {
 // short-lived, network-heavy, in large bursts created one by one; "mixed-owners": Deployments
 // among bare pods, Jobs and StatefulSets; "ci-runners": bursts of bare runners of 12 projects,
 // short-lived, twice as heavy as the standard pods, without any identity; "ci-runners-labelled":
-// the same trace, its pods labelled with their project (workload_flags.cpp has the figures).
+// the same trace, its pods labelled with their project; "drift": long-lived Deployments on 1 GbE
+// links whose traffic grows sixfold or shrinks fourfold after placement (workload_flags.cpp has
+// the figures).
 // Sets only the parameters it names: flags after it override them.
 std::string apply_scenario(WorkloadParams& params, std::string_view name);
 
@@ -131,13 +141,18 @@ struct Deployment {
   bool transmit_heavy = false;
   OwnerKind kind = OwnerKind::replicaset;
   std::string project{};  // of a workload without an owner (WorkloadParams::projects); or empty
+  // WorkloadParams' drift: the moment its per-pod traffic changes and the factor (1: never).
+  double drift_s = 0;
+  double drift_factor = 1;
 };
 
 struct TraceEvent {
   double t = 0;
-  enum class Kind { create, remove } kind = Kind::create;
-  // create: the pods of a burst created at t (PodSpec::burst says which burst); remove: one pod
+  enum class Kind { create, remove, rescale } kind = Kind::create;
+  // create: the pods of a burst created at t (PodSpec::burst says which burst); remove: one pod;
+  // rescale: the running pods of one workload, whose rates are multiplied by `factor` from t on
   std::vector<std::uint32_t> pods;
+  double factor = 1;
 };
 
 struct Trace {
@@ -151,7 +166,8 @@ struct Trace {
   std::vector<Deployment> deployments;
   std::vector<PodSpec> pods;
   // Every event in [0, duration_s), sorted by t; at equal t removes come first, so that a freed
-  // slot is visible to a create. Pods are numbered in creation order.
+  // slot is visible to a create, and rescales last. Pods are numbered in creation order.
+  // PodSpec's rates are a pod's at its creation: a rescale before changes them.
   std::vector<TraceEvent> events;
   std::vector<std::uint32_t> initial_pods;  // alive at t = 0 in creation order, placed before
   double deployment_arrival_rate = 0;       // per second, from Little's law (workload.cpp)

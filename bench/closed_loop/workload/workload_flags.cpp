@@ -77,6 +77,17 @@ constexpr Flag kFlags[] = {
      "projects the workloads without an owner belong to, sharing traffic per pod; 0: none"},
     {"project-labels", &WorkloadParams::project_labels,
      "whether a project's pods carry app.kubernetes.io/name=<project>"},
+    {"drift-grow-fraction", &WorkloadParams::drift_grow_fraction,
+     "probability that a workload's per-pod traffic grows once after its start"},
+    {"drift-grow-factor", &WorkloadParams::drift_grow_factor,
+     "what a growing workload's traffic is multiplied by"},
+    {"drift-shrink-fraction", &WorkloadParams::drift_shrink_fraction,
+     "probability that a workload's per-pod traffic shrinks once (if it does not grow)"},
+    {"drift-shrink-factor", &WorkloadParams::drift_shrink_factor,
+     "what a shrinking workload's traffic is multiplied by"},
+    {"drift-from", &WorkloadParams::drift_from,
+     "earliest drift moment, as a fraction of --duration-s"},
+    {"drift-to", &WorkloadParams::drift_to, "latest drift moment, as a fraction of --duration-s"},
 };
 
 // Every parameter some scenario sets: "standard" puts them back to their defaults.
@@ -100,6 +111,11 @@ constexpr Member kScenarioMembers[] = {
     &WorkloadParams::pods_per_node,
     &WorkloadParams::projects,
     &WorkloadParams::project_labels,
+    &WorkloadParams::rolling_update_rate,
+    &WorkloadParams::drift_grow_fraction,
+    &WorkloadParams::drift_grow_factor,
+    &WorkloadParams::drift_shrink_fraction,
+    &WorkloadParams::drift_shrink_factor,
 };
 
 }  // namespace
@@ -173,9 +189,36 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
     params.pods_per_node = WorkloadParams{}.pods_per_node;
     return {};
   }
+  if (name == "drift") {
+    // Long-lived Deployments (ten hours on average, no rolling update, no scale-up): the pods
+    // placed before the drift are still there after it, and only a descheduler moves them.
+    params.deployment_lifetime_mean_s = 36000;
+    params.rolling_update_rate = 0;
+    params.scale_up_rate = 0;
+    // At least two replicas: the descheduler's minReplicas leaves a Deployment's only pod alone.
+    params.replicas_min = 2;
+    params.replicas_max = 10;
+    params.replicas_zipf_exponent = 1;
+    // Every node on 1 GbE (125 MB/s), so that the descheduler reads a utilisation. A node
+    // carries 12.5 x 1.68 x 7.5e5 = 1.6e7 bytes/s of pods and 6.8e6 of background: 18% of its
+    // link on average before the drift.
+    params.link_speed = 1.25e8;
+    params.slow_fraction = 0;
+    params.background_median = 6e6;
+    params.deployment_rate_median = 7.5e5;
+    params.pods_per_node = WorkloadParams{}.pods_per_node;
+    // A quarter of the Deployments grow sixfold, a sixth shrink fourfold: the mean utilisation
+    // doubles, and in 180 s at 20 nodes every seed of 1-7 has nodes above 1.5x the mean that no
+    // placement made hot (a weaker drift, a sixth growing fourfold, left seeds 2 and 4 without).
+    params.drift_grow_fraction = 0.25;
+    params.drift_grow_factor = 6;
+    params.drift_shrink_fraction = 1.0 / 6;
+    params.drift_shrink_factor = 0.25;
+    return {};
+  }
   return "unknown scenario \"" + std::string(name) +
          "\" (standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, "
-         "ci-runners-labelled)";
+         "ci-runners-labelled, drift)";
 }
 
 void add_workload_options(flags::po::options_description& options, WorkloadParams& params) {
@@ -203,8 +246,8 @@ std::string workload_help() {
   const WorkloadParams defaults;
   std::ostringstream out;
   out << "  --" << std::left << std::setw(34) << "scenario=standard"
-      << "standard, heterogeneous, bare-bursts, mixed-owners, ci-runners or "
-         "ci-runners-labelled (sets the flags it needs; later flags override)\n";
+      << "standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, ci-runners-labelled or "
+         "drift (sets the flags it needs; later flags override)\n";
   for (const auto& flag : kFlags) {
     std::ostringstream value;
     std::visit([&](auto member) { value << std::boolalpha << defaults.*member; }, flag.member);

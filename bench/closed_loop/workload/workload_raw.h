@@ -48,7 +48,8 @@ inline std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
 }
 // lifecycle_stream + i is workload i's; direction_stream + i its heavy direction's and
 // owner_stream + i its owner kind's: apart from its lifecycle, so that traces without
-// transmit-heavy workloads or without owner kinds other than ReplicaSets stay as they were.
+// transmit-heavy workloads or without owner kinds other than ReplicaSets stay as they were;
+// drift_stream + d the drift of the trace's workload d.
 enum Stream : std::uint64_t {
   nodes_stream = 1,
   arrivals_stream,
@@ -57,8 +58,9 @@ enum Stream : std::uint64_t {
   transmit_nodes_stream = std::uint64_t{1} << 40,
   direction_stream = std::uint64_t{1} << 41,
   owner_stream = std::uint64_t{1} << 42,
-  project_stream = std::uint64_t{1} << 43,        // + workload: its project
-  project_level_stream = std::uint64_t{1} << 44,  // + project: its level
+  drift_stream = std::uint64_t{1} << 43,
+  project_stream = std::uint64_t{1} << 44,        // + workload: its project
+  project_level_stream = std::uint64_t{1} << 45,  // + project: its level
 };
 
 inline std::string padded(std::size_t value, std::size_t width) {
@@ -94,5 +96,9 @@ using Burst = std::vector<std::uint32_t>;
 void assemble(const WorkloadParams& p, const std::vector<Pod>& pods,
               const std::vector<Burst>& bursts, const std::vector<Workload>& workloads,
               Trace& trace);
+
+// The workloads' traffic drift (WorkloadParams::drift_*) on an assembled trace: each workload's
+// moment and factor, its later pods' rates, and a rescale event of the pods running then.
+void add_drift(const WorkloadParams& p, Trace& trace);
 
 }  // namespace netscore::sim::raw

@@ -161,5 +161,67 @@ TEST(TokenAuthLineTest, QuotesGroupsAndOmitsNone) {
             "t,system:kube-scheduler,system:kube-scheduler\n");
 }
 
+const std::string kDeschedulerOverlay = "overlays/descheduler/";
+
+TEST(DeschedulerPolicyTest, OnlyTheUrlAndMinPodAgeChange) {
+  const std::string policy = shipped(kDeschedulerOverlay + "policy.yaml");
+  const std::string edited =
+      descheduler_policy(policy, {.prometheus_url = "https://127.0.0.1", .min_pod_age = "80s"});
+  EXPECT_EQ(yaml_value(edited, "url"), "https://127.0.0.1");
+  EXPECT_EQ(yaml_value(edited, "minPodAge"), "80s");
+  EXPECT_EQ(yaml_value(edited, "query"), yaml_value(policy, "query"));
+  EXPECT_EQ(yaml_value(edited, "useDeviationThresholds"), "true");
+  // Every other line as shipped: the same count, two differing.
+  std::istringstream a(policy), b(edited);
+  unsigned differing = 0, lines = 0;
+  for (std::string x, y; std::getline(a, x) && std::getline(b, y); ++lines) differing += x != y;
+  EXPECT_EQ(differing, 2U);
+  EXPECT_GT(lines, 30U);
+  EXPECT_THROW(descheduler_policy(
+                   policy, {.prometheus_url = "https://prometheus.example", .min_pod_age = "1s"}),
+               std::invalid_argument);
+}
+
+TEST(DeschedulerPolicyTest, ReadsTheShippedIntervalAndRefusesAmbiguity) {
+  EXPECT_EQ(
+      container_flag(shipped(kDeschedulerOverlay + "deployment.yaml"), "descheduling-interval"),
+      "5m");
+  EXPECT_THROW(container_flag("args:\n  - --a=1\n  - --a=2\n", "a"), std::runtime_error);
+  EXPECT_THROW(container_flag("args:\n  - --b=1\n", "a"), std::runtime_error);
+  EXPECT_THROW(yaml_value("a: 1\nb:\n  a: 2\n", "a"), std::runtime_error);
+  EXPECT_THROW(yaml_value("b: 1\n", "a"), std::runtime_error);
+}
+
+TEST(ManifestDocumentsTest, SplitsTheShippedRbacIntoItsCollections) {
+  const auto documents = manifest_documents(shipped(kDeschedulerOverlay + "rbac.yaml"));
+  std::vector<std::string> paths;
+  for (const auto& document : documents) paths.push_back(collection_path(document));
+  const std::vector<std::string> expected{
+      "/api/v1/namespaces/descheduler/serviceaccounts",
+      "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+      "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+      "/apis/rbac.authorization.k8s.io/v1/namespaces/descheduler/roles",
+      "/apis/rbac.authorization.k8s.io/v1/namespaces/descheduler/rolebindings"};
+  EXPECT_EQ(paths, expected);
+  EXPECT_NE(documents[1].yaml.find("pods/eviction"), std::string::npos);
+  EXPECT_EQ(documents[1].yaml.find("namespace: descheduler"), std::string::npos);
+  const auto ns = manifest_documents(shipped(kDeschedulerOverlay + "namespace.yaml"));
+  ASSERT_EQ(ns.size(), 1U);
+  EXPECT_EQ(collection_path(ns[0]), "/api/v1/namespaces");
+  EXPECT_THROW(collection_path({.kind = "Deployment", .ns = "a", .yaml = ""}), std::runtime_error);
+  EXPECT_THROW(collection_path({.kind = "Role", .ns = "", .yaml = ""}), std::runtime_error);
+}
+
+TEST(RulesDocumentTest, TheRuleGroupOfPrintRulesOutput) {
+  const std::string out =
+      "collector log line\n# comment\ngroups:\n  - name: g\n    rules:\n      - record: r\n"
+      "        expr: |-\n          up\n---\nmetricsUtilization:\n  source: Prometheus\n";
+  EXPECT_EQ(
+      rules_document(out),
+      "groups:\n  - name: g\n    rules:\n      - record: r\n        expr: |-\n          up\n");
+  EXPECT_THROW(rules_document("# FAIL: nothing\n"), std::runtime_error);
+  EXPECT_THROW(rules_document("groups:\n  - name: g\n"), std::runtime_error);
+}
+
 }  // namespace
 }  // namespace netscore::sim

@@ -196,5 +196,30 @@ TEST(ClosedLoop, SameTraceAndPolicyGiveTheSameResult) {
   EXPECT_EQ(a.balance.peak_to_mean, b.balance.peak_to_mean);
 }
 
+// The drift scenario's traffic changes after placement: the pods placed before it carry the new
+// rates, so that nodes become hot that no placement made hot, and nothing does without the drift.
+TEST(DriftInVirtualTime, RescaledPodsMakeHotNodesThatNoPlacementMade) {
+  WorkloadParams workload;
+  workload.seed = 1;  // its steady placement has no hot node (seed 3's has one all along)
+  workload.nodes = 20;
+  ASSERT_EQ(apply_flag(workload, "--scenario", "drift"), "");
+  workload.duration_s = 240;
+  WorkloadParams still = workload;
+  still.drift_grow_fraction = 0;
+  still.drift_shrink_fraction = 0;
+  const LoopParams loop;
+  const Policy* scheduler = nullptr;
+  const auto policies = standard_policies();
+  for (const auto& policy : policies) {
+    if (policy.kind == PolicyKind::scheduler) scheduler = &policy;
+  }
+  ASSERT_NE(scheduler, nullptr);
+  const RunResult drifted = run_policy(generate_trace(workload), *scheduler, loop);
+  const RunResult steady = run_policy(generate_trace(still), *scheduler, loop);
+  EXPECT_EQ(steady.balance.hot_node_seconds, 0);
+  EXPECT_GT(drifted.balance.hot_node_seconds, 20);
+  EXPECT_GT(drifted.balance.peak_to_mean, steady.balance.peak_to_mean + 0.2);
+}
+
 }  // namespace
 }  // namespace netscore::sim

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "bench/closed_loop/processes/control_plane.h"
+#include "bench/closed_loop/processes/traffic_exporter.h"
+#include "tests/support/binary_process.h"
+
+// kubernetes-sigs/descheduler v0.33.0 as deploy/overlays/descheduler runs it, against the
+// closed loop's real control plane and Prometheus: the overlay's Namespace, ServiceAccount and
+// RBAC created as shipped (the descheduler authenticates as that ServiceAccount), its token Secret,
+// its policy with the run's Prometheus URL, and its interval and DefaultEvictor's minPodAge
+// divided by the run's time scale. Everything on 127.0.0.1, stopped by PID. Not thread-safe.
+//
+// What v0.33.0 insists on: the Prometheus URL is https and the CA is read from
+// /var/run/secrets/kubernetes.io/serviceaccount/ca.crt. That file is given to the descheduler
+// alone, in a mount namespace of its own (unshare, a tmpfs over /run), so that nothing on the host
+// changes; hence root.
+namespace netscore::sim {
+
+// A self-signed certificate for 127.0.0.1 (an IP SAN: Go verifies an IP host against IP SANs),
+// in a temporary directory removed on destruction. Throws std::runtime_error when openssl fails.
+class LoopbackCertificate {
+ public:
+  LoopbackCertificate();
+  ~LoopbackCertificate();
+  LoopbackCertificate(const LoopbackCertificate&) = delete;
+  LoopbackCertificate& operator=(const LoopbackCertificate&) = delete;
+
+  ScrapingPrometheus::Tls tls() const { return {cert_file(), dir_ + "/key.pem"}; }
+  std::string cert_file() const { return dir_ + "/cert.pem"; }
+
+ private:
+  std::string dir_;
+};
+
+struct DeschedulerOptions {
+  std::string binary_dir;   // holds `descheduler`
+  std::string overlay_dir;  // deploy/overlays/descheduler
+  double time_scale = 1;
+};
+
+class DeschedulerProcess {
+ public:
+  // Creates the overlay's objects and the token Secret (before any pod of the run, so that the
+  // Namespace exists when its default ServiceAccount is made). Throws std::runtime_error.
+  DeschedulerProcess(const DeschedulerOptions& options, const ControlPlane& control_plane);
+  ~DeschedulerProcess();
+  DeschedulerProcess(const DeschedulerProcess&) = delete;
+  DeschedulerProcess& operator=(const DeschedulerProcess&) = delete;
+
+  // Starts the binary against Prometheus on https://127.0.0.1 (port 443) whose certificate
+  // `prometheus_ca` holds; throws std::runtime_error with its log tail when it exits at once.
+  void start(const std::string& prometheus_ca);
+  // The scaled descheduling interval.
+  double interval_s() const { return interval_s_; }
+  // What its log says of the cycles: "N cycles, M evictions" from its own lines.
+  std::string summary() const;
+
+ private:
+  std::string file(const std::string& name) const { return dir_ + "/" + name; }
+
+  DeschedulerOptions options_;
+  const ControlPlane& control_plane_;
+  std::string dir_;
+  double interval_s_ = 0;
+  std::string min_pod_age_;
+  std::optional<testing::BinaryProcess> process_;
+};
+
+}  // namespace netscore::sim

@@ -1,0 +1,90 @@
+#include "bench/closed_loop/reports/eviction_log.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <vector>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace netscore::sim {
+
+EvictionLog::EvictionLog(double re_eviction_window_s, double cycle_s)
+    : window_s_(re_eviction_window_s), cycle_s_(cycle_s) {}
+
+void EvictionLog::evicted(double t, std::uint32_t pod, std::uint32_t workload, std::size_t node) {
+  awaiting_[pod] = evictions_.size();
+  evictions_.push_back({.t = t, .pod = pod, .workload = workload, .node = node});
+}
+
+void EvictionLog::landed(std::uint32_t pod, std::size_t node, bool hot) {
+  const auto it = awaiting_.find(pod);
+  if (it == awaiting_.end()) return;
+  const bool back = evictions_[it->second].node == node;
+  ++landed_;
+  landed_back_ += back;
+  landed_hot_ += hot;
+  landed_back_hot_ += back && hot;
+  awaiting_.erase(it);
+}
+
+void EvictionLog::sample(double t, const std::vector<bool>& hot) {
+  last_sample_t_ = t;
+  for (auto& eviction : evictions_) {
+    if (eviction.cooled_t < 0 && eviction.t <= t && eviction.node < hot.size() &&
+        !hot[eviction.node])
+      eviction.cooled_t = t;
+  }
+}
+
+EvictionSummary EvictionLog::summary() const {
+  EvictionSummary out;
+  out.evictions = static_cast<unsigned>(evictions_.size());
+  out.landed = landed_;
+  out.landed_back = landed_back_;
+  out.landed_hot = landed_hot_;
+  out.landed_back_hot = landed_back_hot_;
+  std::map<std::uint32_t, double> last_of_workload, last_of_pod;
+  std::map<std::size_t, unsigned> this_cycle;  // node -> evictions in the current cycle
+  double cycle_start = 0;
+  double cool_total = 0;
+  for (const auto& eviction : evictions_) {
+    const auto last = last_of_workload.find(eviction.workload);
+    if (last != last_of_workload.end() && eviction.t - last->second < window_s_) ++out.re_evictions;
+    last_of_workload[eviction.workload] = eviction.t;
+    const auto same_pod = last_of_pod.find(eviction.pod);
+    if (same_pod != last_of_pod.end() && eviction.t - same_pod->second < window_s_)
+      ++out.pod_re_evictions;
+    last_of_pod[eviction.pod] = eviction.t;
+    if (out.cycles == 0 || eviction.t - cycle_start >= cycle_s_ / 2) {
+      ++out.cycles;
+      cycle_start = eviction.t;
+      this_cycle.clear();
+    }
+    out.max_per_node_per_cycle = std::max(out.max_per_node_per_cycle, ++this_cycle[eviction.node]);
+    if (eviction.cooled_t >= 0) {
+      cool_total += eviction.cooled_t - eviction.t;
+    } else {
+      ++out.never_cooled;
+      cool_total += std::max(0.0, last_sample_t_ - eviction.t);
+    }
+  }
+  if (!evictions_.empty())
+    out.mean_time_to_cool_s = cool_total / static_cast<double>(evictions_.size());
+  return out;
+}
+
+std::string describe(const EvictionSummary& s) {
+  return fmt::format(
+      "{} evictions in {} cycles (at most {} per node per cycle), {} re-evictions of a workload "
+      "within the window ({} of the same pod); {} replacements bound: {} back on the node they "
+      "left ({} while it was hot), {} on a hot node; {:.1f} s mean time to cool, {} evicted-from "
+      "nodes never cooled",
+      s.evictions, s.cycles, s.max_per_node_per_cycle, s.re_evictions, s.pod_re_evictions, s.landed,
+      s.landed_back, s.landed_back_hot, s.landed_hot, s.mean_time_to_cool_s, s.never_cooled);
+}
+
+}  // namespace netscore::sim

@@ -1,0 +1,81 @@
+#include "bench/closed_loop/reports/eviction_log.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace netscore::sim {
+namespace {
+
+// Window 40 s, cycles every 40 s.
+EvictionLog window_40() {
+  return EvictionLog(40, 40);
+}
+
+TEST(EvictionLog, NothingEvictedIsAllZero) {
+  const auto s = window_40().summary();
+  EXPECT_EQ(s.evictions, 0U);
+  EXPECT_EQ(s.cycles, 0U);
+  EXPECT_EQ(s.max_per_node_per_cycle, 0U);
+  EXPECT_EQ(s.mean_time_to_cool_s, 0);
+}
+
+TEST(EvictionLog, GroupsEvictionsIntoCyclesAndCountsPerNode) {
+  EvictionLog log = window_40();
+  log.evicted(10, 1, 100, 3);
+  log.evicted(11, 2, 101, 4);
+  log.evicted(12, 3, 102, 3);  // node 3's second in the cycle starting at 10
+  log.evicted(50, 4, 103, 3);  // a new cycle
+  const auto s = log.summary();
+  EXPECT_EQ(s.evictions, 4U);
+  EXPECT_EQ(s.cycles, 2U);
+  EXPECT_EQ(s.max_per_node_per_cycle, 2U);
+}
+
+TEST(EvictionLog, ReEvictionIsTheSameWorkloadWithinTheWindow) {
+  EvictionLog log = window_40();
+  log.evicted(10, 1, 7, 0);
+  log.evicted(45, 2, 7, 1);   // 35 s later: within
+  log.evicted(90, 3, 7, 2);   // 45 s after the previous: outside
+  log.evicted(95, 4, 8, 2);   // another workload
+  log.evicted(100, 4, 8, 3);  // the same pod again, 5 s later
+  EXPECT_EQ(log.summary().re_evictions, 2U);
+  EXPECT_EQ(log.summary().pod_re_evictions, 1U);
+}
+
+TEST(EvictionLog, LandingsBackAndOnHotNodes) {
+  EvictionLog log = window_40();
+  log.evicted(10, 1, 7, 0);
+  log.evicted(10, 2, 8, 1);
+  log.evicted(10, 3, 9, 2);
+  log.landed(1, 0, true);   // back on the hot node it left
+  log.landed(2, 5, true);   // elsewhere, hot
+  log.landed(3, 6, false);  // elsewhere, cool
+  log.landed(4, 0, true);   // never evicted: ignored
+  log.landed(1, 0, true);   // already landed: ignored
+  const auto s = log.summary();
+  EXPECT_EQ(s.landed, 3U);
+  EXPECT_EQ(s.landed_back, 1U);
+  EXPECT_EQ(s.landed_back_hot, 1U);
+  EXPECT_EQ(s.landed_hot, 2U);
+}
+
+TEST(EvictionLog, TimeToCoolFromTheEvictionToTheFirstCoolSample) {
+  EvictionLog log = window_40();
+  log.evicted(10, 1, 7, 0);
+  log.evicted(10, 2, 8, 1);
+  const std::vector<bool> both_hot{true, true}, first_cool{false, true};
+  log.sample(5, std::vector<bool>{false, false});  // before the evictions: not counted
+  log.sample(12, both_hot);
+  log.sample(16, first_cool);
+  log.sample(30, first_cool);
+  const auto s = log.summary();
+  // Node 0 cooled 6 s after; node 1 is still hot at the last sample, 20 s after.
+  EXPECT_DOUBLE_EQ(s.mean_time_to_cool_s, (6.0 + 20.0) / 2);
+  EXPECT_EQ(s.never_cooled, 1U);
+  EXPECT_NE(describe(s).find("2 evictions in 1 cycles"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace netscore::sim

@@ -1,0 +1,142 @@
+// The drift scenario and the traffic drift of workloads after their pods are placed.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bench/closed_loop/workload/workload.h"
+
+namespace netscore::sim {
+namespace {
+
+WorkloadParams drift_params(std::uint64_t seed) {
+  WorkloadParams params;
+  params.seed = seed;
+  params.nodes = 20;
+  EXPECT_EQ(apply_flag(params, "--scenario", "drift"), "");
+  EXPECT_EQ(apply_flag(params, "--duration-s", "300"), "");
+  return params;
+}
+
+TEST(WorkloadDrift, SameSeedSameDriftAndOtherSeedOther) {
+  const Trace a = generate_trace(drift_params(7));
+  const Trace b = generate_trace(drift_params(7));
+  const Trace c = generate_trace(drift_params(8));
+  ASSERT_EQ(a.events.size(), b.events.size());
+  for (std::size_t i = 0; i < a.events.size(); ++i) {
+    EXPECT_EQ(a.events[i].t, b.events[i].t);
+    EXPECT_EQ(a.events[i].kind, b.events[i].kind);
+    EXPECT_EQ(a.events[i].pods, b.events[i].pods);
+    EXPECT_EQ(a.events[i].factor, b.events[i].factor);
+  }
+  std::vector<double> moments_a, moments_c;
+  for (const auto& d : a.deployments) moments_a.push_back(d.drift_s);
+  for (const auto& d : c.deployments) moments_c.push_back(d.drift_s);
+  EXPECT_NE(moments_a, moments_c);
+}
+
+// Long-lived Deployments: the pods running at t = 0 are there until the end, so that traffic
+// drifting after placement stays where it was placed.
+TEST(WorkloadDrift, LongLivedDeploymentsOfTwoOrMoreReplicas) {
+  const Trace trace = generate_trace(drift_params(3));
+  ASSERT_GE(trace.initial_pods.size(), 150U);  // 12.5 per node on average
+  unsigned removed = 0;
+  for (const auto pod : trace.initial_pods) removed += std::isfinite(trace.pods[pod].deleted_s);
+  EXPECT_LT(removed, trace.initial_pods.size() / 10);
+  std::vector<unsigned> replicas(trace.deployments.size(), 0);
+  for (const auto pod : trace.initial_pods) ++replicas[trace.pods[pod].deployment];
+  for (const auto& d : trace.deployments) EXPECT_EQ(d.kind, OwnerKind::replicaset);
+  for (const auto count : replicas) EXPECT_TRUE(count == 0 || count >= 2) << count;
+  for (const double speed : trace.speed) EXPECT_EQ(speed, 1.25e8);
+}
+
+// Some workloads grow fourfold, some shrink fourfold, within the drift window; each rescale event
+// names exactly the pods of one workload running at its moment, with its factor.
+TEST(WorkloadDrift, RescalesTheRunningPodsOfAWorkloadOnce) {
+  const Trace trace = generate_trace(drift_params(5));
+  const auto& p = trace.params;
+  unsigned grown = 0, shrunk = 0, events = 0;
+  for (std::uint32_t d = 0; d < trace.deployments.size(); ++d) {
+    const auto& deployment = trace.deployments[d];
+    if (deployment.drift_factor == 1) continue;
+    grown += deployment.drift_factor == p.drift_grow_factor;
+    shrunk += deployment.drift_factor == p.drift_shrink_factor;
+    EXPECT_GE(deployment.drift_s, p.drift_from * p.duration_s);
+    EXPECT_LT(deployment.drift_s, p.drift_to * p.duration_s);
+  }
+  EXPECT_GT(grown, 3U);
+  EXPECT_GT(shrunk, 3U);
+  double last_t = 0;
+  for (const auto& event : trace.events) {
+    EXPECT_GE(event.t, last_t);
+    last_t = event.t;
+    if (event.kind != TraceEvent::Kind::rescale) continue;
+    ++events;
+    ASSERT_FALSE(event.pods.empty());
+    const auto d = trace.pods[event.pods.front()].deployment;
+    EXPECT_EQ(event.t, trace.deployments[d].drift_s);
+    EXPECT_EQ(event.factor, trace.deployments[d].drift_factor);
+    unsigned running = 0;
+    for (const auto& pod : trace.pods) {
+      running += pod.deployment == d && pod.created_s < event.t && pod.deleted_s > event.t;
+    }
+    EXPECT_EQ(event.pods.size(), running);
+    for (const auto pod : event.pods) EXPECT_EQ(trace.pods[pod].deployment, d);
+  }
+  EXPECT_GE(events, grown + shrunk - 2);  // a workload may have no pod left at its moment
+}
+
+// A pod created after its workload drifted starts at the new rate; one created before keeps the
+// rate of its creation in PodSpec. The standard scenario's short-lived workloads create pods
+// all along.
+TEST(WorkloadDrift, PodsCreatedAfterTheDriftStartAtTheNewRate) {
+  WorkloadParams params;
+  params.seed = 4;
+  params.nodes = 20;
+  params.duration_s = 300;
+  params.drift_grow_fraction = 1;
+  params.drift_shrink_fraction = 0;
+  WorkloadParams still = params;
+  still.drift_grow_fraction = 0;
+  const Trace drifted = generate_trace(params);
+  const Trace plain = generate_trace(still);
+  ASSERT_EQ(drifted.pods.size(), plain.pods.size());
+  unsigned after = 0;
+  for (std::size_t i = 0; i < plain.pods.size(); ++i) {
+    const double moment = drifted.deployments[drifted.pods[i].deployment].drift_s;
+    const double factor = drifted.pods[i].created_s >= moment ? params.drift_grow_factor : 1;
+    after += factor != 1;
+    EXPECT_DOUBLE_EQ(drifted.pods[i].rate, plain.pods[i].rate * factor);
+  }
+  EXPECT_GT(after, 0U);
+}
+
+TEST(WorkloadDrift, NoDriftLeavesTheTraceWithoutRescales) {
+  WorkloadParams params;
+  params.nodes = 20;
+  params.duration_s = 300;
+  for (const auto& event : generate_trace(params).events)
+    EXPECT_NE(event.kind, TraceEvent::Kind::rescale);
+  EXPECT_EQ(apply_flag(params, "--scenario", "drift"), "");
+  EXPECT_EQ(apply_flag(params, "--scenario", "standard"), "");
+  EXPECT_EQ(params.drift_grow_fraction, 0);
+  EXPECT_EQ(params.deployment_lifetime_mean_s, WorkloadParams{}.deployment_lifetime_mean_s);
+}
+
+TEST(WorkloadDrift, RefusesBadDriftParameters) {
+  WorkloadParams params;
+  params.drift_grow_fraction = 0.7;
+  params.drift_shrink_fraction = 0.5;
+  EXPECT_NE(validate(params), "");
+  params.drift_shrink_fraction = 0.1;
+  EXPECT_EQ(validate(params), "");
+  params.drift_from = 0.8;
+  params.drift_to = 0.5;
+  EXPECT_NE(validate(params), "");
+}
+
+}  // namespace
+}  // namespace netscore::sim
