@@ -157,11 +157,15 @@ std::uint32_t pricing_flags(const NodeLoad& load, bool receive, bool transmit) {
   if (receive) {
     if (load.priced_by_annotation > 0) flags |= kEntryPricedByAnnotation;
     if (load.priced_by_workload > 0) flags |= kEntryPricedByWorkload;
-    if (load.priced_by_annotation + load.priced_by_workload < pods) flags |= kEntryPricedByAverage;
+    if (load.priced_by_ceiling > 0) flags |= kEntryPricedByCeiling;
+    if (load.priced_by_annotation + load.priced_by_workload + load.priced_by_ceiling < pods)
+      flags |= kEntryPricedByAverage;
   }
   if (transmit) {
     if (load.priced_by_transmit_annotation > 0) flags |= kEntryPricedByAnnotation;
-    if (load.priced_by_transmit_annotation < pods) flags |= kEntryPricedByAverage;
+    if (load.priced_by_transmit_ceiling > 0) flags |= kEntryPricedByCeiling;
+    if (load.priced_by_transmit_annotation + load.priced_by_transmit_ceiling < pods)
+      flags |= kEntryPricedByAverage;
   }
   return flags;
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/model/correction.h"
+#include "common/model/pricing.h"
 
 namespace netscore::model {
 
@@ -69,6 +70,8 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
                          .workload = workload,
                          .annotated_rate = static_cast<float>(pod.annotated_rate),
                          .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
+                         .receive_ceiling = static_cast<float>(pod.receive_ceiling),
+                         .transmit_ceiling = static_cast<float>(pod.transmit_ceiling),
                          .placed_ms = placed_ms,
                          .name = std::move(name)};
   ++node_pods_[node];
@@ -92,10 +95,52 @@ void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator
   pods_.erase(it);
 }
 
-double PlacementLedger::known_rate(const PodRecord& pod) const {
-  if (pod.annotated_rate >= 0) return pod.annotated_rate;
-  if (pod.workload == kNoWorkload) return -1;
-  return learner_.workload_rate(pod.workload).value_or(-1);
+namespace {
+
+// The cascade's last word: a declared ceiling caps a price, and prices a pod nothing else prices.
+PodPrice capped(double rate, PriceSource source, float ceiling) {
+  if (ceiling < 0) return {.rate = rate, .source = source};
+  if (rate < 0) return {.rate = ceiling * kCeilingPodShare, .source = PriceSource::ceiling};
+  if (rate > ceiling) return {.rate = ceiling, .source = PriceSource::ceiling};
+  return {.rate = rate, .source = source};
+}
+
+}  // namespace
+
+PodPrice PlacementLedger::receive_price(const PodRecord& pod) const {
+  if (pod.annotated_rate >= 0)
+    return capped(pod.annotated_rate, PriceSource::annotation, pod.receive_ceiling);
+  const auto learned =
+      pod.workload == kNoWorkload ? std::nullopt : learner_.workload_rate(pod.workload);
+  if (learned) return capped(*learned, PriceSource::workload, pod.receive_ceiling);
+  return capped(-1, PriceSource::average, pod.receive_ceiling);
+}
+
+PodPrice PlacementLedger::transmit_price(const PodRecord& pod) {
+  return capped(pod.annotated_transmit_rate,
+                pod.annotated_transmit_rate >= 0 ? PriceSource::annotation : PriceSource::average,
+                pod.transmit_ceiling);
+}
+
+void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part,
+                               bool departed) const {
+  const PodPrice rx = receive_price(pod);
+  if (rx.rate >= 0) {
+    (departed ? load.departed_known : load.pending_known) += part * rx.rate;
+    (departed ? load.departed_known_share : load.pending_known_share) += part;
+    ++(rx.source == PriceSource::annotation ? load.priced_by_annotation
+       : rx.source == PriceSource::workload ? load.priced_by_workload
+                                            : load.priced_by_ceiling);
+  } else {
+    (departed ? load.departed_plain : load.pending_plain) += part;
+  }
+  const PodPrice tx = transmit_price(pod);
+  if (tx.rate >= 0) {
+    (departed ? load.departed_transmit_known : load.pending_transmit_known) += part * tx.rate;
+    (departed ? load.departed_transmit_known_share : load.pending_transmit_known_share) += part;
+    ++(tx.source == PriceSource::annotation ? load.priced_by_transmit_annotation
+                                            : load.priced_by_transmit_ceiling);
+  }
 }
 
 void PlacementLedger::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {
@@ -163,18 +208,7 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
     NodeLoad& load = by_id[pod->second.node];
     ++load.placed;
     load.settled -= pending;
-    if (const double rate = known_rate(pod->second); rate >= 0) {
-      load.pending_known += pending * rate;
-      load.pending_known_share += pending;
-      ++(pod->second.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
-    } else {
-      load.pending_plain += pending;
-    }
-    if (const double rate = pod->second.annotated_transmit_rate; rate >= 0) {
-      load.pending_transmit_known += pending * rate;
-      load.pending_transmit_known_share += pending;
-      ++load.priced_by_transmit_annotation;
-    }
+    add_part(load, pod->second, pending, false);
     ++it;
   }
   std::erase_if(departed_, [&](const Departed& gone) {
@@ -186,18 +220,7 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
     }
     NodeLoad& load = by_id[gone.pod.node];
     ++load.departed;
-    if (const double rate = known_rate(gone.pod); rate >= 0) {
-      load.departed_known += held * rate;
-      load.departed_known_share += held;
-      ++(gone.pod.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
-    } else {
-      load.departed_plain += held;
-    }
-    if (const double rate = gone.pod.annotated_transmit_rate; rate >= 0) {
-      load.departed_transmit_known += held * rate;
-      load.departed_transmit_known_share += held;
-      ++load.priced_by_transmit_annotation;
-    }
+    add_part(load, gone.pod, held, true);
     return false;
   });
   std::map<std::string, NodeLoad> sorted;

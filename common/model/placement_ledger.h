@@ -27,7 +27,10 @@ struct PodFacts {
       0;                       // PodScheduled lastTransitionTime, else creationTimestamp; 0 unknown
   double annotated_rate = -1;  // kExpectedRateAnnotation when present and valid, else < 0
   double annotated_transmit_rate = -1;  // kExpectedTransmitRateAnnotation, the same way
-  std::string workload{};               // "ns/Kind/name" of the controlling owner; empty: none
+  // Bytes/s of the declared kIngressBandwidthAnnotation / kEgressBandwidthAnnotation; < 0 none.
+  double receive_ceiling = -1;
+  double transmit_ceiling = -1;
+  std::string workload{};  // "ns/Kind/name" of the controlling owner; empty: none
   std::string resource_version{};
   std::string name{};         // "namespace/name"
   bool host_network = false;  // spec.hostNetwork: the pod's traffic is its node's
@@ -37,6 +40,15 @@ struct NodeFacts {
   std::string name{};
   std::uint64_t rule_mask = 0;
   std::string resource_version{};
+};
+
+// What priced a pod whose rate the correction counts as known, in one direction.
+enum class PriceSource { annotation, workload, ceiling, average };
+
+// A pod's price in one direction and what set it; rate < 0: not known, the cluster's average.
+struct PodPrice {
+  double rate = -1;
+  PriceSource source = PriceSource::average;
 };
 
 // Memory is one small record per bound pod plus one per node; loads() costs O(nodes + pods placed
@@ -86,6 +98,8 @@ class PlacementLedger {
     std::uint32_t workload = kNoWorkload;  // index into workloads_
     float annotated_rate = -1;
     float annotated_transmit_rate = -1;
+    float receive_ceiling = -1;
+    float transmit_ceiling = -1;
     std::int64_t placed_ms = 0;
     std::string name{};  // "namespace/name"; empty on the host network
   };
@@ -106,8 +120,13 @@ class PlacementLedger {
   void forget_name(const std::string& name, const std::string& uid);
   void insert(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms);
   void erase(std::unordered_map<std::string, PodRecord>::iterator it, std::int64_t now_ms);
-  // Bytes/s of a pod when known (annotation, else its workload's learned rate), else < 0.
-  double known_rate(const PodRecord& pod) const;
+  // Receive: the annotation, else its workload's learned rate, else a share of its ceiling;
+  // capped by the ceiling.
+  PodPrice receive_price(const PodRecord& pod) const;
+  // Transmit: the annotation, else a share of its ceiling; capped by the ceiling.
+  static PodPrice transmit_price(const PodRecord& pod);
+  // Counts a pod's pending or held `part` into `load` at its prices.
+  void add_part(NodeLoad& load, const PodRecord& pod, double part, bool departed) const;
 
   std::int64_t recent_horizon_ms_;
   std::unordered_map<std::string, PodRecord> pods_;           // by uid

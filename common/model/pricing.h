@@ -51,4 +51,10 @@ inline constexpr int kLearningSteps = 4;
 // been in a window (summed over its pods' held parts in one fit).
 inline constexpr double kLearnedAfterPodsHeld = 1.0;
 
+// A pod that declares a bandwidth ceiling (kubernetes.io/ingress-bandwidth, egress-bandwidth) and
+// whose traffic nothing else prices is priced at this part of its ceiling in that direction: a
+// shaped pod is sized for its bursts, and averages well below them over a window. Half: not yet
+// measured in the closed loop, whose workloads declare no ceiling.
+inline constexpr double kCeilingPodShare = 0.5;
+
 }  // namespace netscore::model

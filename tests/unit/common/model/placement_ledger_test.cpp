@@ -3,6 +3,8 @@
 // the learned rates (hand-computed cases; the fit itself: common/model/workload_learning_test).
 #include "common/model/placement_ledger.h"
 
+#include "common/model/pricing.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -195,6 +197,62 @@ TEST(PlacementLedger, TransmitAnnotationsArePricedOnTheirOwnSide) {
   EXPECT_DOUBLE_EQ(n1.departed_plain, 0.5) << "no receive annotation";
   EXPECT_DOUBLE_EQ(n1.departed_transmit_known, 0.5 * 2000);
   EXPECT_DOUBLE_EQ(n1.departed_transmit_known_share, 0.5);
+}
+
+PodFacts ceilinged(const std::string& uid, double receive_ceiling, double transmit_ceiling) {
+  PodFacts p = pod(uid, "n1");
+  p.receive_ceiling = receive_ceiling;
+  p.transmit_ceiling = transmit_ceiling;
+  return p;
+}
+
+TEST(PlacementLedger, ACeilingCapsAnAnnotationAndPricesAPodNothingElsePrices) {
+  PlacementLedger state;
+  PodFacts over = ceilinged("over", 1000, 300);
+  over.annotated_rate = 5000;
+  over.annotated_transmit_rate = 200;
+  PodFacts under = ceilinged("under", 1000, -1);
+  under.annotated_rate = 400;
+  state.upsert_pod(over, kNow);
+  state.upsert_pod(under, kNow);
+  state.upsert_pod(ceilinged("only", 2000, 800), kNow);
+  state.upsert_pod(pod("plain", "n1"), kNow);
+  const NodeLoad& n1 = load_of(state.loads(at(kNow)), "n1");  // all wholly pending
+  EXPECT_EQ(n1.placed, 4U);
+  // Receive: over capped at 1000, under at its annotation, only at a share of its ceiling.
+  EXPECT_DOUBLE_EQ(n1.pending_known, 1000 + 400 + 2000 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.pending_known_share, 3.0);
+  EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);
+  EXPECT_EQ(n1.priced_by_annotation, 1U) << "under";
+  EXPECT_EQ(n1.priced_by_ceiling, 2U) << "over, only";
+  // Transmit: over's annotation is below its ceiling; only at a share of its ceiling.
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 200 + 800 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known_share, 2.0);
+  EXPECT_EQ(n1.priced_by_transmit_annotation, 1U);
+  EXPECT_EQ(n1.priced_by_transmit_ceiling, 1U);
+}
+
+TEST(PlacementLedger, AGonePodIsTakenOutAtItsCeilingsPrice) {
+  PlacementLedger state;
+  state.upsert_pod(ceilinged("gone", 1000, 600), kLongAgo);
+  state.remove_pod("gone", kNow);
+  const NodeLoad& n1 = load_of(state.loads(at(kNow + kLagMs + kWindowMs / 2)), "n1");
+  EXPECT_EQ(n1.departed, 1U);
+  EXPECT_DOUBLE_EQ(n1.departed_known, 0.5 * 1000 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.departed_transmit_known, 0.5 * 600 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.departed_plain, 0.0);
+}
+
+TEST(PlacementLedger, NodesOfPodsByNameOffTheHostNetwork) {
+  PlacementLedger state;
+  state.upsert_pod({.uid = "1", .node = "n1", .name = "shop/web-0"}, kNow);
+  state.upsert_pod({.uid = "h", .node = "n1", .name = "kube-system/e", .host_network = true}, kNow);
+  const std::vector<std::string> names{"shop/web-0", "kube-system/e", "shop/none"};
+  EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"n1", "", ""}));
+  // A StatefulSet's pod recreated under its name before the old one's deletion is seen.
+  state.upsert_pod({.uid = "2", .node = "n2", .name = "shop/web-0"}, kNow);
+  state.remove_pod("1", kNow);
+  EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"n2", "", ""}));
 }
 
 }  // namespace
