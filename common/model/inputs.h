@@ -63,6 +63,12 @@ struct NodeLoad {
   // alone by kCeilingPodShare): known rates, counted here instead of by their other source.
   std::uint32_t priced_by_ceiling = 0;
   std::uint32_t priced_by_transmit_ceiling = 0;
+  // Of the placed and departed pods, those priced by their own measured traffic per pod, and by
+  // the mean measured traffic of their workload's pods: known rates too.
+  std::uint32_t priced_by_measurement = 0;
+  std::uint32_t priced_by_workload_measurement = 0;
+  std::uint32_t priced_by_transmit_measurement = 0;
+  std::uint32_t priced_by_transmit_workload_measurement = 0;
 };
 
 // A node's measured receive rate (bytes/s), what workload learning fits the pods to.

@@ -58,6 +58,8 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
   const std::uint32_t workload = intern_workload(pod.workload);
   auto [it, inserted] = pods_.try_emplace(pod.uid);
   ++workloads_[workload].pods;
+  const float measured_rate = inserted ? -1 : it->second.measured_rate;
+  const float measured_transmit_rate = inserted ? -1 : it->second.measured_transmit_rate;
   if (!inserted) {
     --node_pods_[it->second.node];
     --workloads_[it->second.workload].pods;
@@ -72,6 +74,8 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
                          .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
                          .receive_ceiling = static_cast<float>(pod.receive_ceiling),
                          .transmit_ceiling = static_cast<float>(pod.transmit_ceiling),
+                         .measured_rate = measured_rate,
+                         .measured_transmit_rate = measured_transmit_rate,
                          .placed_ms = placed_ms,
                          .name = std::move(name)};
   ++node_pods_[node];
@@ -108,19 +112,66 @@ PodPrice capped(double rate, PriceSource source, float ceiling) {
 }  // namespace
 
 PodPrice PlacementLedger::receive_price(const PodRecord& pod) const {
-  if (pod.annotated_rate >= 0)
-    return capped(pod.annotated_rate, PriceSource::annotation, pod.receive_ceiling);
-  const auto learned =
-      pod.workload == kNoWorkload ? std::nullopt : learner_.workload_rate(pod.workload);
-  if (learned) return capped(*learned, PriceSource::workload, pod.receive_ceiling);
-  return capped(-1, PriceSource::average, pod.receive_ceiling);
+  const float ceiling = pod.receive_ceiling;
+  if (pod.measured_rate >= 0) return capped(pod.measured_rate, PriceSource::measurement, ceiling);
+  if (pod.annotated_rate >= 0) return capped(pod.annotated_rate, PriceSource::annotation, ceiling);
+  if (pod.workload == kNoWorkload) return capped(-1, PriceSource::average, ceiling);
+  if (const Workload& w = workloads_[pod.workload]; w.measured > 0)
+    return capped(w.measured_sum / w.measured, PriceSource::workload_measurement, ceiling);
+  if (const auto learned = learner_.workload_rate(pod.workload))
+    return capped(*learned, PriceSource::workload, ceiling);
+  return capped(-1, PriceSource::average, ceiling);
 }
 
-PodPrice PlacementLedger::transmit_price(const PodRecord& pod) {
-  return capped(pod.annotated_transmit_rate,
-                pod.annotated_transmit_rate >= 0 ? PriceSource::annotation : PriceSource::average,
-                pod.transmit_ceiling);
+PodPrice PlacementLedger::transmit_price(const PodRecord& pod) const {
+  const float ceiling = pod.transmit_ceiling;
+  if (pod.measured_transmit_rate >= 0)
+    return capped(pod.measured_transmit_rate, PriceSource::measurement, ceiling);
+  if (pod.annotated_transmit_rate >= 0)
+    return capped(pod.annotated_transmit_rate, PriceSource::annotation, ceiling);
+  if (const Workload& w = workloads_[pod.workload];
+      pod.workload != kNoWorkload && w.measured_transmit > 0)
+    return capped(w.measured_transmit_sum / w.measured_transmit, PriceSource::workload_measurement,
+                  ceiling);
+  return capped(-1, PriceSource::average, ceiling);
 }
+
+namespace {
+
+std::uint32_t& receive_counter(NodeLoad& load, PriceSource source) {
+  switch (source) {
+    case PriceSource::measurement:
+      return load.priced_by_measurement;
+    case PriceSource::annotation:
+      return load.priced_by_annotation;
+    case PriceSource::workload_measurement:
+      return load.priced_by_workload_measurement;
+    case PriceSource::workload:
+      return load.priced_by_workload;
+    case PriceSource::ceiling:
+    case PriceSource::average:
+      break;
+  }
+  return load.priced_by_ceiling;
+}
+
+std::uint32_t& transmit_counter(NodeLoad& load, PriceSource source) {
+  switch (source) {
+    case PriceSource::measurement:
+      return load.priced_by_transmit_measurement;
+    case PriceSource::annotation:
+      return load.priced_by_transmit_annotation;
+    case PriceSource::workload_measurement:
+      return load.priced_by_transmit_workload_measurement;
+    case PriceSource::workload:
+    case PriceSource::ceiling:
+    case PriceSource::average:
+      break;
+  }
+  return load.priced_by_transmit_ceiling;
+}
+
+}  // namespace
 
 void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part,
                                bool departed) const {
@@ -128,9 +179,7 @@ void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part
   if (rx.rate >= 0) {
     (departed ? load.departed_known : load.pending_known) += part * rx.rate;
     (departed ? load.departed_known_share : load.pending_known_share) += part;
-    ++(rx.source == PriceSource::annotation ? load.priced_by_annotation
-       : rx.source == PriceSource::workload ? load.priced_by_workload
-                                            : load.priced_by_ceiling);
+    ++receive_counter(load, rx.source);
   } else {
     (departed ? load.departed_plain : load.pending_plain) += part;
   }
@@ -138,8 +187,7 @@ void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part
   if (tx.rate >= 0) {
     (departed ? load.departed_transmit_known : load.pending_transmit_known) += part * tx.rate;
     (departed ? load.departed_transmit_known_share : load.pending_transmit_known_share) += part;
-    ++(tx.source == PriceSource::annotation ? load.priced_by_transmit_annotation
-                                            : load.priced_by_transmit_ceiling);
+    ++transmit_counter(load, tx.source);
   }
 }
 
@@ -266,6 +314,39 @@ void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow
   std::vector<std::uint32_t> running(workloads_.size());
   for (std::size_t w = 0; w < workloads_.size(); ++w) running[w] = workloads_[w].pods;
   learner_.learn({.node_rate = rate_of, .pods = held, .running_pods = running});
+}
+
+void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured) {
+  for (auto& [uid, pod] : pods_) {
+    pod.measured_rate = -1;
+    pod.measured_transmit_rate = -1;
+  }
+  for (const MeasuredPod& m : measured) {
+    const auto uid = uid_by_name_.find(m.name);
+    if (uid == uid_by_name_.end()) continue;
+    const auto pod = pods_.find(uid->second);
+    if (pod == pods_.end()) continue;
+    if (std::isfinite(m.receive) && m.receive >= 0)
+      pod->second.measured_rate = static_cast<float>(m.receive);
+    if (std::isfinite(m.transmit) && m.transmit >= 0)
+      pod->second.measured_transmit_rate = static_cast<float>(m.transmit);
+  }
+  for (Workload& w : workloads_) {
+    w.measured_sum = w.measured_transmit_sum = 0;
+    w.measured = w.measured_transmit = 0;
+  }
+  for (const auto& [uid, pod] : pods_) {
+    if (pod.workload == kNoWorkload) continue;
+    Workload& w = workloads_[pod.workload];
+    if (pod.measured_rate >= 0) {
+      w.measured_sum += pod.measured_rate;
+      ++w.measured;
+    }
+    if (pod.measured_transmit_rate >= 0) {
+      w.measured_transmit_sum += pod.measured_transmit_rate;
+      ++w.measured_transmit;
+    }
+  }
 }
 
 std::optional<double> PlacementLedger::rate_per_pod() const {

@@ -43,7 +43,21 @@ struct NodeFacts {
 };
 
 // What priced a pod whose rate the correction counts as known, in one direction.
-enum class PriceSource { annotation, workload, ceiling, average };
+enum class PriceSource {
+  measurement,           // the pod's own measured traffic
+  annotation,            // its expected-rate annotation
+  workload_measurement,  // the mean measured traffic of its workload's pods
+  workload,              // its workload's learned traffic per pod
+  ceiling,               // its declared bandwidth ceiling (capped, or priced alone)
+  average
+};
+
+// One pod's measured traffic (bytes/s over the window; < 0: that direction not measured).
+struct MeasuredPod {
+  std::string name{};  // "namespace/name"
+  double receive = -1;
+  double transmit = -1;
+};
 
 // A pod's price in one direction and what set it; rate < 0: not known, the cluster's average.
 struct PodPrice {
@@ -79,6 +93,10 @@ class PlacementLedger {
   // once per measurement, not per publish. A workload's learned rate is forgotten with its last
   // pod.
   void learn(std::span<const NodeRate> measured, const LoadWindow& window);
+  // Replaces what was measured of the running pods by their traffic per pod, matched by name (a
+  // pod on its node's network never is); a pod that leaves keeps its last. O(pods): call it once
+  // per read of the traffic per pod.
+  void measure_pods(std::span<const MeasuredPod> measured);
   // WorkloadLearner::rate_per_pod(): what a pod of an unknown workload is expected to
   // receive; nullopt before anything was learned.
   std::optional<double> rate_per_pod() const;
@@ -100,6 +118,8 @@ class PlacementLedger {
     float annotated_transmit_rate = -1;
     float receive_ceiling = -1;
     float transmit_ceiling = -1;
+    float measured_rate = -1;  // by measure_pods(); < 0: not measured
+    float measured_transmit_rate = -1;
     std::int64_t placed_ms = 0;
     std::string name{};  // "namespace/name"; empty on the host network
   };
@@ -111,6 +131,9 @@ class PlacementLedger {
     std::string key{};
     std::uint32_t pods = 0;      // running
     std::uint32_t departed = 0;  // in departed_
+    // Over its running pods measured at the last measure_pods(): sums and counts per direction.
+    double measured_sum = 0, measured_transmit_sum = 0;
+    std::uint32_t measured = 0, measured_transmit = 0;
   };
   std::uint32_t intern(const std::string& node);
   std::uint32_t intern_workload(const std::string& key);
@@ -120,11 +143,12 @@ class PlacementLedger {
   void forget_name(const std::string& name, const std::string& uid);
   void insert(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms);
   void erase(std::unordered_map<std::string, PodRecord>::iterator it, std::int64_t now_ms);
-  // Receive: the annotation, else its workload's learned rate, else a share of its ceiling;
-  // capped by the ceiling.
+  // Receive: its own measurement, else the annotation, else its workload's measured mean, else
+  // its workload's learned rate, else a share of its ceiling; capped by the ceiling.
   PodPrice receive_price(const PodRecord& pod) const;
-  // Transmit: the annotation, else a share of its ceiling; capped by the ceiling.
-  static PodPrice transmit_price(const PodRecord& pod);
+  // Transmit: its own measurement, else the annotation, else its workload's measured mean, else a
+  // share of its ceiling; capped by the ceiling.
+  PodPrice transmit_price(const PodRecord& pod) const;
   // Counts a pod's pending or held `part` into `load` at its prices.
   void add_part(NodeLoad& load, const PodRecord& pod, double part, bool departed) const;
 

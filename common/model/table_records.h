@@ -41,11 +41,16 @@ inline constexpr std::uint32_t kEntrySpeedUnusable = 4096U;
 inline constexpr std::uint32_t kEntryUtilisation = 8192U;
 // Pods whose price a declared bandwidth ceiling set (capped or priced alone).
 inline constexpr std::uint32_t kEntryPricedByCeiling = 16384U;
+// Pods priced by their own measured traffic per pod, and by their workload's measured mean.
+inline constexpr std::uint32_t kEntryPricedByMeasurement = 32768U;
+inline constexpr std::uint32_t kEntryPricedByWorkloadMeasurement = 65536U;
 
 // The pricing flags' names, in the order /table and /explain list them.
-inline constexpr std::array<std::pair<std::uint32_t, std::string_view>, 4> kPricedBy{
-    {{kEntryPricedByAnnotation, "annotation"},
-     {kEntryPricedByWorkload, "workload"},
+inline constexpr std::array<std::pair<std::uint32_t, std::string_view>, 6> kPricedBy{
+    {{kEntryPricedByMeasurement, "own measurement"},
+     {kEntryPricedByAnnotation, "annotation"},
+     {kEntryPricedByWorkloadMeasurement, "workload measured"},
+     {kEntryPricedByWorkload, "workload learned"},
      {kEntryPricedByCeiling, "ceiling"},
      {kEntryPricedByAverage, "cluster average"}}};
 // The pricing flags of entry flags packed one bit per kPricedBy position, and back: the

@@ -243,6 +243,54 @@ TEST(PlacementLedger, AGonePodIsTakenOutAtItsCeilingsPrice) {
   EXPECT_DOUBLE_EQ(n1.departed_plain, 0.0);
 }
 
+TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMean) {
+  PlacementLedger state;
+  const auto named = [](const std::string& uid, const std::string& workload) {
+    return PodFacts{.uid = uid, .node = "n1", .workload = workload, .name = "shop/" + uid};
+  };
+  PodFacts annotated = named("own", "shop/Deployment/web");
+  annotated.annotated_rate = 50;  // its measurement wins
+  annotated.annotated_transmit_rate = 70;
+  state.upsert_pod(annotated, kNow);
+  state.upsert_pod(named("sibling", "shop/Deployment/web"), kNow);
+  state.upsert_pod(named("settled", "shop/Deployment/web"), kLongAgo);
+  state.upsert_pod(named("stranger", "shop/Deployment/other"), kNow);
+  PodFacts shaped = named("shaped", "shop/Deployment/web");
+  shaped.receive_ceiling = 100;
+  state.upsert_pod(shaped, kNow);
+  const std::vector<MeasuredPod> measured{{.name = "shop/own", .receive = 1000, .transmit = 10},
+                                          {.name = "shop/settled", .receive = 3000},
+                                          {.name = "shop/gone-long-ago", .receive = 9}};
+  state.measure_pods(measured);
+  const NodeLoad& n1 = load_of(state.loads(at(kNow)), "n1");  // the new pods wholly pending
+  EXPECT_EQ(n1.placed, 4U);
+  // own: 1000; sibling: web's mean (1000 + 3000) / 2; shaped: that mean capped at 100; stranger:
+  // nothing known.
+  EXPECT_DOUBLE_EQ(n1.pending_known, 1000 + 2000 + 100);
+  EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);
+  EXPECT_EQ(n1.priced_by_measurement, 1U);
+  EXPECT_EQ(n1.priced_by_workload_measurement, 1U);
+  EXPECT_EQ(n1.priced_by_ceiling, 1U);
+  EXPECT_EQ(n1.priced_by_annotation, 0U);
+  // Transmit: own 10; web's measured mean (only own measured it) 10 for sibling and shaped.
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 10 + 10 + 10);
+  EXPECT_EQ(n1.priced_by_transmit_measurement, 1U);
+  EXPECT_EQ(n1.priced_by_transmit_workload_measurement, 2U);
+
+  // A watch update keeps the measurement; a gone pod is taken out at its last; the next read
+  // replaces them all.
+  state.upsert_pod(annotated, kNow);
+  EXPECT_EQ(load_of(state.loads(at(kNow)), "n1").priced_by_measurement, 1U);
+  state.remove_pod("settled", kNow);
+  state.measure_pods(std::vector<MeasuredPod>{});
+  const NodeLoad& later = load_of(state.loads(at(kNow + kLagMs + kWindowMs / 2)), "n1");
+  EXPECT_EQ(later.departed, 1U);
+  EXPECT_DOUBLE_EQ(later.departed_known, 0.5 * 3000);
+  EXPECT_EQ(later.priced_by_measurement, 1U) << "the gone pod";
+  EXPECT_EQ(later.priced_by_annotation, 1U) << "own, no longer measured";
+  EXPECT_EQ(later.priced_by_workload_measurement, 0U) << "nothing measured any more";
+}
+
 TEST(PlacementLedger, NodesOfPodsByNameOffTheHostNetwork) {
   PlacementLedger state;
   state.upsert_pod({.uid = "1", .node = "n1", .name = "shop/web-0"}, kNow);
