@@ -238,7 +238,9 @@ void Publisher::measure_pods(const PodTraffic& traffic) {
                         .receive = rates.receive_valid ? rates.receive : -1,
                         .transmit = rates.transmit_valid ? rates.transmit : -1});
   }
-  cluster_->state.measure_pods(measured);
+  cluster_->state.measure_pods(measured, {.now_ms = traffic.eval_time_ms,
+                                          .lag_ms = options_.lag_ms,
+                                          .window_ms = options_.correction.window_ms});
 }
 
 void Publisher::record_pod_traffic(const PodTraffic& traffic) {

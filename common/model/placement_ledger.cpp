@@ -316,20 +316,25 @@ void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow
   learner_.learn({.node_rate = rate_of, .pods = held, .running_pods = running});
 }
 
-void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured) {
+void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read) {
   for (auto& [uid, pod] : pods_) {
     pod.measured_rate = -1;
     pod.measured_transmit_rate = -1;
   }
+  const auto per_second = [](double value, double held) {
+    return static_cast<float>(std::isfinite(value) && value >= 0 ? value / held : -1);
+  };
   for (const MeasuredPod& m : measured) {
     const auto uid = uid_by_name_.find(m.name);
     if (uid == uid_by_name_.end()) continue;
     const auto pod = pods_.find(uid->second);
     if (pod == pods_.end()) continue;
-    if (std::isfinite(m.receive) && m.receive >= 0)
-      pod->second.measured_rate = static_cast<float>(m.receive);
-    if (std::isfinite(m.transmit) && m.transmit >= 0)
-      pod->second.measured_transmit_rate = static_cast<float>(m.transmit);
+    // A rate over the window counts a young pod's traffic over the whole window: what the window
+    // holds of it, too little to tell until a part of it is held.
+    const double held = 1.0 - pending_fraction(read.now_ms - pod->second.placed_ms, read);
+    if (held < kMeasuredAfterHeld) continue;
+    pod->second.measured_rate = per_second(m.receive, held);
+    pod->second.measured_transmit_rate = per_second(m.transmit, held);
   }
   for (Workload& w : workloads_) {
     w.measured_sum = w.measured_transmit_sum = 0;

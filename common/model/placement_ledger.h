@@ -94,9 +94,10 @@ class PlacementLedger {
   // pod.
   void learn(std::span<const NodeRate> measured, const LoadWindow& window);
   // Replaces what was measured of the running pods by their traffic per pod, matched by name (a
-  // pod on its node's network never is); a pod that leaves keeps its last. O(pods): call it once
-  // per read of the traffic per pod.
-  void measure_pods(std::span<const MeasuredPod> measured);
+  // pod on its node's network never is), read over the window as of `read.now_ms`: a pod placed
+  // within it is measured at its rate over the part it held (kMeasuredAfterHeld at least). A pod
+  // that leaves keeps its last. O(pods): call it once per read of the traffic per pod.
+  void measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read);
   // WorkloadLearner::rate_per_pod(): what a pod of an unknown workload is expected to
   // receive; nullopt before anything was learned.
   std::optional<double> rate_per_pod() const;

@@ -57,4 +57,9 @@ inline constexpr double kLearnedAfterPodsHeld = 1.0;
 // measured in the closed loop, whose workloads declare no ceiling.
 inline constexpr double kCeilingPodShare = 0.5;
 
+// A pod's own traffic over the window (the traffic per pod, model/placement_ledger) prices it once
+// the window holds this part of its traffic: a rate over a window a pod was in for a moment is a
+// few samples' increase scaled up many times.
+inline constexpr double kMeasuredAfterHeld = 0.2;
+
 }  // namespace netscore::model

@@ -258,36 +258,40 @@ TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMea
   PodFacts shaped = named("shaped", "shop/Deployment/web");
   shaped.receive_ceiling = 100;
   state.upsert_pod(shaped, kNow);
+  // Read half a window after the lag: the window holds half of each pod placed at kNow, and
+  // nothing yet of `young`, whose rate over the window says too little.
+  const std::int64_t read = kNow + kLagMs + kWindowMs / 2;
+  state.upsert_pod(named("young", "shop/Deployment/web"), read);
   const std::vector<MeasuredPod> measured{{.name = "shop/own", .receive = 1000, .transmit = 10},
                                           {.name = "shop/settled", .receive = 3000},
+                                          {.name = "shop/young", .receive = 1},
                                           {.name = "shop/gone-long-ago", .receive = 9}};
-  state.measure_pods(measured);
-  const NodeLoad& n1 = load_of(state.loads(at(kNow)), "n1");  // the new pods wholly pending
-  EXPECT_EQ(n1.placed, 4U);
-  // own: 1000; sibling: web's mean (1000 + 3000) / 2; shaped: that mean capped at 100; stranger:
-  // nothing known.
-  EXPECT_DOUBLE_EQ(n1.pending_known, 1000 + 2000 + 100);
-  EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);
+  state.measure_pods(measured, at(read));
+  const NodeLoad& n1 = load_of(state.loads(at(read)), "n1");
+  EXPECT_EQ(n1.placed, 5U);
+  // own: 1000 over the half it held, 2000 B/s; web's mean: (2000 + 3000) / 2 = 2500 for sibling
+  // and young; shaped: capped at 100; stranger: nothing known. Missing: half of each, young all.
+  EXPECT_DOUBLE_EQ(n1.pending_known, 0.5 * 2000 + 0.5 * 2500 + 0.5 * 100 + 2500);
+  EXPECT_DOUBLE_EQ(n1.pending_plain, 0.5);
   EXPECT_EQ(n1.priced_by_measurement, 1U);
-  EXPECT_EQ(n1.priced_by_workload_measurement, 1U);
+  EXPECT_EQ(n1.priced_by_workload_measurement, 2U);
   EXPECT_EQ(n1.priced_by_ceiling, 1U);
   EXPECT_EQ(n1.priced_by_annotation, 0U);
-  // Transmit: own 10; web's measured mean (only own measured it) 10 for sibling and shaped.
-  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 10 + 10 + 10);
+  // Transmit: own 10 over its half, 20 B/s, alone in web's mean.
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 0.5 * 20 + 0.5 * 20 + 0.5 * 20 + 20);
   EXPECT_EQ(n1.priced_by_transmit_measurement, 1U);
-  EXPECT_EQ(n1.priced_by_transmit_workload_measurement, 2U);
+  EXPECT_EQ(n1.priced_by_transmit_workload_measurement, 3U);
 
   // A watch update keeps the measurement; a gone pod is taken out at its last; the next read
   // replaces them all.
-  state.upsert_pod(annotated, kNow);
-  EXPECT_EQ(load_of(state.loads(at(kNow)), "n1").priced_by_measurement, 1U);
-  state.remove_pod("settled", kNow);
-  state.measure_pods(std::vector<MeasuredPod>{});
-  const NodeLoad& later = load_of(state.loads(at(kNow + kLagMs + kWindowMs / 2)), "n1");
+  state.upsert_pod(annotated, read);
+  EXPECT_EQ(load_of(state.loads(at(read)), "n1").priced_by_measurement, 1U);
+  state.remove_pod("settled", read);
+  state.measure_pods(std::vector<MeasuredPod>{}, at(read));
+  const NodeLoad& later = load_of(state.loads(at(read + kLagMs + kWindowMs / 2)), "n1");
   EXPECT_EQ(later.departed, 1U);
   EXPECT_DOUBLE_EQ(later.departed_known, 0.5 * 3000);
   EXPECT_EQ(later.priced_by_measurement, 1U) << "the gone pod";
-  EXPECT_EQ(later.priced_by_annotation, 1U) << "own, no longer measured";
   EXPECT_EQ(later.priced_by_workload_measurement, 0U) << "nothing measured any more";
 }
 
