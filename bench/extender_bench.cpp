@@ -118,7 +118,7 @@ void BM_Extender_Filter_Nodes(benchmark::State& s) {
   handle(s, false, netscore::Normalisation::request, "/filter");
 }
 
-#define NODE_COUNTS ->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)
+#define NODE_COUNTS ->Arg(100)->Arg(500)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)
 BENCHMARK(BM_Extender_ParseOnly_NodeNames) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Cluster) NODE_COUNTS;

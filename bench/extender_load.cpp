@@ -7,9 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <cstdio>
-#include <cstdlib>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,7 +16,10 @@
 #include <spdlog/spdlog.h>
 
 #include "bench/extender_fixture.h"
+#include "bench/flags/flags.h"
 #include "bench/percentile.h"
+#include "bench/prometheus_text/exposition.h"
+#include "bench/prometheus_text/histogram.h"
 #include "extender/http/server.h"
 #include "tests/support/http_connection.h"
 #include "tests/support/scratch_table.h"
@@ -35,58 +37,23 @@ struct Options {
   unsigned server_threads = 1;
 };
 
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    const double v = std::strtod(argv[i + 1], nullptr);
-    if (flag == "--nodes")
-      o.nodes = static_cast<std::size_t>(v);
-    else if (flag == "--clients")
-      o.clients = static_cast<unsigned>(v);
-    else if (flag == "--requests")
-      o.requests = static_cast<std::size_t>(v);
-    else if (flag == "--seconds")
-      o.seconds = v;
-    else if (flag == "--server-threads")
-      o.server_threads = static_cast<unsigned>(v);
-    else {
-      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
-      std::exit(2);
-    }
-  }
-  return o;
-}
-
-// Cumulative prioritize buckets from the server's /metrics text: (le seconds, count).
-std::vector<std::pair<double, double>> server_buckets(const std::string& metrics) {
-  std::vector<std::pair<double, double>> out;
-  const std::string key =
-      "netscore_extender_request_duration_seconds_bucket{verb=\"prioritize\",le=\"";
-  for (std::size_t at = metrics.find(key); at != std::string::npos;
-       at = metrics.find(key, at + 1)) {
-    const std::size_t le = at + key.size();
-    const std::size_t quote = metrics.find('"', le);
-    const std::string bound = metrics.substr(le, quote - le);
-    const double count = std::strtod(metrics.c_str() + metrics.find(' ', quote) + 1, nullptr);
-    out.emplace_back(bound == "+Inf" ? 1e9 : std::strtod(bound.c_str(), nullptr), count);
-  }
-  return out;
-}
-
-double bucket_quantile(const std::vector<std::pair<double, double>>& buckets, double q) {
-  if (buckets.empty()) return 0;
-  const double total = buckets.back().second;
-  for (const auto& [le, count] : buckets) {
-    if (count >= q * total) return le;
-  }
-  return buckets.back().first;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
+  namespace flags = netscore::flags;
+  Options o;
+  flags::po::options_description options;
+  options.add_options()("nodes", flags::number(o.nodes), "nodes per request (100)")(
+      "clients", flags::number(o.clients), "concurrent clients (2)")(
+      "requests", flags::number(o.requests), "requests in all (200000)")(
+      "seconds", flags::seconds(o.seconds), "at most this long (10; a unit allowed: 1m)")(
+      "server-threads", flags::number(o.server_threads), "the server's threads (1)");
+  if (const auto stop = flags::parse(argc, argv, options,
+                                     "usage: extender_load [--nodes=100] [--clients=2] "
+                                     "[--requests=200000] [--seconds=10] [--server-threads=1]\n" +
+                                         flags::describe(options),
+                                     std::cout, std::cerr))
+    return *stop;
   spdlog::set_level(spdlog::level::warn);
   const netscore::testing::ScratchTable shm("load");
   netscore::ScoreTableWriter writer({.name = shm, .capacity = 8192});
@@ -137,13 +104,20 @@ int main(int argc, char** argv) {
     server.shared().metrics.collect(families);
     std::string metrics;
     netscore::extender::write_prometheus_text(families, metrics);
-    const auto buckets = server_buckets(metrics);
-    const double served = buckets.empty() ? 0 : buckets.back().second;
+    namespace text = netscore::prometheus_text;
+    const auto samples = text::parse(metrics);
+    const text::Labels prioritize{{"verb", "prioritize"}};
+    const auto buckets =
+        text::buckets(samples, "netscore_extender_request_duration_seconds", prioritize);
+    const double served = text::observations(buckets);
     double under20 = 0, under300 = 0;
-    for (const auto& [le, count] : buckets) {
-      if (le == 20e-6) under20 = count / served;
-      if (le == 300e-6) under300 = count / served;
+    for (const auto& bucket : buckets) {
+      if (bucket.upper_bound == 20e-6) under20 = bucket.cumulative / served;
+      if (bucket.upper_bound == 300e-6) under300 = bucket.cumulative / served;
     }
+    const double sum_s =
+        text::value(samples, "netscore_extender_request_duration_seconds_sum", prioritize)
+            .value_or(0);
     std::printf(
         "nodes=%zu clients=%u server_threads=%u requests=%zu failures=%zu seconds=%.2f "
         "req_per_s=%.0f\n",
@@ -152,17 +126,11 @@ int main(int argc, char** argv) {
     std::printf("client_us p50=%.1f p99=%.1f max=%.1f\n", percentile(all, 0.50),
                 percentile(all, 0.99), percentile(all, 1.0));
     std::printf(
-        "server_us p50<=%.0f p99<=%.0f (histogram bucket bounds) "
-        "within_20us=%.4f within_300us=%.4f mean=%.1f\n",
-        bucket_quantile(buckets, 0.50) * 1e6, bucket_quantile(buckets, 0.99) * 1e6, under20,
-        under300, [&] {
-          const std::string key =
-              "netscore_extender_request_duration_seconds_sum{verb=\"prioritize\"} ";
-          const auto at = metrics.find(key);
-          return at == std::string::npos || served == 0
-                     ? 0.0
-                     : std::strtod(metrics.c_str() + at + key.size(), nullptr) / served * 1e6;
-        }());
+        "server_us p50=%.1f p99=%.1f (histogram_quantile) within_20us=%.4f within_300us=%.4f "
+        "mean=%.1f\n",
+        text::quantile(buckets, 0.50).value_or(0) * 1e6,
+        text::quantile(buckets, 0.99).value_or(0) * 1e6, under20, under300,
+        served > 0 ? sum_s / served * 1e6 : 0.0);
     status = failures.load() == 0 ? 0 : 1;
   }
   return status;

@@ -14,12 +14,15 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
+#include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench/extender_fixture.h"
+#include "bench/flags/flags.h"
 #include "bench/soak_report.h"
 #include "bench/soak_traffic.h"
 #include "common/table/score_table_writer.h"
@@ -56,41 +59,32 @@ struct Options {
   fs::path work_dir;
 };
 
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    const std::string value = argv[i + 1];
-    const double v = std::strtod(value.c_str(), nullptr);
-    if (flag == "--minutes")
-      o.minutes = v;
-    else if (flag == "--clients")
-      o.clients = static_cast<unsigned>(v);
-    else if (flag == "--nodes")
-      o.nodes = static_cast<unsigned>(v);
-    else if (flag == "--interval")
-      o.interval_s = v;
-    else if (flag == "--warmup")
-      o.warmup_s = v;
-    else if (flag == "--rss-bound-mb")
-      o.rss_bound_mb = v;
-    else if (flag == "--bin-dir")
-      o.bin_dir = value;
-    else if (flag == "--work-dir")
-      o.work_dir = value;
-    else {
-      std::fprintf(stderr, "netscore_soak: unknown flag %s\n", flag.c_str());
-      std::exit(2);
-    }
-  }
-  if (argc % 2 == 0 || o.minutes <= 0 || o.clients == 0 || o.nodes < 2 || o.interval_s <= 0 ||
+// The options, or the exit code when the soak should not run (--help, a bad flag).
+std::optional<int> parse(int argc, char** argv, Options& o) {
+  namespace flags = netscore::flags;
+  std::string bin_dir = o.bin_dir.string(), work_dir;
+  flags::po::options_description options;
+  options.add_options()("minutes", flags::number(o.minutes), "how long (10)")(
+      "clients", flags::number(o.clients), "keep-alive clients (4)")(
+      "nodes", flags::number(o.nodes), "nodes per request (50)")(
+      "interval", flags::seconds(o.interval_s), "between report lines (30 s)")(
+      "warmup", flags::seconds(o.warmup_s), "before the RSS baseline (15 s)")(
+      "rss-bound-mb", flags::number(o.rss_bound_mb), "allowed RSS growth (10)")(
+      "bin-dir", flags::text(bin_dir), "where netscore-collector and netscore-extender are")(
+      "work-dir", flags::text(work_dir), "kept afterwards (default: a temporary one)");
+  if (const auto stop = flags::parse(argc, argv, options,
+                                     "usage: netscore_soak [flags]\n" + flags::describe(options),
+                                     std::cout, std::cerr))
+    return stop;
+  o.bin_dir = bin_dir;
+  o.work_dir = work_dir;
+  if (o.minutes <= 0 || o.clients == 0 || o.nodes < 2 || o.interval_s <= 0 ||
       o.warmup_s >= o.minutes * 60) {
-    std::fprintf(stderr,
-                 "netscore_soak: flags take one value each; minutes > 0, clients > 0, nodes >= 2, "
-                 "warmup shorter than the soak\n");
-    std::exit(2);
+    std::cerr << "netscore_soak: minutes > 0, clients > 0, nodes >= 2, warmup shorter than the "
+                 "soak\n";
+    return 2;
   }
-  return o;
+  return std::nullopt;
 }
 
 // The collector's table, removed on every way out of the soak.
@@ -244,7 +238,8 @@ int soak(const Options& o, const fs::path& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
+  Options o;
+  if (const auto stop = parse(argc, argv, o)) return *stop;
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);

@@ -6,12 +6,17 @@
 //   BM_Watcher_Loads/<recent>: the per-node aggregation a publish runs, with <recent> of the pods
 //     placed within the window (the others are only counted);
 //   BM_Watcher_BindToTable: a binding at the fake API server until the table shows it through a
-//     ScoreTableReader (watch event -> state -> publisher -> shared memory), p50/p99.
+//     ScoreTableReader (watch event -> state -> publisher -> shared memory), p50/p99;
+//   BM_Watcher_PodEventCost/<nodes>/<bindings per s>: a backlog of 500 bindings at that pace
+//     (0: as fast as the fake API server takes them) until the table shows them all; the
+//     collector's own threads' CPU per binding (watch decode, state update, republishes), and
+//     the publishes per binding.
 #include <curl/curl.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -42,12 +47,12 @@ std::string node_name(int i) {
   return "node-" + std::to_string(i);
 }
 
-kube::Pod pod(int i, std::int64_t created_s) {
+kube::Pod pod(int i, std::int64_t created_s, int nodes = kNodes) {
   return kube::Pod{.ns = "bench",
                    .name = "pod-" + std::to_string(i),
                    .uid = "0b6f3c2e-uid-" + std::to_string(i),
                    .resource_version = static_cast<std::uint64_t>(1000 + i),
-                   .node = node_name(i % kNodes),
+                   .node = node_name(i % nodes),
                    .phase = "Running",
                    .labels = {{"app", "web-" + std::to_string(i % 50)}},
                    .annotations = {{"netscore.io/expected-receive-rate", "1000"}},
@@ -152,37 +157,54 @@ void BM_Watcher_Loads(benchmark::State& state) {
   state.counters["recent"] = static_cast<double>(cluster.recent_count());
 }
 
-void BM_Watcher_BindToTable(benchmark::State& state) {
+// The collector's cluster half in process against the fake API server: `nodes` nodes with
+// `pods` bound pods placed an hour ago, a watch and a publisher with the correction on, and one
+// measurement of every node published.
+struct WatchedCluster {
+  WatchedCluster(int nodes, int pods) {
+    const std::int64_t hour_ago = std::time(nullptr) - 3600;
+    for (int i = 0; i < nodes; ++i) server.put_node(node_name(i));
+    for (int i = 0; i < pods; ++i) server.create_pod(pod(i, hour_ago, nodes));
+    std::vector<netscore::model::NodeSample> samples;
+    for (int i = 0; i < nodes; ++i) samples.push_back({.node = node_name(i), .value = 20000});
+    publisher.start();
+    watcher.start();
+    publisher.publish({.ok = true, .eval_time_ms = 1, .samples = samples});
+    synced = netscore::testing::eventually(
+        [&] {
+          return watcher.status().state == netscore::shm::WatchState::synced &&
+                 cluster.pod_count() == static_cast<std::size_t>(pods);
+        },
+        std::chrono::minutes(2));
+  }
+  ~WatchedCluster() {
+    watcher.stop();
+    publisher.stop();
+  }
+
   netscore::testing::FakeKubeApiServer server;
-  const std::int64_t hour_ago = std::time(nullptr) - 3600;
-  for (int i = 0; i < kNodes; ++i) server.put_node(node_name(i));
-  for (int i = 0; i < kPods; ++i) server.create_pod(pod(i, hour_ago));
-  const netscore::testing::ScratchTable table("watcher-bench");
-  netscore::ScoreTableWriter writer({.name = table, .capacity = 8192});
+  const netscore::testing::ScratchTable table{"watcher-bench"};
+  netscore::ScoreTableWriter writer{{.name = table, .capacity = 8192}};
   nc::ClusterState cluster;
-  nc::Publisher* publisher_ptr = nullptr;
-  nc::ClusterWatcher watcher(
-      {.kube = {.url = server.url()}, .on_change = [&] { publisher_ptr->cluster_changed(); }},
-      cluster);
-  nc::Publisher publisher({.correction = {.enabled = true,
+  nc::ClusterWatcher watcher{
+      {.kube = {.url = server.url()}, .on_change = [this] { publisher.cluster_changed(); }},
+      cluster};
+  nc::Publisher publisher{{.correction = {.enabled = true,
                                           .function = netscore::QueryFunction::rate,
                                           .window_ms = 300000}},
-                          writer, nc::Publisher::Cluster{cluster, watcher});
-  publisher_ptr = &publisher;
-  std::vector<netscore::model::NodeSample> samples;
-  for (int i = 0; i < kNodes; ++i) samples.push_back({.node = node_name(i), .value = 20000});
-  publisher.start();
-  watcher.start();
-  publisher.publish({.ok = true, .eval_time_ms = 1, .samples = samples});
-  if (!netscore::testing::eventually(
-          [&] {
-            return watcher.status().state == netscore::shm::WatchState::synced &&
-                   cluster.pod_count() == kPods;
-          },
-          std::chrono::minutes(2))) {
+                          writer,
+                          nc::Publisher::Cluster{cluster, watcher}};
+  bool synced = false;
+};
+
+void BM_Watcher_BindToTable(benchmark::State& state) {
+  WatchedCluster c(kNodes, kPods);
+  if (!c.synced) {
     state.SkipWithError("watcher did not sync");
     return;
   }
+  auto& server = c.server;
+  const auto& table = c.table;
   netscore::ScoreTableReader reader({.name = table});
   std::vector<double> latencies_ms;
   int next = 0;
@@ -205,8 +227,6 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
     latencies_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
-  watcher.stop();
-  publisher.stop();
   std::sort(latencies_ms.begin(), latencies_ms.end());
   const auto at = [&](double q) {
     return latencies_ms[static_cast<std::size_t>(q * static_cast<double>(latencies_ms.size() - 1))];
@@ -216,12 +236,89 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
   state.counters["max_ms"] = latencies_ms.back();
 }
 
+// CPU time so far of the collector's threads (the watcher's and the publisher's, named "ns-...").
+std::int64_t collector_cpu_ns() {
+  std::int64_t total = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (!name.starts_with("ns-")) continue;
+    std::ifstream schedstat(task.path() / "schedstat");
+    std::int64_t on_cpu_ns = 0;
+    schedstat >> on_cpu_ns;
+    total += on_cpu_ns;
+  }
+  return total;
+}
+
+std::uint32_t table_placed_pods(const netscore::ScoreTableReader& reader) {
+  std::vector<netscore::TableRow> rows;
+  netscore::shm::SnapshotMeta meta{};
+  if (reader.read_all(rows, meta) != netscore::ReadStatus::ok) return 0;
+  std::uint32_t placed = 0;
+  for (const auto& row : rows) placed += row.score.placed_pods;
+  return placed;
+}
+
+void BM_Watcher_PodEventCost(benchmark::State& state) {
+  const auto nodes = static_cast<int>(state.range(0));
+  const auto per_second = state.range(1);
+  constexpr int kBacklog = 500;
+  WatchedCluster c(nodes, 20 * nodes);
+  if (!c.synced) {
+    state.SkipWithError("watcher did not sync");
+    return;
+  }
+  netscore::ScoreTableReader reader({.name = c.table});
+  int bound = 0;
+  std::int64_t cpu_ns = 0;
+  std::uint64_t publishes = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    // Unbound pods are outside the collector's field selector: creating them costs it nothing.
+    for (int i = bound; i < bound + kBacklog; ++i)
+      c.server.create_pod(kube::Pod{.ns = "bench", .name = "new-" + std::to_string(i)});
+    state.ResumeTiming();
+    const std::int64_t cpu_before = collector_cpu_ns();
+    const std::uint64_t publishes_before = c.publisher.publishes();
+    auto next = std::chrono::steady_clock::now();
+    for (int i = bound; i < bound + kBacklog; ++i) {
+      if (per_second > 0) {
+        std::this_thread::sleep_until(next);
+        next += std::chrono::nanoseconds(1'000'000'000 / per_second);
+      }
+      c.server.bind_pod("bench", "new-" + std::to_string(i), node_name(i % nodes));
+    }
+    bound += kBacklog;
+    if (!netscore::testing::eventually(
+            [&] { return table_placed_pods(reader) == static_cast<std::uint32_t>(bound); },
+            std::chrono::minutes(1))) {
+      state.SkipWithError("the table did not show every binding");
+      return;
+    }
+    cpu_ns += collector_cpu_ns() - cpu_before;
+    publishes += c.publisher.publishes() - publishes_before;
+  }
+  const double events = static_cast<double>(bound);
+  state.counters["cpu_us_per_event"] = static_cast<double>(cpu_ns) / 1e3 / events;
+  state.counters["publishes_per_event"] = static_cast<double>(publishes) / events;
+}
+
 }  // namespace
 
 BENCHMARK(BM_Watcher_ListIntoState)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_Event);
 BENCHMARK(BM_Watcher_Loads)->Arg(0)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_BindToTable)->Iterations(300)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Watcher_PodEventCost)
+    ->Args({1000, 100})
+    ->Args({5000, 100})
+    ->Args({1000, 0})
+    ->Args({5000, 0})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 int main(int argc, char** argv) {
   curl_global_init(CURL_GLOBAL_DEFAULT);

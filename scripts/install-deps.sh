@@ -13,6 +13,8 @@ build_packages=(
 test_packages=(
   git ca-certificates curl procps
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the benchmarks' command lines (bench/flags)
+  libboost-program-options-dev
   prometheus golang-go python3 python3-yaml chromium
   openssl apache2-utils victoria-metrics clang-format
   # etcd for netscore-closed-loop-realtime --kube-bin (a real control plane)

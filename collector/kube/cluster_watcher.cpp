@@ -1,5 +1,7 @@
 #include "collector/kube/cluster_watcher.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <exception>
 #include <optional>
@@ -86,6 +88,9 @@ void ClusterWatcher::start() {
   spdlog::info("kube watcher state=syncing url={}", options_.kube.url);
   threads_[kPods.slot] = std::jthread([this](std::stop_token stop) { reflect(kPods, stop); });
   threads_[kNodes.slot] = std::jthread([this](std::stop_token stop) { reflect(kNodes, stop); });
+  // Named for `top -H`, perf and the benchmark that charges the collector's CPU per pod event.
+  pthread_setname_np(threads_[kPods.slot].native_handle(), "ns-watch-pods");
+  pthread_setname_np(threads_[kNodes.slot].native_handle(), "ns-watch-nodes");
 }
 
 void ClusterWatcher::stop() {

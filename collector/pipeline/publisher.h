@@ -15,6 +15,7 @@
 #include "collector/pipeline/pod_traffic.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
+#include "common/model/snapshot.h"
 #include "common/table/score_table_writer.h"
 
 namespace netscore::collector {
@@ -45,8 +46,11 @@ class Publisher {
     // The share of one core that publishes following cluster changes may take, and the longest
     // gap that share may impose: burst spreading in the extender remembers its recommendations
     // for NETSCORE_SPREAD_WINDOW (200ms by default), so a binding must reach the table well
-    // within that.
-    double cluster_busy_share = 0.1;
+    // within that. A hundredth: while bindings keep coming these publishes are nearly all the
+    // collector's work per binding (bench/watcher_bench.cpp BM_Watcher_PodEventCost), and at the
+    // 100-200 pods/s kube-scheduler binds on a 2-core control plane a tenth of a core is 0.5-1 ms
+    // per binding, a hundredth 0.05-0.1 ms.
+    double cluster_busy_share = 0.01;
     std::chrono::milliseconds coalesce_max{100};
     std::chrono::milliseconds decay_tick{1000};
   };
@@ -83,8 +87,10 @@ class Publisher {
   void record_pod_traffic(const PodTraffic& traffic);
   // Hands a new read of the traffic per pod to the ledger, which prices the pods it measured.
   void measure_pods(const PodTraffic& traffic);
-  std::uint32_t publish_snapshot(const std::vector<model::NodeSample>& samples,
-                                 std::int64_t eval_time_ms, bool fresh_measurement);
+  // `fresh`: the samples of a new measurement, which workload learning is fed; null for a
+  // republish.
+  std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured,
+                                 const std::vector<model::NodeSample>* fresh);
   void write_status();
   bool learning() const {
     return options_.correction.enabled && options_.correction.learn_workloads;
@@ -98,9 +104,7 @@ class Publisher {
   mutable std::mutex write_mutex_;
   shm::CollectorStatus status_{};
   bool have_status_ = false;
-  std::vector<model::NodeSample>
-      samples_{};  // the latest successful measurement, kept for a cluster
-  std::int64_t eval_time_ms_ = 0;
+  model::MeasuredSnapshot measured_{};  // the latest successful measurement, kept for a cluster
   bool have_measurement_ = false;
   std::uint32_t placed_ = 0;
   bool corrected_ = false;

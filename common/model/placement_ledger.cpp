@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <numeric>
 #include <utility>
 
 #include "common/model/correction.h"
@@ -229,23 +229,68 @@ void PlacementLedger::remove_pod(const std::string& uid, std::int64_t now_ms) {
 
 void PlacementLedger::replace_nodes(const std::vector<NodeFacts>& nodes) {
   nodes_.clear();
-  for (const auto& n : nodes) nodes_[n.name] = n.rule_mask;
+  nodes_.reserve(nodes.size());
+  for (const auto& n : nodes) nodes_.emplace_back(n.name, n.rule_mask);
+  // Sorted once (already in order when the API server lists them), not inserted one by one.
+  std::sort(nodes_.begin(), nodes_.end());
+  nodes_.erase(std::unique(nodes_.begin(), nodes_.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+               nodes_.end());
 }
 
 void PlacementLedger::upsert_node(const NodeFacts& node) {
-  nodes_[node.name] = node.rule_mask;
+  const auto at =
+      std::lower_bound(nodes_.begin(), nodes_.end(), node.name,
+                       [](const auto& n, const std::string& name) { return n.first < name; });
+  if (at != nodes_.end() && at->first == node.name) {
+    at->second = node.rule_mask;
+  } else {
+    nodes_.emplace(at, node.name, node.rule_mask);
+  }
 }
 
 void PlacementLedger::remove_node(const std::string& name) {
-  nodes_.erase(name);
+  const auto at =
+      std::lower_bound(nodes_.begin(), nodes_.end(), name,
+                       [](const auto& n, const std::string& key) { return n.first < key; });
+  if (at != nodes_.end() && at->first == name) nodes_.erase(at);
 }
 
 std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
-  std::vector<NodeLoad> by_id(node_names_.size());
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    by_id[id].pods = node_pods_[id];
-    by_id[id].settled = node_pods_[id];
+  if (ids_by_name_.size() != node_names_.size()) {
+    ids_by_name_.resize(node_names_.size());
+    std::iota(ids_by_name_.begin(), ids_by_name_.end(), 0U);
+    std::sort(ids_by_name_.begin(), ids_by_name_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return node_names_[a] < node_names_[b]; });
   }
+  // Every node with an id and every watched node, in name order: two sorted sequences merged,
+  // each load built once, in place. at[id] is where a node id's load is; a node neither watched
+  // nor holding pods, running or gone, is dropped at the end.
+  std::vector<NodeLoad> out;
+  out.reserve(node_names_.size() + nodes_.size());
+  std::vector<std::uint32_t> at(node_names_.size());
+  auto watched = nodes_.begin();
+  // Watched nodes without pods up to `name` (nullptr: all the rest).
+  const auto watched_only_before = [&](const std::string* name) {
+    for (; watched != nodes_.end() && (name == nullptr || watched->first < *name); ++watched) {
+      out.push_back({.name = watched->first, .in_cluster = true, .rule_mask = watched->second});
+    }
+  };
+  for (const std::uint32_t id : ids_by_name_) {
+    const std::string& name = node_names_[id];
+    watched_only_before(&name);
+    at[id] = static_cast<std::uint32_t>(out.size());
+    NodeLoad& load = out.emplace_back();
+    load.name = name;
+    load.pods = node_pods_[id];
+    load.settled = node_pods_[id];
+    if (watched != nodes_.end() && watched->first == name) {
+      load.in_cluster = true;
+      load.rule_mask = watched->second;
+      ++watched;
+    }
+  }
+  watched_only_before(nullptr);
   for (auto it = recent_.begin(); it != recent_.end();) {
     const double pending = pending_fraction(window.now_ms - it->second, window);
     const auto pod = pods_.find(it->first);
@@ -253,7 +298,7 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
       it = recent_.erase(it);
       continue;
     }
-    NodeLoad& load = by_id[pod->second.node];
+    NodeLoad& load = out[at[pod->second.node]];
     ++load.placed;
     load.settled -= pending;
     add_part(load, pod->second, pending, false);
@@ -266,26 +311,14 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
       release_workload(gone.pod.workload);
       return true;
     }
-    NodeLoad& load = by_id[gone.pod.node];
+    NodeLoad& load = out[at[gone.pod.node]];
     ++load.departed;
     add_part(load, gone.pod, held, true);
     return false;
   });
-  std::map<std::string, NodeLoad> sorted;
-  for (std::size_t id = 0; id < by_id.size(); ++id) {
-    if (by_id[id].pods == 0 && by_id[id].departed == 0) continue;
-    by_id[id].name = node_names_[id];
-    sorted[node_names_[id]] = std::move(by_id[id]);
-  }
-  for (const auto& [name, mask] : nodes_) {
-    NodeLoad& load = sorted[name];
-    load.name = name;
-    load.in_cluster = true;
-    load.rule_mask = mask;
-  }
-  std::vector<NodeLoad> out;
-  out.reserve(sorted.size());
-  for (auto& [name, load] : sorted) out.push_back(std::move(load));
+  std::erase_if(out, [](const NodeLoad& load) {
+    return !load.in_cluster && load.pods == 0 && load.departed == 0;
+  });
   return out;
 }
 

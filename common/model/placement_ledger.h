@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/model/inputs.h"
@@ -161,7 +162,11 @@ class PlacementLedger {
   std::vector<std::string> node_names_;
   std::vector<std::uint32_t> node_pods_;  // bound pods per node id
   std::unordered_map<std::string, std::uint32_t> node_ids_;
-  std::unordered_map<std::string, std::uint64_t> nodes_;  // watched nodes -> rule mask
+  // Watched nodes -> rule mask, sorted by name: contiguous, as every publish walks it whole.
+  std::vector<std::pair<std::string, std::uint64_t>> nodes_;
+  // Node ids in name order, extended when a node is interned (rarely: a node's first pod), so
+  // that loads(), which runs on every publish, merges instead of sorting.
+  std::vector<std::uint32_t> ids_by_name_;
   std::vector<Workload> workloads_;  // [kNoWorkload]: pods without a controlling owner
   std::unordered_map<std::string, std::uint32_t> workload_ids_;
   std::vector<std::uint32_t> free_workloads_;

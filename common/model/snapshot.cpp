@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-#include <unordered_map>
 
 #include "common/model/correction.h"
 #include "common/model/figures.h"
@@ -42,10 +43,10 @@ std::uint64_t big_endian_word(std::string_view bytes) {
   return word;
 }
 
-// Sorts compact keys, then moves each entry once: comparing and swapping whole entries touches
-// more memory than the cache holds at thousands of nodes, and makes the sort grow faster than
-// the table.
-void sort_by_name(std::vector<TableEntry>& entries) {
+// The entries' indices in name order, by compact keys: comparing whole names, or swapping whole
+// entries, touches more memory than the cache holds at thousands of nodes, and makes the sort
+// grow faster than the table.
+std::vector<std::size_t> name_order(const std::vector<TableEntry>& entries) {
   std::vector<NameKey> keys;
   keys.reserve(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -58,38 +59,47 @@ void sort_by_name(std::vector<TableEntry>& entries) {
     if (a.low != b.low) return a.low < b.low;
     return entries[a.at].name < entries[b.at].name;
   });
+  std::vector<std::size_t> order;
+  order.reserve(keys.size());
+  for (const NameKey& key : keys) order.push_back(key.at);
+  return order;
+}
+
+// Moves each entry once, into `order` (name_order of these entries).
+void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_t>& order) {
   std::vector<TableEntry> sorted;
   sorted.reserve(entries.capacity());
-  for (const NameKey& key : keys) sorted.push_back(std::move(entries[key.at]));
+  for (const std::size_t at : order) sorted.push_back(std::move(entries[at]));
   entries = std::move(sorted);
 }
 
-std::vector<TableEntry> measured_entries(const std::vector<NodeSample>& samples,
-                                         std::int64_t eval_time_ms, std::size_t extra,
-                                         const ScoringSettings& scoring) {
-  std::vector<TableEntry> entries;
-  entries.reserve(samples.size() + extra);
-  for (const auto& s : samples)
-    entries.push_back({measured_figures(s, eval_time_ms, scoring), s.node});
-  return entries;
-}
-
 // Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
+// One load per node; `measured` is name_order(entries). Runs on every publish a binding causes:
+// the loads, which the cluster state lists in name order, are walked along the measured names
+// instead of hashing every name into a map (a load out of order is searched for from the start).
 std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
+                                           const std::vector<std::size_t>& measured,
                                            const std::vector<NodeLoad>& loads) {
-  std::unordered_map<std::string, std::size_t> by_name;
-  for (std::size_t i = 0; i < entries.size(); ++i) by_name.emplace(entries[i].name, i);
+  const auto name_of = [&](std::size_t at) -> const std::string& { return entries[at].name; };
+  const auto before = [&](std::size_t at, const std::string& name) { return name_of(at) < name; };
   std::vector<const NodeLoad*> load_of(entries.size(), nullptr);
+  auto next = measured.begin();
   for (const auto& load : loads) {
-    auto it = by_name.find(load.name);
-    if (it == by_name.end()) {
+    if (next != measured.begin() && !before(*std::prev(next), load.name)) {
+      next = std::lower_bound(measured.begin(), measured.end(), load.name, before);
+    }
+    while (next != measured.end() && before(*next, load.name)) ++next;
+    std::size_t at = 0;
+    if (next != measured.end() && name_of(*next) == load.name) {
+      at = *next;
+    } else {
       if (!load.in_cluster) continue;  // pods on a node neither watched nor measured
       entries.push_back({{.flags = 0}, load.name});
       load_of.push_back(nullptr);
-      it = by_name.emplace(load.name, entries.size() - 1).first;
+      at = entries.size() - 1;
     }
-    TableEntry& e = entries[it->second];
-    load_of[it->second] = &load;
+    TableEntry& e = entries[at];
+    load_of[at] = &load;
     if (load.in_cluster) {
       e.flags |= kEntryInCluster | kEntryLabelsKnown;
       e.rule_mask = load.rule_mask;
@@ -100,18 +110,38 @@ std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
 
 }  // namespace
 
+MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+                                  const ScoringSettings& scoring) {
+  MeasuredSnapshot out;
+  out.eval_time_ms = eval_time_ms;
+  out.entries.reserve(samples.size());
+  for (const auto& s : samples)
+    out.entries.push_back({measured_figures(s, eval_time_ms, scoring), s.node});
+  out.name_order = name_order(out.entries);
+  return out;
+}
+
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
                              std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod,
                              const ScoringSettings& scoring) {
+  return build_snapshot(measure_snapshot(samples, eval_time_ms, scoring), loads, settings,
+                        rules_hash, learned_rate_per_pod, scoring);
+}
+
+BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector<NodeLoad>* loads,
+                             const CorrectionSettings& settings, std::uint64_t rules_hash,
+                             std::optional<double> learned_rate_per_pod,
+                             const ScoringSettings& scoring) {
   BuiltSnapshot out;
-  out.info.eval_time_ms = eval_time_ms;
+  out.info.eval_time_ms = measured.eval_time_ms;
   out.info.basis = scoring.basis;
   out.info.direction = scoring.direction;
   auto& entries = out.entries;
-  entries = measured_entries(samples, eval_time_ms, loads ? loads->size() : 0, scoring);
+  entries.reserve(measured.entries.size() + (loads ? loads->size() : 0));
+  entries = measured.entries;
   if (loads == nullptr) {
-    sort_by_name(entries);
+    sort_by_name(entries, measured.name_order);
     normalise(
         entries, [](const TableEntry& e) { return e.raw_score; },
         [](TableEntry& e, std::int64_t v) {
@@ -123,7 +153,7 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
 
   out.info.flags |= kSnapshotClusterSynced;
   out.info.rules_hash = rules_hash;
-  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
+  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, measured.name_order, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
         apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
@@ -136,7 +166,9 @@ BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_
       out.info.pod_rate = correction.pod_rate;
     }
   }
-  sort_by_name(entries);
+  // Watched nodes without a series were appended; without them the measured order holds.
+  sort_by_name(entries, entries.size() == measured.entries.size() ? measured.name_order
+                                                                  : name_order(entries));
   normalise(
       entries, [](const TableEntry& e) { return e.raw_score; },
       [](TableEntry& e, std::int64_t v) { e.node_score = v; });

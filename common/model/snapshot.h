@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +23,18 @@ struct BuiltSnapshot {
   std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
 };
 
+// What a measurement alone decides of a snapshot: its entries' measured figures, in the samples'
+// order, and their name order. Only a new measurement changes it, so a publisher keeps it for the
+// republishes cluster changes cause instead of measuring every node again for each binding.
+struct MeasuredSnapshot {
+  std::vector<TableEntry> entries{};
+  std::vector<std::size_t> name_order{};  // indices into entries
+  std::int64_t eval_time_ms = 0;
+};
+
+MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
+                                  const ScoringSettings& scoring = {});
+
 // `loads` null: no synced view of the cluster, so exactly the measurement (today's table:
 // corrected_* equal the seed values, expected 0). Otherwise entries are the union of series
 // nodes and watched nodes; a watched node without a series is an invalid (neutral) entry.
@@ -29,6 +42,11 @@ struct BuiltSnapshot {
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
                              std::uint64_t rules_hash,
+                             std::optional<double> learned_rate_per_pod = std::nullopt,
+                             const ScoringSettings& scoring = {});
+// The same from a kept measurement (measured with the same `scoring`).
+BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector<NodeLoad>* loads,
+                             const CorrectionSettings& settings, std::uint64_t rules_hash,
                              std::optional<double> learned_rate_per_pod = std::nullopt,
                              const ScoringSettings& scoring = {});
 

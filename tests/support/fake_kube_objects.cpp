@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include <fmt/chrono.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -86,12 +87,7 @@ const rapidjson::Value& member(const rapidjson::Value& object, const char* key) 
 }  // namespace
 
 std::string rfc3339(std::int64_t unix_seconds) {
-  const std::time_t t = static_cast<std::time_t>(unix_seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(static_cast<std::time_t>(unix_seconds)));
 }
 
 std::string to_json(const Pod& pod, bool with_kind) {
@@ -108,7 +104,7 @@ std::string to_json(const Pod& pod, bool with_kind) {
   write_map(w, "annotations", pod.annotations);
   if (pod.owner) {
     one_element_array(w, "ownerReferences", [&] {
-      string_field(w, "apiVersion", "apps/v1");
+      string_field(w, "apiVersion", pod.owner->api_version);
       string_field(w, "kind", pod.owner->kind);
       string_field(w, "name", pod.owner->name);
       string_field(w, "uid", pod.owner->uid);

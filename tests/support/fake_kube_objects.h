@@ -7,9 +7,11 @@
 #include <string_view>
 #include <vector>
 
-// The object model of FakeKubeApiServer: the few fields of Pods and Nodes a scheduler and a
-// placement watcher read, their JSON (compact, as the API server's encoder writes it), and the
-// field selectors the fake understands. Pure: thread-safe.
+// The Kubernetes object model of the tests and the benchmarks: the few fields of Pods and Nodes a
+// scheduler and a placement watcher read, as FakeKubeApiServer serves them (compact JSON, as the
+// API server's encoder writes it, and the field selectors the fake understands), and as the
+// closed loop creates them in a real API server (bench/closed_loop/processes/kube_objects_json.h
+// writes the request bodies from the same structs). Pure: thread-safe.
 namespace netscore::testing::kube {
 
 using StringMap = std::map<std::string, std::string>;
@@ -22,6 +24,7 @@ struct OwnerReference {
   std::string kind{};  // "ReplicaSet"
   std::string name{};
   std::string uid{};
+  std::string api_version = "apps/v1";  // "batch/v1" for a Job
 };
 
 struct Pod {
@@ -37,6 +40,7 @@ struct Pod {
   std::optional<std::int64_t> scheduled_s{};  // PodScheduled=True lastTransitionTime
   std::optional<std::int64_t> deleting_s{};   // deletionTimestamp
   std::optional<OwnerReference> owner{};      // served; not read from POSTed pods
+  std::string scheduler_name{};  // spec.schedulerName of a pod created in a real API server
 };
 
 struct Node {

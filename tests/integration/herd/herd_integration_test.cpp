@@ -13,7 +13,7 @@
 
 #include <rapidjson/document.h>
 
-#include "tests/integration/herd/herd_model.h"
+#include "tests/support/herd_model.h"
 #include "tests/integration/herd/herd_scheduler.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/eventually.h"

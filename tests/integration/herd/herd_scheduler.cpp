@@ -8,7 +8,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "bench/closed_loop/scheduler_model.h"
+#include "tests/support/scheduler_model.h"
 #include "tests/support/http_client.h"
 
 namespace netscore::testing::herd {

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/integration/herd/herd_model.h"
+#include "tests/support/herd_model.h"
 
 // A test client playing kube-scheduler v1.26's loop for one pod at a time against a running
 // netscore-extender (nodeCacheCapable: true, weight 3 as shipped): filter, prioritize, add the
 // default plugins and pick the host as the closed-loop simulators' kube-scheduler model does
-// (bench/closed_loop/scheduler_model.h; the pods have no owner, so no topology spread; ties at
+// (tests/support/scheduler_model.h; the pods have no owner, so no topology spread; ties at
 // random from a fixed seed), bind. Not thread-safe: one loop per owner.
 namespace netscore::testing::herd {
 

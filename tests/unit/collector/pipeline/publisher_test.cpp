@@ -276,5 +276,30 @@ TEST_F(PublisherTest, ABurstOfChangesIsPublishedOnceAfterTheGapWithTheLastState)
   publisher.stop();
 }
 
+// A change within the gap waits for the gap's end, not for the loop's next deadline (the decay
+// tick or its one-second cap).
+TEST_F(PublisherTest, AChangeWithinTheGapIsPublishedWhenTheGapEnds) {
+  ClusterState state;
+  state.replace_nodes({{.name = "a"}});
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  Publisher::Options gapped = options();
+  gapped.coalesce = gapped.coalesce_max = std::chrono::milliseconds(300);
+  gapped.decay_tick = std::chrono::hours(1);
+  Publisher publisher(gapped, writer_, Publisher::Cluster{state, watcher});
+  publisher.start();
+  publisher.publish(good(42, 7000));
+  state.upsert_pod({.uid = "p0", .node = "a"}, 1000);
+  publisher.cluster_changed();
+  ASSERT_TRUE(eventually([&] { return publisher.publishes() == 2; })) << "the leading edge";
+
+  state.upsert_pod({.uid = "p1", .node = "a"}, 1001);
+  const auto changed = std::chrono::steady_clock::now();
+  publisher.cluster_changed();
+  ASSERT_TRUE(eventually([&] { return publisher.publishes() == 3; }));
+  EXPECT_LT(std::chrono::steady_clock::now() - changed, std::chrono::milliseconds(800))
+      << "a 300 ms gap, not the one-second cap";
+  publisher.stop();
+}
+
 }  // namespace
 }  // namespace netscore::collector

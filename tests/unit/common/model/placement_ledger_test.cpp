@@ -35,6 +35,38 @@ const NodeLoad& load_of(const std::vector<NodeLoad>& loads, const std::string& n
   throw std::runtime_error("no load for " + node);
 }
 
+// Watched nodes and nodes holding pods, running or gone within the window, in name order, each
+// once; a node left with neither is not listed.
+TEST(PlacementLedger, LoadsListWatchedAndOccupiedNodesOnceInNameOrder) {
+  PlacementLedger state;
+  state.replace_nodes({{.name = "d", .rule_mask = 4}, {.name = "a", .rule_mask = 1}});
+  state.upsert_node({.name = "c", .rule_mask = 3});
+  state.upsert_pod(pod("on-b", "b"), kLongAgo);  // unwatched, running
+  state.upsert_pod(pod("on-d", "d"), kLongAgo);  // watched, running
+  state.upsert_pod(pod("gone-e", "e"), kLongAgo);
+  state.remove_pod("gone-e", kNow - 1000);  // the window still holds its traffic
+  state.upsert_pod(pod("gone-x", "x"), kLongAgo);
+  state.remove_pod("gone-x", kLongAgo + 1);  // long gone: x has nothing left
+  const auto loads = state.loads(at(kNow));
+  std::vector<std::string> names;
+  for (const auto& l : loads) names.push_back(l.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+  EXPECT_TRUE(load_of(loads, "a").in_cluster);
+  EXPECT_EQ(load_of(loads, "a").rule_mask, 1U);
+  EXPECT_EQ(load_of(loads, "a").pods, 0U);
+  EXPECT_FALSE(load_of(loads, "b").in_cluster);
+  EXPECT_EQ(load_of(loads, "b").pods, 1U);
+  EXPECT_EQ(load_of(loads, "c").rule_mask, 3U);
+  EXPECT_TRUE(load_of(loads, "d").in_cluster);
+  EXPECT_EQ(load_of(loads, "d").rule_mask, 4U);
+  EXPECT_EQ(load_of(loads, "d").pods, 1U);
+  EXPECT_FALSE(load_of(loads, "e").in_cluster);
+  EXPECT_EQ(load_of(loads, "e").departed, 1U);
+
+  state.remove_node("a");
+  EXPECT_EQ(state.loads(at(kNow)).front().name, "b") << "an unwatched node without pods goes";
+}
+
 TEST(PlacementLedger, RelistKeepsPlacementTimesAndDropsVanishedPods) {
   PlacementLedger state;
   state.upsert_pod({.uid = "a", .node = "n1"}, 1000000);

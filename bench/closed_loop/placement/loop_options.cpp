@@ -1,0 +1,55 @@
+// The loop's parameters as flags, written once for both closed-loop levels.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "bench/closed_loop/placement/policy.h"
+#include "bench/flags/flags.h"
+
+namespace netscore::sim {
+namespace {
+
+struct LoopFlag {
+  std::string_view name;
+  std::variant<double LoopParams::*, bool LoopParams::*, std::int64_t LoopParams::*,
+               std::uint64_t LoopParams::*>
+      member;
+  std::string_view help;
+  bool in_seconds = false;  // takes a unit: 0.5, 500ms
+};
+
+constexpr LoopFlag kLoopFlags[] = {
+    {"scrape-s", &LoopParams::scrape_s, "Prometheus scrape interval (s)", true},
+    {"time-scale", &LoopParams::time_scale,
+     "the collector's refresh and window are divided by this"},
+    {"cycle-s", &LoopParams::cycle_s, "scheduling cycle per pod (s)", true},
+    {"visible-s", &LoopParams::visible_s, "binding to the collector's watch (s)", true},
+    {"sample-s", &LoopParams::sample_s, "step of the balance metrics (s)", true},
+    {"hot-factor", &LoopParams::hot_factor, "a node above this x the mean is hot"},
+    {"hot-utilisation", &LoopParams::hot_utilisation, "a link above this utilisation is hot"},
+    {"topology-spread", &LoopParams::topology_spread, "the default PodTopologySpread constraint"},
+    {"shipped-weight", &LoopParams::shipped_weight, "extender weight of the shipped configuration"},
+    {"tie-seed", &LoopParams::tie_seed, "seed of kube-scheduler's random tie-break"},
+};
+
+}  // namespace
+
+void add_loop_options(flags::po::options_description& options, LoopParams& params) {
+  flags::add_members(options, params, kLoopFlags);
+}
+
+std::string loop_help() {
+  const LoopParams defaults;
+  std::string out;
+  for (const auto& flag : kLoopFlags) {
+    const std::string value =
+        std::visit([&](auto member) { return fmt::format("{}", defaults.*member); }, flag.member);
+    out += fmt::format("  --{:<34} {}\n", fmt::format("{}={}", flag.name, value), flag.help);
+  }
+  return out;
+}
+
+}  // namespace netscore::sim

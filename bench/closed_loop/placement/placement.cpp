@@ -1,0 +1,109 @@
+#include "bench/closed_loop/placement/placement.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/closed_loop/placement/oracles.h"
+#include "bench/closed_loop/workload/pod_owner.h"
+#include "common/config.h"
+
+namespace netscore::sim {
+namespace {
+
+template <class T>
+std::size_t first_least(const std::vector<T>& values) {
+  return static_cast<std::size_t>(std::min_element(values.begin(), values.end()) - values.begin());
+}
+
+}  // namespace
+
+Placement::Placement(const Trace& trace, const Policy& policy, const LoopParams& params)
+    : trace_(trace),
+      policy_(policy),
+      nodes_(trace.node_names.size()),
+      extender_weight_(policy.weight > 0 ? policy.weight : params.shipped_weight),
+      range_scoring_(load_config(Component::extender, {}, policy.env).extender.normalisation ==
+                     Normalisation::range),
+      with_speeds_(
+          std::any_of(trace.speed.begin(), trace.speed.end(), [](double s) { return s > 0; })),
+      bound_rate_(trace.background),
+      bound_transmit_(trace.background_transmit),
+      node_pods_(nodes_, 0),
+      node_of_pod_(trace.pods.size(), -1),
+      scheduler_(params.topology_spread, params.tie_seed),
+      mean_pod_(mean_pod_rates(trace)) {}
+
+std::size_t Placement::least_utilised(double pod_receive, double pod_transmit) const {
+  return sim::least_utilised(bound_rate_, bound_transmit_, trace_.speed, pod_receive, pod_transmit);
+}
+
+std::size_t Placement::initial_node(std::uint32_t pod) const {
+  const PodSpec& spec = trace_.pods[pod];
+  return with_speeds_ ? least_utilised(spec.rate, spec.transmit_rate) : first_least(bound_rate_);
+}
+
+std::size_t Placement::pick(std::uint32_t pod, const ExtenderScores& extender) {
+  const PodSpec& spec = trace_.pods[pod];
+  std::vector<std::int64_t> total(nodes_, 0);
+  switch (policy_.kind) {
+    case PolicyKind::fewest_pods:
+      return first_least(node_pods_);
+    case PolicyKind::oracle:
+      return first_least(bound_rate_);
+    case PolicyKind::utilisation_oracle:
+      return least_utilised(spec.rate, spec.transmit_rate);
+    case PolicyKind::blind_oracle:
+      return least_utilised(policy_.blind_price * mean_pod_.receive,
+                            policy_.blind_price * mean_pod_.transmit);
+    case PolicyKind::utilisation_scores:
+      SchedulerModel::add_extender(
+          utilisation_scores(
+              bound_rate_, bound_transmit_, trace_.speed,
+              policy_.knows_pod ? spec.rate : policy_.blind_price * mean_pod_.receive,
+              policy_.knows_pod ? spec.transmit_rate : policy_.blind_price * mean_pod_.transmit,
+              range_scoring_, policy_.full_scale),
+          extender_weight_, total);
+      break;
+    case PolicyKind::netscore:
+      if (const auto scores = extender(pod))
+        SchedulerModel::add_extender(*scores, extender_weight_, total);
+      break;
+    case PolicyKind::scheduler:
+      break;
+  }
+  scheduler_.add_default_plugins(node_pods_, same_set(pod), total);
+  return scheduler_.select_host(total);
+}
+
+void Placement::bind(std::uint32_t pod, std::size_t node) {
+  const PodSpec& spec = trace_.pods[pod];
+  node_of_pod_[pod] = static_cast<int>(node);
+  ++node_pods_[node];
+  bound_rate_[node] += spec.rate;
+  bound_transmit_[node] += spec.transmit_rate;
+  if (spread_by_default(spec)) ++same_set(pod)[node];
+}
+
+void Placement::remove(std::uint32_t pod) {
+  const int node = node_of_pod_[pod];
+  if (node < 0) return;
+  const PodSpec& spec = trace_.pods[pod];
+  const auto n = static_cast<std::size_t>(node);
+  --node_pods_[n];
+  bound_rate_[n] -= spec.rate;
+  bound_transmit_[n] -= spec.transmit_rate;
+  if (spread_by_default(spec)) --same_set(pod)[n];
+}
+
+std::vector<unsigned>& Placement::same_set(std::uint32_t pod) {
+  const PodSpec& spec = trace_.pods[pod];
+  auto& same = same_set_[spread_by_default(spec) ? spec.replicaset : std::string()];
+  same.resize(nodes_);
+  return same;
+}
+
+}  // namespace netscore::sim

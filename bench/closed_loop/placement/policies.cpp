@@ -1,0 +1,138 @@
+// The policies both closed-loop levels compare, by name.
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "bench/closed_loop/placement/policy.h"
+
+namespace netscore::sim {
+
+std::vector<Policy> standard_policies() {
+  return {
+      {.name = "kube-scheduler alone", .kind = PolicyKind::scheduler},
+      {.name = "fewest pods (baseline)", .kind = PolicyKind::fewest_pods},
+      {.name = "seed scores",
+       .env = {{"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+               {"NETSCORE_SCORE_BASIS", "raw"},
+               {"NETSCORE_DIRECTION", "receive"},
+               {"NETSCORE_CORRECTION", "false"},
+               {"NETSCORE_NORMALISATION", "request"}},
+       .weight = 1},
+      {.name = "previous defaults (sum_over_time + correction)",
+       .env = {{"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+               {"NETSCORE_SCORE_BASIS", "raw"},
+               {"NETSCORE_DIRECTION", "receive"},
+               {"NETSCORE_LEARN_WORKLOADS", "false"},
+               {"NETSCORE_SPREAD_WINDOW", "0"}},
+       .weight = 1},
+      {.name = "netscore defaults"},
+      {.name = "defaults, workloads learned", .env = {{"NETSCORE_LEARN_WORKLOADS", "true"}}},
+      {.name = "defaults, no burst spreading", .env = {{"NETSCORE_SPREAD_WINDOW", "0"}}},
+      {.name = "defaults, range scoring", .env = {{"NETSCORE_NORMALISATION", "range"}}},
+      {.name = "defaults, weight 1 (the previous shipped weight)", .weight = 1},
+      {.name = "defaults, window 2m", .env = {{"NETSCORE_TIME_RANGE", "2m"}}},
+      {.name = "oracle", .kind = PolicyKind::oracle},
+  };
+}
+
+std::vector<Policy> heterogeneous_policies() {
+  return {
+      {.name = "kube-scheduler alone", .kind = PolicyKind::scheduler},
+      {.name = "fewest pods (baseline)", .kind = PolicyKind::fewest_pods},
+      {.name = "raw, receive (previous defaults)",
+       .env = {{"NETSCORE_SCORE_BASIS", "raw"}, {"NETSCORE_DIRECTION", "receive"}}},
+      {.name = "raw, max", .env = {{"NETSCORE_SCORE_BASIS", "raw"}, {"NETSCORE_DIRECTION", "max"}}},
+      {.name = "utilisation, receive",
+       .env = {{"NETSCORE_SCORE_BASIS", "utilisation"}, {"NETSCORE_DIRECTION", "receive"}}},
+      {.name = "utilisation, max (netscore defaults)"},
+      {.name = "oracle", .kind = PolicyKind::oracle},
+      {.name = "utilisation oracle", .kind = PolicyKind::utilisation_oracle},
+  };
+}
+
+std::vector<Policy> diagnostic_policies() {
+  return {
+      {.name = "blind oracle, pod unknown", .kind = PolicyKind::blind_oracle},
+      {.name = "blind oracle, pod priced 1x the mean",
+       .kind = PolicyKind::blind_oracle,
+       .blind_price = 1},
+      {.name = "blind oracle, pod priced 4x the mean",
+       .kind = PolicyKind::blind_oracle,
+       .blind_price = 4},
+      {.name = "true utilisation as extender scores", .kind = PolicyKind::utilisation_scores},
+      {.name = "true utilisation as extender scores, range",
+       .kind = PolicyKind::utilisation_scores,
+       .env = {{"NETSCORE_NORMALISATION", "range"}}},
+      {.name = "true utilisation + 4x the mean pod as extender scores",
+       .kind = PolicyKind::utilisation_scores,
+       .blind_price = 4},
+      {.name = "true utilisation + the pod as extender scores",
+       .kind = PolicyKind::utilisation_scores,
+       .knows_pod = true},
+      {.name = "true utilisation as extender scores, 0 at a full link",
+       .kind = PolicyKind::utilisation_scores,
+       .full_scale = 1},
+      {.name = "true utilisation + 4x the mean pod as extender scores, 0 at a full link",
+       .kind = PolicyKind::utilisation_scores,
+       .blind_price = 4,
+       .full_scale = 1},
+  };
+}
+
+std::string select_policies(std::string_view list, std::vector<Policy>& out) {
+  std::vector<Policy> all = standard_policies();
+  auto more = heterogeneous_policies();
+  for (auto& policy : diagnostic_policies()) more.push_back(std::move(policy));
+  for (auto& policy : more) {
+    if (std::none_of(all.begin(), all.end(),
+                     [&](const Policy& p) { return p.name == policy.name; }))
+      all.push_back(std::move(policy));
+  }
+  while (!list.empty()) {
+    const Policy* match = nullptr;
+    for (const auto& policy : all) {
+      const std::string_view name = policy.name;
+      if (list.starts_with(name) && (list.size() == name.size() || list[name.size()] == ',') &&
+          (match == nullptr || name.size() > match->name.size()))
+        match = &policy;
+    }
+    if (match == nullptr) return "--policies: no policy named at \"" + std::string(list) + "\"";
+    out.push_back(*match);
+    list.remove_prefix(std::min(list.size(), match->name.size() + 1));
+    while (list.starts_with(' ')) list.remove_prefix(1);
+  }
+  return {};
+}
+
+std::string add_env_policy(std::string_view settings, std::vector<Policy>& out) {
+  Policy policy{.name = std::string(settings)};
+  while (!settings.empty()) {
+    const auto end = std::min(settings.find(';'), settings.size());
+    const std::string_view setting = settings.substr(0, end);
+    const auto eq = setting.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      return "--netscore-env: expected NAME=VALUE, got \"" + std::string(setting) + "\"";
+    policy.env[std::string(setting.substr(0, eq))] = std::string(setting.substr(eq + 1));
+    settings.remove_prefix(std::min(settings.size(), end + 1));
+  }
+  out.push_back(std::move(policy));
+  return {};
+}
+
+std::string policies_help() {
+  std::string out =
+      "policies (default: the first list, or the second when nodes have a link speed):\n";
+  const auto list = [&](const std::vector<Policy>& policies) {
+    for (const auto& policy : policies) out += "  " + policy.name + "\n";
+  };
+  list(standard_policies());
+  out += "  --\n";
+  list(heterogeneous_policies());
+  out += "  -- (diagnostics)\n";
+  list(diagnostic_policies());
+  return out;
+}
+
+}  // namespace netscore::sim

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/config.h"
+
+namespace boost::program_options {
+class options_description;
+}  // namespace boost::program_options
+
+// What a closed-loop run compares and how its loop is paced: the policies (kube-scheduler alone,
+// baselines, netscore configurations, oracles) and the loop's parameters, with their flags. The
+// same for the virtual-time and the real-time level.
+namespace netscore::sim {
+
+enum class PolicyKind {
+  scheduler,    // kube-scheduler v1.26's default plugins alone, no extender
+  fewest_pods,  // each pod to the node with the fewest pods (the baseline)
+  netscore,     // the default plugins plus the extender with `env` on the shipped defaults
+  oracle,       // each pod to the node with the least true traffic, bound pods counted at once
+  // Each pod to the node whose busier link direction has the least utilisation once the pod's
+  // true rates are added (bound pods counted at once); nodes without a speed compare bytes.
+  utilisation_oracle,
+  // The default plugins plus an extender that knows the busier direction's true utilisation of
+  // every node with its bound pods (plus `blind_price` times the mean pod's rates, or with
+  // knows_pod the pod's own true rates), scored as the
+  // extender's request mode does (weight as netscore's): what the extender's weight allows against
+  // the default plugins with a perfect measurement.
+  utilisation_scores,
+  // The utilisation oracle without the pod's own rates: it adds `blind_price` times the trace's
+  // mean pod rates (each direction) instead, as a model that knows true node traffic and the
+  // average pod, but not this pod, would.
+  blind_oracle,
+};
+
+struct Policy {
+  std::string name;
+  PolicyKind kind = PolicyKind::netscore;
+  Environment env{};        // NETSCORE_* settings on top of the shipped defaults
+  std::int64_t weight = 0;  // extender weight; 0: the shipped scheduler configuration's
+  double blind_price = 0;   // blind_oracle and utilisation_scores only
+  bool knows_pod = false;   // utilisation_scores only: adds the pod's own true rates
+  double full_scale = 0;    // utilisation_scores only: see sim::utilisation_scores
+};
+
+// The policies a comparison runs: the baselines, the seed's scores, the defaults, each model
+// option alone, and the oracle.
+std::vector<Policy> standard_policies();
+// The policies of the heterogeneous scenario (nodes with link speeds): the baselines, the raw and
+// the utilisation basis in the receive and the busier direction, and both oracles.
+std::vector<Policy> heterogeneous_policies();
+// What limits the heterogeneous scenario's policies: oracles that do not know the pod (as no
+// scorer does) and extenders scoring true utilisation under kube-scheduler's default plugins.
+std::vector<Policy> diagnostic_policies();
+// Policies named in a comma-separated list, from the sets above. Names hold commas, so the
+// longest name matching at each position is taken. An error message or empty.
+std::string select_policies(std::string_view list, std::vector<Policy>& out);
+// A netscore policy named after its settings, "NAME=VALUE;NAME=VALUE" on top of the shipped
+// defaults. An error message or empty.
+std::string add_env_policy(std::string_view settings, std::vector<Policy>& out);
+// The policies by name, the lists as the closed-loop commands print them for --help.
+std::string policies_help();
+
+struct LoopParams {
+  double scrape_s = 1;      // Prometheus' scrape interval
+  double time_scale = 15;   // the collector's durations are divided by this
+  double cycle_s = 0.005;   // one scheduling cycle per pod
+  double visible_s = 0.02;  // binding -> the collector's watch has it
+  double sample_s = 1;      // the balance metrics' step
+  double hot_factor = 1.5;
+  double hot_utilisation = 0.8;     // a link above this utilisation is hot
+  bool topology_spread = true;      // the default PodTopologySpread constraint (ReplicaSets)
+  std::int64_t shipped_weight = 3;  // the extender weight of the shipped configuration
+  std::uint64_t tie_seed = 7;       // kube-scheduler breaks score ties at random
+};
+
+// A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, ...), writing into
+// `params` once bench/flags has parsed the command line; and their listing for --help.
+void add_loop_options(boost::program_options::options_description& options, LoopParams& params);
+std::string loop_help();
+
+}  // namespace netscore::sim

@@ -1,0 +1,95 @@
+#include "bench/closed_loop/processes/netscore_processes.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "bench/closed_loop/processes/control_plane_files.h"
+#include "bench/closed_loop/processes/traffic_exporter.h"
+#include "bench/prometheus_text/exposition.h"
+#include "tests/support/eventually.h"
+#include "tests/support/http_client.h"
+#include "tests/support/netscore_binaries.h"
+#include "tests/support/prometheus_process.h"
+
+namespace netscore::sim {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::chrono::seconds kNetscoreStartup{60};
+constexpr std::chrono::seconds kNetscoreStop{10};
+
+std::int64_t scaled_ms(const PromDuration& duration, double time_scale) {
+  return std::max<std::int64_t>(
+      1, std::llround(static_cast<double>(duration.value.count()) / time_scale));
+}
+
+std::vector<std::string> as_list(const Environment& env) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
+  return out;
+}
+
+}  // namespace
+
+NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Policy& policy,
+                                     double time_scale, const std::string& prometheus_url,
+                                     const Environment& kube_env, std::size_t nodes) {
+  // The virtual-time level divides the collector's refresh and window by time_scale; the same
+  // here, on the policy's values where it sets them.
+  const Config shipped = load_config(Component::collector, {}, policy.env);
+  Environment env = policy.env;
+  env["NETSCORE_REFRESH_INTERVAL"] = duration_text(scaled_ms(shipped.refresh_interval, time_scale));
+  env["NETSCORE_TIME_RANGE"] = duration_text(scaled_ms(shipped.query.time_range, time_scale));
+  env["NETSCORE_PROMETHEUS_URL"] = prometheus_url;
+  env["NETSCORE_INTERFACE"] = "eth0";
+  for (const auto& [name, value] : kube_env) env[name] = value;
+  env["NETSCORE_SHM_NAME"] = table_.str();
+  collector_.emplace(
+      testing::BinaryProcess::Options{.path = binaries.collector, .env = as_list(env)});
+  env["NETSCORE_LISTEN"] = "127.0.0.1:0";
+  extender_.emplace(
+      testing::BinaryProcess::Options{.path = binaries.extender, .env = as_list(env)});
+  url_ = testing::extender_base_url(*extender_, kNetscoreStartup);
+  // Every node measured and the watch synced: the first pod is scored as later ones are.
+  const auto ready = [&] {
+    if (testing::http_get(url_ + "/readyz", 2s).status != 200) return false;
+    rapidjson::Document table;
+    table.Parse(testing::http_get(url_ + "/table", 2s).body.c_str());
+    return table.IsObject() && table.HasMember("table") && table.HasMember("cluster") &&
+           table["table"]["valid_count"].GetUint() == nodes && table["cluster"]["synced"].GetBool();
+  };
+  if (url_.empty() || !testing::eventually(ready, kNetscoreStartup)) {
+    throw std::runtime_error(
+        "netscore not ready:\ncollector: " + testing::log_tail(collector_->log_path()) +
+        "\nextender: " + testing::log_tail(extender_->log_path()));
+  }
+}
+
+NetscoreProcesses::Observed NetscoreProcesses::observe() const {
+  Observed out;
+  out.prioritize_answered =
+      prometheus_text::value(prometheus_text::parse(testing::http_get(url_ + "/metrics", 2s).body),
+                             "netscore_extender_requests_total",
+                             {{"verb", "prioritize"}, {"code", "200"}})
+          .value_or(0);
+  rapidjson::Document table;
+  table.Parse(testing::http_get(url_ + "/table", 2s).body.c_str());
+  out.cluster_synced = table.IsObject() && table.HasMember("cluster") &&
+                       table["cluster"].HasMember("synced") && table["cluster"]["synced"].GetBool();
+  return out;
+}
+
+NetscoreProcesses::~NetscoreProcesses() {
+  extender_->stop(kNetscoreStop);
+  collector_->stop(kNetscoreStop);
+}
+
+}  // namespace netscore::sim

@@ -1,0 +1,304 @@
+#include "bench/closed_loop/real_time/realtime.h"
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+
+#include "bench/closed_loop/placement/placement.h"
+#include "bench/closed_loop/placement/timed_event.h"
+#include "bench/closed_loop/processes/netscore_processes.h"
+#include "bench/closed_loop/processes/traffic_exporter.h"
+#include "bench/closed_loop/real_time/realtime_cluster.h"
+#include "bench/closed_loop/reports/balance_metrics.h"
+#include "tests/support/eventually.h"
+#include "tests/support/http_client.h"
+
+namespace netscore::sim {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::chrono::seconds kStartup{60};
+constexpr std::chrono::seconds kRequestTimeout{5};
+
+std::atomic<bool> stop_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+
+enum class EventKind { trace, schedule, sample };
+
+using Event = TimedEvent<EventKind>;
+
+class RealtimeLoop {
+ public:
+  RealtimeLoop(const Trace& trace, const Policy& policy, const LoopParams& params,
+               const RealtimeBinaries& binaries, const std::optional<KubeClusterOptions>& kube)
+      : trace_(trace),
+        policy_(policy),
+        params_(params),
+        binaries_(binaries),
+        nodes_(trace.node_names.size()),
+        cluster_(kube ? kube_cluster(trace, *kube) : fake_cluster(trace)),
+        external_scheduler_(cluster_->schedules(policy)),
+        exporter_(trace.node_names, {trace.background, trace.counter_start},
+                  {trace.background_transmit, trace.counter_start_transmit}, trace.speed),
+        removed_(trace.pods.size(), false),
+        created_at_s_(trace.pods.size(), 0),
+        recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
+        placement_(trace, policy, params) {
+    node_names_json_ = "[";
+    for (std::size_t n = 0; n < nodes_; ++n) {
+      index_[trace.node_names[n]] = n;
+      node_names_json_ += (n ? ",\"" : "\"") + trace.node_names[n] + "\"";
+    }
+    node_names_json_ += "]";
+  }
+
+  RunResult run() {
+    for (const auto pod : trace_.initial_pods) place_initial(pod);
+    prometheus_.emplace(exporter_.target(), params_.scrape_s);
+    if (policy_.kind == PolicyKind::netscore) {
+      netscore_.emplace(binaries_, policy_, params_.time_scale, prometheus_->url(),
+                        cluster_->collector_env(), nodes_);
+    }
+    if (external_scheduler_) cluster_->start_scheduler(policy_, netscore_ ? netscore_->url() : "");
+    if (!testing::eventually([&] { return exporter_.scrapes() >= 2; }, kStartup))
+      throw std::runtime_error("prometheus never scraped the traffic exporter");
+    start_ = Clock::now();
+    for (std::uint32_t i = 0; i < trace_.events.size(); ++i)
+      push(trace_.events[i].t, EventKind::trace, i);
+    push(0, EventKind::sample);
+    while (!queue_.empty() && queue_.top().t < trace_.params.duration_s) {
+      const Event e = queue_.top();
+      queue_.pop();
+      const auto due =
+          start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(e.t));
+      while (Clock::now() < due) {
+        if (stop_requested) throw std::runtime_error("interrupted");
+        for (const auto& [pod, node] :
+             cluster_->wait_for_bindings(std::min(due, Clock::now() + 100ms)))
+          on_bound(pod, node);
+      }
+      max_late_s_ = std::max(max_late_s_, elapsed_s() - e.t);
+      handle(e);
+    }
+    std::cerr << fmt::format(
+        "{}: {} scrapes, events up to {:.3f} s late, {} extender failures, {} failed bindings, "
+        "{} failed creations",
+        policy_.name, exporter_.scrapes(), max_late_s_, extender_failures_, failed_bindings_,
+        failed_creations_);
+    if (external_scheduler_) report_external_bindings();
+    if (external_scheduler_ && netscore_) {
+      const auto observed = netscore_->observe();
+      std::cerr << fmt::format(
+          ", the extender answered {:.0f} prioritize calls, the collector's "
+          "watch {}",
+          observed.prioritize_answered, observed.cluster_synced ? "synced" : "NOT synced");
+    }
+    if (prioritize_calls_ > 0) {
+      std::cerr << fmt::format(", prioritize {:.1f} ms mean, {:.1f} ms max",
+                               1e3 * prioritize_total_s_ / prioritize_calls_,
+                               1e3 * prioritize_max_s_);
+    }
+    if (const std::string summary = cluster_->summary(); !summary.empty())
+      std::cerr << "\n  " << summary;
+    std::cerr << "\n";
+    return {.policy = policy_.name,
+            .balance = recorder_.result(),
+            .bursts = burst_spread(trace_, placement_.node_of_pod()),
+            .peak_to_mean = recorder_.peak_to_mean_series(30)};
+  }
+
+ private:
+  double elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  void push(double t, EventKind kind, std::uint32_t arg = 0) {
+    queue_.push({.t = t, .seq = seq_++, .kind = kind, .arg = arg});
+  }
+
+  int node_of_pod(std::uint32_t pod) const { return placement_.node_of_pod()[pod]; }
+
+  // As the virtual-time level: the same for every policy, bound long before any window so that
+  // their traffic is measured, not expected.
+  void place_initial(std::uint32_t pod) {
+    const std::size_t best = placement_.initial_node(pod);
+    placement_.bind(pod, best);
+    exporter_.add_running(pod, best, trace_.pods[pod].rate, trace_.pods[pod].transmit_rate);
+    cluster_->create_initial(pod, best);
+  }
+
+  // A binding kube-scheduler made, seen by the watch; the harness' own and those of pods deleted
+  // meanwhile are skipped.
+  void on_bound(std::uint32_t pod, std::size_t node) {
+    if (!external_scheduler_ || removed_[pod] || node_of_pod(pod) >= 0) return;
+    const PodSpec& spec = trace_.pods[pod];
+    placement_.bind(pod, node);
+    exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
+    const double latency_s = elapsed_s() - created_at_s_[pod];
+    binding_latency_total_s_ += latency_s;
+    binding_latency_max_s_ = std::max(binding_latency_max_s_, latency_s);
+    ++external_bindings_;
+  }
+
+  void report_external_bindings() const {
+    unsigned unbound = 0;
+    for (const auto pod : created_) unbound += !removed_[pod] && node_of_pod(pod) < 0;
+    std::cerr << fmt::format(
+        ", {} bound by kube-scheduler ({:.3f} s mean, {:.3f} s max from "
+        "creation to the watch), {} still pending",
+        external_bindings_,
+        external_bindings_ ? binding_latency_total_s_ / external_bindings_ : 0.0,
+        binding_latency_max_s_, unbound);
+  }
+
+  void handle(const Event& e) {
+    switch (e.kind) {
+      case EventKind::trace:
+        on_trace(trace_.events[e.arg], e.t);
+        break;
+      case EventKind::schedule:
+        schedule_next();
+        break;
+      case EventKind::sample: {
+        const auto rates = exporter_.rates();
+        recorder_.add(rates.receive);
+        if (placement_.with_speeds()) {
+          recorder_.add_links(rates.receive, rates.transmit, trace_.speed);
+          recorder_.add_pods(placement_.node_pods(), trace_.speed);
+        }
+        push(e.t + params_.sample_s, EventKind::sample);
+        break;
+      }
+    }
+  }
+
+  void on_trace(const TraceEvent& event, double t) {
+    if (event.kind == TraceEvent::Kind::create) {
+      const bool idle = pending_.empty();
+      for (const auto pod : event.pods) {
+        if (!cluster_->create(pod)) {
+          ++failed_creations_;
+          continue;
+        }
+        created_at_s_[pod] = elapsed_s();
+        created_.push_back(pod);
+        if (!external_scheduler_) pending_.push_back(pod);
+      }
+      if (idle && !pending_.empty()) push(t, EventKind::schedule);
+      return;
+    }
+    const std::uint32_t pod = event.pods.front();
+    removed_[pod] = true;
+    cluster_->remove(pod);
+    exporter_.stop_pod(pod);
+    // A pod still pending is skipped when its turn comes.
+    placement_.remove(pod);
+  }
+
+  void schedule_next() {
+    while (!pending_.empty() && removed_[pending_.front()]) pending_.pop_front();
+    if (pending_.empty()) return;
+    const std::uint32_t pod = pending_.front();
+    pending_.pop_front();
+    const std::size_t node =
+        placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p); });
+    const PodSpec& spec = trace_.pods[pod];
+    if (!cluster_->bind(pod, node)) ++failed_bindings_;
+    placement_.bind(pod, node);
+    exporter_.start_pod(pod, node, spec.rate, spec.transmit_rate);
+    if (!pending_.empty()) push(elapsed_s() + params_.cycle_s, EventKind::schedule);
+  }
+
+  // nullopt when the call failed: the shipped configuration's extender is ignorable, and the
+  // default plugins' scores alone decide, as kube-scheduler does.
+  std::optional<std::vector<std::int64_t>> extender_scores(std::uint32_t pod) {
+    const auto object = cluster_->pod_json(pod);
+    if (!object) {
+      ++extender_failures_;
+      return std::nullopt;
+    }
+    const auto sent = Clock::now();
+    const auto reply = testing::http_post(
+        netscore_->url() + "/prioritize",
+        R"({"Pod":)" + *object + R"(,"NodeNames":)" + node_names_json_ + "}", kRequestTimeout);
+    const double round_trip_s = std::chrono::duration<double>(Clock::now() - sent).count();
+    prioritize_total_s_ += round_trip_s;
+    prioritize_max_s_ = std::max(prioritize_max_s_, round_trip_s);
+    ++prioritize_calls_;
+    rapidjson::Document list;
+    list.Parse(reply.body.c_str());
+    if (reply.status != 200 || !list.IsArray()) {
+      ++extender_failures_;
+      return std::nullopt;
+    }
+    std::vector<std::int64_t> scores(nodes_, 0);
+    for (const auto& host : list.GetArray()) {
+      if (!host.IsObject() || !host.HasMember("Host") || !host["Host"].IsString() ||
+          !host.HasMember("Score") || !host["Score"].IsInt64())
+        continue;
+      const auto it = index_.find(host["Host"].GetString());
+      if (it != index_.end()) scores[it->second] = host["Score"].GetInt64();
+    }
+    return scores;
+  }
+
+  const Trace& trace_;
+  const Policy& policy_;
+  const LoopParams& params_;
+  const RealtimeBinaries& binaries_;
+  std::size_t nodes_;
+  // Declared in start order: the processes stop before what they talk to goes away.
+  std::unique_ptr<RealtimeCluster> cluster_;
+  bool external_scheduler_;  // kube-scheduler binds, the harness learns it from the cluster
+  TrafficExporter exporter_;
+  std::optional<ScrapingPrometheus> prometheus_;
+  std::optional<NetscoreProcesses> netscore_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::string node_names_json_;
+  std::vector<bool> removed_;
+  std::vector<double> created_at_s_;    // per pod, seconds into the run
+  std::vector<std::uint32_t> created_;  // pods created through the API, in order
+  std::deque<std::uint32_t> pending_;
+  BalanceRecorder recorder_;
+  Placement placement_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
+  std::uint64_t seq_ = 0;
+  Clock::time_point start_;
+  double max_late_s_ = 0;
+  // The real scheduling cycle is cycle_s plus this: what --cycle-s of the virtual level stands for.
+  double prioritize_total_s_ = 0, prioritize_max_s_ = 0;
+  unsigned prioritize_calls_ = 0;
+  unsigned extender_failures_ = 0, failed_bindings_ = 0, failed_creations_ = 0;
+  unsigned external_bindings_ = 0;
+  double binding_latency_total_s_ = 0, binding_latency_max_s_ = 0;
+};
+
+}  // namespace
+
+void stop_on_signals() {
+  const auto request = [](int) { stop_requested = true; };
+  std::signal(SIGINT, request);
+  std::signal(SIGTERM, request);
+}
+
+RunResult run_policy_realtime(const Trace& trace, const Policy& policy, const LoopParams& params,
+                              const RealtimeBinaries& binaries,
+                              const std::optional<KubeClusterOptions>& kube) {
+  return RealtimeLoop(trace, policy, params, binaries, kube).run();
+}
+
+}  // namespace netscore::sim

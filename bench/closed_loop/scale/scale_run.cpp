@@ -1,0 +1,289 @@
+#include "bench/closed_loop/scale/scale_run.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+#include <rapidjson/pointer.h>
+
+#include "bench/closed_loop/processes/netscore_processes.h"
+#include "bench/closed_loop/processes/pod_binding_watch.h"
+#include "bench/closed_loop/scale/scale_cluster.h"
+#include "bench/closed_loop/scale/scale_metrics.h"
+#include "bench/closed_loop/placement/policy.h"
+#include "bench/prometheus_text/histogram.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
+#include "tests/support/eventually.h"
+#include "tests/support/http_client.h"
+#include "tests/support/synth.h"
+
+namespace netscore::sim {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+using Seconds = std::chrono::duration<double>;
+
+// The project's defaults scaled as the real-time closed loop scales them: 15 s refresh and 5 m
+// window become 1 s and 20 s.
+constexpr double kTimeScale = 15;
+// The processes whose CPU a run reports, as /proc/PID/comm names them.
+constexpr std::string_view kProcesses[] = {"kube-scheduler", "kube-apiserver",  "etcd",
+                                           "prometheus",     "netscore-collec", "netscore-extend"};
+
+std::vector<std::string> node_names(unsigned nodes) {
+  std::vector<std::string> out;
+  for (const auto& node : testing::synth_nodes(nodes)) out.push_back(node.name);
+  return out;
+}
+
+std::map<std::string, double> cpu_now() {
+  std::map<std::string, double> out;
+  for (const auto comm : kProcesses) {
+    if (const auto pid = child_by_comm(comm)) {
+      if (const auto cpu = process_cpu_s(*pid)) out[std::string(comm)] = *cpu;
+    }
+  }
+  return out;
+}
+
+double refreshes_total(const std::string& extender_url) {
+  rapidjson::Document table;
+  table.Parse(testing::http_get(extender_url + "/table", 10s).body.c_str());
+  const rapidjson::Value* total = rapidjson::Pointer("/collector/refreshes_total").Get(table);
+  return total != nullptr && total->IsNumber() ? total->GetDouble() : 0;
+}
+
+double own_cpu_s() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+long own_rss_kb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
+  }
+  return 0;
+}
+
+// Idle netscore (no binding yet): the collector's and Prometheus' CPU per refresh.
+void measure_idle(const std::string& extender_url, double quiet_s, ScaleRunResult& out) {
+  const auto collector = child_by_comm("netscore-collec");
+  const auto prometheus = child_by_comm("prometheus");
+  if (!collector || !prometheus) throw std::runtime_error("no collector or Prometheus process");
+  const double refreshes_before = refreshes_total(extender_url);
+  const auto collector_before = process_cpu_s(*collector),
+             prometheus_before = process_cpu_s(*prometheus);
+  const auto start = Clock::now();
+  std::this_thread::sleep_for(Seconds(quiet_s));
+  const double refreshes = refreshes_total(extender_url) - refreshes_before;
+  const auto collector_after = process_cpu_s(*collector),
+             prometheus_after = process_cpu_s(*prometheus);
+  const double elapsed = Seconds(Clock::now() - start).count();
+  if (refreshes <= 0 || !collector_before || !collector_after || !prometheus_before ||
+      !prometheus_after)
+    throw std::runtime_error("the collector did not refresh while idle");
+  out.refreshes_per_s = refreshes / elapsed;
+  out.collector_cpu_ms_per_refresh = 1000 * (*collector_after - *collector_before) / refreshes;
+  out.prometheus_cpu_ms_per_refresh = 1000 * (*prometheus_after - *prometheus_before) / refreshes;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::string text;
+  std::getline(in, text, '\0');
+  return text;
+}
+
+// kube-scheduler's CPU profile from its secure port, as the admin; the port and certificate
+// directory are read off its command line (the control plane keeps them to itself).
+void save_scheduler_profile(const std::string& admin_token_file, double seconds,
+                            const std::string& path) {
+  const auto pid = child_by_comm("kube-scheduler");
+  if (!pid) throw std::runtime_error("no kube-scheduler to profile");
+  std::string port, cert_dir;
+  std::ifstream cmdline(fmt::format("/proc/{}/cmdline", *pid));
+  for (std::string arg; std::getline(cmdline, arg, '\0');) {
+    if (arg.starts_with("--secure-port=")) port = arg.substr(14);
+    if (arg.starts_with("--cert-dir=")) cert_dir = arg.substr(11);
+  }
+  testing::ClientAuth auth;
+  auth.ca_file = cert_dir + "/kube-scheduler.crt";
+  const auto reply = testing::http_request(
+      {.url = fmt::format("https://127.0.0.1:{}/debug/pprof/profile?seconds={}", port,
+                          static_cast<int>(seconds)),
+       .headers = {"Authorization: Bearer " + read_text(admin_token_file)},
+       .timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000) + 30000),
+       .auth = auth});
+  if (reply.status != 200)
+    throw std::runtime_error(fmt::format("kube-scheduler's profile: http status {}", reply.status));
+  std::ofstream out(path, std::ios::binary);
+  out << reply.body;
+}
+
+// As an operator's dashboard reads them: histogram_quantile() over every matching series.
+LatencyQuantiles quantiles(const std::string& metrics, std::string_view name,
+                           const prometheus_text::Labels& matchers = {}) {
+  const auto buckets = prometheus_text::buckets(prometheus_text::parse(metrics), name, matchers);
+  return {prometheus_text::quantile(buckets, 0.5), prometheus_text::quantile(buckets, 0.99)};
+}
+
+}  // namespace
+
+ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
+                         const std::string& prometheus_url) {
+  ScaleRunResult out;
+  out.netscore = netscore;
+  ScaleCluster cluster({.kube_bin = options.kube_bin,
+                        .deploy_dir = options.deploy_dir,
+                        .nodes = node_names(options.nodes),
+                        .threads = options.threads});
+  cluster.create_backlog(options.pods, options.replicaset_share, options.per_replicaset);
+  std::optional<NetscoreProcesses> processes;
+  if (netscore) {
+    processes.emplace(RealtimeBinaries{.collector = options.collector_binary,
+                                       .extender = options.extender_binary},
+                      Policy{.name = "netscore defaults", .kind = PolicyKind::netscore}, kTimeScale,
+                      prometheus_url, cluster.collector_env(), options.nodes);
+    measure_idle(processes->url(), options.quiet_s, out);
+  }
+
+  // Bindings are stamped as the watch delivers them, on a thread of their own: kube-scheduler
+  // binds while start_scheduler still waits for its cache to report every node.
+  PodBindingWatch watch(cluster.admin_kube());
+  std::set<std::string> seen;
+  std::vector<Clock::time_point> bound_at;
+  Clock::time_point first{}, last{};
+  std::map<std::string, double> cpu_first, cpu_last;
+  std::atomic<bool> done{false};
+  std::jthread stamper([&](const std::stop_token& stop) {
+    while (!stop.stop_requested() && !done) {
+      const auto batch = watch.take(Clock::now() + 100ms);
+      const auto now = Clock::now();
+      for (const auto& binding : batch) {
+        if (!seen.insert(binding.key).second) continue;
+        bound_at.push_back(now);
+        if (seen.size() == 1) {
+          first = now;
+          cpu_first = cpu_now();
+        }
+        if (seen.size() == options.pods) {
+          last = now;
+          cpu_last = cpu_now();
+          done = true;
+        }
+      }
+    }
+  });
+  cluster.start_scheduler(netscore ? std::optional(processes->url()) : std::nullopt,
+                          options.scheduler_qps);
+  if (!options.profile_dir.empty()) {
+    static unsigned profiles = 0;
+    save_scheduler_profile(cluster.admin_kube().token_file, options.profile_s,
+                           fmt::format("{}/kube-scheduler-{}-{}-{}.pprof", options.profile_dir,
+                                       options.nodes, netscore ? "netscore" : "alone", ++profiles));
+  }
+  testing::eventually([&] { return done.load(); },
+                      std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000)));
+  stamper.request_stop();
+  stamper.join();
+  out.bound = static_cast<unsigned>(seen.size());
+  if (!done) {
+    throw std::runtime_error(
+        fmt::format("{} of {} pods bound within {} s", out.bound, options.pods, options.timeout_s));
+  }
+  out.first_to_last_s = Seconds(last - first).count();
+  out.pods_per_s = out.first_to_last_s > 0 ? (out.bound - 1) / out.first_to_last_s : 0;
+  std::vector<double> since_first;
+  for (const auto at : bound_at) since_first.push_back(Seconds(at - first).count());
+  std::sort(since_first.begin(), since_first.end());
+  const auto rank = [&](double q) {
+    return since_first[static_cast<std::size_t>(q * static_cast<double>(since_first.size() - 1))];
+  };
+  out.since_first = {rank(0.5), rank(0.99)};
+  for (const auto& [comm, cpu] : cpu_last) {
+    if (cpu_first.contains(comm)) out.cpu_s[comm] = cpu - cpu_first.at(comm);
+  }
+
+  const std::string metrics = cluster.scheduler_metrics();
+  out.attempt = quantiles(metrics, "scheduler_scheduling_attempt_duration_seconds",
+                          {{"result", "scheduled"}});
+  out.algorithm = quantiles(metrics, "scheduler_scheduling_algorithm_duration_seconds");
+  out.queued = quantiles(metrics, "scheduler_pod_scheduling_duration_seconds");
+  if (processes) {
+    out.extender_cpu_ms_per_pod = 1000 * out.cpu_s["netscore-extend"] / out.bound;
+    if (const auto pid = child_by_comm("netscore-collec"))
+      out.collector_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
+    if (const auto pid = child_by_comm("netscore-extend"))
+      out.extender_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
+    out.prioritize_answered = processes->observe().prioritize_answered;
+    out.extender_server =
+        quantiles(testing::http_get(processes->url() + "/metrics", 10s).body,
+                  "netscore_extender_request_duration_seconds", {{"verb", "prioritize"}});
+    const std::string& url = processes->url();
+    const auto port = static_cast<std::uint16_t>(std::stoul(url.substr(url.rfind(':') + 1)));
+    const TcpConnections connections = server_connections(port);
+    out.extender_established = connections.established;
+    out.extender_time_wait = connections.time_wait;
+  }
+  return out;
+}
+
+std::vector<RelistResult> measure_relist(const ScaleRunOptions& options, unsigned pods,
+                                         unsigned repeats) {
+  ScaleCluster cluster({.kube_bin = options.kube_bin,
+                        .deploy_dir = options.deploy_dir,
+                        .nodes = node_names(options.nodes),
+                        .threads = options.threads});
+  cluster.create_bound(pods);
+  std::vector<RelistResult> out;
+  for (unsigned r = 0; r < repeats; ++r) {
+    const long rss_before = own_rss_kb();
+    const double cpu_before = own_cpu_s();
+    const auto start = Clock::now();
+    collector::ClusterState state;
+    collector::ClusterWatcher watcher({.kube = cluster.collector_kube()}, state);
+    watcher.start();
+    const bool synced = testing::eventually(
+        [&] {
+          return watcher.status().state == shm::WatchState::synced && state.pod_count() == pods &&
+                 state.node_count() == options.nodes;
+        },
+        std::chrono::minutes(5));
+    RelistResult result{.wall_s = Seconds(Clock::now() - start).count(),
+                        .cpu_s = own_cpu_s() - cpu_before,
+                        .rss_delta_kb = own_rss_kb() - rss_before};
+    watcher.stop();
+    if (!synced) {
+      throw std::runtime_error(fmt::format("the watcher holds {} of {} pods: {}", state.pod_count(),
+                                           pods, watcher.status().error));
+    }
+    out.push_back(result);
+  }
+  return out;
+}
+
+}  // namespace netscore::sim

@@ -1,0 +1,352 @@
+#include "bench/closed_loop/virtual_time/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <queue>
+
+#include "bench/closed_loop/placement/placement.h"
+#include "bench/closed_loop/placement/timed_event.h"
+#include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/virtual_time/promql.h"
+#include "bench/closed_loop/workload/pod_owner.h"
+#include "common/model/correction.h"
+#include "common/model/freshness.h"
+#include "common/model/inputs.h"
+#include "common/model/placement_ledger.h"
+#include "common/model/prioritize.h"
+#include "common/model/query_parts.h"
+#include "common/model/scoring.h"
+#include "common/model/snapshot.h"
+#include "common/model_settings.h"
+#include "common/table/score_table_reader.h"
+#include "common/table/score_table_writer.h"
+#include "tests/support/scratch_table.h"
+
+namespace netscore::sim {
+namespace {
+
+using model::NodeSample;
+
+// Wall-clock origin of virtual time: the collector's model works in Unix milliseconds.
+constexpr std::int64_t kEpochMs = 1'700'000'000'000;
+
+std::int64_t to_ms(double t) {
+  return kEpochMs + std::llround(t * 1000);
+}
+
+Config load(Component component, const Environment& env) {
+  return load_config(component, {}, env);
+}
+
+enum class EventKind {
+  trace,
+  scrape,
+  refresh,
+  schedule,
+  visible_bind,
+  visible_remove,
+  traffic,
+  sample
+};
+
+using Event = TimedEvent<EventKind>;
+
+class Loop {
+ public:
+  Loop(const Trace& trace, const Policy& policy, const LoopParams& params)
+      : trace_(trace),
+        policy_(policy),
+        params_(params),
+        nodes_(trace.node_names.size()),
+        collector_(load(Component::collector, policy.env)),
+        extender_(load(Component::extender, policy.env)),
+        refresh_s_(static_cast<double>(collector_.refresh_interval.value.count()) / 1000.0 /
+                   params.time_scale),
+        range_ms_(std::llround(static_cast<double>(collector_.query.time_range.value.count()) /
+                               params.time_scale)),
+        max_age_ns_(std::llround(static_cast<double>(extender_.max_age.value.count()) * 1e6 /
+                                 params.time_scale)),
+        state_(std::llround(refresh_s_ * 1000) + range_ms_),
+        table_("closed-loop"),
+        writer_({.name = table_.str(), .capacity = 1024}),
+        reader_({.name = table_.str()}),
+        speed_(trace.speed),
+        node_rate_(trace.background),
+        node_transmit_(trace.background_transmit),
+        counter_(trace.counter_start),
+        counter_transmit_(trace.counter_start_transmit),
+        counter_t_(nodes_, 0.0),
+        series_(nodes_),
+        transmit_series_(nodes_),
+        started_(trace.pods.size(), false),
+        removed_(trace.pods.size(), false),
+        recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
+        placement_(trace, policy, params) {
+    for (const auto& name : trace.node_names) {
+      names_.push_back(name);
+      name_hashes_.push_back(shm::name_hash(name));
+      state_.upsert_node({.name = name});
+    }
+  }
+
+  RunResult run() {
+    for (const auto pod : trace_.initial_pods) place_initial(pod);
+    for (std::uint32_t i = 0; i < trace_.events.size(); ++i)
+      push(trace_.events[i].t, EventKind::trace, i);
+    push(params_.scrape_s / 2, EventKind::scrape);
+    push(0.75 * refresh_s_, EventKind::refresh);
+    push(0, EventKind::sample);
+    const double end = trace_.params.duration_s;
+    while (!queue_.empty() && queue_.top().t < end) {
+      const Event e = queue_.top();
+      queue_.pop();
+      handle(e);
+    }
+    RunResult out{.policy = policy_.name,
+                  .balance = recorder_.result(),
+                  .bursts = burst_spread(trace_, placement_.node_of_pod()),
+                  .peak_to_mean = recorder_.peak_to_mean_series(30)};
+    return out;
+  }
+
+ private:
+  void push(double t, EventKind kind, std::uint32_t arg = 0) {
+    queue_.push({.t = t, .seq = seq_++, .kind = kind, .arg = arg});
+  }
+
+  void advance_counter(std::size_t node, double t) {
+    counter_[node] += node_rate_[node] * (t - counter_t_[node]);
+    counter_transmit_[node] += node_transmit_[node] * (t - counter_t_[node]);
+    counter_t_[node] = t;
+  }
+
+  // The pod's traffic starts (sign 1) or stops (-1) on the node.
+  void set_rate(std::size_t node, double t, std::uint32_t pod, double sign) {
+    advance_counter(node, t);
+    node_rate_[node] += sign * trace_.pods[pod].rate;
+    node_transmit_[node] += sign * trace_.pods[pod].transmit_rate;
+  }
+
+  // Pods alive at 0 were placed long ago, the same for every policy, already visible, their
+  // traffic settled in every window.
+  void place_initial(std::uint32_t pod) {
+    const std::size_t best = placement_.initial_node(pod);
+    placement_.bind(pod, best);
+    started_[pod] = true;
+    node_rate_[best] += trace_.pods[pod].rate;
+    node_transmit_[best] += trace_.pods[pod].transmit_rate;
+    state_.upsert_pod(facts(pod), to_ms(-1e6));
+  }
+
+  model::PodFacts facts(std::uint32_t pod) const {
+    const PodSpec& spec = trace_.pods[pod];
+    return {.uid = spec.name,
+            .node = node_of_pod(pod) >= 0 ? names_[static_cast<std::size_t>(node_of_pod(pod))]
+                                          : std::string(),
+            .workload = workload_key(spec, trace_)};
+  }
+
+  int node_of_pod(std::uint32_t pod) const { return placement_.node_of_pod()[pod]; }
+
+  void handle(const Event& e) {
+    switch (e.kind) {
+      case EventKind::trace:
+        on_trace(trace_.events[e.arg], e.t);
+        break;
+      case EventKind::scrape:
+        for (std::size_t n = 0; n < nodes_; ++n) {
+          advance_counter(n, e.t);
+          const std::int64_t keep_after =
+              to_ms(e.t) - range_ms_ - 3 * std::llround(params_.scrape_s * 1000);
+          series_[n].t_ms.push_back(to_ms(e.t));
+          series_[n].v.push_back(counter_[n]);
+          trim(series_[n], keep_after);
+          transmit_series_[n].t_ms.push_back(to_ms(e.t));
+          transmit_series_[n].v.push_back(counter_transmit_[n]);
+          trim(transmit_series_[n], keep_after);
+        }
+        push(e.t + params_.scrape_s, EventKind::scrape);
+        break;
+      case EventKind::refresh:
+        measure(e.t);
+        push(e.t + refresh_s_, EventKind::refresh);
+        break;
+      case EventKind::schedule:
+        schedule_next(e.t);
+        break;
+      case EventKind::visible_bind:
+        if (!removed_[e.arg]) {
+          state_.upsert_pod(facts(e.arg), to_ms(e.t));
+          publish(e.t, false);
+        }
+        break;
+      case EventKind::visible_remove:
+        state_.remove_pod(trace_.pods[e.arg].name, to_ms(e.t));
+        publish(e.t, false);
+        break;
+      case EventKind::traffic:
+        if (!removed_[e.arg]) {
+          started_[e.arg] = true;
+          set_rate(static_cast<std::size_t>(node_of_pod(e.arg)), e.t, e.arg, 1);
+        }
+        break;
+      case EventKind::sample:
+        recorder_.add(node_rate_);
+        if (placement_.with_speeds()) {
+          recorder_.add_links(node_rate_, node_transmit_, speed_);
+          recorder_.add_pods(placement_.node_pods(), speed_);
+        }
+        push(e.t + params_.sample_s, EventKind::sample);
+        break;
+    }
+  }
+
+  void on_trace(const TraceEvent& event, double t) {
+    if (event.kind == TraceEvent::Kind::create) {
+      const bool idle = pending_.empty();
+      for (const auto pod : event.pods) pending_.push_back(pod);
+      if (idle) push(t, EventKind::schedule);
+      return;
+    }
+    const std::uint32_t pod = event.pods.front();
+    removed_[pod] = true;
+    const int node = node_of_pod(pod);
+    if (node < 0) return;  // still pending: skipped when its turn comes
+    if (started_[pod]) set_rate(static_cast<std::size_t>(node), t, pod, -1);
+    placement_.remove(pod);
+    push(t + params_.visible_s, EventKind::visible_remove, pod);
+  }
+
+  void schedule_next(double t) {
+    while (!pending_.empty() && removed_[pending_.front()]) pending_.pop_front();
+    if (pending_.empty()) return;
+    const std::uint32_t pod = pending_.front();
+    pending_.pop_front();
+    const std::size_t node =
+        placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p, t); });
+    placement_.bind(pod, node);
+    push(t + params_.visible_s, EventKind::visible_bind, pod);
+    // Its containers start and the next scrape after that is the first to count its traffic.
+    push(std::floor(t / params_.scrape_s) * params_.scrape_s + params_.scrape_s, EventKind::traffic,
+         pod);
+    if (!pending_.empty()) push(t + params_.cycle_s, EventKind::schedule);
+  }
+
+  // What the extender answers, by the extender's own decision (model::prioritize) on the table
+  // the collector's model published.
+  std::vector<std::int64_t> extender_scores(std::uint32_t pod, double t) {
+    std::vector<std::string_view> names(names_.begin(), names_.end());
+    std::vector<NodeScore> found(nodes_);
+    shm::SnapshotMeta meta{};
+    const bool read = reader_.lookup(names, name_hashes_, found, meta) == ReadStatus::ok;
+    std::vector<std::int64_t> scores(nodes_);
+    std::vector<std::int16_t> percent(nodes_);
+    const PodSpec& spec = trace_.pods[pod];
+    // The snapshot's publish time in the same virtual nanoseconds as the decision's clock; the
+    // simulated collector never fails.
+    meta.published_mono_ns = published_ns_;
+    const std::int64_t now_ns = std::llround(t * 1e9);
+    const bool fresh =
+        read && model::snapshot_age(published_ns_, nullptr, now_ns, max_age_ns_).fresh;
+    model::prioritize(prioritize_settings(extender_),
+                      {.fresh = fresh, .meta = meta, .nodes = found, .name_hashes = name_hashes_},
+                      {.owner = owner_uid(spec), .uid = spec.name, .rate = 0}, now_ns,
+                      &burst_memory_, scores, percent);
+    return scores;
+  }
+
+  // What the batch query's parts (collector/prometheus/query_builder) answer for each node, as
+  // the response parser assembles them: a node without a score series has no sample; the
+  // transmit value is asked as the model says, and a rate score is also the rate (and the
+  // transmit rate the transmit value). The speed gauge is constant and
+  // scraped with the counters, so it is there once they are.
+  void measure(double t) {
+    samples_.clear();
+    const QueryConfig& query = collector_.query;
+    const auto function = static_cast<Function>(query.function);
+    const bool score_is_rate =
+        query.mode != QueryMode::custom && query.function == QueryFunction::rate;
+    const bool scores_transmit = model::asks_transmit_value(query.direction, query.function);
+    const auto known = [](std::optional<double> v) { return v && std::isfinite(*v); };
+    for (std::size_t n = 0; n < nodes_; ++n) {
+      const auto value = evaluate(function, series_[n], to_ms(t), range_ms_);
+      if (!value) continue;
+      const auto rate =
+          score_is_rate ? value : evaluate(Function::rate, series_[n], to_ms(t), range_ms_);
+      const auto transmit_rate = evaluate(Function::rate, transmit_series_[n], to_ms(t), range_ms_);
+      const auto transmit_value = score_is_rate ? transmit_rate
+                                  : scores_transmit
+                                      ? evaluate(function, transmit_series_[n], to_ms(t), range_ms_)
+                                      : std::nullopt;
+      samples_.push_back({.node = names_[n],
+                          .value = *value,
+                          .rate = rate.value_or(0),
+                          .rate_valid = known(rate),
+                          .transmit_value_valid = known(transmit_value),
+                          .transmit_rate_valid = known(transmit_rate),
+                          .transmit_value = transmit_value.value_or(0),
+                          .transmit_rate = transmit_rate.value_or(0),
+                          .speed = speed_[n] > 0 ? speed_[n] : 0});
+    }
+    eval_ms_ = to_ms(t);
+    have_measurement_ = true;
+    publish(t, true);
+  }
+
+  void publish(double t, bool fresh_measurement) {
+    if (!have_measurement_) return;
+    model::CorrectionSettings settings = correction_settings(collector_);
+    settings.window_ms = range_ms_;  // the time range in virtual time
+    const bool learning = settings.enabled && settings.learn_workloads;
+    const model::LoadWindow window{
+        .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
+    if (fresh_measurement && learning) state_.learn(model::node_rates(samples_), window);
+    const auto loads = state_.loads(window);
+    const auto snapshot = model::build_snapshot(samples_, eval_ms_, &loads, settings, 0,
+                                                learning ? state_.rate_per_pod() : std::nullopt,
+                                                scoring_settings(collector_));
+    writer_.publish(snapshot.entries, snapshot.info);
+    published_ns_ = std::llround(t * 1e9);
+  }
+
+  const Trace& trace_;
+  const Policy& policy_;
+  const LoopParams& params_;
+  std::size_t nodes_;
+  Config collector_, extender_;
+  double refresh_s_;
+  std::int64_t range_ms_;
+  std::int64_t max_age_ns_;  // NETSCORE_MAX_AGE in virtual time
+  model::PlacementLedger state_;
+  testing::ScratchTable table_;
+  ScoreTableWriter writer_;
+  ScoreTableReader reader_;
+  std::vector<std::string> names_;
+  std::vector<std::uint64_t> name_hashes_;
+  model::BurstMemory burst_memory_;
+  std::int64_t published_ns_ = 0;  // virtual time of the latest publish
+  std::vector<double> speed_;      // per node, bytes/s; 0: no speed series
+  // Per node and direction: true traffic now and the counter.
+  std::vector<double> node_rate_, node_transmit_;
+  std::vector<double> counter_, counter_transmit_;
+  std::vector<double> counter_t_;
+  std::vector<Series> series_, transmit_series_;
+  std::vector<bool> started_, removed_;
+  std::deque<std::uint32_t> pending_;
+  std::vector<NodeSample> samples_;
+  std::int64_t eval_ms_ = 0;
+  bool have_measurement_ = false;
+  BalanceRecorder recorder_;
+  Placement placement_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace
+
+RunResult run_policy(const Trace& trace, const Policy& policy, const LoopParams& params) {
+  return Loop(trace, policy, params).run();
+}
+
+}  // namespace netscore::sim

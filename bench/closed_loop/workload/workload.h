@@ -1,0 +1,167 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// The pods a closed-loop run schedules, generated up front from a seed so that every policy
+// faces the same arrivals, rates and deletions: only placement differs between runs. Nothing
+// here knows about nodes except their background traffic, which no policy can move.
+namespace netscore::sim {
+
+// Rates are bytes/s; times are the simulator's seconds (already scaled).
+struct WorkloadParams {
+  std::uint64_t seed = 1;
+  unsigned nodes = 30;
+  double duration_s = 1800;  // arrivals happen in [0, duration_s)
+  double background_median = 1e6;
+  double background_sigma = 0.5;
+  double deployment_rate_median = 2e5;  // per pod of a deployment, lognormal per deployment
+  double deployment_rate_sigma = 1.0;   // the spec asks for heavy tails: validate() wants >= 1
+  double pod_jitter_sigma = 0.2;        // per-pod lognormal jitter around its deployment's level
+  // A new deployment creates all its replicas in one burst. The count is Zipf-like over
+  // [min, max], P(min + i) proportional to 1 / (i + 1)^exponent: with the defaults 44% of new
+  // deployments have 1 replica, the mean is 4.2 and 4% have 20 or more, so the large bursts
+  // that pile onto one node happen in every run. Exponent 0 is uniform.
+  unsigned replicas_min = 1, replicas_max = 30;
+  double replicas_zipf_exponent = 1.5;
+  // Target mean of pods alive per node: the deployment arrival rate follows by Little's law.
+  // It is the mean over seeds: one 30-minute run's mean swings by about 20% (10.5 to 15.5 over
+  // seeds 1-10), since one large deployment that scales up is several percent of the cluster.
+  double pods_per_node = 12.5;
+  double deployment_lifetime_mean_s = 240;  // exponential; at its end every live pod is deleted
+  // "live": the pods of a deployment not already bound for deletion (its desired replicas).
+  // Poisson per live deployment: k of its live pods (k uniform 1..live, chosen at random) are
+  // replaced by pods of a new ReplicaSet, created at t; the old ones are deleted at
+  // t + rollout_delay_s (or when the deployment ends, if sooner).
+  double rolling_update_rate = 1.0 / 120;
+  double rollout_delay_s = 2;
+  // Poisson per live deployment: k (uniform 1..max(1, live/2)) pods of its current ReplicaSet.
+  double scale_up_rate = 1.0 / 180;
+  // Node counters start at (uniform days since boot) x 86400 x background, so that scorers
+  // reading raw counters see values of realistic, different magnitudes.
+  double counter_days_min = 1, counter_days_max = 30;
+  // Arrivals start this long before t = 0 so that the cluster starts in its steady state; the
+  // pods alive at 0 are Trace::initial_pods. 0 picks 10 lifetime means: scale-ups make old
+  // deployments the big ones, so after only 3 the cluster would still be ~14% short.
+  double warmup_s = 0;
+  // Links. 0: the nodes export no link speed (the utilisation basis has nothing to divide by).
+  // Otherwise the fast nodes' speed; slow_fraction of the nodes, interleaved by index, run at
+  // slow_speed_factor of it, and every node's background (both directions) is scaled by its
+  // speed over link_speed, so that background_median is the fast nodes' and a slow link is not
+  // full before its first pod.
+  double link_speed = 0;
+  double slow_fraction = 0;
+  double slow_speed_factor = 0.1;
+  // Each deployment is receive-heavy or, with this probability, transmit-heavy: its heavy
+  // direction carries the drawn rate, the other minor_direction_fraction of it.
+  double transmit_heavy_fraction = 0;
+  double minor_direction_fraction = 0.1;
+  // Owners, drawn per workload (what the rest of this file calls a deployment). With probability
+  // bare_fraction its pods have no controlling owner: a group of them such as a CI pipeline's
+  // runners, named "<group>-<5 chars>". Of the others, statefulset_fraction are StatefulSets
+  // ("<name>-<ordinal>"), job_fraction Jobs ("<job>-<5 chars>") and the rest Deployments. Only
+  // Deployments have rolling updates; a scale-up of any kind adds pods of the same owner or group.
+  double bare_fraction = 0;
+  double statefulset_fraction = 0;
+  double job_fraction = 0;
+  // A burst's pods are created one by one, evenly over this many seconds (cut short so that all
+  // are created before their workload ends or the trace does); 0: in one instant, one event.
+  double create_spread_s = 0;
+};
+
+// "--scenario=<name>": "standard" (the defaults above, for every parameter another scenario
+// sets); "heterogeneous": a third of 30 nodes on 1 GbE (125 MB/s), the rest on 10 GbE, half the
+// deployments transmit-heavy, traffic scaled so that the links' average utilisation is about a
+// third where capacity is shared by speed but about two on the slow links where bytes are shared
+// evenly (bench/RESULTS.md says why); "bare-bursts": CI runners, every pod without an owner,
+// short-lived, network-heavy, in large bursts created one by one; "mixed-owners": Deployments
+// among bare pods, Jobs and StatefulSets (workload_flags.cpp has both's figures).
+// Sets only the parameters it names: flags after it override them.
+std::string apply_scenario(WorkloadParams& params, std::string_view name);
+
+// Empty if every parameter is usable, else a message naming the first bad one.
+std::string validate(const WorkloadParams& params);
+
+// The burst of a pod created before t = 0 (one of Trace::initial_pods).
+inline constexpr std::uint32_t kInitialBurst = 0xffffffff;
+
+// What controls a pod, as kube-scheduler and netscore see it: a ReplicaSet (a Deployment's pods)
+// or a StatefulSet are found by PodTopologySpread's default constraints, a Job is not; a pod
+// without a controlling owner (CI runners, workflow operators' pods) has no siblings anyone
+// knows of.
+enum class OwnerKind { replicaset, statefulset, job, none };
+
+struct PodSpec {
+  std::uint32_t id = 0;  // index in Trace::pods
+  OwnerKind owner_kind = OwnerKind::replicaset;
+  std::string ns = "default";
+  std::string name;  // as its owner kind's controller names it (WorkloadParams::bare_fraction)
+  std::uint32_t deployment = 0;  // index in Trace::deployments
+  // The controlling owner's name: "<deployment name>-<template hash>" for a ReplicaSet, the
+  // workload's name for a StatefulSet or a Job; the burst's group name for a pod without an owner
+  // (never an owner reference then).
+  std::string replicaset;
+  std::string template_hash;  // the pod-template-hash label value; empty but for a ReplicaSet's
+  // The pods created by one change of a workload share it, whether created in one instant (one
+  // event) or one by one: numbered from 0 in the order of the bursts' first creates at t >= 0;
+  // kInitialBurst for a pod created before t = 0.
+  std::uint32_t burst = 0;
+  double rate = 0;           // true receive bytes/s while running
+  double transmit_rate = 0;  // true transmit bytes/s while running
+  double created_s = 0;
+  double deleted_s = 0;  // infinity if it outlives duration_s
+};
+
+// A workload: a Deployment, a StatefulSet, a Job or a group of pods without an owner.
+struct Deployment {
+  std::string name;
+  double level = 0;  // the median per-pod rate of its pods in their heavy direction
+  bool transmit_heavy = false;
+  OwnerKind kind = OwnerKind::replicaset;
+};
+
+struct TraceEvent {
+  double t = 0;
+  enum class Kind { create, remove } kind = Kind::create;
+  // create: the pods of a burst created at t (PodSpec::burst says which burst); remove: one pod
+  std::vector<std::uint32_t> pods;
+};
+
+struct Trace {
+  WorkloadParams params;
+  std::vector<double> background;     // per node, receive bytes/s
+  std::vector<double> counter_start;  // per node, receive bytes at t = 0
+  std::vector<double> background_transmit;
+  std::vector<double> counter_start_transmit;
+  std::vector<double> speed;            // per node, bytes/s; all 0 when link_speed is
+  std::vector<std::string> node_names;  // zero-padded so that name order is index order
+  std::vector<Deployment> deployments;
+  std::vector<PodSpec> pods;
+  // Every event in [0, duration_s), sorted by t; at equal t removes come first, so that a freed
+  // slot is visible to a create. Pods are numbered in creation order.
+  std::vector<TraceEvent> events;
+  std::vector<std::uint32_t> initial_pods;  // alive at t = 0 in creation order, placed before
+  double deployment_arrival_rate = 0;       // per second, from Little's law (workload.cpp)
+};
+
+// The mean of the trace's pods' true rates, each direction (0 without pods).
+struct PodRates {
+  double receive = 0, transmit = 0;
+};
+PodRates mean_pod_rates(const Trace& trace);
+
+// Deterministic for a seed on every platform: mt19937_64 and hand-written distributions (the
+// std:: ones may differ between standard library versions). Expects validate(params) empty.
+Trace generate_trace(const WorkloadParams& params);
+
+// One flag "--name=value" (the name with or without its dashes) through the options the
+// commands parse (workload_flags.h); "--scenario=<name>" applies at once. Returns an error
+// message naming the flag, or empty.
+std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value);
+// One line per flag: name, default, help.
+std::string workload_help();
+
+}  // namespace netscore::sim

@@ -1,0 +1,190 @@
+#include "bench/closed_loop/workload/workload_flags.h"
+
+#include <cstdint>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "bench/closed_loop/workload/workload.h"
+#include "bench/flags/flags.h"
+
+// The workload's parameters as --name=value flags, the named scenarios, and their help.
+namespace netscore::sim {
+
+namespace {
+
+using Member = std::variant<std::uint64_t WorkloadParams::*, unsigned WorkloadParams::*,
+                            double WorkloadParams::*>;
+struct Flag {
+  std::string_view name;
+  Member member;
+  std::string_view help;
+  bool in_seconds = false;  // takes a unit: 90, 1.5m
+};
+
+// Every parameter, as --name=value.
+constexpr Flag kFlags[] = {
+    {"seed", &WorkloadParams::seed, "random seed: the same seed gives the same trace"},
+    {"nodes", &WorkloadParams::nodes, "cluster nodes"},
+    {"duration-s", &WorkloadParams::duration_s, "simulated seconds of arrivals", true},
+    {"background-median", &WorkloadParams::background_median,
+     "median per-node background traffic, bytes/s (lognormal, fixed per node)"},
+    {"background-sigma", &WorkloadParams::background_sigma, "log-sd of the background traffic"},
+    {"deployment-rate-median", &WorkloadParams::deployment_rate_median,
+     "median per-pod traffic of a deployment, bytes/s (lognormal per deployment)"},
+    {"deployment-rate-sigma", &WorkloadParams::deployment_rate_sigma,
+     "log-sd of the deployments' per-pod traffic (>= 1)"},
+    {"pod-jitter-sigma", &WorkloadParams::pod_jitter_sigma,
+     "log-sd of a pod's traffic around its deployment's"},
+    {"replicas-min", &WorkloadParams::replicas_min, "fewest replicas of a new deployment"},
+    {"replicas-max", &WorkloadParams::replicas_max, "most replicas of a new deployment"},
+    {"replicas-zipf-exponent", &WorkloadParams::replicas_zipf_exponent,
+     "P(min + i replicas) ~ 1 / (i + 1)^exponent; 0: uniform"},
+    {"pods-per-node", &WorkloadParams::pods_per_node, "target mean of pods alive per node"},
+    {"deployment-lifetime-mean-s", &WorkloadParams::deployment_lifetime_mean_s,
+     "mean (exponential) lifetime of a deployment", true},
+    {"rolling-update-rate", &WorkloadParams::rolling_update_rate,
+     "rolling updates per live deployment per second"},
+    {"rollout-delay-s", &WorkloadParams::rollout_delay_s,
+     "seconds the replaced pods outlive their replacements", true},
+    {"scale-up-rate", &WorkloadParams::scale_up_rate, "scale-ups per live deployment per second"},
+    {"counter-days-min", &WorkloadParams::counter_days_min,
+     "fewest days since boot of a node (its counter's start)"},
+    {"counter-days-max", &WorkloadParams::counter_days_max, "most days since boot of a node"},
+    {"warmup-s", &WorkloadParams::warmup_s,
+     "seconds of arrivals before t = 0; 0: 10 deployment lifetimes", true},
+    {"link-speed", &WorkloadParams::link_speed,
+     "link speed of the fast nodes, bytes/s; 0: nodes export no speed"},
+    {"slow-fraction", &WorkloadParams::slow_fraction,
+     "fraction of the nodes on slow links (interleaved by index)"},
+    {"slow-speed-factor", &WorkloadParams::slow_speed_factor,
+     "a slow link's speed over a fast one's"},
+    {"transmit-heavy-fraction", &WorkloadParams::transmit_heavy_fraction,
+     "probability that a deployment mostly transmits (else it mostly receives)"},
+    {"minor-direction-fraction", &WorkloadParams::minor_direction_fraction,
+     "a pod's rate in its light direction over its heavy one"},
+    {"bare-fraction", &WorkloadParams::bare_fraction,
+     "probability that a new workload's pods have no controlling owner (CI runners)"},
+    {"statefulset-fraction", &WorkloadParams::statefulset_fraction,
+     "probability that a workload with an owner is a StatefulSet"},
+    {"job-fraction", &WorkloadParams::job_fraction,
+     "probability that a workload with an owner is a Job (the rest: Deployments)"},
+    {"create-spread-s", &WorkloadParams::create_spread_s,
+     "seconds over which a burst's pods are created one by one; 0: all at once", true},
+};
+
+// Every parameter some scenario sets: "standard" puts them back to their defaults.
+constexpr Member kScenarioMembers[] = {
+    &WorkloadParams::link_speed,
+    &WorkloadParams::slow_fraction,
+    &WorkloadParams::slow_speed_factor,
+    &WorkloadParams::transmit_heavy_fraction,
+    &WorkloadParams::minor_direction_fraction,
+    &WorkloadParams::background_median,
+    &WorkloadParams::deployment_rate_median,
+    &WorkloadParams::bare_fraction,
+    &WorkloadParams::statefulset_fraction,
+    &WorkloadParams::job_fraction,
+    &WorkloadParams::create_spread_s,
+    &WorkloadParams::deployment_lifetime_mean_s,
+    &WorkloadParams::replicas_min,
+    &WorkloadParams::replicas_max,
+    &WorkloadParams::replicas_zipf_exponent,
+    &WorkloadParams::scale_up_rate,
+    &WorkloadParams::pods_per_node,
+};
+
+}  // namespace
+
+std::string apply_scenario(WorkloadParams& params, std::string_view name) {
+  if (name == "standard") {
+    const WorkloadParams defaults;
+    for (const auto& member : kScenarioMembers) {
+      std::visit([&](auto m) { params.*m = defaults.*m; }, member);
+    }
+    return {};
+  }
+  if (name == "heterogeneous") {
+    params.link_speed = 1.25e9;
+    params.slow_fraction = 1.0 / 3;
+    params.slow_speed_factor = 0.1;
+    params.transmit_heavy_fraction = 0.5;
+    params.minor_direction_fraction = 0.1;
+    // 5% of a link at the median, both directions, on every node.
+    params.background_median = 0.05 * params.link_speed;
+    // A pod's mean in its direction is 1.68x the median (lognormal sigma 1, jitter 0.2), half
+    // the pods are heavy in a direction and the other half add a tenth: 12.5 pods of a node
+    // carry 11.6 x 2e7 = 2.3e8 bytes/s each way, 18.5% of a fast link.
+    params.deployment_rate_median = 2e7;
+    return {};
+  }
+  if (name == "bare-bursts") {
+    // CI runners (Actions Runner Controller's workflow pods, Jenkins agents, Airflow's pod
+    // operator): no owner, created one by one within 2 s, a pipeline ending after a minute on
+    // average (15 minutes of a real cluster's time at the benchmark's scale), more runners
+    // launched every 2 minutes of a pipeline on average.
+    params.bare_fraction = 1;
+    params.create_spread_s = 2;
+    params.deployment_lifetime_mean_s = 60;
+    params.scale_up_rate = 1.0 / 120;
+    // 4 to 40 runners, P(4 + i) ~ 1 / (i + 1)^0.75: a mean of 14.5, 28% of 20 or more.
+    params.replicas_min = 4;
+    params.replicas_max = 40;
+    params.replicas_zipf_exponent = 0.75;
+    // Runners fetch images, caches and artefacts: 5x the standard pod, whose node carries 12.5
+    // x 1.68 x 1e6 = 2.1e7 bytes/s of them on average against a background of 1e6.
+    params.deployment_rate_median = 1e6;
+    params.pods_per_node = WorkloadParams{}.pods_per_node;
+    return {};
+  }
+  if (name == "mixed-owners") {
+    // A fifth of the workloads are bare pods; of the others 15% StatefulSets, 25% Jobs, 60%
+    // Deployments (48% of all), their pods created in one instant as the standard scenario's.
+    params.bare_fraction = 0.2;
+    params.statefulset_fraction = 0.15;
+    params.job_fraction = 0.25;
+    return {};
+  }
+  return "unknown scenario \"" + std::string(name) +
+         "\" (standard, heterogeneous, bare-bursts, mixed-owners)";
+}
+
+void add_workload_options(flags::po::options_description& options, WorkloadParams& params) {
+  options.add_options()("scenario", flags::po::value<std::string>(),
+                        "a named scenario, applied before the other flags");
+  flags::add_members(options, params, kFlags);
+}
+
+void apply_scenario_flag(const flags::po::variables_map& flags, WorkloadParams& params) {
+  if (flags.count("scenario") == 0) return;
+  const auto& name = flags["scenario"].as<std::string>();
+  if (const auto error = apply_scenario(params, name); !error.empty())
+    throw flags::po::error("--scenario=" + name + ": " + error);
+}
+
+std::string apply_flag(WorkloadParams& params, std::string_view name, std::string_view value) {
+  while (name.starts_with('-')) name.remove_prefix(1);
+  flags::po::options_description options;
+  add_workload_options(options, params);
+  return flags::apply(options, {"--" + std::string(name) + "=" + std::string(value)},
+                      [&](const flags::po::variables_map& vm) { apply_scenario_flag(vm, params); });
+}
+
+std::string workload_help() {
+  const WorkloadParams defaults;
+  std::ostringstream out;
+  out << "  --" << std::left << std::setw(34) << "scenario=standard"
+      << "standard, heterogeneous, bare-bursts or mixed-owners (sets the flags it needs; "
+         "later flags override)\n";
+  for (const auto& flag : kFlags) {
+    std::ostringstream value;
+    std::visit([&](auto member) { value << defaults.*member; }, flag.member);
+    out << "  --" << std::left << std::setw(34) << (std::string(flag.name) + "=" + value.str())
+        << flag.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace netscore::sim

@@ -1,0 +1,202 @@
+#include "bench/closed_loop/processes/kube_objects_json.h"
+
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/pointer.h>
+
+namespace netscore::sim::kube_json {
+namespace {
+
+rapidjson::Document parsed(const std::string& json) {
+  rapidjson::Document doc;
+  doc.Parse(json.c_str());
+  EXPECT_FALSE(doc.HasParseError()) << json;
+  return doc;
+}
+
+std::string at(const rapidjson::Document& doc, const char* pointer) {
+  const rapidjson::Value* value = rapidjson::Pointer(pointer).Get(doc);
+  return value != nullptr && value->IsString() ? value->GetString()
+                                               : "<missing " + std::string(pointer) + ">";
+}
+
+bool absent(const rapidjson::Document& doc, const char* pointer) {
+  return rapidjson::Pointer(pointer).Get(doc) == nullptr;
+}
+
+// Every label of `selector` (a matchLabels object) carried by the pod with those labels.
+bool selects(const rapidjson::Value& selector, const Labels& labels) {
+  for (const auto& m : selector.GetObject()) {
+    const auto it = labels.find(m.name.GetString());
+    if (it == labels.end() || it->second != m.value.GetString()) return false;
+  }
+  return selector.MemberCount() > 0;
+}
+
+Trace one_pod_trace(OwnerKind kind) {
+  Trace trace;
+  trace.deployments.push_back({.name = "web"});
+  PodSpec pod;
+  pod.owner_kind = kind;
+  pod.ns = "shop";
+  pod.name = "web-5d8f7-abcde";
+  pod.replicaset = kind == OwnerKind::replicaset ? "web-5d8f7" : "web";
+  pod.template_hash = "5d8f7";
+  trace.pods.push_back(pod);
+  return trace;
+}
+
+TEST(KubeObjectsJsonTest, AReplicaSetSelectsItsPodsAsPodTopologySpreadNeedsIt) {
+  const Trace trace = one_pod_trace(OwnerKind::replicaset);
+  const auto owner_doc = parsed(owner(trace, trace.pods[0], 4));
+  EXPECT_EQ(at(owner_doc, "/apiVersion"), "apps/v1");
+  EXPECT_EQ(at(owner_doc, "/kind"), "ReplicaSet");
+  EXPECT_EQ(at(owner_doc, "/metadata/name"), "web-5d8f7");
+  EXPECT_EQ(at(owner_doc, "/metadata/namespace"), "shop");
+  EXPECT_EQ(rapidjson::Pointer("/spec/replicas").Get(owner_doc)->GetUint(), 4U);
+  const Labels labels = pod_labels(trace, trace.pods[0], "uid-1");
+  EXPECT_EQ(labels, (Labels{{"app", "web"}, {"pod-template-hash", "5d8f7"}}));
+  EXPECT_TRUE(selects(*rapidjson::Pointer("/spec/selector/matchLabels").Get(owner_doc), labels));
+  // The API server refuses a template its selector does not match.
+  EXPECT_TRUE(selects(*rapidjson::Pointer("/spec/selector/matchLabels").Get(owner_doc),
+                      {{"app", "web"}, {"pod-template-hash", "5d8f7"}}));
+  EXPECT_EQ(at(owner_doc, "/spec/template/metadata/labels/pod-template-hash"), "5d8f7");
+  EXPECT_EQ(owner_collection(OwnerKind::replicaset, "shop"),
+            "/apis/apps/v1/namespaces/shop/replicasets");
+}
+
+TEST(KubeObjectsJsonTest, AStatefulSetSelectsEveryRevisionAJobGetsItsSelectorGenerated) {
+  const Trace sts = one_pod_trace(OwnerKind::statefulset);
+  const auto sts_doc = parsed(owner(sts, sts.pods[0], 1));
+  EXPECT_EQ(at(sts_doc, "/kind"), "StatefulSet");
+  EXPECT_EQ(at(sts_doc, "/spec/serviceName"), "web");
+  const Labels sts_labels = pod_labels(sts, sts.pods[0], "u");
+  // The revision's name: the set's, then FNV-1a (32 bits) of it, computed apart (Python:
+  // h = 0x811c9dc5; h = ((h ^ byte) * 0x01000193) % 2**32 over b"web").
+  EXPECT_EQ(sts_labels.at("controller-revision-hash"), "web-0fd9bc91");
+  // A StatefulSet pod has no template hash in a generated trace: its label must still end with an
+  // alphanumeric, or the API server refuses the pod.
+  Trace generated = sts;
+  generated.pods[0].template_hash.clear();
+  EXPECT_EQ(pod_labels(generated, generated.pods[0], "u").at("controller-revision-hash"),
+            "web-0fd9bc91");
+  EXPECT_TRUE(selects(*rapidjson::Pointer("/spec/selector/matchLabels").Get(sts_doc), sts_labels));
+  EXPECT_EQ(owner_collection(OwnerKind::statefulset, "a"),
+            "/apis/apps/v1/namespaces/a/statefulsets");
+
+  const Trace job = one_pod_trace(OwnerKind::job);
+  const auto job_doc = parsed(owner(job, job.pods[0], 1));
+  EXPECT_EQ(at(job_doc, "/apiVersion"), "batch/v1");
+  EXPECT_EQ(at(job_doc, "/kind"), "Job");
+  EXPECT_TRUE(absent(job_doc, "/spec/selector"));
+  EXPECT_EQ(at(job_doc, "/spec/template/spec/restartPolicy"), "Never");
+  EXPECT_EQ(pod_labels(job, job.pods[0], "job-uid"),
+            (Labels{{"app", "web"}, {"job-name", "web"}, {"controller-uid", "job-uid"}}));
+  EXPECT_EQ(owner_collection(OwnerKind::job, "a"), "/apis/batch/v1/namespaces/a/jobs");
+  EXPECT_EQ(owner_type(OwnerKind::none).kind, "");
+}
+
+TEST(KubeObjectsJsonTest, APodHasTheModelsRequestsAndItsControllerReference) {
+  const auto doc =
+      parsed(pod({.ns = "shop",
+                  .name = "web-5d8f7-abcde",
+                  .labels = {{"app", "web"}},
+                  .owner = owner_reference(OwnerKind::replicaset, "web-5d8f7", "uid-1"),
+                  .scheduler_name = "default-scheduler"}));
+  EXPECT_EQ(at(doc, "/kind"), "Pod");
+  EXPECT_EQ(at(doc, "/metadata/labels/app"), "web");
+  EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/kind"), "ReplicaSet");
+  EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/apiVersion"), "apps/v1");
+  EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/uid"), "uid-1");
+  EXPECT_TRUE(rapidjson::Pointer("/metadata/ownerReferences/0/controller").Get(doc)->GetBool());
+  EXPECT_EQ(at(doc, "/spec/containers/0/resources/requests/cpu"), "100m");
+  EXPECT_EQ(at(doc, "/spec/containers/0/resources/requests/memory"), "256Mi");
+  EXPECT_EQ(at(doc, "/spec/schedulerName"), "default-scheduler");
+  EXPECT_EQ(at(doc, "/spec/restartPolicy"), "Always");
+  EXPECT_TRUE(absent(doc, "/spec/nodeName"));
+}
+
+TEST(KubeObjectsJsonTest, ATracePodCarriesItsLabelsAndItsControllersReference) {
+  const Trace trace = one_pod_trace(OwnerKind::replicaset);
+  const auto model = trace_pod(trace, trace.pods[0], "uid-1");
+  EXPECT_EQ(model.ns, "shop");
+  EXPECT_EQ(model.labels, pod_labels(trace, trace.pods[0], "uid-1"));
+  ASSERT_TRUE(model.owner.has_value());
+  EXPECT_EQ(model.owner->kind, "ReplicaSet");
+  EXPECT_EQ(model.owner->name, "web-5d8f7");
+  EXPECT_EQ(model.owner->uid, "uid-1");
+  EXPECT_TRUE(model.node.empty());
+  const Trace bare = one_pod_trace(OwnerKind::none);
+  EXPECT_FALSE(trace_pod(bare, bare.pods[0], "").owner.has_value());
+}
+
+TEST(KubeObjectsJsonTest, AJobsPodNeverRestartsAndNamesItsBatchOwner) {
+  const auto doc = parsed(pod({.ns = "ci",
+                               .name = "build-x7k2p",
+                               .labels = {{"app", "build"}},
+                               .owner = owner_reference(OwnerKind::job, "build", "uid-3"),
+                               .scheduler_name = "default-scheduler"}));
+  EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/kind"), "Job");
+  EXPECT_EQ(at(doc, "/metadata/ownerReferences/0/apiVersion"), "batch/v1");
+  EXPECT_EQ(at(doc, "/spec/restartPolicy"), "Never");
+}
+
+TEST(KubeObjectsJsonTest, AnOwnerlessPodHasNoReferenceAndABoundOneItsNode) {
+  EXPECT_FALSE(owner_reference(OwnerKind::none, "ci", "uid-2").has_value());
+  const auto doc = parsed(pod({.ns = "default",
+                               .name = "ci-runner-1",
+                               .node = "node-07",
+                               .labels = {{"app", "ci"}},
+                               .scheduler_name = "harness"}));
+  EXPECT_TRUE(absent(doc, "/metadata/ownerReferences"));
+  EXPECT_EQ(at(doc, "/spec/nodeName"), "node-07");
+}
+
+TEST(KubeObjectsJsonTest, NodesAreReadyWithTheModelsCapacityAndUntainted) {
+  const auto doc = parsed(node("node-03"));
+  EXPECT_EQ(at(doc, "/metadata/name"), "node-03");
+  EXPECT_EQ(at(doc, "/metadata/labels/kubernetes.io~1hostname"), "node-03");
+  const auto status = parsed(node_ready_status(1677664800));
+  EXPECT_EQ(at(status, "/status/allocatable/cpu"), "4");
+  EXPECT_EQ(at(status, "/status/allocatable/memory"), "16Gi");
+  EXPECT_EQ(at(status, "/status/allocatable/pods"), "110");
+  EXPECT_EQ(at(status, "/status/capacity/cpu"), "4");
+  EXPECT_EQ(at(status, "/status/conditions/0/type"), "Ready");
+  EXPECT_EQ(at(status, "/status/conditions/0/status"), "True");
+  EXPECT_EQ(at(status, "/status/conditions/0/lastTransitionTime"), "2023-03-01T10:00:00Z");
+  const auto untainted = parsed(node_untainted());
+  EXPECT_TRUE(rapidjson::Pointer("/spec/taints").Get(untainted)->IsNull());
+}
+
+TEST(KubeObjectsJsonTest, BindingsStatusAndRbac) {
+  const auto binding_doc = parsed(binding("p", "node-01"));
+  EXPECT_EQ(at(binding_doc, "/kind"), "Binding");
+  EXPECT_EQ(at(binding_doc, "/metadata/name"), "p");
+  EXPECT_EQ(at(binding_doc, "/target/kind"), "Node");
+  EXPECT_EQ(at(binding_doc, "/target/name"), "node-01");
+
+  const auto running = parsed(pod_running_status(1677664800));
+  EXPECT_EQ(at(running, "/status/phase"), "Running");
+  EXPECT_EQ(at(running, "/status/conditions/0/type"), "PodScheduled");
+  EXPECT_EQ(at(running, "/status/conditions/0/lastTransitionTime"), "2023-03-01T10:00:00Z");
+
+  const auto role = parsed(cluster_role(
+      {.name = "netscore-collector",
+       .rules = {{{"apiGroups", {""}}, {"resources", {"pods", "nodes"}}, {"verbs", {"list"}}}}}));
+  EXPECT_EQ(at(role, "/kind"), "ClusterRole");
+  EXPECT_EQ(at(role, "/rules/0/apiGroups/0"), "");
+  EXPECT_EQ(at(role, "/rules/0/resources/1"), "nodes");
+  const auto bound = parsed(cluster_role_binding("b", "netscore-collector", "bench-user"));
+  EXPECT_EQ(at(bound, "/roleRef/kind"), "ClusterRole");
+  EXPECT_EQ(at(bound, "/roleRef/name"), "netscore-collector");
+  EXPECT_EQ(at(bound, "/subjects/0/kind"), "User");
+  EXPECT_EQ(at(bound, "/subjects/0/name"), "bench-user");
+  EXPECT_EQ(at(parsed(service_account("default")), "/kind"), "ServiceAccount");
+  EXPECT_EQ(at(parsed(namespace_object("shop")), "/kind"), "Namespace");
+}
+
+}  // namespace
+}  // namespace netscore::sim::kube_json
