@@ -11,4 +11,11 @@ inline constexpr std::string_view kExpectedRateAnnotation = "netscore.io/expecte
 inline constexpr std::string_view kExpectedTransmitRateAnnotation =
     "netscore.io/expected-transmit-rate";
 
+// The bandwidth a pod declares it is shaped to (bits per second, as the CNI bandwidth plugin reads
+// them, within the plugin's bounds): a ceiling on what the pod is priced at in each direction.
+inline constexpr std::string_view kIngressBandwidthAnnotation = "kubernetes.io/ingress-bandwidth";
+inline constexpr std::string_view kEgressBandwidthAnnotation = "kubernetes.io/egress-bandwidth";
+inline constexpr double kMinBandwidthBits = 1e3;
+inline constexpr double kMaxBandwidthBits = 1e15;
+
 }  // namespace netscore

@@ -43,6 +43,12 @@ void ClusterState::learn(std::span<const model::NodeRate> measured,
   ledger_.learn(measured, window);
 }
 
+void ClusterState::measure_pods(std::span<const model::MeasuredPod> measured,
+                                const model::LoadWindow& read) {
+  std::lock_guard lock(mutex_);
+  ledger_.measure_pods(measured, read);
+}
+
 std::optional<double> ClusterState::rate_per_pod() const {
   std::lock_guard lock(mutex_);
   return ledger_.rate_per_pod();

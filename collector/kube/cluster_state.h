@@ -40,6 +40,7 @@ class ClusterState {
   void remove_node(const std::string& name);
   std::vector<model::NodeLoad> loads(const model::LoadWindow& window);
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
+  void measure_pods(std::span<const model::MeasuredPod> measured, const model::LoadWindow& read);
   std::optional<double> rate_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;

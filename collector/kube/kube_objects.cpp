@@ -3,6 +3,8 @@
 #include <charconv>
 #include <ctime>
 
+#include <spdlog/spdlog.h>
+
 #include "common/pod_annotations.h"
 #include "common/quantity.h"
 
@@ -32,28 +34,61 @@ int digits(std::string_view text, std::size_t at, std::size_t n, bool& ok) {
   return value;
 }
 
-// "namespace/Kind/name" of the controller that owns the pod, with a ReplicaSet named after its
-// Deployment (name = deployment + "-" + pod-template-hash, as the Deployment controller names it)
-// standing for that Deployment: a rolling update's new ReplicaSet runs the same workload.
+// A Job a CronJob created is named <cronjob>-<scheduled minute since the epoch>: the CronJob's
+// name, or empty when `job` is not so named. Eight digits at least, as every scheduled minute since
+// 1990 has: a Job someone named "migrate-2" is a workload of its own.
+std::string_view cronjob_of(std::string_view job) {
+  const std::size_t dash = job.find_last_of('-');
+  if (dash == std::string_view::npos || dash == 0 || job.size() - dash - 1 < 8) return {};
+  const std::string_view digits = job.substr(dash + 1);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return {};
+  return job.substr(0, dash);
+}
+
+std::string workload_key(std::string_view namespace_name, std::string_view kind,
+                         std::string_view name) {
+  std::string key(namespace_name);
+  key.append("/").append(kind).append("/").append(name);
+  return key;
+}
+
+// The workload a pod belongs to, across what recreates its pods: "namespace/Kind/name" of its
+// controlling owner, with a ReplicaSet named after its Deployment (name = deployment + "-" +
+// pod-template-hash, as the Deployment controller names it) standing for that Deployment (a
+// rolling update's new ReplicaSet runs the same workload) and a CronJob's Job for the CronJob (each
+// run a new Job). A pod without a controller is named by its recommended labels
+// ("namespace/label/<app.kubernetes.io/name>", else <app>), else by its generateName
+// ("namespace/generateName/<prefix>"); else it has no workload (empty).
 std::string workload_of(const rapidjson::Value& meta) {
+  const std::string_view namespace_name = string_of(member(meta, "namespace"));
+  const auto& labels = member(meta, "labels");
   const auto& owners = member(meta, "ownerReferences");
-  if (!owners.IsArray()) return {};
-  for (const auto& owner : owners.GetArray()) {
-    const auto& controller = member(owner, "controller");
-    if (!controller.IsBool() || !controller.GetBool()) continue;
-    std::string_view kind = string_of(member(owner, "kind"));
-    std::string_view name = string_of(member(owner, "name"));
-    if (kind.empty() || name.empty()) return {};
-    const std::string_view hash = string_of(member(member(meta, "labels"), "pod-template-hash"));
-    if (kind == "ReplicaSet" && !hash.empty() && name.size() > hash.size() + 1 &&
-        name.ends_with(hash) && name[name.size() - hash.size() - 1] == '-') {
-      kind = "Deployment";
-      name.remove_suffix(hash.size() + 1);
+  if (owners.IsArray()) {
+    for (const auto& owner : owners.GetArray()) {
+      const auto& controller = member(owner, "controller");
+      if (!controller.IsBool() || !controller.GetBool()) continue;
+      std::string_view kind = string_of(member(owner, "kind"));
+      std::string_view name = string_of(member(owner, "name"));
+      if (kind.empty() || name.empty()) return {};
+      const std::string_view hash = string_of(member(labels, "pod-template-hash"));
+      if (kind == "ReplicaSet" && !hash.empty() && name.size() > hash.size() + 1 &&
+          name.ends_with(hash) && name[name.size() - hash.size() - 1] == '-') {
+        kind = "Deployment";
+        name.remove_suffix(hash.size() + 1);
+      } else if (const std::string_view cronjob = cronjob_of(name);
+                 kind == "Job" && !cronjob.empty()) {
+        kind = "CronJob";
+        name = cronjob;
+      }
+      return workload_key(namespace_name, kind, name);
     }
-    std::string key(string_of(member(meta, "namespace")));
-    key.append("/").append(kind).append("/").append(name);
-    return key;
   }
+  for (const char* label : {"app.kubernetes.io/name", "app"}) {
+    const std::string_view value = string_of(member(labels, label));
+    if (!value.empty()) return workload_key(namespace_name, "label", value);
+  }
+  const std::string_view generate_name = string_of(member(meta, "generateName"));
+  if (!generate_name.empty()) return workload_key(namespace_name, "generateName", generate_name);
   return {};
 }
 
@@ -62,6 +97,22 @@ std::string workload_of(const rapidjson::Value& meta) {
 double annotated_rate(const rapidjson::Value& annotations, std::string_view key) {
   const auto value = parse_quantity(string_of(member(annotations, key.data())));
   return value && *value < 1e15 ? *value : -1;
+}
+
+// Bytes/s of a declared bandwidth ceiling (bits per second, as the CNI bandwidth plugin reads
+// kubernetes.io/{ingress,egress}-bandwidth), or -1 when absent or outside the plugin's 1k..1P: an
+// invalid ceiling caps nothing.
+double bandwidth_ceiling(const rapidjson::Value& annotations, std::string_view key,
+                         std::string_view pod) {
+  const std::string_view text = string_of(member(annotations, key.data()));
+  if (text.empty()) return -1;
+  const auto bits = parse_quantity(text);
+  if (!bits || *bits < kMinBandwidthBits || *bits > kMaxBandwidthBits) {
+    spdlog::debug("pod={} annotation={} value=\"{}\" ignored: not a bandwidth of 1k..1P bits/s",
+                  pod, key, text);
+    return -1;
+  }
+  return *bits / 8;
 }
 
 }  // namespace
@@ -162,6 +213,8 @@ std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
   const auto& annotations = member(meta, "annotations");
   pod.annotated_rate = annotated_rate(annotations, kExpectedRateAnnotation);
   pod.annotated_transmit_rate = annotated_rate(annotations, kExpectedTransmitRateAnnotation);
+  pod.receive_ceiling = bandwidth_ceiling(annotations, kIngressBandwidthAnnotation, pod.name);
+  pod.transmit_ceiling = bandwidth_ceiling(annotations, kEgressBandwidthAnnotation, pod.name);
   return pod;
 }
 

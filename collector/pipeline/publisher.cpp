@@ -63,6 +63,7 @@ void Publisher::publish(const Measurement& m) {
     std::lock_guard write(write_mutex_);
     log_answer(m);
     std::uint32_t published = 0;
+    if (cluster_ && m.pod_traffic) measure_pods(*m.pod_traffic);
     if (m.ok) {
       model::MeasuredSnapshot measured =
           model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring);
@@ -233,6 +234,22 @@ void Publisher::record(const Measurement& m, std::uint32_t published) {
   }
   spdlog::debug("refresh ok={} nodes={} series={} skipped={} attempts={} took_us={} error=\"{}\"",
                 m.ok, published, m.series, m.skipped, m.attempts, m.duration_us, m.error);
+}
+
+void Publisher::measure_pods(const PodTraffic& traffic) {
+  // A read prices the pods once; the measurements until the next one carry the same.
+  if (traffic.eval_time_ms == measured_pods_eval_ms_) return;
+  measured_pods_eval_ms_ = traffic.eval_time_ms;
+  std::vector<model::MeasuredPod> measured;
+  measured.reserve(traffic.pods.size());
+  for (const auto& [name, rates] : traffic.pods) {
+    measured.push_back({.name = name,
+                        .receive = rates.receive_valid ? rates.receive : -1,
+                        .transmit = rates.transmit_valid ? rates.transmit : -1});
+  }
+  cluster_->state.measure_pods(measured, {.now_ms = traffic.eval_time_ms,
+                                          .lag_ms = options_.lag_ms,
+                                          .window_ms = options_.correction.window_ms});
 }
 
 void Publisher::record_pod_traffic(const PodTraffic& traffic) {

@@ -85,6 +85,8 @@ class Publisher {
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
   void record_pod_traffic(const PodTraffic& traffic);
+  // Hands a new read of the traffic per pod to the ledger, which prices the pods it measured.
+  void measure_pods(const PodTraffic& traffic);
   // `fresh`: the samples of a new measurement, which workload learning is fed; null for a
   // republish.
   std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured,
@@ -113,6 +115,7 @@ class Publisher {
   // The traffic per pod of the latest read joined to the watched pods (with a cluster), for the
   // pricing to come; joined once per read, so pods watched since are joined at the next.
   PodTrafficJoin pod_traffic_join_{};
+  std::int64_t measured_pods_eval_ms_ = 0;  // of the read last handed to the ledger
 
   // The cluster thread's wake-ups, under mutex_.
   std::mutex mutex_;

@@ -154,14 +154,26 @@ Corrected correct(const TableEntry& e, const NodeLoad& load, Direction direction
 std::uint32_t pricing_flags(const NodeLoad& load, bool receive, bool transmit) {
   const std::uint32_t pods = load.placed + load.departed;
   std::uint32_t flags = 0;
+  const auto add = [&](std::uint32_t count, std::uint32_t flag) {
+    if (count > 0) flags |= flag;
+    return count;
+  };
   if (receive) {
-    if (load.priced_by_annotation > 0) flags |= kEntryPricedByAnnotation;
-    if (load.priced_by_workload > 0) flags |= kEntryPricedByWorkload;
-    if (load.priced_by_annotation + load.priced_by_workload < pods) flags |= kEntryPricedByAverage;
+    const std::uint32_t known =
+        add(load.priced_by_measurement, kEntryPricedByMeasurement) +
+        add(load.priced_by_annotation, kEntryPricedByAnnotation) +
+        add(load.priced_by_workload_measurement, kEntryPricedByWorkloadMeasurement) +
+        add(load.priced_by_workload, kEntryPricedByWorkload) +
+        add(load.priced_by_ceiling, kEntryPricedByCeiling);
+    if (known < pods) flags |= kEntryPricedByAverage;
   }
   if (transmit) {
-    if (load.priced_by_transmit_annotation > 0) flags |= kEntryPricedByAnnotation;
-    if (load.priced_by_transmit_annotation < pods) flags |= kEntryPricedByAverage;
+    const std::uint32_t known =
+        add(load.priced_by_transmit_measurement, kEntryPricedByMeasurement) +
+        add(load.priced_by_transmit_annotation, kEntryPricedByAnnotation) +
+        add(load.priced_by_transmit_workload_measurement, kEntryPricedByWorkloadMeasurement) +
+        add(load.priced_by_transmit_ceiling, kEntryPricedByCeiling);
+    if (known < pods) flags |= kEntryPricedByAverage;
   }
   return flags;
 }

@@ -26,6 +26,10 @@
 //   5. else NETSCORE_POD_RECEIVE_RATE.
 // Transmit: the netscore.io/expected-transmit-rate annotation, else the measured transmit per
 // settled pod (as 4), else NETSCORE_POD_TRANSMIT_RATE (learning fits receive rates only).
+// Where the traffic per pod is measured, a pod's own measured traffic comes before 1. and its
+// workload's measured mean before 2. (transmit: after the annotation). A declared bandwidth
+// ceiling caps these, 1. and 2., and replaces 3. to 5. by kCeilingPodShare of it
+// (model/placement_ledger prices all but 3. to 5. as known).
 // Each entry is corrected in its own basis and the snapshot's direction (busier: the larger of
 // the two corrected directions, or the one the node measured):
 // - utilisation (kEntryUtilisation): the changes in bytes/s; corrected = (rate + delta) / speed;

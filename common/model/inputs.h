@@ -59,6 +59,16 @@ struct NodeLoad {
   double pending_transmit_known_share = 0;  // sum of the missing parts of those pods
   double departed_transmit_known = 0;       // the same for gone pods, parts held
   double departed_transmit_known_share = 0;
+  // Of the placed and departed pods, those a declared bandwidth ceiling priced (capped, or priced
+  // alone by kCeilingPodShare): known rates, counted here instead of by their other source.
+  std::uint32_t priced_by_ceiling = 0;
+  std::uint32_t priced_by_transmit_ceiling = 0;
+  // Of the placed and departed pods, those priced by their own measured traffic per pod, and by
+  // the mean measured traffic of their workload's pods: known rates too.
+  std::uint32_t priced_by_measurement = 0;
+  std::uint32_t priced_by_workload_measurement = 0;
+  std::uint32_t priced_by_transmit_measurement = 0;
+  std::uint32_t priced_by_transmit_workload_measurement = 0;
 };
 
 // A node's measured receive rate (bytes/s), what workload learning fits the pods to.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/model/correction.h"
+#include "common/model/pricing.h"
 
 namespace netscore::model {
 
@@ -57,6 +58,8 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
   const std::uint32_t workload = intern_workload(pod.workload);
   auto [it, inserted] = pods_.try_emplace(pod.uid);
   ++workloads_[workload].pods;
+  const float measured_rate = inserted ? -1 : it->second.measured_rate;
+  const float measured_transmit_rate = inserted ? -1 : it->second.measured_transmit_rate;
   if (!inserted) {
     --node_pods_[it->second.node];
     --workloads_[it->second.workload].pods;
@@ -69,6 +72,10 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
                          .workload = workload,
                          .annotated_rate = static_cast<float>(pod.annotated_rate),
                          .annotated_transmit_rate = static_cast<float>(pod.annotated_transmit_rate),
+                         .receive_ceiling = static_cast<float>(pod.receive_ceiling),
+                         .transmit_ceiling = static_cast<float>(pod.transmit_ceiling),
+                         .measured_rate = measured_rate,
+                         .measured_transmit_rate = measured_transmit_rate,
                          .placed_ms = placed_ms,
                          .name = std::move(name)};
   ++node_pods_[node];
@@ -92,10 +99,96 @@ void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator
   pods_.erase(it);
 }
 
-double PlacementLedger::known_rate(const PodRecord& pod) const {
-  if (pod.annotated_rate >= 0) return pod.annotated_rate;
-  if (pod.workload == kNoWorkload) return -1;
-  return learner_.workload_rate(pod.workload).value_or(-1);
+namespace {
+
+// The cascade's last word: a declared ceiling caps a price, and prices a pod nothing else prices.
+PodPrice capped(double rate, PriceSource source, float ceiling) {
+  if (ceiling < 0) return {.rate = rate, .source = source};
+  if (rate < 0) return {.rate = ceiling * kCeilingPodShare, .source = PriceSource::ceiling};
+  if (rate > ceiling) return {.rate = ceiling, .source = PriceSource::ceiling};
+  return {.rate = rate, .source = source};
+}
+
+}  // namespace
+
+PodPrice PlacementLedger::receive_price(const PodRecord& pod) const {
+  const float ceiling = pod.receive_ceiling;
+  if (pod.measured_rate >= 0) return capped(pod.measured_rate, PriceSource::measurement, ceiling);
+  if (pod.annotated_rate >= 0) return capped(pod.annotated_rate, PriceSource::annotation, ceiling);
+  if (pod.workload == kNoWorkload) return capped(-1, PriceSource::average, ceiling);
+  if (const Workload& w = workloads_[pod.workload]; w.measured > 0)
+    return capped(w.measured_sum / w.measured, PriceSource::workload_measurement, ceiling);
+  if (const auto learned = learner_.workload_rate(pod.workload))
+    return capped(*learned, PriceSource::workload, ceiling);
+  return capped(-1, PriceSource::average, ceiling);
+}
+
+PodPrice PlacementLedger::transmit_price(const PodRecord& pod) const {
+  const float ceiling = pod.transmit_ceiling;
+  if (pod.measured_transmit_rate >= 0)
+    return capped(pod.measured_transmit_rate, PriceSource::measurement, ceiling);
+  if (pod.annotated_transmit_rate >= 0)
+    return capped(pod.annotated_transmit_rate, PriceSource::annotation, ceiling);
+  if (const Workload& w = workloads_[pod.workload];
+      pod.workload != kNoWorkload && w.measured_transmit > 0)
+    return capped(w.measured_transmit_sum / w.measured_transmit, PriceSource::workload_measurement,
+                  ceiling);
+  return capped(-1, PriceSource::average, ceiling);
+}
+
+namespace {
+
+std::uint32_t& receive_counter(NodeLoad& load, PriceSource source) {
+  switch (source) {
+    case PriceSource::measurement:
+      return load.priced_by_measurement;
+    case PriceSource::annotation:
+      return load.priced_by_annotation;
+    case PriceSource::workload_measurement:
+      return load.priced_by_workload_measurement;
+    case PriceSource::workload:
+      return load.priced_by_workload;
+    case PriceSource::ceiling:
+    case PriceSource::average:
+      break;
+  }
+  return load.priced_by_ceiling;
+}
+
+std::uint32_t& transmit_counter(NodeLoad& load, PriceSource source) {
+  switch (source) {
+    case PriceSource::measurement:
+      return load.priced_by_transmit_measurement;
+    case PriceSource::annotation:
+      return load.priced_by_transmit_annotation;
+    case PriceSource::workload_measurement:
+      return load.priced_by_transmit_workload_measurement;
+    case PriceSource::workload:
+    case PriceSource::ceiling:
+    case PriceSource::average:
+      break;
+  }
+  return load.priced_by_transmit_ceiling;
+}
+
+}  // namespace
+
+void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part,
+                               bool departed) const {
+  const PodPrice rx = receive_price(pod);
+  if (rx.rate >= 0) {
+    (departed ? load.departed_known : load.pending_known) += part * rx.rate;
+    (departed ? load.departed_known_share : load.pending_known_share) += part;
+    ++receive_counter(load, rx.source);
+  } else {
+    (departed ? load.departed_plain : load.pending_plain) += part;
+  }
+  const PodPrice tx = transmit_price(pod);
+  if (tx.rate >= 0) {
+    (departed ? load.departed_transmit_known : load.pending_transmit_known) += part * tx.rate;
+    (departed ? load.departed_transmit_known_share : load.pending_transmit_known_share) += part;
+    ++transmit_counter(load, tx.source);
+  }
 }
 
 void PlacementLedger::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {
@@ -208,18 +301,7 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
     NodeLoad& load = out[at[pod->second.node]];
     ++load.placed;
     load.settled -= pending;
-    if (const double rate = known_rate(pod->second); rate >= 0) {
-      load.pending_known += pending * rate;
-      load.pending_known_share += pending;
-      ++(pod->second.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
-    } else {
-      load.pending_plain += pending;
-    }
-    if (const double rate = pod->second.annotated_transmit_rate; rate >= 0) {
-      load.pending_transmit_known += pending * rate;
-      load.pending_transmit_known_share += pending;
-      ++load.priced_by_transmit_annotation;
-    }
+    add_part(load, pod->second, pending, false);
     ++it;
   }
   std::erase_if(departed_, [&](const Departed& gone) {
@@ -231,18 +313,7 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
     }
     NodeLoad& load = out[at[gone.pod.node]];
     ++load.departed;
-    if (const double rate = known_rate(gone.pod); rate >= 0) {
-      load.departed_known += held * rate;
-      load.departed_known_share += held;
-      ++(gone.pod.annotated_rate >= 0 ? load.priced_by_annotation : load.priced_by_workload);
-    } else {
-      load.departed_plain += held;
-    }
-    if (const double rate = gone.pod.annotated_transmit_rate; rate >= 0) {
-      load.departed_transmit_known += held * rate;
-      load.departed_transmit_known_share += held;
-      ++load.priced_by_transmit_annotation;
-    }
+    add_part(load, gone.pod, held, true);
     return false;
   });
   std::erase_if(out, [](const NodeLoad& load) {
@@ -276,6 +347,44 @@ void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow
   std::vector<std::uint32_t> running(workloads_.size());
   for (std::size_t w = 0; w < workloads_.size(); ++w) running[w] = workloads_[w].pods;
   learner_.learn({.node_rate = rate_of, .pods = held, .running_pods = running});
+}
+
+void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read) {
+  for (auto& [uid, pod] : pods_) {
+    pod.measured_rate = -1;
+    pod.measured_transmit_rate = -1;
+  }
+  const auto per_second = [](double value, double held) {
+    return static_cast<float>(std::isfinite(value) && value >= 0 ? value / held : -1);
+  };
+  for (const MeasuredPod& m : measured) {
+    const auto uid = uid_by_name_.find(m.name);
+    if (uid == uid_by_name_.end()) continue;
+    const auto pod = pods_.find(uid->second);
+    if (pod == pods_.end()) continue;
+    // A rate over the window counts a young pod's traffic over the whole window: what the window
+    // holds of it, too little to tell until a part of it is held.
+    const double held = 1.0 - pending_fraction(read.now_ms - pod->second.placed_ms, read);
+    if (held < kMeasuredAfterHeld) continue;
+    pod->second.measured_rate = per_second(m.receive, held);
+    pod->second.measured_transmit_rate = per_second(m.transmit, held);
+  }
+  for (Workload& w : workloads_) {
+    w.measured_sum = w.measured_transmit_sum = 0;
+    w.measured = w.measured_transmit = 0;
+  }
+  for (const auto& [uid, pod] : pods_) {
+    if (pod.workload == kNoWorkload) continue;
+    Workload& w = workloads_[pod.workload];
+    if (pod.measured_rate >= 0) {
+      w.measured_sum += pod.measured_rate;
+      ++w.measured;
+    }
+    if (pod.measured_transmit_rate >= 0) {
+      w.measured_transmit_sum += pod.measured_transmit_rate;
+      ++w.measured_transmit;
+    }
+  }
 }
 
 std::optional<double> PlacementLedger::rate_per_pod() const {

@@ -28,7 +28,10 @@ struct PodFacts {
       0;                       // PodScheduled lastTransitionTime, else creationTimestamp; 0 unknown
   double annotated_rate = -1;  // kExpectedRateAnnotation when present and valid, else < 0
   double annotated_transmit_rate = -1;  // kExpectedTransmitRateAnnotation, the same way
-  std::string workload{};               // "ns/Kind/name" of the controlling owner; empty: none
+  // Bytes/s of the declared kIngressBandwidthAnnotation / kEgressBandwidthAnnotation; < 0 none.
+  double receive_ceiling = -1;
+  double transmit_ceiling = -1;
+  std::string workload{};  // "ns/Kind/name" of the controlling owner; empty: none
   std::string resource_version{};
   std::string name{};         // "namespace/name"
   bool host_network = false;  // spec.hostNetwork: the pod's traffic is its node's
@@ -38,6 +41,29 @@ struct NodeFacts {
   std::string name{};
   std::uint64_t rule_mask = 0;
   std::string resource_version{};
+};
+
+// What priced a pod whose rate the correction counts as known, in one direction.
+enum class PriceSource {
+  measurement,           // the pod's own measured traffic
+  annotation,            // its expected-rate annotation
+  workload_measurement,  // the mean measured traffic of its workload's pods
+  workload,              // its workload's learned traffic per pod
+  ceiling,               // its declared bandwidth ceiling (capped, or priced alone)
+  average
+};
+
+// One pod's measured traffic (bytes/s over the window; < 0: that direction not measured).
+struct MeasuredPod {
+  std::string name{};  // "namespace/name"
+  double receive = -1;
+  double transmit = -1;
+};
+
+// A pod's price in one direction and what set it; rate < 0: not known, the cluster's average.
+struct PodPrice {
+  double rate = -1;
+  PriceSource source = PriceSource::average;
 };
 
 // Memory is one small record per bound pod plus one per node; loads() costs O(nodes + pods placed
@@ -68,6 +94,11 @@ class PlacementLedger {
   // once per measurement, not per publish. A workload's learned rate is forgotten with its last
   // pod.
   void learn(std::span<const NodeRate> measured, const LoadWindow& window);
+  // Replaces what was measured of the running pods by their traffic per pod, matched by name (a
+  // pod on its node's network never is), read over the window as of `read.now_ms`: a pod placed
+  // within it is measured at its rate over the part it held (kMeasuredAfterHeld at least). A pod
+  // that leaves keeps its last. O(pods): call it once per read of the traffic per pod.
+  void measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read);
   // WorkloadLearner::rate_per_pod(): what a pod of an unknown workload is expected to
   // receive; nullopt before anything was learned.
   std::optional<double> rate_per_pod() const;
@@ -87,6 +118,10 @@ class PlacementLedger {
     std::uint32_t workload = kNoWorkload;  // index into workloads_
     float annotated_rate = -1;
     float annotated_transmit_rate = -1;
+    float receive_ceiling = -1;
+    float transmit_ceiling = -1;
+    float measured_rate = -1;  // by measure_pods(); < 0: not measured
+    float measured_transmit_rate = -1;
     std::int64_t placed_ms = 0;
     std::string name{};  // "namespace/name"; empty on the host network
   };
@@ -98,6 +133,9 @@ class PlacementLedger {
     std::string key{};
     std::uint32_t pods = 0;      // running
     std::uint32_t departed = 0;  // in departed_
+    // Over its running pods measured at the last measure_pods(): sums and counts per direction.
+    double measured_sum = 0, measured_transmit_sum = 0;
+    std::uint32_t measured = 0, measured_transmit = 0;
   };
   std::uint32_t intern(const std::string& node);
   std::uint32_t intern_workload(const std::string& key);
@@ -107,8 +145,14 @@ class PlacementLedger {
   void forget_name(const std::string& name, const std::string& uid);
   void insert(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms);
   void erase(std::unordered_map<std::string, PodRecord>::iterator it, std::int64_t now_ms);
-  // Bytes/s of a pod when known (annotation, else its workload's learned rate), else < 0.
-  double known_rate(const PodRecord& pod) const;
+  // Receive: its own measurement, else the annotation, else its workload's measured mean, else
+  // its workload's learned rate, else a share of its ceiling; capped by the ceiling.
+  PodPrice receive_price(const PodRecord& pod) const;
+  // Transmit: its own measurement, else the annotation, else its workload's measured mean, else a
+  // share of its ceiling; capped by the ceiling.
+  PodPrice transmit_price(const PodRecord& pod) const;
+  // Counts a pod's pending or held `part` into `load` at its prices.
+  void add_part(NodeLoad& load, const PodRecord& pod, double part, bool departed) const;
 
   std::int64_t recent_horizon_ms_;
   std::unordered_map<std::string, PodRecord> pods_;           // by uid

@@ -51,4 +51,15 @@ inline constexpr int kLearningSteps = 4;
 // been in a window (summed over its pods' held parts in one fit).
 inline constexpr double kLearnedAfterPodsHeld = 1.0;
 
+// A pod that declares a bandwidth ceiling (kubernetes.io/ingress-bandwidth, egress-bandwidth) and
+// whose traffic nothing else prices is priced at this part of its ceiling in that direction: a
+// shaped pod is sized for its bursts, and averages well below them over a window. Half: not yet
+// measured in the closed loop, whose workloads declare no ceiling.
+inline constexpr double kCeilingPodShare = 0.5;
+
+// A pod's own traffic over the window (the traffic per pod, model/placement_ledger) prices it once
+// the window holds this part of its traffic: a rate over a window a pod was in for a moment is a
+// few samples' increase scaled up many times.
+inline constexpr double kMeasuredAfterHeld = 0.2;
+
 }  // namespace netscore::model

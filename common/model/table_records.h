@@ -39,12 +39,36 @@ inline constexpr std::uint32_t kEntrySpeedFallback = 2048U;
 inline constexpr std::uint32_t kEntrySpeedUnusable = 4096U;
 // `scored` is link utilisation (rate / speed); otherwise bytes, on the raw basis.
 inline constexpr std::uint32_t kEntryUtilisation = 8192U;
+// Pods whose price a declared bandwidth ceiling set (capped or priced alone).
+inline constexpr std::uint32_t kEntryPricedByCeiling = 16384U;
+// Pods priced by their own measured traffic per pod, and by their workload's measured mean.
+inline constexpr std::uint32_t kEntryPricedByMeasurement = 32768U;
+inline constexpr std::uint32_t kEntryPricedByWorkloadMeasurement = 65536U;
 
 // The pricing flags' names, in the order /table and /explain list them.
-inline constexpr std::array<std::pair<std::uint32_t, std::string_view>, 3> kPricedBy{
-    {{kEntryPricedByAnnotation, "annotation"},
-     {kEntryPricedByWorkload, "workload"},
+inline constexpr std::array<std::pair<std::uint32_t, std::string_view>, 6> kPricedBy{
+    {{kEntryPricedByMeasurement, "own measurement"},
+     {kEntryPricedByAnnotation, "annotation"},
+     {kEntryPricedByWorkloadMeasurement, "workload measured"},
+     {kEntryPricedByWorkload, "workload learned"},
+     {kEntryPricedByCeiling, "ceiling"},
      {kEntryPricedByAverage, "cluster average"}}};
+// The pricing flags of entry flags packed one bit per kPricedBy position, and back: the
+// extender's decision records keep them in a byte.
+constexpr std::uint8_t pack_priced_by(std::uint32_t entry_flags) noexcept {
+  std::uint8_t packed = 0;
+  for (std::size_t i = 0; i < kPricedBy.size(); ++i) {
+    if ((entry_flags & kPricedBy[i].first) != 0) packed |= static_cast<std::uint8_t>(1U << i);
+  }
+  return packed;
+}
+constexpr std::uint32_t unpack_priced_by(std::uint8_t packed) noexcept {
+  std::uint32_t flags = 0;
+  for (std::size_t i = 0; i < kPricedBy.size(); ++i) {
+    if ((packed & (1U << i)) != 0) flags |= kPricedBy[i].first;
+  }
+  return flags;
+}
 
 // SnapshotMeta::flags.
 // Placement correction applied to corrected_*.

@@ -27,7 +27,7 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 7;
+inline constexpr std::uint32_t kLayoutVersion = 8;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -41,7 +41,10 @@ using model::kEntryInCluster;
 using model::kEntryLabelsKnown;
 using model::kEntryPricedByAnnotation;
 using model::kEntryPricedByAverage;
+using model::kEntryPricedByCeiling;
+using model::kEntryPricedByMeasurement;
 using model::kEntryPricedByWorkload;
+using model::kEntryPricedByWorkloadMeasurement;
 using model::kEntryRateValid;
 using model::kEntrySpeedFallback;
 using model::kEntrySpeedMeasured;
@@ -57,7 +60,9 @@ using model::kSnapshotCorrected;
 using model::name_chunk;
 using model::name_hash;
 using model::NodeFigures;
+using model::pack_priced_by;
 using model::SnapshotMeta;
+using model::unpack_priced_by;
 
 using seqlock::kWordsOf;
 using seqlock::Word;

@@ -54,7 +54,7 @@ struct NodeDecision {
   FilterVerdict verdict = FilterVerdict::none;
   bool found = false;          // present in the table snapshot
   bool valid = false;          // the collector marked its value usable
-  std::uint8_t priced_by = 0;  // shm::kEntryPricedBy* of `correction`, shifted down to bit 0
+  std::uint8_t priced_by = 0;  // shm::pack_priced_by() of `correction`'s pricing flags
   bool utilisation = false;    // scored on link utilisation (shm::kEntryUtilisation), else bytes
   FixedText<64> name;          // Kubernetes allows 253; longer names are shown cut
   FixedText<128> reason;       // filter failure reason

@@ -25,7 +25,7 @@ void describe_node(NodeDecision& n, std::string_view name, const NodeScore& scor
   n.valid = score.valid();
   n.seed_raw = score.raw;
   n.correction = score.expected;
-  n.priced_by = static_cast<std::uint8_t>(score.flags / shm::kEntryPricedByAnnotation);
+  n.priced_by = shm::pack_priced_by(score.flags);
   n.rate = (score.flags & shm::kEntryRateValid) != 0 ? score.rate : -1;
   n.scored = score.scored;
   n.speed = model::link_speed(score).value_or(-1);

@@ -144,7 +144,7 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
                 {"filter",
                  n.verdict == FilterVerdict::none ? JsonScalar(nullptr) : to_string(n.verdict)},
                 {"reason", shown(n.reason)}});
-      write_priced_by(j, "correction_priced_by", n.priced_by * shm::kEntryPricedByAnnotation);
+      write_priced_by(j, "correction_priced_by", shm::unpack_priced_by(n.priced_by));
       j.end_object();
     }
     j.end_array();

@@ -39,6 +39,74 @@ TEST(PodWorkload, OnlyTheControllingOwnerCounts) {
   EXPECT_EQ(workload(R"("name": "bare")"), "");
 }
 
+TEST(PodWorkload, ACronJobsJobsStandForTheCronJob) {
+  EXPECT_EQ(workload(R"("ownerReferences": [{"kind": "Job", "name": "report-29012345", )"
+                     R"("uid": "j", "controller": true}])"),
+            "shop/CronJob/report");
+  EXPECT_EQ(workload(R"("ownerReferences": [{"kind": "Job", "name": "db-backup-29012346", )"
+                     R"("uid": "j", "controller": true}])"),
+            "shop/CronJob/db-backup");
+  // Too few digits for a scheduled minute, or not digits: a Job of its own.
+  EXPECT_EQ(workload(R"("ownerReferences": [{"kind": "Job", "name": "migrate-2", )"
+                     R"("uid": "j", "controller": true}])"),
+            "shop/Job/migrate-2");
+  EXPECT_EQ(workload(R"("ownerReferences": [{"kind": "Job", "name": "load-2901234x", )"
+                     R"("uid": "j", "controller": true}])"),
+            "shop/Job/load-2901234x");
+  EXPECT_EQ(workload(R"("ownerReferences": [{"kind": "Job", "name": "-29012345", )"
+                     R"("uid": "j", "controller": true}])"),
+            "shop/Job/-29012345");
+  // Only a Job's name stands for a CronJob.
+  EXPECT_EQ(workload(R"("ownerReferences": [{"kind": "ReplicaSet", "name": "web-29012345", )"
+                     R"("uid": "r", "controller": true}])"),
+            "shop/ReplicaSet/web-29012345");
+}
+
+TEST(PodWorkload, ABarePodIsNamedByItsRecommendedLabelThenAppThenGenerateName) {
+  EXPECT_EQ(workload(R"("generateName": "runner-", "labels": {"app": "ci", )"
+                     R"("app.kubernetes.io/name": "gitlab-runner"})"),
+            "shop/label/gitlab-runner");
+  EXPECT_EQ(workload(R"("generateName": "runner-", "labels": {"app": "ci"})"), "shop/label/ci");
+  EXPECT_EQ(workload(R"("generateName": "runner-", "labels": {"app": ""})"),
+            "shop/generateName/runner-");
+  EXPECT_EQ(workload(R"("name": "bare", "labels": {"tier": "x"})"), "");
+  // A controller wins over the labels.
+  EXPECT_EQ(workload(R"("labels": {"app": "ci"}, "ownerReferences": [)"
+                     R"({"kind": "StatefulSet", "name": "db", "uid": "s", "controller": true}])"),
+            "shop/StatefulSet/db");
+}
+
+struct Ceilings {
+  double receive, transmit;
+};
+
+Ceilings ceilings(const std::string& annotations) {
+  const auto pod = parse_pod(R"({"metadata": {"uid": "u1", "namespace": "shop", "name": "p", )"
+                             R"("annotations": {)" +
+                             annotations + "}}}");
+  return pod ? Ceilings{pod->receive_ceiling, pod->transmit_ceiling} : Ceilings{-2, -2};
+}
+
+TEST(PodAnnotations, BandwidthCeilingsAreBitsPerSecondWithinTheCniPluginsBounds) {
+  const auto both = ceilings(R"("kubernetes.io/ingress-bandwidth": "10M", )"
+                             R"("kubernetes.io/egress-bandwidth": "1G")");
+  EXPECT_EQ(both.receive, 10e6 / 8);
+  EXPECT_EQ(both.transmit, 1e9 / 8);
+  const auto bounds = ceilings(R"("kubernetes.io/ingress-bandwidth": "1k", )"
+                               R"("kubernetes.io/egress-bandwidth": "1P")");
+  EXPECT_EQ(bounds.receive, 1e3 / 8);
+  EXPECT_EQ(bounds.transmit, 1e15 / 8);
+  const auto none = ceilings(R"("netscore.io/expected-receive-rate": "5")");
+  EXPECT_LT(none.receive, 0);
+  EXPECT_LT(none.transmit, 0);
+  for (const char* bad : {"999", "2P", "-10M", "ten", "", "1e6"}) {
+    const auto c = ceilings(std::string(R"("kubernetes.io/ingress-bandwidth": ")") + bad +
+                            R"(", "kubernetes.io/egress-bandwidth": ")" + bad + R"(")");
+    EXPECT_LT(c.receive, 0) << bad;
+    EXPECT_LT(c.transmit, 0) << bad;
+  }
+}
+
 TEST(ListPage, ItemsResourceVersionAndContinueToken) {
   rapidjson::Document doc;
   const auto page = parse_list_page(

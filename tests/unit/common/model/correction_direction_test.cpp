@@ -42,6 +42,27 @@ BuiltSnapshot utilisation_snapshot(const std::vector<NodeSample>& samples,
                         0, learned, {.basis = ScoreBasis::utilisation, .direction = direction});
 }
 
+TEST(UtilisationCorrection, PodsACeilingPricedAreFlaggedAndNotPricedAtTheAverage) {
+  // One placed pod priced by its ceiling at 2048 B/s, wholly missing, both directions.
+  NodeLoad shaped = load("n1", 1, 0, 0);
+  shaped.placed = 1;
+  shaped.pending_known = 2048;
+  shaped.pending_known_share = 1;
+  shaped.priced_by_ceiling = 1;
+  shaped.pending_transmit_known = 1024;
+  shaped.pending_transmit_known_share = 1;
+  shaped.priced_by_transmit_ceiling = 1;
+  const auto s = utilisation_snapshot({linked("n1", 0, 0)}, {shaped}, Direction::max, 100, 100);
+  ASSERT_TRUE(s.corrected);
+  const auto& n1 = entry(s, "n1");
+  EXPECT_DOUBLE_EQ(n1.expected, 0.5);  // receive 2048 / 4096, the busier direction
+  EXPECT_EQ(n1.flags & (kEntryPricedByCeiling | kEntryPricedByAverage | kEntryPricedByAnnotation),
+            kEntryPricedByCeiling);
+  EXPECT_EQ(unpack_priced_by(pack_priced_by(n1.flags)),
+            n1.flags & (kEntryPricedByAnnotation | kEntryPricedByWorkload | kEntryPricedByCeiling |
+                        kEntryPricedByAverage));
+}
+
 TEST(UtilisationCorrection, ReceiveAnnotatedAveragedAndDefault) {
   // Annotated: half of a 2048 B/s pod is missing on a node receiving 1024: (1024 + 1024) / 4096.
   NodeLoad annotated = load("n1", 1, 0.5, 0);

@@ -3,6 +3,8 @@
 // the learned rates (hand-computed cases; the fit itself: common/model/workload_learning_test).
 #include "common/model/placement_ledger.h"
 
+#include "common/model/pricing.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -227,6 +229,114 @@ TEST(PlacementLedger, TransmitAnnotationsArePricedOnTheirOwnSide) {
   EXPECT_DOUBLE_EQ(n1.departed_plain, 0.5) << "no receive annotation";
   EXPECT_DOUBLE_EQ(n1.departed_transmit_known, 0.5 * 2000);
   EXPECT_DOUBLE_EQ(n1.departed_transmit_known_share, 0.5);
+}
+
+PodFacts ceilinged(const std::string& uid, double receive_ceiling, double transmit_ceiling) {
+  PodFacts p = pod(uid, "n1");
+  p.receive_ceiling = receive_ceiling;
+  p.transmit_ceiling = transmit_ceiling;
+  return p;
+}
+
+TEST(PlacementLedger, ACeilingCapsAnAnnotationAndPricesAPodNothingElsePrices) {
+  PlacementLedger state;
+  PodFacts over = ceilinged("over", 1000, 300);
+  over.annotated_rate = 5000;
+  over.annotated_transmit_rate = 200;
+  PodFacts under = ceilinged("under", 1000, -1);
+  under.annotated_rate = 400;
+  state.upsert_pod(over, kNow);
+  state.upsert_pod(under, kNow);
+  state.upsert_pod(ceilinged("only", 2000, 800), kNow);
+  state.upsert_pod(pod("plain", "n1"), kNow);
+  const NodeLoad& n1 = load_of(state.loads(at(kNow)), "n1");  // all wholly pending
+  EXPECT_EQ(n1.placed, 4U);
+  // Receive: over capped at 1000, under at its annotation, only at a share of its ceiling.
+  EXPECT_DOUBLE_EQ(n1.pending_known, 1000 + 400 + 2000 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.pending_known_share, 3.0);
+  EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);
+  EXPECT_EQ(n1.priced_by_annotation, 1U) << "under";
+  EXPECT_EQ(n1.priced_by_ceiling, 2U) << "over, only";
+  // Transmit: over's annotation is below its ceiling; only at a share of its ceiling.
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 200 + 800 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known_share, 2.0);
+  EXPECT_EQ(n1.priced_by_transmit_annotation, 1U);
+  EXPECT_EQ(n1.priced_by_transmit_ceiling, 1U);
+}
+
+TEST(PlacementLedger, AGonePodIsTakenOutAtItsCeilingsPrice) {
+  PlacementLedger state;
+  state.upsert_pod(ceilinged("gone", 1000, 600), kLongAgo);
+  state.remove_pod("gone", kNow);
+  const NodeLoad& n1 = load_of(state.loads(at(kNow + kLagMs + kWindowMs / 2)), "n1");
+  EXPECT_EQ(n1.departed, 1U);
+  EXPECT_DOUBLE_EQ(n1.departed_known, 0.5 * 1000 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.departed_transmit_known, 0.5 * 600 * kCeilingPodShare);
+  EXPECT_DOUBLE_EQ(n1.departed_plain, 0.0);
+}
+
+TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMean) {
+  PlacementLedger state;
+  const auto named = [](const std::string& uid, const std::string& workload) {
+    return PodFacts{.uid = uid, .node = "n1", .workload = workload, .name = "shop/" + uid};
+  };
+  PodFacts annotated = named("own", "shop/Deployment/web");
+  annotated.annotated_rate = 50;  // its measurement wins
+  annotated.annotated_transmit_rate = 70;
+  state.upsert_pod(annotated, kNow);
+  state.upsert_pod(named("sibling", "shop/Deployment/web"), kNow);
+  state.upsert_pod(named("settled", "shop/Deployment/web"), kLongAgo);
+  state.upsert_pod(named("stranger", "shop/Deployment/other"), kNow);
+  PodFacts shaped = named("shaped", "shop/Deployment/web");
+  shaped.receive_ceiling = 100;
+  state.upsert_pod(shaped, kNow);
+  // Read half a window after the lag: the window holds half of each pod placed at kNow, and
+  // nothing yet of `young`, whose rate over the window says too little.
+  const std::int64_t read = kNow + kLagMs + kWindowMs / 2;
+  state.upsert_pod(named("young", "shop/Deployment/web"), read);
+  const std::vector<MeasuredPod> measured{{.name = "shop/own", .receive = 1000, .transmit = 10},
+                                          {.name = "shop/settled", .receive = 3000},
+                                          {.name = "shop/young", .receive = 1},
+                                          {.name = "shop/gone-long-ago", .receive = 9}};
+  state.measure_pods(measured, at(read));
+  const NodeLoad& n1 = load_of(state.loads(at(read)), "n1");
+  EXPECT_EQ(n1.placed, 5U);
+  // own: 1000 over the half it held, 2000 B/s; web's mean: (2000 + 3000) / 2 = 2500 for sibling
+  // and young; shaped: capped at 100; stranger: nothing known. Missing: half of each, young all.
+  EXPECT_DOUBLE_EQ(n1.pending_known, 0.5 * 2000 + 0.5 * 2500 + 0.5 * 100 + 2500);
+  EXPECT_DOUBLE_EQ(n1.pending_plain, 0.5);
+  EXPECT_EQ(n1.priced_by_measurement, 1U);
+  EXPECT_EQ(n1.priced_by_workload_measurement, 2U);
+  EXPECT_EQ(n1.priced_by_ceiling, 1U);
+  EXPECT_EQ(n1.priced_by_annotation, 0U);
+  // Transmit: own 10 over its half, 20 B/s, alone in web's mean.
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 0.5 * 20 + 0.5 * 20 + 0.5 * 20 + 20);
+  EXPECT_EQ(n1.priced_by_transmit_measurement, 1U);
+  EXPECT_EQ(n1.priced_by_transmit_workload_measurement, 3U);
+
+  // A watch update keeps the measurement; a gone pod is taken out at its last; the next read
+  // replaces them all.
+  state.upsert_pod(annotated, read);
+  EXPECT_EQ(load_of(state.loads(at(read)), "n1").priced_by_measurement, 1U);
+  state.remove_pod("settled", read);
+  state.measure_pods(std::vector<MeasuredPod>{}, at(read));
+  const NodeLoad& later = load_of(state.loads(at(read + kLagMs + kWindowMs / 2)), "n1");
+  EXPECT_EQ(later.departed, 1U);
+  EXPECT_DOUBLE_EQ(later.departed_known, 0.5 * 3000);
+  EXPECT_EQ(later.priced_by_measurement, 1U) << "the gone pod";
+  EXPECT_EQ(later.priced_by_workload_measurement, 0U) << "nothing measured any more";
+}
+
+TEST(PlacementLedger, NodesOfPodsByNameOffTheHostNetwork) {
+  PlacementLedger state;
+  state.upsert_pod({.uid = "1", .node = "n1", .name = "shop/web-0"}, kNow);
+  state.upsert_pod({.uid = "h", .node = "n1", .name = "kube-system/e", .host_network = true}, kNow);
+  const std::vector<std::string> names{"shop/web-0", "kube-system/e", "shop/none"};
+  EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"n1", "", ""}));
+  // A StatefulSet's pod recreated under its name before the old one's deletion is seen.
+  state.upsert_pod({.uid = "2", .node = "n2", .name = "shop/web-0"}, kNow);
+  state.remove_pod("1", kNow);
+  EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"n2", "", ""}));
 }
 
 }  // namespace
