@@ -56,7 +56,8 @@ void DecisionLog::load_nodes(Decision& d) const {
   NodeBlock block;
   for (std::size_t first = 0, b = 0; first < d.header.nodes_recorded;
        first += kNodesPerBlock, ++b) {
-    const std::size_t filled = std::min<std::size_t>(kNodesPerBlock, d.header.nodes_recorded - first);
+    const std::size_t filled =
+        std::min<std::size_t>(kNodesPerBlock, d.header.nodes_recorded - first);
     if (blocks_[(d.header.node_start + b) % blocks_.size()].try_load(block, kLoadAttempts) &&
         block.ticket == d.header.ticket) {
       d.nodes.insert(d.nodes.end(), block.nodes, block.nodes + filled);

@@ -41,9 +41,9 @@ std::string_view to_string(FilterVerdict v);
 // One node of one decision. A plain trivially copyable struct: add fields freely, the log copies
 // it as words. Sizes are bounded so a record has a fixed size.
 struct NodeDecision {
-  double seed_raw = 0;       // the table's raw value (bytes over the window)
-  double correction = 0;     // placement correction added to seed_raw (0: none)
-  double rate = -1;          // average receive rate over the window in bytes/s; -1: unknown
+  double seed_raw = 0;    // the table's raw value (bytes over the window)
+  double correction = 0;  // placement correction added to seed_raw (0: none)
+  double rate = -1;       // average receive rate over the window in bytes/s; -1: unknown
   // What the node was scored on: bytes, or its link utilisation when `utilisation`.
   double scored = 0;
   double speed = -1;  // link speed in bytes/s; -1: unknown
