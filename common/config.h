@@ -87,7 +87,7 @@ struct QueryConfig {
 // Memory per /explain record: a decision, and a node of one (the extender's decision log asserts
 // them; the options' help quotes them).
 inline constexpr std::size_t kExplainDecisionBytes = 440;
-inline constexpr std::size_t kExplainNodeBytes = 264;
+inline constexpr std::size_t kExplainNodeBytes = 250;
 
 struct ExtenderConfig {
   std::string listen_host;

@@ -115,16 +115,22 @@ struct Latch {
 template <class T>
 class Slot {
  public:
-  // False (nothing written) when another writer holds the slot.
-  template <class Needed>
-  bool try_store(const T& value, Needed&& needed) noexcept {
+  // Holds the slot while write(Word*) stores the words of the new value, each with a release
+  // store (store() above, or piecewise for a writer that never stages a whole T). False (nothing
+  // written) when another writer holds the slot.
+  template <class Write>
+  bool try_write(Write&& write) noexcept {
     std::uint64_t seq = seq_.load(std::memory_order_relaxed);
     if ((seq & 1) != 0 || !seq_.compare_exchange_strong(seq, seq + 1, std::memory_order_relaxed)) {
       return false;
     }
-    store(words_.data(), value, needed);
+    write(words_.data());
     seq_.store(seq + 2, std::memory_order_release);
     return true;
+  }
+  template <class Needed>
+  bool try_store(const T& value, Needed&& needed) noexcept {
+    return try_write([&](Word* words) { store(words, value, needed); });
   }
   bool try_store(const T& value) noexcept {
     return try_store(value, [](std::size_t, std::size_t) { return true; });

@@ -1,6 +1,8 @@
 #include "extender/scheduler/decision_log.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <vector>
 
 namespace netscore::extender {
 
@@ -17,12 +19,15 @@ std::string_view to_string(FilterVerdict v) {
 }
 
 DecisionLog::DecisionLog(std::uint32_t decisions, std::uint32_t nodes)
-    : decisions_(decisions), nodes_(decisions == 0 ? 0 : std::max<std::uint32_t>(1, nodes)) {}
+    : decisions_(decisions),
+      blocks_(decisions == 0 ? 0
+                             : std::max<std::size_t>(1, (std::size_t{nodes} + kNodesPerBlock - 1) /
+                                                            kNodesPerBlock)) {}
 
 namespace {
 
 // A writer holds a slot for a few hundred nanoseconds; a few tries cover it, after which the
-// record counts as overwritten rather than stalling /explain.
+// slot's records count as overwritten rather than stalling /explain.
 constexpr unsigned kLoadAttempts = 8;
 
 }  // namespace
@@ -42,19 +47,24 @@ std::vector<Decision> DecisionLog::find(std::string_view pod_namespace, std::str
   std::sort(found.begin(), found.end(),
             [](const Decision& a, const Decision& b) { return a.header.ticket > b.header.ticket; });
   if (found.size() > limit) found.resize(limit);
-  for (auto& d : found) {
-    d.nodes.reserve(d.header.nodes_recorded);
-    NodeDecision node;
-    for (std::uint64_t i = 0; i < d.header.nodes_recorded; ++i) {
-      if (nodes_[(d.header.node_start + i) % nodes_.size()].try_load(node, kLoadAttempts) &&
-          node.ticket == d.header.ticket) {
-        d.nodes.push_back(node);
-      } else {
-        ++d.nodes_overwritten;
-      }
+  for (auto& d : found) load_nodes(d);
+  return found;
+}
+
+void DecisionLog::load_nodes(Decision& d) const {
+  d.nodes.reserve(d.header.nodes_recorded);
+  NodeBlock block;
+  for (std::size_t first = 0, b = 0; first < d.header.nodes_recorded;
+       first += kNodesPerBlock, ++b) {
+    const std::size_t filled =
+        std::min<std::size_t>(kNodesPerBlock, d.header.nodes_recorded - first);
+    if (blocks_[(d.header.node_start + b) % blocks_.size()].try_load(block, kLoadAttempts) &&
+        block.ticket == d.header.ticket) {
+      d.nodes.insert(d.nodes.end(), block.nodes, block.nodes + filled);
+    } else {
+      d.nodes_overwritten += static_cast<std::uint32_t>(filled);
     }
   }
-  return found;
 }
 
 }  // namespace netscore::extender

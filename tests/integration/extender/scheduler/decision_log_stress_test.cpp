@@ -17,6 +17,8 @@ constexpr int kWriters = 4;
 constexpr int kReaders = 2;
 constexpr int kPerWriter = 20000;
 constexpr int kPodsPerWriter = 8;
+// Decisions of 1 to 19 nodes: within one node block, and across two or three.
+constexpr int kNodeCounts = 19;
 
 std::string pod_name(int writer, int pod) {
   return "w" + std::to_string(writer) + "-p" + std::to_string(pod);
@@ -29,7 +31,7 @@ std::string node_name(std::uint64_t mark, std::size_t j) {
 }
 
 TEST(DecisionLogStress, ConcurrentRecordersAndReadersNeverSeeATornDecision) {
-  DecisionLog log(64, 512);  // small: both rings wrap hundreds of times
+  DecisionLog log(64, 512);  // small: both rings wrap over a thousand times
   std::atomic<int> writers_left{kWriters};
   std::vector<std::thread> threads;
   for (int w = 0; w < kWriters; ++w) {
@@ -40,7 +42,7 @@ TEST(DecisionLogStress, ConcurrentRecordersAndReadersNeverSeeATornDecision) {
         h.publish_id = marker(w, i);
         h.pod_namespace.set("ns");
         h.pod_name.set(pod_name(w, i % kPodsPerWriter));
-        const std::size_t nodes = 1 + static_cast<std::size_t>(i % 7);
+        const std::size_t nodes = 1 + static_cast<std::size_t>(i % kNodeCounts);
         log.record(h, nodes, [&](std::size_t j, NodeDecision& n) {
           n.name.set(node_name(h.publish_id, j));
           n.seed_raw = static_cast<double>(h.publish_id);
@@ -61,7 +63,7 @@ TEST(DecisionLogStress, ConcurrentRecordersAndReadersNeverSeeATornDecision) {
           if (mark / 1'000'000 != static_cast<std::uint64_t>(w) || i % kPodsPerWriter != p) {
             errors[r] = "decision " + std::to_string(mark) + " returned for pod " + pod_name(w, p);
           }
-          if (d.header.nodes_asked != 1 + static_cast<std::uint32_t>(i % 7) ||
+          if (d.header.nodes_asked != 1 + static_cast<std::uint32_t>(i % kNodeCounts) ||
               d.nodes.size() + d.nodes_overwritten != d.header.nodes_recorded) {
             errors[r] = "node counts of decision " + std::to_string(mark) + " do not add up";
           }

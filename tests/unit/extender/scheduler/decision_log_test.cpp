@@ -46,10 +46,11 @@ TEST(DecisionLog, OldDecisionsAndNodeRecordsAreOverwrittenNotTorn) {
   EXPECT_TRUE(log.find("ns", "old", {}, 10).empty());  // its slot was reused
   EXPECT_EQ(log.find("ns", "new", {}, 10).size(), 4U);
 
-  DecisionLog small(8, 10);
+  DecisionLog small(8, 10);  // two blocks of eight node records
+  ASSERT_EQ(small.node_capacity(), 2 * kNodesPerBlock);
   record(small, pod("ns", "a"), 4);
   record(small, pod("ns", "b"), 5);
-  record(small, pod("ns", "c"), 5);  // node records 9..13 land on 9 and, wrapping, on a's 0..3
+  record(small, pod("ns", "c"), 5);  // wrapping, c's block is a's
   const auto a = small.find("ns", "a", {}, 1);
   ASSERT_EQ(a.size(), 1U);
   EXPECT_TRUE(a[0].nodes.empty());
@@ -62,13 +63,33 @@ TEST(DecisionLog, OldDecisionsAndNodeRecordsAreOverwrittenNotTorn) {
 }
 
 TEST(DecisionLog, OneHugeRequestKeepsAtMostHalfTheNodeRecords) {
-  DecisionLog log(4, 10);
+  DecisionLog log(4, 4 * kNodesPerBlock);
   record(log, pod("ns", "big"), 100);
   const auto big = log.find("ns", "big", {}, 1);
   ASSERT_EQ(big.size(), 1U);
   EXPECT_EQ(big[0].header.nodes_asked, 100U);
-  EXPECT_EQ(big[0].header.nodes_recorded, 5U);
-  EXPECT_EQ(big[0].nodes.size(), 5U);
+  EXPECT_EQ(big[0].header.nodes_recorded, 2 * kNodesPerBlock);
+  EXPECT_EQ(big[0].nodes.size(), 2 * kNodesPerBlock);
+}
+
+TEST(DecisionLog, NodesSpanningBlocksComeBackInOrderAndAreOverwrittenByTheBlock) {
+  DecisionLog log(8, 8 * kNodesPerBlock);
+  const std::size_t spanning = 2 * kNodesPerBlock + 3;
+  record(log, pod("ns", "x"), spanning);  // blocks 0..2
+  const auto x = log.find("ns", "x", {}, 1);
+  ASSERT_EQ(x.size(), 1U);
+  ASSERT_EQ(x[0].nodes.size(), spanning);
+  for (std::size_t i = 0; i < spanning; ++i) {
+    EXPECT_EQ(x[0].nodes[i].name.view(), "node-" + std::to_string(i));
+  }
+  record(log, pod("ns", "y"), 4 * kNodesPerBlock);  // blocks 3..6
+  record(log, pod("ns", "z"), kNodesPerBlock + 1);  // blocks 7 and, wrapping, 0
+  const auto cut = log.find("ns", "x", {}, 1);
+  ASSERT_EQ(cut.size(), 1U);
+  EXPECT_EQ(cut[0].nodes_overwritten, kNodesPerBlock);
+  ASSERT_EQ(cut[0].nodes.size(), kNodesPerBlock + 3);
+  EXPECT_EQ(cut[0].nodes[0].name.view(), "node-" + std::to_string(kNodesPerBlock));
+  EXPECT_EQ(log.find("ns", "z", {}, 1)[0].nodes.size(), kNodesPerBlock + 1);
 }
 
 TEST(DecisionLog, LongTextIsCutAndFlagged) {
