@@ -189,6 +189,7 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
         if (seen.size() == 1) {
           first = now;
           cpu_first = cpu_now();
+          out.load_1m = load_average_1m();
         }
         if (seen.size() == options.pods) {
           last = now;
@@ -227,6 +228,7 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   for (const auto& [comm, cpu] : cpu_last) {
     if (cpu_first.contains(comm)) out.cpu_s[comm] = cpu - cpu_first.at(comm);
   }
+  out.cpu_ms_per_pod = cpu_ms_per_pod(cpu_first, cpu_last, out.bound);
 
   const std::string metrics = cluster.scheduler_metrics();
   out.attempt = quantiles(metrics, "scheduler_scheduling_attempt_duration_seconds",
@@ -234,7 +236,6 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   out.algorithm = quantiles(metrics, "scheduler_scheduling_algorithm_duration_seconds");
   out.queued = quantiles(metrics, "scheduler_pod_scheduling_duration_seconds");
   if (processes) {
-    out.extender_cpu_ms_per_pod = 1000 * out.cpu_s["netscore-extend"] / out.bound;
     if (const auto pid = child_by_comm("netscore-collec"))
       out.collector_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
     if (const auto pid = child_by_comm("netscore-extend"))
