@@ -94,7 +94,7 @@ void print_run(const ScalePairs& pairs, const ScaleRunResult& r) {
     line += fmt::format(" cpu_ms_per_pod_{}={:.3f}", comm, per_pod);
   if (r.netscore) {
     line += fmt::format(
-        " netscore_cpu_ms_per_pod={} collector_cpu_ms_per_refresh={:.1f} "
+        " netscore_added_cpu_ms_per_pod={} collector_cpu_ms_per_refresh={:.1f} "
         "prometheus_cpu_ms_per_refresh={:.1f} refreshes_per_s={:.2f} collector_peak_rss_kb={} "
         "extender_peak_rss_kb={} prioritize_answered={:.0f} extender_established={} "
         "extender_time_wait={} extender_server_p50_ms={} extender_server_p99_ms={}",
@@ -143,21 +143,19 @@ void print_summary(const ScalePairs& pairs) {
     line += fmt::format(" median_p99_ratio_{}={}", kLatencies[which],
                         number(median(p99_ratios[which]), 3));
   }
-  std::set<std::string> comms;
-  for (const auto* runs : {&pairs.alone, &pairs.with}) {
+  for (const auto& [side, runs] :
+       {std::pair{"alone", &pairs.alone}, std::pair{"netscore", &pairs.with}}) {
+    std::set<std::string> comms;
     for (const auto& run : *runs) {
       for (const auto& [comm, per_pod] : run.cpu_ms_per_pod) comms.insert(comm);
     }
-  }
-  for (const auto& [side, runs] :
-       {std::pair{"alone", &pairs.alone}, std::pair{"netscore", &pairs.with}}) {
     for (const auto& comm : comms) {
       line += median_field(
-          fmt::format("{}_cpu_ms_per_pod_{}", side, comm), *runs,
+          fmt::format("{}_run_cpu_ms_per_pod_{}", side, comm), *runs,
           [&comm](const ScaleRunResult& r) { return cpu_ms_per_pod_of(r, comm); }, 3);
     }
   }
-  line += median_field("netscore_cpu_ms_per_pod", pairs.with, netscore_cpu_ms_per_pod, 3);
+  line += median_field("netscore_added_cpu_ms_per_pod", pairs.with, netscore_cpu_ms_per_pod, 3);
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }
