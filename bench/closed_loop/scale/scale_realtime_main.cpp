@@ -49,7 +49,7 @@ struct Flags {
 constexpr const char* kUsage =
     "usage: netscore-scale-realtime --kube-bin=DIR [--nodes=1000,5000] [--pods=500]\n"
     "  [--pairs=3] [--replicaset-share=0.9] [--per-replicaset=10] [--threads=8]\n"
-    "  [--timeout-s=600] [--quiet-s=10] [--data-minutes=45] [--deploy-dir=DIR]\n"
+    "  [--timeout-s=600] [--quiet-s=10] [--time-scale=15] [--data-minutes=45] [--deploy-dir=DIR]\n"
     "  [--collector=PATH] [--extender=PATH] (default: this build's)\n"
     "  [--client-limits=raised|shipped|raised,shipped] [--scheduler-qps=1000]\n"
     "  [--profile-dir=DIR [--profile-s=5]]\n"
@@ -85,6 +85,7 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
       "threads", flags::number(f.run.threads), "concurrent API requests")(
       "timeout-s", flags::seconds(f.run.timeout_s), "for every pod to be bound")(
       "quiet-s", flags::seconds(f.run.quiet_s), "netscore idle before kube-scheduler starts")(
+      "time-scale", flags::number(f.run.time_scale), "netscore's refresh and window divided by")(
       "data-minutes", flags::number(f.data_minutes), "Prometheus' backfilled series")(
       "client-limits", po::value<std::string>()->notifier([&f](const std::string& list) {
         f.client_limits = comma_list(list);
@@ -109,6 +110,10 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
       std::cerr << "netscore-scale-realtime: " << flag << " must not be negative\n";
       return 2;
     }
+  }
+  if (f.run.time_scale <= 0) {
+    std::cerr << "netscore-scale-realtime: --time-scale must be positive\n";
+    return 2;
   }
   f.run.replicaset_share = std::min(1.0, f.run.replicaset_share);
   f.run.per_replicaset = std::max(1U, f.run.per_replicaset);

@@ -41,9 +41,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 using Seconds = std::chrono::duration<double>;
 
-// The project's defaults scaled as the real-time closed loop scales them: 15 s refresh and 5 m
-// window become 1 s and 20 s.
-constexpr double kTimeScale = 15;
 // The processes whose CPU a run reports, as /proc/PID/comm names them.
 constexpr std::string_view kProcesses[] = {"kube-scheduler", "kube-apiserver",  "etcd",
                                            "prometheus",     "netscore-collec", "netscore-extend"};
@@ -166,8 +163,8 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   if (netscore) {
     processes.emplace(RealtimeBinaries{.collector = options.collector_binary,
                                        .extender = options.extender_binary},
-                      Policy{.name = "netscore defaults", .kind = PolicyKind::netscore}, kTimeScale,
-                      prometheus_url, cluster.collector_env(), options.nodes);
+                      Policy{.name = "netscore defaults", .kind = PolicyKind::netscore},
+                      options.time_scale, prometheus_url, cluster.collector_env(), options.nodes);
     measure_idle(processes->url(), options.quiet_s, out);
   }
 

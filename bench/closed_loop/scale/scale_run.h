@@ -25,6 +25,10 @@ struct ScaleRunOptions {
   unsigned threads = 8;    // concurrent API requests while creating objects
   double timeout_s = 600;  // for every pod to be bound
   double quiet_s = 10;     // netscore idle before kube-scheduler starts: CPU per refresh
+  // The project's defaults divided by this, as the real-time closed loop scales them: at 15 the
+  // 15 s refresh and 5 m window become 1 s and 20 s (15 times the refreshes per pod); at 1 they
+  // are as shipped (then `quiet_s` must span a refresh).
+  double time_scale = 15;
   // kube-scheduler's client qps and burst; without, the shipped configuration's (its defaults,
   // 50 and 100), which pace the bindings at ~62 pods/s whatever else costs.
   std::optional<unsigned> scheduler_qps{};
