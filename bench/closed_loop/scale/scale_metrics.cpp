@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -18,17 +19,52 @@
 
 namespace netscore::sim {
 
+std::optional<long long> stat_cpu_ticks(std::string_view stat) {
+  // Fields after the command (which may hold spaces and parentheses) start after its last closing
+  // parenthesis; utime and stime are fields 14 and 15, the 12th and 13th after it.
+  const auto close = stat.rfind(')');
+  if (close == std::string_view::npos) return std::nullopt;
+  std::istringstream rest{std::string(stat.substr(close + 1))};
+  std::vector<std::string> fields{std::istream_iterator<std::string>(rest), {}};
+  if (fields.size() < 13) return std::nullopt;
+  const auto ticks = [](const std::string& field) -> std::optional<long long> {
+    long long value = 0;
+    const auto* end = field.data() + field.size();
+    const auto [at, ec] = std::from_chars(field.data(), end, value);
+    if (ec != std::errc{} || at != end) return std::nullopt;
+    return value;
+  };
+  const auto utime = ticks(fields[11]), stime = ticks(fields[12]);
+  if (!utime || !stime) return std::nullopt;
+  return *utime + *stime;
+}
+
 std::optional<double> process_cpu_s(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string stat;
   if (!std::getline(in, stat)) return std::nullopt;
-  // Fields after the command (which may hold spaces) start at its closing parenthesis; utime and
-  // stime are fields 14 and 15, the 12th and 13th after it.
-  std::istringstream rest(stat.substr(stat.rfind(')') + 2));
-  std::vector<std::string> fields{std::istream_iterator<std::string>(rest), {}};
-  if (fields.size() < 13) return std::nullopt;
-  const double ticks = std::stod(fields[11]) + std::stod(fields[12]);
-  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  const auto ticks = stat_cpu_ticks(stat);
+  if (!ticks) return std::nullopt;
+  return static_cast<double>(*ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+std::map<std::string, double> cpu_ms_per_pod(const std::map<std::string, double>& before_s,
+                                             const std::map<std::string, double>& after_s,
+                                             unsigned pods) {
+  std::map<std::string, double> out;
+  if (pods == 0) return out;
+  for (const auto& [name, after] : after_s) {
+    if (const auto before = before_s.find(name); before != before_s.end())
+      out[name] = 1000 * (after - before->second) / pods;
+  }
+  return out;
+}
+
+std::optional<double> load_average_1m() {
+  std::ifstream in("/proc/loadavg");
+  double load = 0;
+  if (!(in >> load)) return std::nullopt;
+  return load;
 }
 
 std::optional<long> process_peak_rss_kb(pid_t pid) {

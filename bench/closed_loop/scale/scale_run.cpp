@@ -41,9 +41,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 using Seconds = std::chrono::duration<double>;
 
-// The project's defaults scaled as the real-time closed loop scales them: 15 s refresh and 5 m
-// window become 1 s and 20 s.
-constexpr double kTimeScale = 15;
 // The processes whose CPU a run reports, as /proc/PID/comm names them.
 constexpr std::string_view kProcesses[] = {"kube-scheduler", "kube-apiserver",  "etcd",
                                            "prometheus",     "netscore-collec", "netscore-extend"};
@@ -166,8 +163,8 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   if (netscore) {
     processes.emplace(RealtimeBinaries{.collector = options.collector_binary,
                                        .extender = options.extender_binary},
-                      Policy{.name = "netscore defaults", .kind = PolicyKind::netscore}, kTimeScale,
-                      prometheus_url, cluster.collector_env(), options.nodes);
+                      Policy{.name = "netscore defaults", .kind = PolicyKind::netscore},
+                      options.time_scale, prometheus_url, cluster.collector_env(), options.nodes);
     measure_idle(processes->url(), options.quiet_s, out);
   }
 
@@ -189,6 +186,7 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
         if (seen.size() == 1) {
           first = now;
           cpu_first = cpu_now();
+          out.load_1m = load_average_1m();
         }
         if (seen.size() == options.pods) {
           last = now;
@@ -227,6 +225,7 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   for (const auto& [comm, cpu] : cpu_last) {
     if (cpu_first.contains(comm)) out.cpu_s[comm] = cpu - cpu_first.at(comm);
   }
+  out.cpu_ms_per_pod = cpu_ms_per_pod(cpu_first, cpu_last, out.bound);
 
   const std::string metrics = cluster.scheduler_metrics();
   out.attempt = quantiles(metrics, "scheduler_scheduling_attempt_duration_seconds",
@@ -234,7 +233,6 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   out.algorithm = quantiles(metrics, "scheduler_scheduling_algorithm_duration_seconds");
   out.queued = quantiles(metrics, "scheduler_pod_scheduling_duration_seconds");
   if (processes) {
-    out.extender_cpu_ms_per_pod = 1000 * out.cpu_s["netscore-extend"] / out.bound;
     if (const auto pid = child_by_comm("netscore-collec"))
       out.collector_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
     if (const auto pid = child_by_comm("netscore-extend"))

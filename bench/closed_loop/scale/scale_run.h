@@ -25,7 +25,13 @@ struct ScaleRunOptions {
   unsigned threads = 8;    // concurrent API requests while creating objects
   double timeout_s = 600;  // for every pod to be bound
   double quiet_s = 10;     // netscore idle before kube-scheduler starts: CPU per refresh
-  std::optional<unsigned> scheduler_qps{};  // kube-scheduler's client qps and burst; default 50/100
+  // The project's defaults divided by this, as the real-time closed loop scales them: at 15 the
+  // 15 s refresh and 5 m window become 1 s and 20 s (15 times the refreshes per pod); at 1 they
+  // are as shipped (then `quiet_s` must span a refresh).
+  double time_scale = 15;
+  // kube-scheduler's client qps and burst; without, the shipped configuration's (its defaults,
+  // 50 and 100), which pace the bindings at ~62 pods/s whatever else costs.
+  std::optional<unsigned> scheduler_qps{};
   // Non-empty: a CPU profile of kube-scheduler (its /debug/pprof/profile, `profile_s` long, from
   // the moment its cache holds every node) saved in this directory per run.
   std::string profile_dir{};
@@ -46,10 +52,11 @@ struct ScaleRunResult {
   LatencyQuantiles attempt, algorithm, queued;
   // Exact, from the watch: each pod's binding after the first one (the backlog's drain order).
   LatencyQuantiles since_first;
-  // CPU seconds each process spent from the first binding to the last, by comm name.
-  std::map<std::string, double> cpu_s;
+  // CPU seconds each process spent from the first binding to the last, by comm name, and the
+  // same in milliseconds per pod bound.
+  std::map<std::string, double> cpu_s, cpu_ms_per_pod;
+  std::optional<double> load_1m;  // the machine's load average as the backlog started draining
   // netscore only.
-  double extender_cpu_ms_per_pod = 0;
   double collector_cpu_ms_per_refresh = 0;   // while idle, before kube-scheduler starts
   double prometheus_cpu_ms_per_refresh = 0;  // the same window
   double refreshes_per_s = 0;                // the same window
