@@ -65,9 +65,10 @@ void Publisher::publish(const Measurement& m) {
     std::uint32_t published = 0;
     if (m.ok) {
       model::MeasuredSnapshot measured =
-          model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring);
+          model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring, name_order_);
       have_measurement_ = true;
       published = publish_snapshot(measured, &m.samples);
+      name_order_ = measured.name_order;
       if (cluster_) measured_ = std::move(measured);
     }
     record(m, published);
