@@ -138,9 +138,9 @@ const std::array kOptionTable{
     Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, "skip TLS certificate verification",
            [](Config& c, std::string_view v) { c.prometheus.insecure = parse_bool(v); }},
     Option{"NETSCORE_PROMETHEUS_COMPRESSION", "false", kCollector,
-           "ask Prometheus for gzip answers: fewer bytes (a 5,000-node answer shrinks ~25x) for "
-           "more of Prometheus' CPU than it spends evaluating the query; for a Prometheus across a "
-           "slow link",
+           "ask Prometheus for gzip answers: ~25x fewer bytes at 5,000 nodes, for the CPU "
+           "Prometheus and the collector spend compressing and decompressing them; for a "
+           "Prometheus across a slow link",
            [](Config& c, std::string_view v) { c.prometheus.compressed = parse_bool(v); }},
     Option{"NETSCORE_PROMETHEUS_HEADERS", "", kCollector,
            "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); "
