@@ -193,8 +193,8 @@ struct RefreshPath {
   std::uint64_t side_queries = 0;
 };
 
-// The default refresh (also asking for gzip answers), the one-query form it replaces and, on
-// node-exporter's mixin rules, the rules' refresh, against the seed
+// The default refresh, the one-query form it replaces and, on node-exporter's mixin rules, the
+// rules' refresh, against the seed
 // plugin's query batched over every node (one series per node), interleaved in rotating order on
 // the Prometheus of g_rules_prometheus, which evaluates the mixin's rules every second. Figures are
 // Prometheus' own evaluation times from its query log, medians over the rounds; ratios are the
@@ -215,10 +215,7 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
       config({{"NETSCORE_INTERFACE", "!lo|veth.+"}, {"NETSCORE_INTERFACE_REGEX", "true"}});
   const netscore::testing::ScratchTable default_table("bench-refresh-default");
   const netscore::testing::ScratchTable rules_table("bench-refresh-rules");
-  const netscore::testing::ScratchTable gzip_table("bench-refresh-gzip");
   RefreshPath default_path(defaults, default_table);
-  // The default refresh asking for gzip answers, as it did before compression became an option.
-  RefreshPath gzip_path(config({{"NETSCORE_PROMETHEUS_COMPRESSION", "true"}}), gzip_table);
   RefreshPath rules_path(physical, rules_table);
   c::PrometheusClient seed_client({defaults.prometheus});
   // The one-query form before the query plan: the auto chain summed by node, both directions
@@ -243,26 +240,23 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
     return;
   }
   const std::int64_t first_eval = netscore::wall_now_ms();
-  if (!default_path.refresh(first_eval, kNodes) || !rules_path.refresh(first_eval, kNodes) ||
-      !gzip_path.refresh(first_eval, kNodes)) {
+  if (!default_path.refresh(first_eval, kNodes) || !rules_path.refresh(first_eval, kNodes)) {
     state.SkipWithError("the first refresh failed");
     return;
   }
-  const std::uint64_t first_side_queries =
-      default_path.side_queries + rules_path.side_queries + gzip_path.side_queries;
+  const std::uint64_t first_side_queries = default_path.side_queries + rules_path.side_queries;
   if (rules_path.measurer.query().kind_label != "__name__") {
     state.SkipWithError("the rules' refresh does not read the recording rules");
     return;
   }
   default_path.refresh_ms.clear();
   rules_path.refresh_ms.clear();
-  gzip_path.refresh_ms.clear();
   std::size_t round = 0;
   for (auto _ : state) {
     // The rules' samples exist at the present only: every round evaluates at the present.
     const std::int64_t eval = netscore::wall_now_ms();
-    for (std::size_t i = 0; i < 5; ++i) {
-      switch ((i + round) % 5) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      switch ((i + round) % 4) {
         case 0:
           if (!seed_client.query(seed, eval).ok()) state.SkipWithError("the seed query failed");
           break;
@@ -271,9 +265,6 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
           break;
         case 2:
           if (!default_path.refresh(eval, kNodes)) state.SkipWithError("a default refresh failed");
-          break;
-        case 3:
-          if (!gzip_path.refresh(eval, kNodes)) state.SkipWithError("a gzip refresh failed");
           break;
         default:
           if (!rules_path.refresh(eval, kNodes)) state.SkipWithError("a rules refresh failed");
@@ -291,14 +282,7 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
     for (std::size_t i = 0; i < ms.size(); ++i) ms[i] += transmit_ms[i];
     return ms;
   };
-  // Both default paths ask the same query: each round's figure is the mean of its two.
-  const auto default_ms = [&] {
-    const std::vector<double> both = refresh_eval_ms(default_path.measurer.query());
-    std::vector<double> rounds;
-    for (std::size_t i = both.size() % 2; i + 1 < both.size(); i += 2)
-      rounds.push_back((both[i] + both[i + 1]) / 2);
-    return rounds;
-  }();
+  const auto default_ms = refresh_eval_ms(default_path.measurer.query());
   const auto rules_ms = refresh_eval_ms(rules_path.measurer.query());
   // The first refresh of each path asked its batch too; the rounds' are the last ones.
   if (seed_ms.size() != round || one_query_ms.size() != round || default_ms.size() < round ||
@@ -323,11 +307,9 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
   state.counters["rules/seed"] = ratio(last(rules_ms));
   state.counters["default_refresh_ms"] = median(default_path.refresh_ms);
   state.counters["rules_refresh_ms"] = median(rules_path.refresh_ms);
-  state.counters["gzip_refresh_ms"] = median(gzip_path.refresh_ms);
   state.counters["first_side_queries"] = static_cast<double>(first_side_queries);
   state.counters["later_side_queries"] =
-      static_cast<double>(default_path.side_queries + rules_path.side_queries +
-                          gzip_path.side_queries - first_side_queries);
+      static_cast<double>(default_path.side_queries + rules_path.side_queries - first_side_queries);
 }
 
 }  // namespace

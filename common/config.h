@@ -50,7 +50,6 @@ struct PrometheusConfig {
   std::string cert_file;
   std::string key_file;
   bool insecure = false;
-  bool compressed = false;  // ask for gzip answers
   // Sent with every request (tenant headers such as X-Scope-OrgID); values are never logged.
   std::vector<std::pair<std::string, std::string>> headers;
   std::string headers_file;  // "Name: value" lines, read at start (empty: none)

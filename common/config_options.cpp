@@ -137,11 +137,6 @@ const std::array kOptionTable{
            [](Config& c, std::string_view v) { c.prometheus.key_file = std::string(v); }},
     Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, "skip TLS certificate verification",
            [](Config& c, std::string_view v) { c.prometheus.insecure = parse_bool(v); }},
-    Option{"NETSCORE_PROMETHEUS_COMPRESSION", "false", kCollector,
-           "ask Prometheus for gzip answers: ~25x fewer bytes at 5,000 nodes, for the CPU "
-           "Prometheus and the collector spend compressing and decompressing them; for a "
-           "Prometheus across a slow link",
-           [](Config& c, std::string_view v) { c.prometheus.compressed = parse_bool(v); }},
     Option{"NETSCORE_PROMETHEUS_HEADERS", "", kCollector,
            "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); "
            "values are never logged",

@@ -50,8 +50,7 @@ void HttpSession::configure() {
                          static_cast<long>(options_.connect_timeout.count())),
         "connect timeout");
   check(curl_easy_setopt(c, CURLOPT_USERAGENT, options_.user_agent.c_str()), "user agent");
-  if (options_.compressed)
-    check(curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""), "accept encoding");
+  check(curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""), "accept encoding");
   check(curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L), "keepalive");
   check(curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &HttpSession::on_body), "write function");
   check(curl_easy_setopt(c, CURLOPT_WRITEDATA, this), "write data");

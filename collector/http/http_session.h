@@ -69,9 +69,6 @@ class HttpSession {
     std::chrono::milliseconds timeout{std::chrono::seconds(60)};  // a request's default
     std::size_t max_body_bytes = 256U << 20;  // of a whole body, or of a stream's unfinished line
     std::string user_agent = "netscore-collector";
-    // Asks for a compressed body (every encoding libcurl decodes). Compressing costs the server
-    // more than it saves where bandwidth is plentiful, as on the cluster's network.
-    bool compressed = true;
     std::stop_token stop{};
   };
   // Receives each complete line of a streamed 200 (without '\n', a trailing '\r' dropped, empty

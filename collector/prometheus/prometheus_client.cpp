@@ -109,7 +109,6 @@ HttpSession::Options session_options(const PrometheusClient::Options& options,
       .timeout = p.timeout.value,
       .max_body_bytes = options.max_body_bytes,
       .user_agent = options.user_agent,
-      .compressed = p.compressed,
       .stop = std::move(stop)};
   for (const auto& [name, value] : p.headers) session.headers.push_back(name + ": " + value);
   if (!p.headers_file.empty()) {

@@ -38,9 +38,6 @@ TEST(Config, DefaultsMatchTheDocumentedValues) {
   EXPECT_EQ(c.query.node_labels,
             (std::vector<std::string>{"kubernetes_node", "node", "nodename", "instance"}));
   EXPECT_TRUE(c.prometheus.headers.empty());
-  EXPECT_FALSE(c.prometheus.compressed);
-  EXPECT_TRUE(load(Component::collector, {{"NETSCORE_PROMETHEUS_COMPRESSION", "true"}})
-                  .prometheus.compressed);
   EXPECT_EQ(c.query.metric, "node_network_receive_bytes_total");
   EXPECT_EQ(c.shm.name, "netscore");
   EXPECT_EQ(c.shm.mode, 0600U);
@@ -134,7 +131,6 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_SHM_MODE", "0400", "owner read+write"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_RETRIES", "11", "from 0 to 10"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_INSECURE", "maybe", "true or false"},
-        BadCase{Component::collector, "NETSCORE_PROMETHEUS_COMPRESSION", "gzip", "true or false"},
         BadCase{Component::collector, "NETSCORE_LOG_LEVEL", "verbose", "trace"},
         BadCase{Component::extender, "NETSCORE_MAX_AGE", "forever", "duration"},
         BadCase{Component::extender, "NETSCORE_LISTEN", "8888", "host:port"},

@@ -57,17 +57,6 @@ TEST(HttpSession, GetSendsTheConfiguredHeadersAndReturnsTheAnswer) {
   EXPECT_EQ(seen.headers.count("authorization"), 0U);
 }
 
-TEST(HttpSession, AsksForACompressedBodyOnlyWhenConfiguredTo) {
-  FakeHttpServer server;
-  server.respond_with({200, "hello", {}});
-  HttpSession compressed({});
-  ASSERT_TRUE(compressed.get(server.url() + "/").ok());
-  EXPECT_THAT(server.last_request().headers.at("accept-encoding"), HasSubstr("gzip"));
-  HttpSession identity({.compressed = false});
-  ASSERT_TRUE(identity.get(server.url() + "/").ok());
-  EXPECT_EQ(server.last_request().headers.count("accept-encoding"), 0U);
-}
-
 TEST(HttpSession, PostFormSendsTheEncodedForm) {
   FakeHttpServer server;
   server.respond_with({200, "{}", {}});
