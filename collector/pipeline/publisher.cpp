@@ -66,9 +66,10 @@ void Publisher::publish(const Measurement& m) {
     if (cluster_ && m.pod_traffic) measure_pods(*m.pod_traffic);
     if (m.ok) {
       model::MeasuredSnapshot measured =
-          model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring);
+          model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring, name_order_);
       have_measurement_ = true;
       published = publish_snapshot(measured, &m.samples);
+      name_order_ = measured.name_order;
       if (cluster_) measured_ = std::move(measured);
     }
     record(m, published);

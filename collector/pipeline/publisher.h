@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -106,6 +107,8 @@ class Publisher {
   bool have_status_ = false;
   model::MeasuredSnapshot measured_{};  // the latest successful measurement, kept for a cluster
   bool have_measurement_ = false;
+  // The latest measurement's name order: the next one's samples usually come in the same order.
+  std::vector<std::size_t> name_order_{};
   std::uint32_t placed_ = 0;
   bool corrected_ = false;
   std::chrono::steady_clock::time_point next_decay_{};

@@ -65,6 +65,17 @@ std::vector<std::size_t> name_order(const std::vector<TableEntry>& entries) {
   return order;
 }
 
+// Whether `order` lists every entry once, in strictly ascending name order: strictly ascending
+// names are distinct, so as many indices in range are each entry once.
+bool orders_by_name(const std::vector<TableEntry>& entries, std::span<const std::size_t> order) {
+  if (order.size() != entries.size()) return false;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (order[i] >= entries.size()) return false;
+    if (i > 0 && !(entries[order[i - 1]].name < entries[order[i]].name)) return false;
+  }
+  return true;
+}
+
 // Moves each entry once, into `order` (name_order of these entries).
 void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_t>& order) {
   std::vector<TableEntry> sorted;
@@ -111,13 +122,17 @@ std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
 }  // namespace
 
 MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
-                                  const ScoringSettings& scoring) {
+                                  const ScoringSettings& scoring,
+                                  std::span<const std::size_t> order_hint) {
   MeasuredSnapshot out;
   out.eval_time_ms = eval_time_ms;
   out.entries.reserve(samples.size());
   for (const auto& s : samples)
     out.entries.push_back({measured_figures(s, eval_time_ms, scoring), s.node});
-  out.name_order = name_order(out.entries);
+  if (orders_by_name(out.entries, order_hint))
+    out.name_order.assign(order_hint.begin(), order_hint.end());
+  else
+    out.name_order = name_order(out.entries);
   return out;
 }
 

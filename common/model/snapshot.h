@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,12 @@ struct MeasuredSnapshot {
   std::int64_t eval_time_ms = 0;
 };
 
+// `order_hint`: an earlier measurement's name_order. Prometheus answers a query about the same
+// series in the same order from one refresh to the next, so when the hint orders these samples
+// too (checked in one pass) it is kept instead of sorting them again; the result is the same.
 MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
-                                  const ScoringSettings& scoring = {});
+                                  const ScoringSettings& scoring = {},
+                                  std::span<const std::size_t> order_hint = {});
 
 // `loads` null: no synced view of the cluster, so exactly the measurement (today's table:
 // corrected_* equal the seed values, expected 0). Otherwise entries are the union of series

@@ -3,7 +3,9 @@
 #include "common/model/snapshot.h"
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -38,6 +40,23 @@ TEST(Snapshot, EntriesAreSortedByNameWithTheirSeriesScores) {
   EXPECT_EQ(s.info.eval_time_ms, 77);
   EXPECT_EQ(s.info.flags, 0U);
   EXPECT_EQ(s.placed, 0U);
+}
+
+TEST(Snapshot, AnEarlierNameOrderIsKeptOnlyWhenItOrdersTheNewSamples) {
+  const std::vector<NodeSample> samples{
+      {.node = "c", .value = 1}, {.node = "a", .value = 2}, {.node = "b", .value = 3}};
+  const std::vector<std::size_t> sorted{1, 2, 0};  // a, b, c
+  EXPECT_EQ(measure_snapshot(samples, 0).name_order, sorted);
+  EXPECT_EQ(measure_snapshot(samples, 0, {}, sorted).name_order, sorted);
+  const std::vector<std::vector<std::size_t>> unusable{
+      {0, 1, 2}, {1, 2}, {1, 2, 0, 3}, {1, 2, 3}, {1, 1, 0}};
+  for (const auto& hint : unusable)
+    EXPECT_EQ(measure_snapshot(samples, 0, {}, hint).name_order, sorted);
+  // Two series of one node: no order is strictly ascending, so the hint is never taken.
+  const std::vector<NodeSample> twice{{.node = "b", .value = 1}, {.node = "b", .value = 2}};
+  const std::vector<std::size_t> reversed{1, 0};
+  const auto order = measure_snapshot(twice, 0, {}, reversed).name_order;
+  EXPECT_EQ(order, measure_snapshot(twice, 0).name_order);
 }
 
 TEST(Snapshot, UnscorableValuesAreInvalidAndLeftOutOfTheNormalisation) {
