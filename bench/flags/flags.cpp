@@ -1,5 +1,6 @@
 #include "bench/flags/flags.h"
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <initializer_list>
@@ -70,11 +71,11 @@ std::optional<int> parse(int argc, const char* const* argv, const po::options_de
                          std::string_view help, std::ostream& out, std::ostream& err,
                          const std::function<void(const po::variables_map&)>& before_notify) {
   const std::string program = argc > 0 ? argv[0] : "benchmark";
-  for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--help") {
-      out << help;
-      return 0;
-    }
+  // Asked before the parse, so that --help answers even beside a flag the parse would refuse.
+  if (argc > 1 && std::any_of(argv + 1, argv + argc,
+                              [](const char* arg) { return std::string_view(arg) == "--help"; })) {
+    out << help;
+    return 0;
   }
   try {
     po::variables_map vm;
