@@ -192,6 +192,12 @@ std::vector<VariableDoc> documented_variables(Component component) {
   return docs;
 }
 
+std::chrono::milliseconds pod_traffic_interval(const Config& config) {
+  constexpr int kRefreshesPerPodTrafficRead = 4;
+  if (config.pod_traffic.interval) return config.pod_traffic.interval->value;
+  return kRefreshesPerPodTrafficRead * config.refresh_interval.value;
+}
+
 std::string help_text(Component component, std::string_view program) {
   std::ostringstream out;
   out << "usage: " << program << " [--flag=VALUE ...]\n"

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -122,7 +123,7 @@ struct KubeConfig {
   std::string ca_file{};
   bool insecure = false;
   bool correction = true;
-  bool learn_workloads = true;  // price a new pod at its workload's learned traffic per pod
+  bool learn_workloads = true;   // price a new pod at its workload's learned traffic per pod
   double pod_receive_rate = 0;   // bytes/s expected of a placed pod when nothing better is known
   double pod_transmit_rate = 0;  // the same for its transmit traffic
 };
@@ -130,7 +131,7 @@ struct KubeConfig {
 // Traffic per pod from cAdvisor's series (collector).
 struct PodTrafficConfig {
   bool enabled = true;
-  PromDuration interval;
+  std::optional<PromDuration> interval;  // unset ("auto"): pod_traffic_interval() derives it
 };
 
 // Every field is set from its variable's documented default, then the environment, then flags.
@@ -174,6 +175,10 @@ using Environment = std::map<std::string, std::string, std::less<>>;
 // Throws ConfigError naming the variable (or flag), the value and what was expected.
 Config load_config(Component component, const std::vector<std::string>& args,
                    const Environment& env, std::vector<std::string>* warnings = nullptr);
+
+// How often the traffic per pod is read: NETSCORE_POD_TRAFFIC_INTERVAL, or by default four refresh
+// intervals (a minute at the shipped 15 s), so that a faster refresh reads pods faster too.
+std::chrono::milliseconds pod_traffic_interval(const Config& config);
 
 std::vector<VariableDoc> documented_variables(Component component);
 std::string help_text(Component component, std::string_view program);

@@ -106,12 +106,19 @@ const std::array kOptionTable{
     Option{"NETSCORE_POD_TRAFFIC", "true", kCollector,
            "read each pod's receive and transmit bytes/s from cAdvisor's "
            "container_network_*_bytes_total (kubelet's /metrics/cadvisor) where Prometheus has "
-           "them with pod labels; checked at every NETSCORE_RECHECK_INTERVAL",
+           "them with pod labels; checked at every NETSCORE_RECHECK_INTERVAL, and at every "
+           "NETSCORE_POD_TRAFFIC_INTERVAL while none are found",
            [](Config& c, std::string_view v) { c.pod_traffic.enabled = parse_bool(v); }},
-    Option{"NETSCORE_POD_TRAFFIC_INTERVAL", "1m", kCollector,
+    Option{"NETSCORE_POD_TRAFFIC_INTERVAL", "auto", kCollector,
            "how often the collector reads the traffic per pod (one request per direction, rates "
-           "over NETSCORE_TIME_RANGE)",
-           [](Config& c, std::string_view v) { c.pod_traffic.interval = parse_duration(v); }},
+           "over NETSCORE_TIME_RANGE); auto: four NETSCORE_REFRESH_INTERVALs",
+           [](Config& c, std::string_view v) {
+             if (v == "auto") {
+               c.pod_traffic.interval.reset();
+             } else {
+               c.pod_traffic.interval = parse_duration(v);
+             }
+           }},
     Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector,
            "Prometheus base URL; user:password@ in it is sent as basic auth",
            [](Config& c, std::string_view v) { c.prometheus.url = parse_url(v); }},

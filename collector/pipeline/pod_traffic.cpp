@@ -38,7 +38,7 @@ PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& 
 
 PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock)
     : recheck_ms_(config.recheck_interval.value.count()),
-      interval_ms_(config.pod_traffic.interval.value.count()),
+      interval_ms_(pod_traffic_interval(config).count()),
       clock_(std::move(clock)) {
   PodTraffic empty;
   const std::string window = config.query.time_range.text;
@@ -82,7 +82,9 @@ void PodTrafficReader::detect(PrometheusApi& api, std::int64_t eval_time_ms, Pod
   const bool in_use = answer.value->series > 0;
   if (in_use && !next.in_use) next_read_ms_ = now_ms;  // newly found: read at once
   next.in_use = in_use;
-  next_detection_ms_ = now_ms + recheck_ms_;
+  // While none are found, looked for again at the read's cadence: kubelet's targets may not be
+  // scraped yet when the collector starts, and the question is one count().
+  next_detection_ms_ = now_ms + (in_use ? recheck_ms_ : std::min(recheck_ms_, interval_ms_));
 }
 
 void PodTrafficReader::read(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next) {

@@ -207,7 +207,7 @@ TEST_F(PodTrafficIntegrationTest, EachMeasurementCarriesTheLatestRead) {
   now_ms += config.refresh_interval.value.count();
   const collector::Measurement second = measurer.measure(eval_ms() + kStepMs, no_wait());
   EXPECT_EQ(second.pod_traffic, first.pod_traffic) << "within the interval: the same read";
-  now_ms += config.pod_traffic.interval.value.count();
+  now_ms += pod_traffic_interval(config).count();
   const collector::Measurement third = measurer.measure(eval_ms() + 5 * kStepMs, no_wait());
   ASSERT_TRUE(third.pod_traffic);
   EXPECT_EQ(third.pod_traffic->eval_time_ms, eval_ms() + 5 * kStepMs);

@@ -43,7 +43,7 @@ TEST(Config, DefaultsMatchTheDocumentedValues) {
   EXPECT_EQ(c.shm.mode, 0600U);
   EXPECT_EQ(c.log_level, LogLevel::info);
   EXPECT_TRUE(c.pod_traffic.enabled);
-  EXPECT_EQ(c.pod_traffic.interval.value, std::chrono::minutes(1));
+  EXPECT_EQ(pod_traffic_interval(c), std::chrono::minutes(1));
   const Config e = load(Component::extender, {});
   EXPECT_EQ(e.extender.listen_host, "127.0.0.1");
   EXPECT_EQ(e.extender.listen_port, 8888);
@@ -80,6 +80,19 @@ TEST(Config, EnvironmentSetsEveryPublicVariable) {
   EXPECT_EQ(e.extender.listen_port, 9999);
   EXPECT_EQ(e.extender.url_prefix, "/netscore");
   EXPECT_EQ(e.max_age.value, std::chrono::seconds(90));
+}
+
+TEST(Config, TheTrafficPerPodIsReadEveryFourRefreshesUnlessSet) {
+  EXPECT_EQ(pod_traffic_interval(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1s"}})),
+            std::chrono::seconds(4));
+  EXPECT_EQ(
+      pod_traffic_interval(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1s"},
+                                                       {"NETSCORE_POD_TRAFFIC_INTERVAL", "30s"}})),
+      std::chrono::seconds(30));
+  EXPECT_EQ(
+      pod_traffic_interval(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "2s"},
+                                                       {"NETSCORE_POD_TRAFFIC_INTERVAL", "auto"}})),
+      std::chrono::seconds(8));
 }
 
 TEST(Config, FlagsOverrideEnvironment) {

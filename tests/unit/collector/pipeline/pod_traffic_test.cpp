@@ -86,10 +86,10 @@ TEST_F(PodTrafficTest, DetectedSeriesAreReadOneRequestPerDirectionAtTheirOwnCade
   EXPECT_TRUE(exporter.receive_valid);
   EXPECT_FALSE(exporter.transmit_valid) << "no transmit series";
   // Within the interval nothing is asked and the same value is handed out.
-  now_ms_ = config_.pod_traffic.interval.value.count() - 1;
+  now_ms_ = pod_traffic_interval(config_).count() - 1;
   EXPECT_EQ(r.refresh(api_, kPodEvalMs + 15'000), first);
   EXPECT_EQ(script_.asked.size(), 3U);
-  now_ms_ = config_.pod_traffic.interval.value.count();
+  now_ms_ = pod_traffic_interval(config_).count();
   const auto second = r.refresh(api_, kPodEvalMs + 60'000);
   EXPECT_EQ(second->eval_time_ms, kPodEvalMs + 60'000);
   EXPECT_EQ(script_.asked.size(), 5U) << "a read, no detection";
@@ -101,28 +101,39 @@ TEST_F(PodTrafficTest, DetectedSeriesAreReadOneRequestPerDirectionAtTheirOwnCade
   EXPECT_EQ(r.counts().detections, 2U);
 }
 
-TEST_F(PodTrafficTest, WithoutPodLabelsNothingIsReadUntilTheRecheckFindsThem) {
+// While no series has pod labels, the detection is asked at the read's cadence, not only at the
+// recheck: kubelet's targets may not be scraped yet when the collector starts.
+TEST_F(PodTrafficTest, WithoutPodLabelsOnlyTheDetectionIsAskedAtTheReadCadenceUntilItFindsThem) {
   script_.detection = "";
   PodTrafficReader r = reader();
   const auto absent = r.refresh(api_, kPodEvalMs);
   EXPECT_TRUE(absent->checked);
   EXPECT_FALSE(absent->in_use);
   EXPECT_TRUE(absent->pods.empty());
-  now_ms_ = config_.recheck_interval.value.count() - 1;
+  const std::int64_t interval = pod_traffic_interval(config_).count();
+  ASSERT_LT(interval, config_.recheck_interval.value.count());
+  now_ms_ = interval - 1;
   r.refresh(api_, kPodEvalMs);
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection"}));
+  now_ms_ = interval;
+  EXPECT_FALSE(r.refresh(api_, kPodEvalMs)->in_use);
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "detection"}));
   script_.detection = R"({"metric":{},"value":[1,"3"]})";
-  now_ms_ = config_.recheck_interval.value.count();
+  now_ms_ = 2 * interval;
   EXPECT_TRUE(r.refresh(api_, kPodEvalMs)->in_use);
-  EXPECT_EQ(script_.asked,
-            (std::vector<std::string>{"detection", "detection", "receive", "transmit"}));
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "detection", "detection",
+                                                     "receive", "transmit"}));
+  // Found: the next detection waits for the recheck.
+  now_ms_ = 3 * interval;
+  r.refresh(api_, kPodEvalMs);
+  EXPECT_EQ(r.counts().detections, 3U);
 }
 
 TEST_F(PodTrafficTest, AFailedReadKeepsTheLastTrafficAndIsAskedAgainAtTheNextRefresh) {
   PodTrafficReader r = reader();
   ASSERT_EQ(r.refresh(api_, kPodEvalMs)->pods.size(), 2U);
   script_.read_status = 503;
-  now_ms_ = config_.pod_traffic.interval.value.count();
+  now_ms_ = pod_traffic_interval(config_).count();
   const auto failed = r.refresh(api_, kPodEvalMs + 60'000);
   EXPECT_EQ(failed->eval_time_ms, kPodEvalMs);
   EXPECT_EQ(failed->pods.size(), 2U);
