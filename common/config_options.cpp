@@ -342,7 +342,7 @@ const std::array kOptionTable{
            "count traffic that just-placed pods will add until Prometheus' window shows it (needs "
            "the watcher)",
            [](Config& c, std::string_view v) { c.kube.correction = parse_bool(v); }},
-    Option{"NETSCORE_LEARN_WORKLOADS", "true", kCollector,
+    Option{"NETSCORE_LEARN_WORKLOADS", "false", kCollector,
            "learn each workload's traffic per pod from the node rates and the pods on each node, "
            "and expect that of its new pods where no measured traffic per pod prices them (false: "
            "such pods are priced at the cluster's measured traffic per pod)",
