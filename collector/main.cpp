@@ -119,7 +119,9 @@ int main(int argc, char** argv) {
         watcher ? std::optional<nc::Publisher::Cluster>({*state, *watcher}) : std::nullopt);
     publisher->start();
     if (watcher) watcher->start();
-    nc::Measurer measurer(config, client);
+    nc::Measurer measurer(
+        config, client,
+        {.retries = config.prometheus.retries, .cluster = state ? &*state : nullptr});
     nc::RefreshLoop loop({config.refresh_interval.value, {}}, measurer, *publisher, client);
     spdlog::info(
         "started url={} mode={} query=\"{}\" transmit_query=\"{}\" interval={} shm={} "

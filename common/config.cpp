@@ -173,6 +173,13 @@ Config load_config(Component component, const std::vector<std::string>& args,
         "invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template when "
         "NETSCORE_QUERY_MODE=custom");
   }
+  if (component == Component::collector && config.pod_traffic.recent_range &&
+      config.pod_traffic.recent_range->value > config.query.time_range.value) {
+    throw ConfigError("invalid NETSCORE_POD_TRAFFIC_RECENT_RANGE=\"" +
+                      config.pod_traffic.recent_range->text +
+                      "\": expected at most NETSCORE_TIME_RANGE (" + config.query.time_range.text +
+                      "): the full read covers longer ranges");
+  }
   if (component == Component::collector) resolve_kube(config, env);
   return config;
 }
@@ -196,6 +203,16 @@ std::chrono::milliseconds pod_traffic_interval(const Config& config) {
   constexpr int kRefreshesPerPodTrafficRead = 4;
   if (config.pod_traffic.interval) return config.pod_traffic.interval->value;
   return kRefreshesPerPodTrafficRead * config.refresh_interval.value;
+}
+
+PromDuration pod_traffic_recent_range(const Config& config) {
+  constexpr int kRefreshesPerRecentRange = 4;
+  constexpr std::chrono::milliseconds kShortestRecentRange = std::chrono::minutes(1);
+  if (config.pod_traffic.recent_range) return *config.pod_traffic.recent_range;
+  const auto range = std::min(
+      std::max(kRefreshesPerRecentRange * config.refresh_interval.value, kShortestRecentRange),
+      config.query.time_range.value);
+  return {.value = range, .text = std::to_string(range.count()) + "ms"};
 }
 
 std::string help_text(Component component, std::string_view program) {

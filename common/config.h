@@ -132,6 +132,8 @@ struct KubeConfig {
 struct PodTrafficConfig {
   bool enabled = true;
   std::optional<PromDuration> interval;  // unset ("auto"): pod_traffic_interval() derives it
+  // The range of the recent pods' read; unset ("auto"): pod_traffic_recent_range() derives it.
+  std::optional<PromDuration> recent_range;
 };
 
 // Every field is set from its variable's documented default, then the environment, then flags.
@@ -179,6 +181,11 @@ Config load_config(Component component, const std::vector<std::string>& args,
 // How often the traffic per pod is read: NETSCORE_POD_TRAFFIC_INTERVAL, or by default four refresh
 // intervals (a minute at the shipped 15 s), so that a faster refresh reads pods faster too.
 std::chrono::milliseconds pod_traffic_interval(const Config& config);
+
+// The range of the recent pods' read: NETSCORE_POD_TRAFFIC_RECENT_RANGE, or by default four
+// refresh intervals and at least a minute (two samples at kube-prometheus' 30 s kubelet scrape
+// interval), at most NETSCORE_TIME_RANGE.
+PromDuration pod_traffic_recent_range(const Config& config);
 
 std::vector<VariableDoc> documented_variables(Component component);
 std::string help_text(Component component, std::string_view program);

@@ -110,13 +110,28 @@ const std::array kOptionTable{
            "NETSCORE_POD_TRAFFIC_INTERVAL while none are found",
            [](Config& c, std::string_view v) { c.pod_traffic.enabled = parse_bool(v); }},
     Option{"NETSCORE_POD_TRAFFIC_INTERVAL", "auto", kCollector,
-           "how often the collector reads the traffic per pod (one request per direction, rates "
-           "over NETSCORE_TIME_RANGE); auto: four NETSCORE_REFRESH_INTERVALs",
+           "how often the collector reads the traffic of every pod (one request per direction, "
+           "rates over NETSCORE_TIME_RANGE); auto: every four NETSCORE_REFRESH_INTERVALs or "
+           "more, so that the per-pod reads take no longer per refresh, on average, than the "
+           "refresh's own query (measured; at most every NETSCORE_RECHECK_INTERVAL)",
            [](Config& c, std::string_view v) {
              if (v == "auto") {
                c.pod_traffic.interval.reset();
              } else {
                c.pod_traffic.interval = parse_duration(v);
+             }
+           }},
+    Option{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "auto", kCollector,
+           "range of the read, every refresh, of the pods placed within NETSCORE_TIME_RANGE that "
+           "the last full read does not price (the slope of their samples, measurable from a "
+           "pod's second scrape); set it to two to four scrape intervals of kubelet's cAdvisor "
+           "target; auto: four NETSCORE_REFRESH_INTERVALs, at least 1m, at most "
+           "NETSCORE_TIME_RANGE",
+           [](Config& c, std::string_view v) {
+             if (v == "auto") {
+               c.pod_traffic.recent_range.reset();
+             } else {
+               c.pod_traffic.recent_range = parse_duration(v);
              }
            }},
     Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector,

@@ -49,6 +49,11 @@ void ClusterState::measure_pods(std::span<const model::MeasuredPod> measured,
   ledger_.measure_pods(measured, read);
 }
 
+void ClusterState::measure_recent_pods(std::span<const model::MeasuredPod> measured) {
+  std::lock_guard lock(mutex_);
+  ledger_.measure_recent_pods(measured);
+}
+
 std::optional<double> ClusterState::rate_per_pod() const {
   std::lock_guard lock(mutex_);
   return ledger_.rate_per_pod();
@@ -72,6 +77,11 @@ std::size_t ClusterState::pod_count() const {
 std::size_t ClusterState::node_count() const {
   std::lock_guard lock(mutex_);
   return ledger_.node_count();
+}
+
+std::vector<model::PlacedPod> ClusterState::pods_placed_since(std::int64_t since_ms) const {
+  std::lock_guard lock(mutex_);
+  return ledger_.pods_placed_since(since_ms);
 }
 
 std::size_t ClusterState::recent_count() const {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "collector/pipeline/pod_traffic.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/prometheus_client.h"
 #include "common/model/figures.h"
 #include "common/model_settings.h"
@@ -216,12 +217,24 @@ void print_pod_traffic(const Measurement& m, std::ostream& out) {
   } else {
     out << fmt::format(
         "pod traffic: per-pod series in use, {} pod{} read {} ms before this "
-        "evaluation{}\n",
+        "evaluation{}; every pod read every {} ms\n",
         t.pods.size(), t.pods.size() == 1 ? "" : "s",
         t.eval_time_ms > 0 ? m.eval_time_ms - t.eval_time_ms : -1,
-        t.error.empty() ? "" : "; the last read failed: " + t.error);
+        t.error.empty() ? "" : "; the last read failed: " + t.error, m.pod_traffic_interval_ms);
   }
   out << "  receive: " << t.receive_query << "\n  transmit: " << t.transmit_query << "\n";
+  print_recent_pod_traffic(m, out);
+}
+
+void print_recent_pod_traffic(const Measurement& m, std::ostream& out) {
+  if (!m.recent_pod_traffic) return;
+  const RecentPodTraffic& r = *m.recent_pod_traffic;
+  out << fmt::format(
+      "recent pods (placed since the read of every pod, which does not price them): {} asked, {} "
+      "answered, {} left out beyond {}, {} kept; slope over {} ms{}\n",
+      r.asked, r.answered, r.left_out, kMaxRecentPods, r.pods.size(), r.range_ms,
+      r.error.empty() ? "" : "; the last read failed: " + r.error);
+  if (r.asked > 0) out << "  receive: " << r.receive_query << "\n";
 }
 
 }  // namespace netscore::collector

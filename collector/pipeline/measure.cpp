@@ -16,7 +16,7 @@ Measurer::Measurer(const Config& config, PrometheusClient& client, Options optio
       plan_(config.query, config.recheck_interval.value, options.clock),
       query_config_(config.query),
       options_(options) {
-  if (config.pod_traffic.enabled) pod_traffic_.emplace(config, options.clock);
+  if (config.pod_traffic.enabled) pod_traffic_.emplace(config, options.clock, options.cluster);
 }
 
 std::optional<ParsedVector> Measurer::ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
@@ -46,9 +46,14 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   const std::uint64_t side_before = plan_.counts().total();
   plan_.prepare(api_, eval_time_ms);
   std::string failure;
+  const std::int64_t asked_ms = options_.clock();
   std::optional<ParsedVector> parsed = ask_batch(eval_time_ms, wait, m, failure);
-  if (parsed && plan_.reconsider(*parsed, api_, eval_time_ms))
+  std::int64_t node_read_ms = options_.clock() - asked_ms;
+  if (parsed && plan_.reconsider(*parsed, api_, eval_time_ms)) {
+    const std::int64_t again_ms = options_.clock();
     parsed = ask_batch(eval_time_ms, wait, m, failure);
+    node_read_ms = options_.clock() - again_ms;
+  }
   if (client_.aborted()) {
     m.stopped = true;
     m.error = "stopped";
@@ -70,8 +75,11 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   // Its own cadence and its own failures: a pod read that fails never fails the node figures.
   // Asked only of a Prometheus that answered, so that one down costs no more timeouts.
   if (pod_traffic_) {
-    m.pod_traffic = m.queried && !client_.aborted() ? pod_traffic_->refresh(api_, eval_time_ms)
-                                                    : pod_traffic_->traffic();
+    m.pod_traffic = m.queried && !client_.aborted()
+                        ? pod_traffic_->refresh(api_, eval_time_ms, node_read_ms)
+                        : pod_traffic_->traffic();
+    m.recent_pod_traffic = pod_traffic_->recent();
+    m.pod_traffic_interval_ms = pod_traffic_->interval_ms();
   }
   if (m.answered) diagnose_if_due(m);
   m.finished_wall_ms = wall_now_ms();

@@ -9,6 +9,7 @@
 
 #include "collector/pipeline/pod_traffic.h"
 #include "collector/pipeline/query_plan.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/diagnosis.h"
 #include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/prometheus_client.h"
@@ -60,6 +61,11 @@ struct Measurement {
   // The traffic per pod as last read, at its own cadence (NETSCORE_POD_TRAFFIC_INTERVAL): null
   // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
   std::shared_ptr<const PodTraffic> pod_traffic{};
+  // The recent pods' traffic, read every refresh (recent_pod_traffic.h): null when
+  // NETSCORE_POD_TRAFFIC is off.
+  std::shared_ptr<const RecentPodTraffic> recent_pod_traffic{};
+  // The time between reads of every pod's traffic now (auto adapts it); 0 when off.
+  std::int64_t pod_traffic_interval_ms = 0;
 };
 
 // Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the
@@ -82,6 +88,9 @@ class Measurer {
     std::chrono::milliseconds backoff_base{200};
     // When the questions asked apart are due (QueryPlan, PodTrafficReader).
     MonoClockMs clock = mono_now_ms;
+    // The watched pods: those placed since the last read of every pod's traffic are read by name
+    // every refresh. Null: no cluster watched, none.
+    const ClusterState* cluster = nullptr;
   };
 
   // The refresh loop's: the configured retries.

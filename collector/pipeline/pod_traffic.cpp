@@ -1,8 +1,11 @@
 #include "collector/pipeline/pod_traffic.h"
 
 #include <algorithm>
+#include <cmath>
+#include <unordered_set>
 #include <utility>
 
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/promql.h"
 
 namespace netscore::collector {
@@ -18,6 +21,28 @@ std::string pod_key(std::string_view namespace_name, std::string_view pod) {
   key += pod;
   return key;
 }
+
+namespace {
+
+// Both directions' answers by "namespace/name".
+std::unordered_map<std::string, PodRates> rates_by_pod(const PodTrafficAnswer& receive,
+                                                       const PodTrafficAnswer& transmit) {
+  std::unordered_map<std::string, PodRates> out;
+  out.reserve(receive.pods.size());
+  for (const PodRate& r : receive.pods) {
+    PodRates& rates = out[pod_key(r.namespace_name, r.pod)];
+    rates.receive = r.value;
+    rates.receive_valid = true;
+  }
+  for (const PodRate& t : transmit.pods) {
+    PodRates& rates = out[pod_key(t.namespace_name, t.pod)];
+    rates.transmit = t.value;
+    rates.transmit_valid = true;
+  }
+  return out;
+}
+
+}  // namespace
 
 PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& state) {
   PodTrafficJoin out{.eval_time_ms = traffic.eval_time_ms};
@@ -36,32 +61,60 @@ PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& 
   return out;
 }
 
-PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock)
+std::int64_t full_read_refreshes(const ReadCosts& costs, std::int64_t max_refreshes) {
+  const std::int64_t most = std::max(max_refreshes, kMinFullReadRefreshes);
+  const double budget = costs.node_ms - costs.recent_ms;
+  if (budget <= 0) return costs.full_ms > 0 ? most : kMinFullReadRefreshes;
+  const double needed = std::ceil(costs.full_ms / budget);
+  return std::clamp(static_cast<std::int64_t>(std::min(needed, static_cast<double>(most))),
+                    kMinFullReadRefreshes, most);
+}
+
+PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
+                                   const ClusterState* cluster)
     : recheck_ms_(config.recheck_interval.value.count()),
-      interval_ms_(pod_traffic_interval(config).count()),
-      clock_(std::move(clock)) {
+      refresh_ms_(config.refresh_interval.value.count()),
+      adaptive_(!config.pod_traffic.interval),
+      lag_ms_(config.refresh_interval.value.count()),
+      window_ms_(config.query.time_range.value.count()),
+      recent_range_(pod_traffic_recent_range(config).text),
+      clock_(std::move(clock)),
+      cluster_(cluster),
+      interval_ms_(pod_traffic_interval(config).count()) {
   PodTraffic empty;
   const std::string window = config.query.time_range.text;
   empty.detection_query = build_pod_series_query(std::string(kPodReceiveMetric));
   empty.receive_query = build_pod_traffic_query(std::string(kPodReceiveMetric), window);
   empty.transmit_query = build_pod_traffic_query(std::string(kPodTransmitMetric), window);
   traffic_ = std::make_shared<const PodTraffic>(std::move(empty));
+  recent_ = std::make_shared<const RecentPodTraffic>(
+      RecentPodTraffic{.range_ms = pod_traffic_recent_range(config).value.count()});
 }
 
 std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
-                                                            std::int64_t eval_time_ms) {
+                                                            std::int64_t eval_time_ms,
+                                                            std::int64_t node_read_ms) {
+  node_ms_total_ += node_read_ms;
+  ++refreshes_;
   const bool detection_due = clock_() >= next_detection_ms_;
   const bool read_due = clock_() >= next_read_ms_;
-  if (!detection_due && !(read_due && traffic_->in_use)) return traffic_;
-  PodTraffic next = *traffic_;
-  if (detection_due) detect(api, eval_time_ms, next);
-  // A runtime that fills no pod labels gives no pod traffic: nothing to read until it does.
-  if (next.in_use && clock_() >= next_read_ms_) read(api, eval_time_ms, next);
-  if (!next.in_use) {
-    next.pods.clear();
-    next.eval_time_ms = 0;
+  // Copied only when something is asked: the read of every pod may hold a hundred thousand.
+  if (detection_due || (read_due && traffic_->in_use)) {
+    PodTraffic next = *traffic_;
+    if (detection_due) detect(api, eval_time_ms, next);
+    // A runtime that fills no pod labels gives no pod traffic: nothing to read until it does.
+    if (next.in_use && clock_() >= next_read_ms_) read(api, eval_time_ms, next);
+    if (!next.in_use) {
+      next.pods.clear();
+      next.eval_time_ms = 0;
+    }
+    traffic_ = std::make_shared<const PodTraffic>(std::move(next));
   }
-  traffic_ = std::make_shared<const PodTraffic>(std::move(next));
+  if (traffic_->in_use && cluster_ != nullptr && !api.aborted()) {
+    const std::int64_t started_ms = clock_();
+    read_recent(api, eval_time_ms);
+    recent_ms_total_ += clock_() - started_ms;
+  }
   return traffic_;
 }
 
@@ -100,20 +153,71 @@ void PodTrafficReader::read(PrometheusApi& api, std::int64_t eval_time_ms, PodTr
     return;
   }
   next.error.clear();
-  next.pods.clear();
-  next.pods.reserve(receive.value->pods.size());
-  for (const PodRate& r : receive.value->pods) {
-    PodRates& rates = next.pods[pod_key(r.namespace_name, r.pod)];
-    rates.receive = r.value;
-    rates.receive_valid = true;
-  }
-  for (const PodRate& t : transmit.value->pods) {
-    PodRates& rates = next.pods[pod_key(t.namespace_name, t.pod)];
-    rates.transmit = t.value;
-    rates.transmit_valid = true;
-  }
+  next.pods = rates_by_pod(*receive.value, *transmit.value);
   next.eval_time_ms = eval_time_ms;
+  adapt_interval(clock_() - now_ms);
   next_read_ms_ = now_ms + interval_ms_;
+}
+
+void PodTrafficReader::adapt_interval(std::int64_t full_ms) {
+  if (adaptive_ && refreshes_ > 0) {
+    const auto per_refresh = [&](std::int64_t total) {
+      return static_cast<double>(total) / static_cast<double>(refreshes_);
+    };
+    // What rarely changes is asked again every NETSCORE_RECHECK_INTERVAL: the traffic of pods
+    // that old is as stale as the cached link speeds, whatever reading it costs.
+    const std::int64_t refreshes =
+        full_read_refreshes({.node_ms = per_refresh(node_ms_total_),
+                             .full_ms = static_cast<double>(full_ms),
+                             .recent_ms = per_refresh(recent_ms_total_)},
+                            recheck_ms_ / std::max<std::int64_t>(refresh_ms_, 1));
+    interval_ms_ = refreshes * refresh_ms_;
+  }
+  node_ms_total_ = recent_ms_total_ = refreshes_ = 0;
+}
+
+void PodTrafficReader::read_recent(PrometheusApi& api, std::int64_t eval_time_ms) {
+  const PodTraffic& full = *traffic_;
+  const model::LoadWindow full_read{
+      .now_ms = full.eval_time_ms, .lag_ms = lag_ms_, .window_ms = window_ms_};
+  RecentSelection selection = select_recent_pods(
+      cluster_->pods_placed_since(unpriced_since_ms(full_read)), full.pods, full_read);
+  RecentPodTraffic next{
+      .eval_time_ms = recent_->eval_time_ms,
+      .range_ms = recent_->range_ms,
+      .asked = static_cast<std::uint32_t>(selection.asked.size()),
+      .left_out = static_cast<std::uint32_t>(selection.unpriced.size() - selection.asked.size()),
+      .receive_query = recent_->receive_query,
+      .transmit_query = recent_->transmit_query};
+  for (const std::string& name : selection.unpriced) {
+    if (const auto it = recent_->pods.find(name); it != recent_->pods.end()) next.pods.insert(*it);
+  }
+  // No recent pod, no request.
+  if (!selection.asked.empty()) {
+    ++counts_.recent_reads;
+    next.receive_query = build_recent_pod_traffic_query(std::string(kPodReceiveMetric),
+                                                        recent_range_, selection.asked);
+    next.transmit_query = build_recent_pod_traffic_query(std::string(kPodTransmitMetric),
+                                                         recent_range_, selection.asked);
+    const auto receive = api.pod_traffic(next.receive_query, eval_time_ms);
+    const auto transmit =
+        receive.ok() ? api.pod_traffic(next.transmit_query, eval_time_ms) : receive;
+    if (!receive.ok() || !transmit.ok()) {
+      // What was read before stands; asked again at the next refresh.
+      ++counts_.recent_failed;
+      next.error = "recent read: " + (receive.ok() ? transmit.error : receive.error);
+    } else {
+      const std::unordered_set<std::string> asked(selection.asked.begin(), selection.asked.end());
+      for (auto& [name, rates] : rates_by_pod(*receive.value, *transmit.value)) {
+        // The selector's two alternations may match a pod not asked: left out.
+        if (!asked.contains(name)) continue;
+        ++next.answered;
+        next.pods[name] = {.rates = rates, .eval_time_ms = eval_time_ms};
+      }
+      next.eval_time_ms = eval_time_ms;
+    }
+  }
+  recent_ = std::make_shared<const RecentPodTraffic>(std::move(next));
 }
 
 }  // namespace netscore::collector

@@ -64,6 +64,22 @@ struct PodTrafficJoin {
 };
 PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& state);
 
+struct RecentPodTraffic;  // recent_pod_traffic.h
+
+// What the reads took (ms), for NETSCORE_POD_TRAFFIC_INTERVAL=auto: the refresh's own query (its
+// mean since the last read of every pod), the last read of every pod, and the recent pods' read
+// (its mean per refresh since then).
+struct ReadCosts {
+  double node_ms = 0;
+  double full_ms = 0;
+  double recent_ms = 0;
+};
+// The fewest refreshes between reads of every pod, at least kMinFullReadRefreshes, at which the
+// per-pod reads take no longer per refresh, on average, than the refresh's own query:
+// full / n + recent <= node. `max_refreshes` when none does (the recent read alone costs as much).
+inline constexpr std::int64_t kMinFullReadRefreshes = 4;
+std::int64_t full_read_refreshes(const ReadCosts& costs, std::int64_t max_refreshes);
+
 // Asks what is due and keeps the last traffic read. Not thread-safe: the measuring thread owns
 // it; what it hands out is immutable.
 class PodTrafficReader {
@@ -72,27 +88,52 @@ class PodTrafficReader {
     std::uint64_t detections = 0;
     std::uint64_t reads = 0;  // each one request per direction
     std::uint64_t failed = 0;
+    std::uint64_t recent_reads = 0;  // each one request per direction
+    std::uint64_t recent_failed = 0;
   };
 
-  explicit PodTrafficReader(const Config& config, MonoClockMs clock = mono_now_ms);
+  // With `cluster`, the pods it watches that the read of every pod does not price yet are read
+  // every refresh by name (recent_pod_traffic.h); without, only the read of every pod is made.
+  explicit PodTrafficReader(const Config& config, MonoClockMs clock = mono_now_ms,
+                            const ClusterState* cluster = nullptr);
 
-  // The detection and the read when due; the traffic as it stands after them.
-  std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms);
+  // The detection and the reads when due; the traffic as it stands after them. `node_read_ms`:
+  // what this refresh's own query took, the measure of NETSCORE_POD_TRAFFIC_INTERVAL=auto.
+  std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms,
+                                            std::int64_t node_read_ms = 0);
   // The traffic as it stands, nothing asked.
   const std::shared_ptr<const PodTraffic>& traffic() const { return traffic_; }
+  // The recent pods' traffic as it stands; never null.
+  const std::shared_ptr<const RecentPodTraffic>& recent() const { return recent_; }
   const Counts& counts() const { return counts_; }
+  // The time between reads of every pod now: the configured one, or auto's last choice.
+  std::int64_t interval_ms() const { return interval_ms_; }
 
  private:
   void detect(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next);
   void read(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next);
+  void read_recent(PrometheusApi& api, std::int64_t eval_time_ms);
+  // After a read of every pod that took `full_ms`: auto's next interval, and a new tally.
+  void adapt_interval(std::int64_t full_ms);
 
   const std::int64_t recheck_ms_;
-  const std::int64_t interval_ms_;
+  const std::int64_t refresh_ms_;
+  const bool adaptive_;  // NETSCORE_POD_TRAFFIC_INTERVAL=auto
+  const std::int64_t lag_ms_;
+  const std::int64_t window_ms_;
+  const std::string recent_range_;
   const MonoClockMs clock_;
+  const ClusterState* cluster_;
+  std::int64_t interval_ms_;
   std::shared_ptr<const PodTraffic> traffic_;
+  std::shared_ptr<const RecentPodTraffic> recent_;
   Counts counts_;
   std::int64_t next_detection_ms_ = 0;
   std::int64_t next_read_ms_ = 0;
+  // Since the last read of every pod: the refreshes' own queries and the recent reads, in ms.
+  std::int64_t node_ms_total_ = 0;
+  std::int64_t recent_ms_total_ = 0;
+  std::int64_t refreshes_ = 0;
 };
 
 }  // namespace netscore::collector

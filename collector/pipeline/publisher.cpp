@@ -24,6 +24,12 @@ void copy_text(char (&field)[N], const std::string& text) {
   std::memcpy(field, text.data(), std::min(text.size(), N - 1));
 }
 
+model::MeasuredPod measured_pod(const std::string& name, const PodRates& rates) {
+  return {.name = name,
+          .receive = rates.receive_valid ? rates.receive : -1,
+          .transmit = rates.transmit_valid ? rates.transmit : -1};
+}
+
 }  // namespace
 
 Publisher::Options Publisher::options(const Config& config, std::string prometheus_url) {
@@ -63,7 +69,7 @@ void Publisher::publish(const Measurement& m) {
     std::lock_guard write(write_mutex_);
     log_answer(m);
     std::uint32_t published = 0;
-    if (cluster_ && m.pod_traffic) measure_pods(*m.pod_traffic);
+    if (cluster_ && m.pod_traffic) measure_pods(*m.pod_traffic, m.recent_pod_traffic.get());
     if (m.ok) {
       model::MeasuredSnapshot measured =
           model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring, name_order_);
@@ -237,20 +243,27 @@ void Publisher::record(const Measurement& m, std::uint32_t published) {
                 m.ok, published, m.series, m.skipped, m.attempts, m.duration_us, m.error);
 }
 
-void Publisher::measure_pods(const PodTraffic& traffic) {
+void Publisher::measure_pods(const PodTraffic& traffic, const RecentPodTraffic* recent) {
   // A read prices the pods once; the measurements until the next one carry the same.
-  if (traffic.eval_time_ms == measured_pods_eval_ms_) return;
-  measured_pods_eval_ms_ = traffic.eval_time_ms;
-  std::vector<model::MeasuredPod> measured;
-  measured.reserve(traffic.pods.size());
-  for (const auto& [name, rates] : traffic.pods) {
-    measured.push_back({.name = name,
-                        .receive = rates.receive_valid ? rates.receive : -1,
-                        .transmit = rates.transmit_valid ? rates.transmit : -1});
+  const bool full_read = traffic.eval_time_ms != measured_pods_eval_ms_;
+  const std::int64_t recent_eval_ms = recent != nullptr ? recent->eval_time_ms : 0;
+  if (!full_read && recent_eval_ms == measured_recent_eval_ms_) return;
+  if (full_read) {
+    measured_pods_eval_ms_ = traffic.eval_time_ms;
+    std::vector<model::MeasuredPod> measured;
+    measured.reserve(traffic.pods.size());
+    for (const auto& [name, rates] : traffic.pods) measured.push_back(measured_pod(name, rates));
+    cluster_->state.measure_pods(measured, {.now_ms = traffic.eval_time_ms,
+                                            .lag_ms = options_.lag_ms,
+                                            .window_ms = options_.correction.window_ms});
   }
-  cluster_->state.measure_pods(measured, {.now_ms = traffic.eval_time_ms,
-                                          .lag_ms = options_.lag_ms,
-                                          .window_ms = options_.correction.window_ms});
+  measured_recent_eval_ms_ = recent_eval_ms;
+  // Pods the read of every pod does not price: their recent rates, again after each such read.
+  if (recent == nullptr || recent->pods.empty()) return;
+  std::vector<model::MeasuredPod> measured;
+  measured.reserve(recent->pods.size());
+  for (const auto& [name, read] : recent->pods) measured.push_back(measured_pod(name, read.rates));
+  cluster_->state.measure_recent_pods(measured);
 }
 
 void Publisher::record_pod_traffic(const PodTraffic& traffic) {

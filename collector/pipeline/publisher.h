@@ -14,6 +14,7 @@
 #include "collector/kube/cluster_watcher.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/pod_traffic.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 #include "common/model/snapshot.h"
@@ -86,8 +87,9 @@ class Publisher {
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
   void record_pod_traffic(const PodTraffic& traffic);
-  // Hands a new read of the traffic per pod to the ledger, which prices the pods it measured.
-  void measure_pods(const PodTraffic& traffic);
+  // Hands a new read of the traffic per pod, of every pod or of the recent ones, to the ledger,
+  // which prices the pods it measured.
+  void measure_pods(const PodTraffic& traffic, const RecentPodTraffic* recent);
   // `fresh`: the samples of a new measurement, which workload learning is fed; null for a
   // republish.
   std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured,
@@ -118,7 +120,8 @@ class Publisher {
   // The traffic per pod of the latest read joined to the watched pods (with a cluster), for the
   // pricing to come; joined once per read, so pods watched since are joined at the next.
   PodTrafficJoin pod_traffic_join_{};
-  std::int64_t measured_pods_eval_ms_ = 0;  // of the read last handed to the ledger
+  std::int64_t measured_pods_eval_ms_ = 0;    // of the read last handed to the ledger
+  std::int64_t measured_recent_eval_ms_ = 0;  // of the recent read last handed to it
 
   // The cluster thread's wake-ups, under mutex_.
   std::mutex mutex_;

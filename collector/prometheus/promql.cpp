@@ -1,5 +1,6 @@
 #include "collector/prometheus/promql.h"
 
+#include <set>
 #include <utility>
 
 #include "collector/prometheus/query_builder.h"
@@ -68,6 +69,40 @@ std::string build_pod_series_query(const std::string& metric) {
 std::string build_pod_traffic_query(const std::string& metric, std::string_view window) {
   return "sum by (namespace, pod) (rate(" + metric + "{" + std::string(kPodSandbox) + "}[" +
          std::string(window) + "]))";
+}
+
+std::string regex_escape(std::string_view text) {
+  constexpr std::string_view kSpecial = R"(\.+*?()|[]{}^$)";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string build_recent_pod_traffic_query(const std::string& metric, std::string_view range,
+                                           std::span<const std::string> pods) {
+  // Sorted and unique: the same pods give the same query text.
+  std::set<std::string> namespaces, names;
+  for (const std::string& key : pods) {
+    const std::size_t slash = key.find('/');
+    namespaces.insert(regex_escape(std::string_view(key).substr(0, slash)));
+    names.insert(regex_escape(
+        slash == std::string::npos ? std::string_view() : std::string_view(key).substr(slash + 1)));
+  }
+  const auto alternation = [](const std::set<std::string>& values) {
+    std::string out;
+    for (const std::string& v : values) {
+      if (!out.empty()) out += '|';
+      out += v;
+    }
+    return quote_promql_string(out);
+  };
+  return "sum by (namespace, pod) (deriv(" + metric + "{" + std::string(kPodSandbox) +
+         ",namespace=~" + alternation(namespaces) + ",pod=~" + alternation(names) + "}[" +
+         std::string(range) + "]))";
 }
 
 }  // namespace netscore::collector

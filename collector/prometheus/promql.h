@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -44,5 +45,16 @@ std::string build_diagnosis_selector(const QueryConfig& config, const std::strin
 std::string build_pod_series_query(const std::string& metric);
 // Per namespace and pod, the metric's rate in bytes/s over `window` (a PromQL duration).
 std::string build_pod_traffic_query(const std::string& metric, std::string_view window);
+// Per namespace and pod of `pods` ("namespace/name" each), the slope in bytes/s of the metric's
+// samples over `range`: deriv(), not rate(), because rate() extrapolates a series that starts
+// inside its range towards the range's start, by an amount that depends on when the pod's first
+// samples fell; the slope of the samples a pod has is its rate from its second scrape on. A
+// counter reset within the range (a sandbox restarted) makes it wrong for that range alone. The
+// selector names the pods' namespaces and names as two regex alternations (regex-escaped): it may
+// match a pod of one namespace named like a pod of another, which the caller leaves out.
+std::string build_recent_pod_traffic_query(const std::string& metric, std::string_view range,
+                                           std::span<const std::string> pods);
+// `text` matched literally by a PromQL (RE2) regex.
+std::string regex_escape(std::string_view text);
 
 }  // namespace netscore::collector

@@ -101,6 +101,11 @@ void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator
 
 namespace {
 
+// A measured rate per second of what the window held of it; -1 (not measured) when unusable.
+float per_second(double value, double held) {
+  return static_cast<float>(std::isfinite(value) && value >= 0 ? value / held : -1);
+}
+
 // The cascade's last word: a declared ceiling caps a price, and prices a pod nothing else prices.
 PodPrice capped(double rate, PriceSource source, float ceiling) {
   if (ceiling < 0) return {.rate = rate, .source = source};
@@ -354,21 +359,38 @@ void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured, const 
     pod.measured_rate = -1;
     pod.measured_transmit_rate = -1;
   }
-  const auto per_second = [](double value, double held) {
-    return static_cast<float>(std::isfinite(value) && value >= 0 ? value / held : -1);
-  };
   for (const MeasuredPod& m : measured) {
-    const auto uid = uid_by_name_.find(m.name);
-    if (uid == uid_by_name_.end()) continue;
-    const auto pod = pods_.find(uid->second);
-    if (pod == pods_.end()) continue;
+    PodRecord* pod = running_pod(m.name);
+    if (pod == nullptr) continue;
     // A rate over the window counts a young pod's traffic over the whole window: what the window
     // holds of it, too little to tell until a part of it is held.
-    const double held = 1.0 - pending_fraction(read.now_ms - pod->second.placed_ms, read);
-    if (held < kMeasuredAfterHeld) continue;
-    pod->second.measured_rate = per_second(m.receive, held);
-    pod->second.measured_transmit_rate = per_second(m.transmit, held);
+    const std::int64_t age_ms = read.now_ms - pod->placed_ms;
+    if (!window_measures_pod(age_ms, read)) continue;
+    const double held = 1.0 - pending_fraction(age_ms, read);
+    pod->measured_rate = per_second(m.receive, held);
+    pod->measured_transmit_rate = per_second(m.transmit, held);
   }
+  sum_workload_measurements();
+}
+
+void PlacementLedger::measure_recent_pods(std::span<const MeasuredPod> measured) {
+  for (const MeasuredPod& m : measured) {
+    PodRecord* pod = running_pod(m.name);
+    if (pod == nullptr) continue;
+    pod->measured_rate = per_second(m.receive, 1.0);
+    pod->measured_transmit_rate = per_second(m.transmit, 1.0);
+  }
+  sum_workload_measurements();
+}
+
+PlacementLedger::PodRecord* PlacementLedger::running_pod(const std::string& name) {
+  const auto uid = uid_by_name_.find(name);
+  if (uid == uid_by_name_.end()) return nullptr;
+  const auto pod = pods_.find(uid->second);
+  return pod == pods_.end() ? nullptr : &pod->second;
+}
+
+void PlacementLedger::sum_workload_measurements() {
   for (Workload& w : workloads_) {
     w.measured_sum = w.measured_transmit_sum = 0;
     w.measured = w.measured_transmit = 0;
@@ -385,6 +407,21 @@ void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured, const 
       ++w.measured_transmit;
     }
   }
+}
+
+bool window_measures_pod(std::int64_t age_ms, const LoadWindow& read) {
+  return 1.0 - pending_fraction(age_ms, read) >= kMeasuredAfterHeld;
+}
+
+std::vector<PlacedPod> PlacementLedger::pods_placed_since(std::int64_t since_ms) const {
+  std::vector<PlacedPod> out;
+  for (const auto& [uid, placed_ms] : recent_) {
+    if (placed_ms < since_ms) continue;
+    const auto pod = pods_.find(uid);
+    if (pod != pods_.end() && !pod->second.name.empty())
+      out.push_back({.name = pod->second.name, .placed_ms = placed_ms});
+  }
+  return out;
 }
 
 std::optional<double> PlacementLedger::rate_per_pod() const {

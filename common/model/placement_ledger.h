@@ -60,6 +60,16 @@ struct MeasuredPod {
   double transmit = -1;
 };
 
+// Whether a rate over the window read as of `read.now_ms` measures a pod placed `age_ms` before:
+// the window holds kMeasuredAfterHeld of its traffic at least.
+bool window_measures_pod(std::int64_t age_ms, const LoadWindow& read);
+
+// A bound pod off its node's network, and when it was placed (Unix ms).
+struct PlacedPod {
+  std::string name{};  // "namespace/name"
+  std::int64_t placed_ms = 0;
+};
+
 // A pod's price in one direction and what set it; rate < 0: not known, the cluster's average.
 struct PodPrice {
   double rate = -1;
@@ -99,6 +109,10 @@ class PlacementLedger {
   // within it is measured at its rate over the part it held (kMeasuredAfterHeld at least). A pod
   // that leaves keeps its last. O(pods): call it once per read of the traffic per pod.
   void measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read);
+  // Measures these running pods at rates of their own recent samples, not over the window: as
+  // they are, whatever the window holds of them; the other pods keep theirs. O(pods) for the
+  // workloads' means: call it once per read.
+  void measure_recent_pods(std::span<const MeasuredPod> measured);
   // WorkloadLearner::rate_per_pod(): what a pod of an unknown workload is expected to
   // receive; nullopt before anything was learned.
   std::optional<double> rate_per_pod() const;
@@ -107,6 +121,9 @@ class PlacementLedger {
   // For each "namespace/name", the node of the bound pod so named, or empty: no such pod, or one
   // on its node's network (spec.hostNetwork), whose traffic per pod is the node's own.
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
+  // The pods off the host network placed at `since_ms` or later that may still be pending
+  // (within the horizon as of the last loads()), in no order. O(such pods).
+  std::vector<PlacedPod> pods_placed_since(std::int64_t since_ms) const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;  // pods that may still be pending
@@ -144,6 +161,10 @@ class PlacementLedger {
   void release_workload(std::uint32_t id);
   void forget_name(const std::string& name, const std::string& uid);
   void insert(const PodFacts& pod, std::int64_t placed_ms, std::int64_t now_ms);
+  // The running pod so named, or null.
+  PodRecord* running_pod(const std::string& name);
+  // Each workload's sums and counts of its pods' measured rates, from scratch.
+  void sum_workload_measurements();
   void erase(std::unordered_map<std::string, PodRecord>::iterator it, std::int64_t now_ms);
   // Receive: its own measurement, else the annotation, else its workload's measured mean, else
   // its workload's learned rate, else a share of its ceiling; capped by the ceiling.

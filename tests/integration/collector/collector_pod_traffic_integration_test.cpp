@@ -3,9 +3,11 @@
 // (container="", namespace, pod, one series per interface), an application container, the root
 // cgroup's per-host-interface series (id="/", no pod labels), and a runtime's series without pod
 // labels. A second Prometheus has only unlabelled series: the detection finds none and nothing is
-// read. Expected rates come from the written data: counters growing linearly, sampled every 15 s.
+// read. A third has pods started after the read of every pod, read by name at the next refreshes.
+// Expected rates come from the written data: counters growing linearly, sampled every 15 s.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
@@ -16,9 +18,12 @@
 #include <vector>
 
 #include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
 #include "collector/pipeline/check.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/pod_traffic.h"
+#include "collector/pipeline/publisher.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/prometheus_api.h"
 #include "tests/integration/collector/collector_test_helpers.h"
 #include "tests/support/curl_environment.h"
@@ -34,6 +39,7 @@ struct CadvisorSeries {
   std::string labels;  // without the metric name's braces
   double receive;      // bytes/s
   double transmit;
+  int first_sample = 0;  // a pod started later has no sample before this one
 };
 
 const std::string kSandbox = R"(job="kubelet",metrics_path="/metrics/cadvisor",container="",)";
@@ -78,7 +84,7 @@ std::string write_cadvisor(const std::string& dir, const std::vector<CadvisorSer
         receive ? "container_network_receive_bytes" : "container_network_transmit_bytes";
     out << "# HELP " << family << " Cumulative count of bytes.\n# TYPE " << family << " counter\n";
     for (const auto& s : series) {
-      for (int i = 0; i < kSamples; ++i) {
+      for (int i = s.first_sample; i < kSamples; ++i) {
         const std::int64_t t_ms = start_ms + i * kStepMs;
         char line[64];
         std::snprintf(line, sizeof line, " %.17g %lld\n",
@@ -92,6 +98,23 @@ std::string write_cadvisor(const std::string& dir, const std::vector<CadvisorSer
   return file;
 }
 
+// The sample at the read of every pod, 30 minutes after the first.
+constexpr int kFullReadSample = 120;
+
+// web-1 from the start; web.2 (a name whose dot a regex matches with any character) and a pod on
+// its node's network from the sample after the read of every pod on.
+std::vector<CadvisorSeries> recent_series() {
+  return {
+      {kSandbox + R"(namespace="shop",pod="web-1",interface="eth0",id="/kubepods/pod1/abc")", 1000,
+       500},
+      {kSandbox + R"(namespace="shop",pod="web.2",interface="eth0",id="/kubepods/pod2/d")", 800, 80,
+       kFullReadSample + 1},
+      {kSandbox +
+           R"(namespace="kube-system",pod="node-exporter-y",interface="ens5",id="/kubepods/p3/e")",
+       5e6, 4e6, kFullReadSample + 1},
+  };
+}
+
 class PodTrafficIntegrationTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -99,15 +122,19 @@ class PodTrafficIntegrationTest : public ::testing::Test {
     start_ms_ = (std::time(nullptr) / 15 * 15 - 40 * 60) * 1000;
     labelled_dir_ = make_temp_dir("pod-traffic-labelled");
     unlabelled_dir_ = make_temp_dir("pod-traffic-unlabelled");
+    recent_dir_ = make_temp_dir("pod-traffic-recent");
     labelled_ = std::make_unique<PrometheusProcess>(
         write_cadvisor(labelled_dir_, labelled_series(), start_ms_));
+    recent_ = std::make_unique<PrometheusProcess>(
+        write_cadvisor(recent_dir_, recent_series(), start_ms_));
     unlabelled_ = std::make_unique<PrometheusProcess>(
         write_cadvisor(unlabelled_dir_, unlabelled_series(), start_ms_));
   }
   static void TearDownTestSuite() {
     labelled_.reset();
     unlabelled_.reset();
-    for (const auto& dir : {labelled_dir_, unlabelled_dir_}) {
+    recent_.reset();
+    for (const auto& dir : {labelled_dir_, unlabelled_dir_, recent_dir_}) {
       std::remove((dir + "/cadvisor.om").c_str());
       std::remove(dir.c_str());
     }
@@ -136,6 +163,8 @@ class PodTrafficIntegrationTest : public ::testing::Test {
   static inline std::string unlabelled_dir_;
   static inline std::unique_ptr<PrometheusProcess> labelled_;
   static inline std::unique_ptr<PrometheusProcess> unlabelled_;
+  static inline std::string recent_dir_;
+  static inline std::unique_ptr<PrometheusProcess> recent_;
 };
 
 void expect_rate(const collector::PodTraffic& traffic, const std::string& pod, double receive,
@@ -216,6 +245,76 @@ TEST_F(PodTrafficIntegrationTest, EachMeasurementCarriesTheLatestRead) {
   collector::print_pod_traffic(third, out);
   EXPECT_NE(out.str().find("per-pod series in use, 3 pods read 0 ms before"), std::string::npos)
       << out.str();
+}
+
+// A pod bound after the read of every pod is read by name at the next refreshes: from its second
+// sample on, the ledger prices it by its own rate; the host-network pod is never asked.
+TEST_F(PodTrafficIntegrationTest, APodBoundAfterTheFullReadIsPricedByItsOwnRateAtTheNextRefreshes) {
+  const Config config = config_for(recent_->url());
+  const std::int64_t full_read_ms = start_ms_ + kFullReadSample * kStepMs;
+  const std::int64_t window_ms = config.query.time_range.value.count();
+  const std::int64_t lag_ms = config.refresh_interval.value.count();
+  collector::ClusterState state(lag_ms + window_ms);
+  state.upsert_pod({.uid = "1", .node = "node-a", .name = "shop/web-1"}, full_read_ms - 1'800'000);
+  collector::ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  TableFixture table("pod-traffic-recent");
+  collector::PrometheusClient client({config.prometheus});
+  collector::Publisher publisher(collector::Publisher::options(config, client.redacted_url()),
+                                 table.writer(), collector::Publisher::Cluster{state, watcher});
+  std::int64_t now_ms = 0;
+  collector::Measurer measurer(
+      config, client, {.retries = 0, .clock = [&now_ms] { return now_ms; }, .cluster = &state});
+  const collector::Measurement full = measurer.measure(full_read_ms, no_wait());
+  ASSERT_TRUE(full.queried) << full.error;
+  publisher.publish(full);
+  ASSERT_EQ(full.pod_traffic->eval_time_ms, full_read_ms) << full.pod_traffic->error;
+  EXPECT_EQ(full.recent_pod_traffic->asked, 0U) << "web-1 is priced by the read of every pod";
+  EXPECT_EQ(measurer.pod_traffic_counts().recent_reads, 0U);
+
+  // Bound 5 s after the read; its first sample 10 s later.
+  state.upsert_pod({.uid = "2", .node = "node-b", .name = "shop/web.2"}, full_read_ms + 5'000);
+  state.upsert_pod(
+      {.uid = "3", .node = "node-b", .name = "kube-system/node-exporter-y", .host_network = true},
+      full_read_ms + 5'000);
+  now_ms += lag_ms;
+  const collector::Measurement one_sample = measurer.measure(full_read_ms + kStepMs, no_wait());
+  publisher.publish(one_sample);
+  ASSERT_TRUE(one_sample.recent_pod_traffic);
+  EXPECT_EQ(one_sample.recent_pod_traffic->error, "");
+  EXPECT_EQ(one_sample.recent_pod_traffic->asked, 1U);
+  EXPECT_EQ(one_sample.recent_pod_traffic->answered, 0U) << "one sample: no slope yet";
+  EXPECT_NE(one_sample.recent_pod_traffic->receive_query.find(R"(pod=~"web\\.2")"),
+            std::string::npos)
+      << one_sample.recent_pod_traffic->receive_query;
+
+  now_ms += lag_ms;
+  const std::int64_t second_ms = full_read_ms + 2 * kStepMs;
+  const collector::Measurement two_samples = measurer.measure(second_ms, no_wait());
+  publisher.publish(two_samples);
+  EXPECT_EQ(two_samples.pod_traffic, full.pod_traffic) << "the read of every pod is not due";
+  const collector::RecentPodTraffic& recent = *two_samples.recent_pod_traffic;
+  EXPECT_EQ(recent.asked, 1U);
+  EXPECT_EQ(recent.answered, 1U);
+  ASSERT_TRUE(recent.pods.contains("shop/web.2"));
+  EXPECT_NEAR(recent.pods.at("shop/web.2").rates.receive, 800, 800 * 1e-9);
+  EXPECT_NEAR(recent.pods.at("shop/web.2").rates.transmit, 80, 80 * 1e-9);
+  EXPECT_EQ(measurer.pod_traffic_counts().recent_reads, 2U);
+
+  // The ledger prices web.2 at its own 800 B/s, over the part of the window still to come: it
+  // was placed 25 s before, 10 s after the lag, of a 300 s window.
+  const std::vector<model::NodeLoad> loads =
+      state.loads({.now_ms = second_ms, .lag_ms = lag_ms, .window_ms = window_ms});
+  const auto node_b = std::find_if(loads.begin(), loads.end(),
+                                   [](const model::NodeLoad& l) { return l.name == "node-b"; });
+  ASSERT_NE(node_b, loads.end());
+  EXPECT_EQ(node_b->priced_by_measurement, 1U);
+  EXPECT_EQ(node_b->priced_by_transmit_measurement, 1U);
+  EXPECT_NEAR(node_b->pending_known, 800.0 * 29 / 30, 1e-6);
+  EXPECT_NEAR(node_b->pending_transmit_known, 80.0 * 29 / 30, 1e-6);
+
+  std::ostringstream out;
+  collector::print_pod_traffic(two_samples, out);
+  EXPECT_NE(out.str().find("1 asked, 1 answered, 0 left out"), std::string::npos) << out.str();
 }
 
 }  // namespace

@@ -95,6 +95,38 @@ TEST(Config, TheTrafficPerPodIsReadEveryFourRefreshesUnlessSet) {
       std::chrono::seconds(8));
 }
 
+TEST(Config, TheRecentPodsAreReadOverFourRefreshesAtLeastAMinuteAtMostTheWindow) {
+  EXPECT_EQ(pod_traffic_recent_range(load(Component::collector, {})).value,
+            std::chrono::minutes(1));
+  EXPECT_EQ(pod_traffic_recent_range(load(Component::collector, {})).text, "60000ms");
+  EXPECT_EQ(
+      pod_traffic_recent_range(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "30s"}}))
+          .value,
+      std::chrono::minutes(2));
+  EXPECT_EQ(
+      pod_traffic_recent_range(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1m"},
+                                                           {"NETSCORE_TIME_RANGE", "3m"}}))
+          .value,
+      std::chrono::minutes(3));
+  const PromDuration set = pod_traffic_recent_range(
+      load(Component::collector, {{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "45s"}}));
+  EXPECT_EQ(set.value, std::chrono::seconds(45));
+  EXPECT_EQ(set.text, "45s");
+}
+
+TEST(Config, ARecentRangeLongerThanTheWindowIsRefused) {
+  try {
+    load(Component::collector,
+         {{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "10m"}, {"NETSCORE_TIME_RANGE", "5m"}});
+    FAIL() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("NETSCORE_POD_TRAFFIC_RECENT_RANGE=\"10m\""),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("at most NETSCORE_TIME_RANGE"), std::string::npos);
+  }
+}
+
 TEST(Config, FlagsOverrideEnvironment) {
   const Config c = load(Component::collector, {{"NETSCORE_INTERFACE", "eth0"}},
                         {"--interface=eth1", "--time-range", "10m"});
@@ -129,6 +161,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_RECHECK_INTERVAL", "0s", "positive duration"},
         BadCase{Component::collector, "NETSCORE_POD_TRAFFIC_INTERVAL", "0s", "positive duration"},
         BadCase{Component::collector, "NETSCORE_POD_TRAFFIC", "auto", "true or false"},
+        BadCase{Component::collector, "NETSCORE_POD_TRAFFIC_RECENT_RANGE", "0s",
+                "positive duration"},
         BadCase{Component::collector, "NETSCORE_TIME_RANGE", "5 minutes", "duration"},
         BadCase{Component::collector, "NETSCORE_REFRESH_INTERVAL", "0s", "duration"},
         BadCase{Component::collector, "NETSCORE_QUERY_MODE", "labels", "one of label uname custom"},

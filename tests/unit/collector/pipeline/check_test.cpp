@@ -9,6 +9,7 @@
 #include <string>
 
 #include "collector/pipeline/query_plan.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "tests/support/curl_environment.h"
 #include "tests/unit/collector/pipeline/pipeline_test_config.h"
 #include "tests/support/fake_http_server.h"
@@ -279,11 +280,31 @@ TEST(PodTrafficCheckTest, SaysWhetherPerPodSeriesAreInUseTheQueriesAndTheirAge) 
                                                          .detection_query = "count"});
   traffic->pods["shop/web-1"] = {};
   m.pod_traffic = traffic;
+  m.pod_traffic_interval_ms = 60'000;
   std::ostringstream in_use;
   print_pod_traffic(m, in_use);
   EXPECT_EQ(in_use.str(),
-            "pod traffic: per-pod series in use, 1 pod read 30000 ms before this evaluation\n"
+            "pod traffic: per-pod series in use, 1 pod read 30000 ms before this evaluation; "
+            "every pod read every 60000 ms\n"
             "  receive: rx\n  transmit: tx\n");
+  auto recent = std::make_shared<RecentPodTraffic>(RecentPodTraffic{.eval_time_ms = kEvalMs,
+                                                                    .range_ms = 60'000,
+                                                                    .asked = 2,
+                                                                    .answered = 1,
+                                                                    .left_out = 3,
+                                                                    .receive_query = "recent rx",
+                                                                    .error = "recent read: 503"});
+  recent->pods["shop/web-9"] = {};
+  m.recent_pod_traffic = recent;
+  std::ostringstream with_recent;
+  print_pod_traffic(m, with_recent);
+  EXPECT_NE(with_recent.str().find("recent pods (placed since the read of every pod, which does "
+                                   "not price them): 2 asked, 1 answered, 3 left out beyond 256, "
+                                   "1 kept; slope over 60000 ms; the last read failed: recent "
+                                   "read: 503\n  receive: recent rx\n"),
+            std::string::npos)
+      << with_recent.str();
+  m.recent_pod_traffic.reset();
   traffic->in_use = false;
   traffic->pods.clear();
   std::ostringstream absent;

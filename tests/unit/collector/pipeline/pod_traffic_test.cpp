@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
 
 #include "collector/kube/cluster_state.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "tests/support/curl_environment.h"
 #include "tests/support/fake_http_server.h"
 #include "tests/unit/collector/pipeline/pipeline_test_config.h"
@@ -39,6 +41,16 @@ struct PodScript {
       pod_series("shop", "web-1", "1000") + "," + pod_series("kube-system", "exporter", "5000000");
   std::string transmit = pod_series("shop", "web-1", "500");
   unsigned read_status = 200;
+  // The recent pods' read, which names them: "web-2" matched by the alternations but not asked.
+  std::string recent_receive = pod_series("shop", "web-9", "300") + "," +
+                               pod_series("shop", "web-2", "7") + "," +
+                               pod_series("kube-system", "web-9", "11");
+  std::string recent_transmit = pod_series("shop", "web-9", "40");
+  std::vector<std::string> recent_bodies;
+  // What each kind of request takes on the test's clock, for NETSCORE_POD_TRAFFIC_INTERVAL=auto.
+  std::atomic<std::int64_t>* clock = nullptr;
+  std::int64_t full_read_ms = 0;
+  std::int64_t recent_read_ms = 0;
 
   CannedResponse answer(const SeenRequest& request) {
     const std::string& body = request.body;
@@ -47,7 +59,14 @@ struct PodScript {
       return {200, pod_vector(detection), {}};
     }
     const bool receiving = body.find("receive") != std::string::npos;
+    if (body.find("deriv") != std::string::npos) {
+      asked.push_back(receiving ? "recent receive" : "recent transmit");
+      recent_bodies.push_back(body);
+      if (clock != nullptr) *clock += recent_read_ms / 2;
+      return {read_status, pod_vector(receiving ? recent_receive : recent_transmit), {}};
+    }
     asked.push_back(receiving ? "receive" : "transmit");
+    if (clock != nullptr) *clock += full_read_ms / 2;
     return {read_status, pod_vector(receiving ? receive : transmit), {}};
   }
 };
@@ -155,6 +174,165 @@ TEST_F(PodTrafficTest, TheQueriesReadThePodSandboxesOverTheWindow) {
   EXPECT_NE(traffic->transmit_query.find("container_network_transmit_bytes_total"),
             std::string::npos);
   EXPECT_TRUE(script_.asked.empty());
+}
+
+// The clock of the recent pods' tests: Unix ms on the ledger's side, the reader's own monotonic
+// clock, both where the test puts them.
+class RecentPodTrafficReadTest : public PodTrafficTest {
+ protected:
+  RecentPodTrafficReadTest() {
+    // web-1 placed long before the read of every pod, which prices it; web-9 after it.
+    cluster_.upsert_pod({.uid = "1", .node = "n1", .name = "shop/web-1"}, kPodEvalMs - 3'600'000);
+    cluster_.upsert_pod(
+        {.uid = "h", .node = "n1", .name = "kube-system/host", .host_network = true},
+        kPodEvalMs + 1'000);
+  }
+
+  PodTrafficReader recent_reader() {
+    return PodTrafficReader(
+        config_, [this] { return now_ms_; }, &cluster_);
+  }
+
+  ClusterState cluster_{3'600'000};
+};
+
+TEST_F(RecentPodTrafficReadTest, NoRecentPodNoRequest) {
+  PodTrafficReader r = recent_reader();
+  r.refresh(api_, kPodEvalMs);
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "receive", "transmit"}))
+      << "the host-network pod is never asked";
+  EXPECT_EQ(r.counts().recent_reads, 0U);
+  EXPECT_EQ(r.recent()->asked, 0U);
+  EXPECT_EQ(r.recent()->eval_time_ms, 0);
+}
+
+TEST_F(RecentPodTrafficReadTest, APodPlacedAfterTheFullReadIsReadByNameAtEveryRefresh) {
+  PodTrafficReader r = recent_reader();
+  r.refresh(api_, kPodEvalMs);
+  cluster_.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs + 5'000);
+  now_ms_ = 15'000;
+  r.refresh(api_, kPodEvalMs + 15'000);
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "receive", "transmit",
+                                                     "recent receive", "recent transmit"}));
+  const auto recent = r.recent();
+  EXPECT_EQ(recent->asked, 1U);
+  EXPECT_EQ(recent->answered, 1U) << "shop/web-2 and kube-system/web-9 were not asked";
+  EXPECT_EQ(recent->eval_time_ms, kPodEvalMs + 15'000);
+  ASSERT_EQ(recent->pods.size(), 1U);
+  const RecentPodRates& web9 = recent->pods.at("shop/web-9");
+  EXPECT_EQ(web9.rates.receive, 300);
+  EXPECT_EQ(web9.rates.transmit, 40);
+  EXPECT_EQ(web9.eval_time_ms, kPodEvalMs + 15'000);
+  ASSERT_EQ(script_.recent_bodies.size(), 2U);
+  EXPECT_NE(script_.recent_bodies[0].find("web-9"), std::string::npos);
+  EXPECT_EQ(script_.recent_bodies[0].find("web-1"), std::string::npos) << "priced by the full read";
+  // Unanswered at the next refresh: its last answer stands.
+  script_.recent_receive = "";
+  script_.recent_transmit = "";
+  now_ms_ = 30'000;
+  r.refresh(api_, kPodEvalMs + 30'000);
+  EXPECT_EQ(r.counts().recent_reads, 2U);
+  EXPECT_EQ(r.recent()->answered, 0U);
+  EXPECT_EQ(r.recent()->pods.at("shop/web-9").rates.receive, 300);
+}
+
+TEST_F(RecentPodTrafficReadTest, APodTheFullReadPricesIsNoLongerRecent) {
+  PodTrafficReader r = recent_reader();
+  r.refresh(api_, kPodEvalMs);
+  cluster_.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs + 5'000);
+  now_ms_ = 15'000;
+  r.refresh(api_, kPodEvalMs + 15'000);
+  ASSERT_EQ(r.recent()->pods.size(), 1U);
+  // The next full read, late enough for the window to hold a part of web-9, answers it.
+  script_.receive += "," + pod_series("shop", "web-9", "250");
+  now_ms_ = r.interval_ms();
+  const std::int64_t later = kPodEvalMs + 5'000 + config_.query.time_range.value.count() / 2;
+  r.refresh(api_, later);
+  EXPECT_TRUE(r.traffic()->pods.contains("shop/web-9"));
+  EXPECT_TRUE(r.recent()->pods.empty());
+  EXPECT_EQ(r.recent()->asked, 0U);
+  EXPECT_EQ(r.counts().recent_reads, 1U);
+}
+
+TEST_F(RecentPodTrafficReadTest, AFailedRecentReadKeepsWhatWasReadAndFailsNothingElse) {
+  PodTrafficReader r = recent_reader();
+  r.refresh(api_, kPodEvalMs);
+  cluster_.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs + 5'000);
+  now_ms_ = 15'000;
+  r.refresh(api_, kPodEvalMs + 15'000);
+  script_.read_status = 503;
+  now_ms_ = 30'000;
+  r.refresh(api_, kPodEvalMs + 30'000);
+  EXPECT_EQ(r.recent()->error, "recent read: http status 503");
+  EXPECT_EQ(r.recent()->eval_time_ms, kPodEvalMs + 15'000);
+  EXPECT_EQ(r.recent()->pods.at("shop/web-9").rates.receive, 300);
+  EXPECT_EQ(r.counts().recent_failed, 1U);
+  EXPECT_EQ(r.counts().failed, 0U);
+  EXPECT_EQ(r.traffic()->error, "");
+}
+
+TEST(FullReadRefreshesTest, TheFewestAtWhichThePerPodReadsCostNoMoreThanTheNodeRead) {
+  EXPECT_EQ(full_read_refreshes({.node_ms = 100, .full_ms = 50, .recent_ms = 5}, 40), 4)
+      << "never more often than every four refreshes";
+  EXPECT_EQ(full_read_refreshes({.node_ms = 100, .full_ms = 900, .recent_ms = 10}, 40), 10);
+  EXPECT_EQ(full_read_refreshes({.node_ms = 100, .full_ms = 901, .recent_ms = 10}, 40), 11);
+  EXPECT_EQ(full_read_refreshes({.node_ms = 100, .full_ms = 9000, .recent_ms = 0}, 40), 40)
+      << "at most the cap";
+  EXPECT_EQ(full_read_refreshes({.node_ms = 10, .full_ms = 50, .recent_ms = 10}, 40), 40)
+      << "the recent read alone costs the budget";
+  EXPECT_EQ(full_read_refreshes({.node_ms = 10, .full_ms = 50, .recent_ms = 10}, 2), 4)
+      << "a cap below the floor is the floor";
+}
+
+// auto adapts the interval to what the reads took on the reader's clock, which the fake
+// Prometheus advances as it answers: no sleep.
+TEST(PodTrafficCadenceTest, AutoReadsEveryPodLessOftenWhenThatReadCostsMoreThanTheNodeRead) {
+  FakeHttpServer server;
+  PodScript script;
+  std::atomic<std::int64_t> now_ms{0};
+  script.clock = &now_ms;
+  script.full_read_ms = 2'000;
+  script.recent_read_ms = 20;
+  server.respond_by([&script](const SeenRequest& request) { return script.answer(request); });
+  const Config config = pipeline_test_config(server.url(), "0");
+  PrometheusClient client({.prometheus = config.prometheus});
+  PrometheusApi api(client, {});
+  ClusterState cluster;
+  cluster.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs);
+  PodTrafficReader r(
+      config, [&now_ms] { return now_ms.load(); }, &cluster);
+  const std::int64_t refresh_ms = config.refresh_interval.value.count();
+  // A node read of 100 ms and a full read of 2 s, no recent read yet: 2000 / 100.
+  r.refresh(api, kPodEvalMs, 100);
+  EXPECT_EQ(r.counts().reads, 1U);
+  EXPECT_EQ(r.interval_ms(), 20 * refresh_ms);
+  for (int i = 1; i < 20; ++i) {
+    now_ms = i * refresh_ms;
+    r.refresh(api, kPodEvalMs + i * refresh_ms, 100);
+  }
+  EXPECT_EQ(r.counts().reads, 1U) << "not before 20 refreshes";
+  EXPECT_EQ(r.counts().recent_reads, 20U) << "the recent pod at every refresh";
+  // The recent reads' 20 ms per refresh are spent from the budget too: 2000 / (100 - 20).
+  now_ms = 20 * refresh_ms;
+  r.refresh(api, kPodEvalMs + 20 * refresh_ms, 100);
+  EXPECT_EQ(r.counts().reads, 2U);
+  EXPECT_EQ(r.interval_ms(), 25 * refresh_ms);
+}
+
+TEST(PodTrafficCadenceTest, AConfiguredIntervalStaysWhatItIs) {
+  FakeHttpServer server;
+  PodScript script;
+  std::atomic<std::int64_t> now_ms{0};
+  script.clock = &now_ms;
+  script.full_read_ms = 2'000;
+  server.respond_by([&script](const SeenRequest& request) { return script.answer(request); });
+  Config config = pipeline_test_config(server.url(), "0");
+  config.pod_traffic.interval = PromDuration{std::chrono::seconds(30), "30s"};
+  PrometheusClient client({.prometheus = config.prometheus});
+  PrometheusApi api(client, {});
+  PodTrafficReader r(config, [&now_ms] { return now_ms.load(); });
+  r.refresh(api, kPodEvalMs, 100);
+  EXPECT_EQ(r.interval_ms(), 30'000);
 }
 
 TEST(PodTrafficJoinTest, WatchedPodsOffTheHostNetworkAreJoinedByName) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tests/unit/collector/prometheus/physical_interfaces_config.h"
 
@@ -55,6 +56,18 @@ TEST(PodTrafficQueriesTest, ReadThePodSandboxesSeriesWithPodLabelsButNotLoopback
   EXPECT_EQ(build_pod_traffic_query("container_network_transmit_bytes_total", "5m"),
             R"(sum by (namespace, pod) (rate(container_network_transmit_bytes_total{)"
             R"(container="",pod!="",namespace!="",interface!="lo"}[5m])))");
+}
+
+// The recent pods by name: two regex alternations, each name escaped (a pod name may hold dots),
+// sorted and unique; the slope of the samples over the short range.
+TEST(PodTrafficQueriesTest, RecentPodsAreNamedByEscapedAlternations) {
+  const std::vector<std::string> pods{"shop/web.1", "kube-system/dns-0", "shop/dns-0"};
+  EXPECT_EQ(build_recent_pod_traffic_query("container_network_receive_bytes_total", "1m", pods),
+            R"(sum by (namespace, pod) (deriv(container_network_receive_bytes_total{)"
+            R"(container="",pod!="",namespace!="",interface!="lo",)"
+            R"(namespace=~"kube-system|shop",pod=~"dns-0|web\\.1"}[1m])))");
+  EXPECT_EQ(regex_escape(R"(a.b+c*d?e(f)g|h[i]j{k}l^m$n\o)"),
+            R"(a\.b\+c\*d\?e\(f\)g\|h\[i\]j\{k\}l\^m\$n\\o)");
 }
 
 }  // namespace

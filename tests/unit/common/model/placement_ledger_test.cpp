@@ -331,6 +331,46 @@ TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMea
   EXPECT_EQ(later.priced_by_workload_measurement, 0U) << "nothing measured any more";
 }
 
+// The recent read's rates are the pods' own, counted as they are however young the pod; the
+// pods it does not name keep what the read of every pod measured.
+TEST(PlacementLedger, ARecentReadPricesItsPodsAtTheirOwnRatesAndLeavesTheRest) {
+  PlacementLedger state;
+  state.upsert_pod(
+      {.uid = "old", .node = "n1", .workload = "shop/Deployment/web", .name = "shop/old"}, kNow);
+  const std::int64_t read = kNow + kLagMs + kWindowMs / 2;
+  state.measure_pods(std::vector<MeasuredPod>{{.name = "shop/old", .receive = 500}}, at(read));
+  state.upsert_pod(
+      {.uid = "new", .node = "n1", .workload = "shop/Deployment/web", .name = "shop/new"},
+      read + 20'000);
+  state.measure_recent_pods(
+      std::vector<MeasuredPod>{{.name = "shop/new", .receive = 300, .transmit = 40}});
+  const std::vector<NodeLoad> loads = state.loads(at(read + 30'000));
+  const NodeLoad& n1 = load_of(loads, "n1");
+  EXPECT_EQ(n1.placed, 2U);
+  EXPECT_EQ(n1.priced_by_measurement, 2U);
+  EXPECT_EQ(n1.priced_by_transmit_measurement, 1U);
+  // old: 500 over the half it held, 1000 B/s, 0.4 of it still missing; new: all of 300 missing.
+  const double old_pending = 0.4;
+  EXPECT_DOUBLE_EQ(n1.pending_known, old_pending * 1000 + 300);
+  // Transmit: new's own 40, old at its workload's measured mean, new's.
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, old_pending * 40 + 40);
+}
+
+TEST(PlacementLedger, PodsPlacedSinceAreThoseOffTheHostNetworkStillMaybePending) {
+  PlacementLedger state(kLagMs + kWindowMs);
+  state.upsert_pod({.uid = "1", .node = "n1", .name = "shop/early"}, kNow);
+  state.upsert_pod({.uid = "2", .node = "n1", .name = "shop/late"}, kNow + 1'000);
+  state.upsert_pod({.uid = "h", .node = "n1", .name = "kube-system/e", .host_network = true},
+                   kNow + 1'000);
+  const std::vector<PlacedPod> since = state.pods_placed_since(kNow + 1'000);
+  ASSERT_EQ(since.size(), 1U);
+  EXPECT_EQ(since[0].name, "shop/late");
+  EXPECT_EQ(since[0].placed_ms, kNow + 1'000);
+  EXPECT_EQ(state.pods_placed_since(0).size(), 2U);
+  EXPECT_TRUE(window_measures_pod(kLagMs + kWindowMs / 5 + 1'000, at(0)));
+  EXPECT_FALSE(window_measures_pod(kLagMs + kWindowMs / 5 - 1'000, at(0)));
+}
+
 TEST(PlacementLedger, NodesOfPodsByNameOffTheHostNetwork) {
   PlacementLedger state;
   state.upsert_pod({.uid = "1", .node = "n1", .name = "shop/web-0"}, kNow);
