@@ -9,20 +9,18 @@
 // with the transmit counters and link speeds node-exporter publishes.
 #include <curl/curl.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
-#include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 
+#include "bench/query_log.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/publisher.h"
 #include "collector/prometheus/query_builder.h"
@@ -37,6 +35,8 @@
 
 namespace {
 
+using netscore::bench::logged_eval_ms;
+using netscore::bench::median;
 using netscore::testing::PrometheusProcess;
 
 const std::int64_t g_now_s = std::time(nullptr);
@@ -138,30 +138,6 @@ void BM_Collector_Refresh(benchmark::State& state) {
     }
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-// Prometheus' own evaluation time (stats.timings.evalTotalTime, ms) of every logged query with
-// this text, in the order it was asked.
-std::vector<double> logged_eval_ms(const std::string& log_file, const std::string& promql) {
-  std::ifstream in(log_file);
-  std::vector<double> out;
-  for (std::string line; std::getline(in, line);) {
-    rapidjson::Document entry;
-    entry.Parse(line.data(), line.size());
-    if (entry.HasParseError() || !entry.IsObject() || !entry.HasMember("params") ||
-        !entry.HasMember("stats"))
-      continue;
-    const auto& query = entry["params"]["query"];
-    if (query.IsString() && promql == query.GetString())
-      out.push_back(entry["stats"]["timings"]["evalTotalTime"].GetDouble() * 1000);
-  }
-  return out;
 }
 
 // One refresh path: its measurer and publisher, the whole refresh's time per round.

@@ -217,10 +217,11 @@ void print_pod_traffic(const Measurement& m, std::ostream& out) {
   } else {
     out << fmt::format(
         "pod traffic: per-pod series in use, {} pod{} read {} ms before this "
-        "evaluation{}; every pod read every {} ms\n",
+        "evaluation{}; every pod read every {} ms (it took {} ms, the refresh's query {} ms)\n",
         t.pods.size(), t.pods.size() == 1 ? "" : "s",
         t.eval_time_ms > 0 ? m.eval_time_ms - t.eval_time_ms : -1,
-        t.error.empty() ? "" : "; the last read failed: " + t.error, m.pod_traffic_interval_ms);
+        t.error.empty() ? "" : "; the last read failed: " + t.error, m.pod_traffic_interval_ms,
+        m.pod_traffic_costs.full_ms, m.pod_traffic_costs.node_ms);
   }
   out << "  receive: " << t.receive_query << "\n  transmit: " << t.transmit_query << "\n";
   print_recent_pod_traffic(m, out);
@@ -231,9 +232,9 @@ void print_recent_pod_traffic(const Measurement& m, std::ostream& out) {
   const RecentPodTraffic& r = *m.recent_pod_traffic;
   out << fmt::format(
       "recent pods (placed since the read of every pod, which does not price them): {} asked, {} "
-      "answered, {} left out beyond {}, {} kept; slope over {} ms{}\n",
+      "answered, {} left out beyond {}, {} kept; slope over {} ms; took {} ms{}\n",
       r.asked, r.answered, r.left_out, kMaxRecentPods, r.pods.size(), r.range_ms,
-      r.error.empty() ? "" : "; the last read failed: " + r.error);
+      m.pod_traffic_costs.recent_ms, r.error.empty() ? "" : "; the last read failed: " + r.error);
   if (r.asked > 0) out << "  receive: " << r.receive_query << "\n";
 }
 

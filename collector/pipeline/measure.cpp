@@ -80,6 +80,7 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
                         : pod_traffic_->traffic();
     m.recent_pod_traffic = pod_traffic_->recent();
     m.pod_traffic_interval_ms = pod_traffic_->interval_ms();
+    m.pod_traffic_costs = pod_traffic_->last_costs();
   }
   if (m.answered) diagnose_if_due(m);
   m.finished_wall_ms = wall_now_ms();

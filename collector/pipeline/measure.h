@@ -64,8 +64,10 @@ struct Measurement {
   // The recent pods' traffic, read every refresh (recent_pod_traffic.h): null when
   // NETSCORE_POD_TRAFFIC is off.
   std::shared_ptr<const RecentPodTraffic> recent_pod_traffic{};
-  // The time between reads of every pod's traffic now (auto adapts it); 0 when off.
+  // The time between reads of every pod's traffic now (auto adapts it), and what the reads it
+  // weighs took as last measured; 0 when off.
   std::int64_t pod_traffic_interval_ms = 0;
+  ReadCosts pod_traffic_costs{};
 };
 
 // Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the

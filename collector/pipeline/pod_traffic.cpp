@@ -96,6 +96,7 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
                                                             std::int64_t node_read_ms) {
   node_ms_total_ += node_read_ms;
   ++refreshes_;
+  last_costs_.node_ms = static_cast<double>(node_read_ms);
   const bool detection_due = clock_() >= next_detection_ms_;
   const bool read_due = clock_() >= next_read_ms_;
   // Copied only when something is asked: the read of every pod may hold a hundred thousand.
@@ -113,7 +114,9 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
   if (traffic_->in_use && cluster_ != nullptr && !api.aborted()) {
     const std::int64_t started_ms = clock_();
     read_recent(api, eval_time_ms);
-    recent_ms_total_ += clock_() - started_ms;
+    const std::int64_t took_ms = clock_() - started_ms;
+    recent_ms_total_ += took_ms;
+    last_costs_.recent_ms = static_cast<double>(took_ms);
   }
   return traffic_;
 }
@@ -155,7 +158,9 @@ void PodTrafficReader::read(PrometheusApi& api, std::int64_t eval_time_ms, PodTr
   next.error.clear();
   next.pods = rates_by_pod(*receive.value, *transmit.value);
   next.eval_time_ms = eval_time_ms;
-  adapt_interval(clock_() - now_ms);
+  const std::int64_t took_ms = clock_() - now_ms;
+  last_costs_.full_ms = static_cast<double>(took_ms);
+  adapt_interval(took_ms);
   next_read_ms_ = now_ms + interval_ms_;
 }
 

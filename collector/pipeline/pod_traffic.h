@@ -108,6 +108,8 @@ class PodTrafficReader {
   const Counts& counts() const { return counts_; }
   // The time between reads of every pod now: the configured one, or auto's last choice.
   std::int64_t interval_ms() const { return interval_ms_; }
+  // What the last refresh's own query, the last read of every pod and the last recent read took.
+  const ReadCosts& last_costs() const { return last_costs_; }
 
  private:
   void detect(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next);
@@ -134,6 +136,7 @@ class PodTrafficReader {
   std::int64_t node_ms_total_ = 0;
   std::int64_t recent_ms_total_ = 0;
   std::int64_t refreshes_ = 0;
+  ReadCosts last_costs_{};
 };
 
 }  // namespace netscore::collector

@@ -61,8 +61,8 @@ std::uint16_t free_local_port() {
   return ntohs(addr.sin_port);
 }
 
-PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file)
-    : dir_(make_temp_dir("netscore-prometheus")) {
+PrometheusProcess::PrometheusProcess(const std::string& openmetrics_file, ServeOptions serve)
+    : dir_(make_temp_dir("netscore-prometheus")), serve_(std::move(serve)) {
   backfill_and_start(openmetrics_file, nullptr);
 }
 

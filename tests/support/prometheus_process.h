@@ -33,7 +33,7 @@ struct ServeOptions {
 class PrometheusProcess {
  public:
   // Backfills and starts; throws std::runtime_error with Prometheus' log tail on failure.
-  explicit PrometheusProcess(const std::string& openmetrics_file);
+  explicit PrometheusProcess(const std::string& openmetrics_file, ServeOptions serve = {});
   // The same with synthetic traffic (synth.h), written into Prometheus' own temporary directory.
   explicit PrometheusProcess(const SynthOptions& traffic, ServeOptions serve = {});
   PrometheusProcess(const PrometheusProcess&) = delete;
