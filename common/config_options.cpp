@@ -113,7 +113,7 @@ const std::array kOptionTable{
            "how often the collector reads the traffic of every pod (one request per direction, "
            "rates over NETSCORE_TIME_RANGE); auto: every four NETSCORE_REFRESH_INTERVALs or "
            "more, so that the per-pod reads take no longer per refresh, on average, than the "
-           "refresh's own query (measured; at most every NETSCORE_RECHECK_INTERVAL)",
+           "refresh's own query (measured; at least once an hour)",
            [](Config& c, std::string_view v) {
              if (v == "auto") {
                c.pod_traffic.interval.reset();

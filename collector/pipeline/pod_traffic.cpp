@@ -169,13 +169,11 @@ void PodTrafficReader::adapt_interval(std::int64_t full_ms) {
     const auto per_refresh = [&](std::int64_t total) {
       return static_cast<double>(total) / static_cast<double>(refreshes_);
     };
-    // What rarely changes is asked again every NETSCORE_RECHECK_INTERVAL: the traffic of pods
-    // that old is as stale as the cached link speeds, whatever reading it costs.
     const std::int64_t refreshes =
         full_read_refreshes({.node_ms = per_refresh(node_ms_total_),
                              .full_ms = static_cast<double>(full_ms),
                              .recent_ms = per_refresh(recent_ms_total_)},
-                            recheck_ms_ / std::max<std::int64_t>(refresh_ms_, 1));
+                            kLongestFullReadIntervalMs / std::max<std::int64_t>(refresh_ms_, 1));
     interval_ms_ = refreshes * refresh_ms_;
   }
   node_ms_total_ = recent_ms_total_ = refreshes_ = 0;

@@ -170,7 +170,7 @@ TEST_F(PodTrafficTest, TheQueriesReadThePodSandboxesOverTheWindow) {
   EXPECT_FALSE(traffic->checked);
   EXPECT_EQ(traffic->receive_query,
             R"(sum by (namespace, pod) (rate(container_network_receive_bytes_total{)"
-            R"(container="",pod!="",namespace!="",interface!="lo"}[5m])))");
+            R"(container="",interface!="lo"}[5m])))");
   EXPECT_NE(traffic->transmit_query.find("container_network_transmit_bytes_total"),
             std::string::npos);
   EXPECT_TRUE(script_.asked.empty());
