@@ -193,6 +193,14 @@ class RecentPodTrafficReadTest : public PodTrafficTest {
         config_, [this] { return now_ms_; }, &cluster_);
   }
 
+  // A read of every pod, then web-9 bound 5 s after it, and the next refresh.
+  void bind_web9_after_the_full_read(PodTrafficReader& r) {
+    r.refresh(api_, kPodEvalMs);
+    cluster_.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs + 5'000);
+    now_ms_ = 15'000;
+    r.refresh(api_, kPodEvalMs + 15'000);
+  }
+
   ClusterState cluster_{3'600'000};
 };
 
@@ -208,10 +216,7 @@ TEST_F(RecentPodTrafficReadTest, NoRecentPodNoRequest) {
 
 TEST_F(RecentPodTrafficReadTest, APodPlacedAfterTheFullReadIsReadByNameAtEveryRefresh) {
   PodTrafficReader r = recent_reader();
-  r.refresh(api_, kPodEvalMs);
-  cluster_.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs + 5'000);
-  now_ms_ = 15'000;
-  r.refresh(api_, kPodEvalMs + 15'000);
+  bind_web9_after_the_full_read(r);
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "receive", "transmit",
                                                      "recent receive", "recent transmit"}));
   const auto recent = r.recent();
@@ -238,10 +243,7 @@ TEST_F(RecentPodTrafficReadTest, APodPlacedAfterTheFullReadIsReadByNameAtEveryRe
 
 TEST_F(RecentPodTrafficReadTest, APodTheFullReadPricesIsNoLongerRecent) {
   PodTrafficReader r = recent_reader();
-  r.refresh(api_, kPodEvalMs);
-  cluster_.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs + 5'000);
-  now_ms_ = 15'000;
-  r.refresh(api_, kPodEvalMs + 15'000);
+  bind_web9_after_the_full_read(r);
   ASSERT_EQ(r.recent()->pods.size(), 1U);
   // The next full read, late enough for the window to hold a part of web-9, answers it.
   script_.receive += "," + pod_series("shop", "web-9", "250");
@@ -256,10 +258,7 @@ TEST_F(RecentPodTrafficReadTest, APodTheFullReadPricesIsNoLongerRecent) {
 
 TEST_F(RecentPodTrafficReadTest, AFailedRecentReadKeepsWhatWasReadAndFailsNothingElse) {
   PodTrafficReader r = recent_reader();
-  r.refresh(api_, kPodEvalMs);
-  cluster_.upsert_pod({.uid = "9", .node = "n2", .name = "shop/web-9"}, kPodEvalMs + 5'000);
-  now_ms_ = 15'000;
-  r.refresh(api_, kPodEvalMs + 15'000);
+  bind_web9_after_the_full_read(r);
   script_.read_status = 503;
   now_ms_ = 30'000;
   r.refresh(api_, kPodEvalMs + 30'000);
