@@ -228,7 +228,12 @@ void print_pod_traffic(const Measurement& m, std::ostream& out) {
 }
 
 void print_recent_pod_traffic(const Measurement& m, std::ostream& out) {
-  if (!m.recent_pod_traffic) return;
+  if (!m.pod_traffic) return;
+  if (!m.recent_pod_traffic) {
+    out << "recent pods: not read without watched pods (the collector reads those placed since "
+           "the read of every pod at every refresh)\n";
+    return;
+  }
   const RecentPodTraffic& r = *m.recent_pod_traffic;
   out << fmt::format(
       "recent pods (placed since the read of every pod, which does not price them): {} asked, {} "

@@ -37,8 +37,8 @@ int print_check(const Measurement& m, const model::ScoringSettings& scoring, std
 // Whether the measurement's traffic per pod is read, its queries, how many pods the last read had
 // and how long before the measurement it was evaluated; nothing when NETSCORE_POD_TRAFFIC is off.
 void print_pod_traffic(const Measurement& m, std::ostream& out);
-// The recent pods' read (recent_pod_traffic.h): how many were asked and answered; nothing when
-// NETSCORE_POD_TRAFFIC is off.
+// The recent pods' read (recent_pod_traffic.h): how many were asked and answered, or that none
+// are without watched pods (`--check`); nothing when NETSCORE_POD_TRAFFIC is off.
 void print_recent_pod_traffic(const Measurement& m, std::ostream& out);
 
 }  // namespace netscore::collector

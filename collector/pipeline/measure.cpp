@@ -78,7 +78,7 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
     m.pod_traffic = m.queried && !client_.aborted()
                         ? pod_traffic_->refresh(api_, eval_time_ms, node_read_ms)
                         : pod_traffic_->traffic();
-    m.recent_pod_traffic = pod_traffic_->recent();
+    if (options_.cluster != nullptr) m.recent_pod_traffic = pod_traffic_->recent();
     m.pod_traffic_interval_ms = pod_traffic_->interval_ms();
     m.pod_traffic_costs = pod_traffic_->last_costs();
   }

@@ -62,7 +62,7 @@ struct Measurement {
   // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
   std::shared_ptr<const PodTraffic> pod_traffic{};
   // The recent pods' traffic, read every refresh (recent_pod_traffic.h): null when
-  // NETSCORE_POD_TRAFFIC is off.
+  // NETSCORE_POD_TRAFFIC is off or no pods are watched (Measurer::Options::cluster).
   std::shared_ptr<const RecentPodTraffic> recent_pod_traffic{};
   // The time between reads of every pod's traffic now (auto adapts it), and what the reads it
   // weighs took as last measured; 0 when off.

@@ -287,7 +287,9 @@ TEST(PodTrafficCheckTest, SaysWhetherPerPodSeriesAreInUseTheQueriesAndTheirAge) 
   EXPECT_EQ(in_use.str(),
             "pod traffic: per-pod series in use, 1 pod read 30000 ms before this evaluation; "
             "every pod read every 60000 ms (it took 90 ms, the refresh's query 40 ms)\n"
-            "  receive: rx\n  transmit: tx\n");
+            "  receive: rx\n  transmit: tx\n"
+            "recent pods: not read without watched pods (the collector reads those placed since "
+            "the read of every pod at every refresh)\n");
   auto recent = std::make_shared<RecentPodTraffic>(RecentPodTraffic{.eval_time_ms = kEvalMs,
                                                                     .range_ms = 60'000,
                                                                     .asked = 2,
