@@ -74,13 +74,13 @@ struct ReadCosts {
   double full_ms = 0;
   double recent_ms = 0;
 };
-// The fewest refreshes between reads of every pod, at least kMinFullReadRefreshes, at which the
-// per-pod reads take no longer per refresh, on average, than the refresh's own query:
-// full / n + recent <= node. `max_refreshes` when none does (the recent read alone costs as much).
 inline constexpr std::int64_t kMinFullReadRefreshes = 4;
 // auto's longest interval: the pods placed since are priced by the recent read, but a running
 // pod's own rate, and its workload's mean, stay those of the last read of every pod.
 inline constexpr std::int64_t kLongestFullReadIntervalMs = 3'600'000;
+// The fewest refreshes between reads of every pod, at least kMinFullReadRefreshes, at which the
+// per-pod reads take no longer per refresh, on average, than the refresh's own query:
+// full / n + recent <= node. `max_refreshes` when none does (the recent read alone costs as much).
 std::int64_t full_read_refreshes(const ReadCosts& costs, std::int64_t max_refreshes);
 
 // Asks what is due and keeps the last traffic read. Not thread-safe: the measuring thread owns

@@ -18,8 +18,8 @@ namespace netscore::collector {
 
 // The most pods one recent read names. Beyond it the oldest are left out: the next read of every
 // pod prices them soonest, and the window already holds more of their traffic, while the newest
-// are the ones priced at a guess until measured. One bounded request per direction keeps the read
-// as cheap every refresh as it is named (a regex alternation Prometheus matches per name).
+// are the ones priced at a guess until measured. The bound keeps what the read costs every refresh
+// bounded too: Prometheus looks each name of the alternation up in its index.
 inline constexpr std::size_t kMaxRecentPods = 256;
 
 // A recent pod's rates and when they were read (Unix ms).
