@@ -10,7 +10,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configure with NETSCORE_BUILD_TESTS=OFF failed:\n${out}\n${err}")
 endif()
 file(READ "${BINARY}/build.ninja" ninja)
-foreach(target collector_bench watcher_bench score_table_bench extender_bench extender_load netscore_soak
+foreach(target collector_bench pod_traffic_bench watcher_bench score_table_bench extender_bench extender_load netscore_soak
     path_bench closed_loop/netscore-scale-realtime)
   if(NOT ninja MATCHES "\nbuild bench/${target}:")
     message(FATAL_ERROR "benchmark target ${target} is missing with NETSCORE_BUILD_TESTS=OFF")
