@@ -63,8 +63,12 @@ PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& 
 
 std::int64_t full_read_refreshes(const ReadCosts& costs, std::int64_t max_refreshes) {
   const std::int64_t most = std::max(max_refreshes, kMinFullReadRefreshes);
-  const double budget = costs.node_ms - costs.recent_ms;
-  if (budget <= 0) return costs.full_ms > 0 ? most : kMinFullReadRefreshes;
+  // A node read too fast for the clock says nothing of the cost: the cluster is small.
+  if (costs.node_ms <= 0) return kMinFullReadRefreshes;
+  // At least a quarter of the node read is left to the read of every pod, so that a recent read
+  // about as slow (both a millisecond or two in a small cluster, where the clock's granularity
+  // decides) never defers it by the hour.
+  const double budget = std::max(costs.node_ms - costs.recent_ms, costs.node_ms / 4);
   const double needed = std::ceil(costs.full_ms / budget);
   return std::clamp(static_cast<std::int64_t>(std::min(needed, static_cast<double>(most))),
                     kMinFullReadRefreshes, most);

@@ -80,7 +80,8 @@ inline constexpr std::int64_t kMinFullReadRefreshes = 4;
 inline constexpr std::int64_t kLongestFullReadIntervalMs = 3'600'000;
 // The fewest refreshes between reads of every pod, at least kMinFullReadRefreshes, at which the
 // per-pod reads take no longer per refresh, on average, than the refresh's own query:
-// full / n + recent <= node. `max_refreshes` when none does (the recent read alone costs as much).
+// full / n + recent <= node, at most `max_refreshes`; where the recent read costs more than three
+// quarters of the node read, full / n <= node / 4.
 std::int64_t full_read_refreshes(const ReadCosts& costs, std::int64_t max_refreshes);
 
 // Asks what is due and keeps the last traffic read. Not thread-safe: the measuring thread owns

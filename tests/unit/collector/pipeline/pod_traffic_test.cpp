@@ -277,10 +277,12 @@ TEST(FullReadRefreshesTest, TheFewestAtWhichThePerPodReadsCostNoMoreThanTheNodeR
   EXPECT_EQ(full_read_refreshes({.node_ms = 100, .full_ms = 901, .recent_ms = 10}, 40), 11);
   EXPECT_EQ(full_read_refreshes({.node_ms = 100, .full_ms = 9000, .recent_ms = 0}, 40), 40)
       << "at most the cap";
-  EXPECT_EQ(full_read_refreshes({.node_ms = 10, .full_ms = 50, .recent_ms = 10}, 40), 40)
-      << "the recent read alone costs the budget";
+  EXPECT_EQ(full_read_refreshes({.node_ms = 10, .full_ms = 50, .recent_ms = 10}, 40), 20)
+      << "the recent read costs the whole budget: a quarter of the node read is left, 50 / 2.5";
   EXPECT_EQ(full_read_refreshes({.node_ms = 10, .full_ms = 50, .recent_ms = 10}, 2), 4)
       << "a cap below the floor is the floor";
+  EXPECT_EQ(full_read_refreshes({.node_ms = 0, .full_ms = 3, .recent_ms = 0}, 40), 4)
+      << "a node read too fast for the clock";
 }
 
 // auto adapts the interval to what the reads took on the reader's clock, which the fake
