@@ -76,12 +76,16 @@ bool orders_by_name(const std::vector<TableEntry>& entries, std::span<const std:
   return true;
 }
 
-// Moves each entry once, into `order` (name_order of these entries).
-void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_t>& order) {
-  std::vector<TableEntry> sorted;
-  sorted.reserve(entries.capacity());
-  for (const std::size_t at : order) sorted.push_back(std::move(entries[at]));
-  entries = std::move(sorted);
+// Moves each entry once, into `order` (name_order of these entries), through `spare`: moved
+// strings trade buffers, so a caller that keeps both vectors sorts again without allocating.
+void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_t>& order,
+                  std::vector<TableEntry>& spare) {
+  bool in_order = true;
+  for (std::size_t i = 0; in_order && i < order.size(); ++i) in_order = order[i] == i;
+  if (in_order) return;
+  spare.resize(entries.size());
+  for (std::size_t i = 0; i < order.size(); ++i) spare[i] = std::move(entries[order[i]]);
+  entries.swap(spare);
 }
 
 // Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
@@ -148,15 +152,30 @@ BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector
                              const CorrectionSettings& settings, std::uint64_t rules_hash,
                              std::optional<double> learned_rate_per_pod,
                              const ScoringSettings& scoring) {
-  BuiltSnapshot out;
+  SnapshotBuffers buffers;
+  build_snapshot(measured, loads, settings, rules_hash, learned_rate_per_pod, scoring, buffers);
+  return std::move(buffers.built);
+}
+
+const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
+                                    const std::vector<NodeLoad>* loads,
+                                    const CorrectionSettings& settings, std::uint64_t rules_hash,
+                                    std::optional<double> learned_rate_per_pod,
+                                    const ScoringSettings& scoring, SnapshotBuffers& buffers) {
+  BuiltSnapshot& out = buffers.built;
+  out.info = {};
+  out.corrected = false;
+  out.uncorrected_reason.clear();
+  out.placed = 0;
   out.info.eval_time_ms = measured.eval_time_ms;
   out.info.basis = scoring.basis;
   out.info.direction = scoring.direction;
   auto& entries = out.entries;
+  // Assigned element by element: the kept entries' names are reused, not allocated again.
   entries.reserve(measured.entries.size() + (loads ? loads->size() : 0));
-  entries = measured.entries;
+  entries.assign(measured.entries.begin(), measured.entries.end());
   if (loads == nullptr) {
-    sort_by_name(entries, measured.name_order);
+    sort_by_name(entries, measured.name_order, buffers.spare);
     normalise(
         entries, [](const TableEntry& e) { return e.raw_score; },
         [](TableEntry& e, std::int64_t v) {
@@ -182,8 +201,10 @@ BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector
     }
   }
   // Watched nodes without a series were appended; without them the measured order holds.
-  sort_by_name(entries, entries.size() == measured.entries.size() ? measured.name_order
-                                                                  : name_order(entries));
+  sort_by_name(
+      entries,
+      entries.size() == measured.entries.size() ? measured.name_order : name_order(entries),
+      buffers.spare);
   normalise(
       entries, [](const TableEntry& e) { return e.raw_score; },
       [](TableEntry& e, std::int64_t v) { e.node_score = v; });

@@ -55,4 +55,17 @@ BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector
                              std::optional<double> learned_rate_per_pod = std::nullopt,
                              const ScoringSettings& scoring = {});
 
+// A built snapshot and the room to build the next one in: a caller building one snapshot after
+// another (a republish per binding) keeps these so the entries' names are not allocated anew.
+struct SnapshotBuffers {
+  BuiltSnapshot built{};
+  std::vector<TableEntry> spare{};
+};
+// The same into `buffers` (the result is buffers.built).
+const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
+                                    const std::vector<NodeLoad>* loads,
+                                    const CorrectionSettings& settings, std::uint64_t rules_hash,
+                                    std::optional<double> learned_rate_per_pod,
+                                    const ScoringSettings& scoring, SnapshotBuffers& buffers);
+
 }  // namespace netscore::model
