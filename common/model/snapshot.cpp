@@ -89,24 +89,28 @@ void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_
 }
 
 // Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
-// One load per node; `measured` is name_order(entries). Runs on every publish a binding causes:
-// the loads, which the cluster state lists in name order, are walked along the measured names
-// instead of hashing every name into a map (a load out of order is searched for from the start).
+// One load per node; `entries` are in name order. Runs on every publish a binding causes: the
+// loads, which the cluster state lists in name order, are walked along the measured names instead
+// of hashing every name into a map (a load out of order is searched for from the start).
 std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
-                                           const std::vector<std::size_t>& measured,
                                            const std::vector<NodeLoad>& loads) {
-  const auto name_of = [&](std::size_t at) -> const std::string& { return entries[at].name; };
-  const auto before = [&](std::size_t at, const std::string& name) { return name_of(at) < name; };
+  const std::size_t measured = entries.size();
+  const auto before = [&](const TableEntry& e, const std::string& name) { return e.name < name; };
   std::vector<const NodeLoad*> load_of(entries.size(), nullptr);
-  auto next = measured.begin();
+  std::size_t next = 0;
   for (const auto& load : loads) {
-    if (next != measured.begin() && !before(*std::prev(next), load.name)) {
-      next = std::lower_bound(measured.begin(), measured.end(), load.name, before);
+    if (next > 0 && !before(entries[next - 1], load.name)) {
+      next = static_cast<std::size_t>(
+          std::lower_bound(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(measured),
+                           load.name, before) -
+          entries.begin());
     }
-    while (next != measured.end() && before(*next, load.name)) ++next;
+    // One three-way comparison per step: in the usual case the next measured name is the load's.
+    int order = -1;
+    while (next < measured && (order = entries[next].name.compare(load.name)) < 0) ++next;
     std::size_t at = 0;
-    if (next != measured.end() && name_of(*next) == load.name) {
-      at = *next;
+    if (next < measured && order == 0) {
+      at = next;
     } else {
       if (!load.in_cluster) continue;  // pods on a node neither watched nor measured
       entries.push_back({{.flags = 0}, load.name});
@@ -137,6 +141,13 @@ MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::i
     out.name_order.assign(order_hint.begin(), order_hint.end());
   else
     out.name_order = name_order(out.entries);
+  std::vector<TableEntry> spare;
+  sort_by_name(out.entries, out.name_order, spare);
+  // The seed's normalisation is the measurement's alone: watched nodes without a series, which
+  // a republish adds, are not scored.
+  normalise(
+      out.entries, [](const TableEntry& e) { return e.raw_score; },
+      [](TableEntry& e, std::int64_t v) { e.node_score = v; });
   return out;
 }
 
@@ -175,19 +186,14 @@ const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
   entries.reserve(measured.entries.size() + (loads ? loads->size() : 0));
   entries.assign(measured.entries.begin(), measured.entries.end());
   if (loads == nullptr) {
-    sort_by_name(entries, measured.name_order, buffers.spare);
-    normalise(
-        entries, [](const TableEntry& e) { return e.raw_score; },
-        [](TableEntry& e, std::int64_t v) {
-          e.node_score = v;
-          e.corrected_node_score = v;
-        });
+    for (TableEntry& e : entries)
+      if (e.valid()) e.corrected_node_score = e.node_score;
     return out;
   }
 
   out.info.flags |= kSnapshotClusterSynced;
   out.info.rules_hash = rules_hash;
-  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, measured.name_order, *loads);
+  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
         apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
@@ -200,14 +206,9 @@ const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
       out.info.pod_rate = correction.pod_rate;
     }
   }
-  // Watched nodes without a series were appended; without them the measured order holds.
-  sort_by_name(
-      entries,
-      entries.size() == measured.entries.size() ? measured.name_order : name_order(entries),
-      buffers.spare);
-  normalise(
-      entries, [](const TableEntry& e) { return e.raw_score; },
-      [](TableEntry& e, std::int64_t v) { e.node_score = v; });
+  // Watched nodes without a series were appended; without them the entries are in name order.
+  if (entries.size() != measured.entries.size())
+    sort_by_name(entries, name_order(entries), buffers.spare);
   normalise(
       entries, [](const TableEntry& e) { return e.corrected_raw_score; },
       [](TableEntry& e, std::int64_t v) { e.corrected_node_score = v; });

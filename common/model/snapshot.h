@@ -24,12 +24,13 @@ struct BuiltSnapshot {
   std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
 };
 
-// What a measurement alone decides of a snapshot: its entries' measured figures, in the samples'
-// order, and their name order. Only a new measurement changes it, so a publisher keeps it for the
-// republishes cluster changes cause instead of measuring every node again for each binding.
+// What a measurement alone decides of a snapshot: its entries' measured figures and seed scores
+// (node_score), in name order. Only a new measurement changes it, so a publisher keeps it for the
+// republishes cluster changes cause instead of measuring, sorting and normalising every node again
+// for each binding.
 struct MeasuredSnapshot {
   std::vector<TableEntry> entries{};
-  std::vector<std::size_t> name_order{};  // indices into entries
+  std::vector<std::size_t> name_order{};  // indices into the samples, in name order
   std::int64_t eval_time_ms = 0;
 };
 
