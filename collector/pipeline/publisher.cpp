@@ -159,9 +159,10 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
     if (fresh != nullptr && learning()) cluster_->state.learn(model::node_rates(*fresh), window);
     loads = cluster_->state.loads(window);
   }
-  const model::BuiltSnapshot snapshot = model::build_snapshot(
+  const model::BuiltSnapshot& snapshot = model::build_snapshot(
       measured, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
-      synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt, options_.scoring);
+      synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt, options_.scoring,
+      snapshot_buffers_);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);

@@ -76,33 +76,41 @@ bool orders_by_name(const std::vector<TableEntry>& entries, std::span<const std:
   return true;
 }
 
-// Moves each entry once, into `order` (name_order of these entries).
-void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_t>& order) {
-  std::vector<TableEntry> sorted;
-  sorted.reserve(entries.capacity());
-  for (const std::size_t at : order) sorted.push_back(std::move(entries[at]));
-  entries = std::move(sorted);
+// Moves each entry once, into `order` (name_order of these entries), through `spare`: moved
+// strings trade buffers, so a caller that keeps both vectors sorts again without allocating.
+void sort_by_name(std::vector<TableEntry>& entries, const std::vector<std::size_t>& order,
+                  std::vector<TableEntry>& spare) {
+  bool in_order = true;
+  for (std::size_t i = 0; in_order && i < order.size(); ++i) in_order = order[i] == i;
+  if (in_order) return;
+  spare.resize(entries.size());
+  for (std::size_t i = 0; i < order.size(); ++i) spare[i] = std::move(entries[order[i]]);
+  entries.swap(spare);
 }
 
 // Adds the watched nodes without a series and marks the watched ones; returns each entry's load.
-// One load per node; `measured` is name_order(entries). Runs on every publish a binding causes:
-// the loads, which the cluster state lists in name order, are walked along the measured names
-// instead of hashing every name into a map (a load out of order is searched for from the start).
+// One load per node; `entries` are in name order. Runs on every publish a binding causes: the
+// loads, which the cluster state lists in name order, are walked along the measured names instead
+// of hashing every name into a map (a load out of order is searched for from the start).
 std::vector<const NodeLoad*> merge_cluster(std::vector<TableEntry>& entries,
-                                           const std::vector<std::size_t>& measured,
                                            const std::vector<NodeLoad>& loads) {
-  const auto name_of = [&](std::size_t at) -> const std::string& { return entries[at].name; };
-  const auto before = [&](std::size_t at, const std::string& name) { return name_of(at) < name; };
+  const std::size_t measured = entries.size();
+  const auto before = [&](const TableEntry& e, const std::string& name) { return e.name < name; };
   std::vector<const NodeLoad*> load_of(entries.size(), nullptr);
-  auto next = measured.begin();
+  std::size_t next = 0;
   for (const auto& load : loads) {
-    if (next != measured.begin() && !before(*std::prev(next), load.name)) {
-      next = std::lower_bound(measured.begin(), measured.end(), load.name, before);
+    if (next > 0 && !before(entries[next - 1], load.name)) {
+      next = static_cast<std::size_t>(
+          std::lower_bound(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(measured),
+                           load.name, before) -
+          entries.begin());
     }
-    while (next != measured.end() && before(*next, load.name)) ++next;
+    // One three-way comparison per step: in the usual case the next measured name is the load's.
+    int order = -1;
+    while (next < measured && (order = entries[next].name.compare(load.name)) < 0) ++next;
     std::size_t at = 0;
-    if (next != measured.end() && name_of(*next) == load.name) {
-      at = *next;
+    if (next < measured && order == 0) {
+      at = next;
     } else {
       if (!load.in_cluster) continue;  // pods on a node neither watched nor measured
       entries.push_back({{.flags = 0}, load.name});
@@ -133,6 +141,13 @@ MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::i
     out.name_order.assign(order_hint.begin(), order_hint.end());
   else
     out.name_order = name_order(out.entries);
+  std::vector<TableEntry> spare;
+  sort_by_name(out.entries, out.name_order, spare);
+  // The seed's normalisation is the measurement's alone: watched nodes without a series, which
+  // a republish adds, are not scored.
+  normalise(
+      out.entries, [](const TableEntry& e) { return e.raw_score; },
+      [](TableEntry& e, std::int64_t v) { e.node_score = v; });
   return out;
 }
 
@@ -148,27 +163,37 @@ BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector
                              const CorrectionSettings& settings, std::uint64_t rules_hash,
                              std::optional<double> learned_rate_per_pod,
                              const ScoringSettings& scoring) {
-  BuiltSnapshot out;
+  SnapshotBuffers buffers;
+  build_snapshot(measured, loads, settings, rules_hash, learned_rate_per_pod, scoring, buffers);
+  return std::move(buffers.built);
+}
+
+const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
+                                    const std::vector<NodeLoad>* loads,
+                                    const CorrectionSettings& settings, std::uint64_t rules_hash,
+                                    std::optional<double> learned_rate_per_pod,
+                                    const ScoringSettings& scoring, SnapshotBuffers& buffers) {
+  BuiltSnapshot& out = buffers.built;
+  out.info = {};
+  out.corrected = false;
+  out.uncorrected_reason.clear();
+  out.placed = 0;
   out.info.eval_time_ms = measured.eval_time_ms;
   out.info.basis = scoring.basis;
   out.info.direction = scoring.direction;
   auto& entries = out.entries;
+  // Assigned element by element: the kept entries' names are reused, not allocated again.
   entries.reserve(measured.entries.size() + (loads ? loads->size() : 0));
-  entries = measured.entries;
+  entries.assign(measured.entries.begin(), measured.entries.end());
   if (loads == nullptr) {
-    sort_by_name(entries, measured.name_order);
-    normalise(
-        entries, [](const TableEntry& e) { return e.raw_score; },
-        [](TableEntry& e, std::int64_t v) {
-          e.node_score = v;
-          e.corrected_node_score = v;
-        });
+    for (TableEntry& e : entries)
+      if (e.valid()) e.corrected_node_score = e.node_score;
     return out;
   }
 
   out.info.flags |= kSnapshotClusterSynced;
   out.info.rules_hash = rules_hash;
-  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, measured.name_order, *loads);
+  const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
         apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
@@ -181,12 +206,9 @@ BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector
       out.info.pod_rate = correction.pod_rate;
     }
   }
-  // Watched nodes without a series were appended; without them the measured order holds.
-  sort_by_name(entries, entries.size() == measured.entries.size() ? measured.name_order
-                                                                  : name_order(entries));
-  normalise(
-      entries, [](const TableEntry& e) { return e.raw_score; },
-      [](TableEntry& e, std::int64_t v) { e.node_score = v; });
+  // Watched nodes without a series were appended; without them the entries are in name order.
+  if (entries.size() != measured.entries.size())
+    sort_by_name(entries, name_order(entries), buffers.spare);
   normalise(
       entries, [](const TableEntry& e) { return e.corrected_raw_score; },
       [](TableEntry& e, std::int64_t v) { e.corrected_node_score = v; });

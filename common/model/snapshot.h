@@ -24,12 +24,13 @@ struct BuiltSnapshot {
   std::uint32_t placed = 0;  // pods, new or gone, counted in some node's expected traffic
 };
 
-// What a measurement alone decides of a snapshot: its entries' measured figures, in the samples'
-// order, and their name order. Only a new measurement changes it, so a publisher keeps it for the
-// republishes cluster changes cause instead of measuring every node again for each binding.
+// What a measurement alone decides of a snapshot: its entries' measured figures and seed scores
+// (node_score), in name order. Only a new measurement changes it, so a publisher keeps it for the
+// republishes cluster changes cause instead of measuring, sorting and normalising every node again
+// for each binding.
 struct MeasuredSnapshot {
   std::vector<TableEntry> entries{};
-  std::vector<std::size_t> name_order{};  // indices into entries
+  std::vector<std::size_t> name_order{};  // indices into the samples, in name order
   std::int64_t eval_time_ms = 0;
 };
 
@@ -54,5 +55,18 @@ BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector
                              const CorrectionSettings& settings, std::uint64_t rules_hash,
                              std::optional<double> learned_rate_per_pod = std::nullopt,
                              const ScoringSettings& scoring = {});
+
+// A built snapshot and the room to build the next one in: a caller building one snapshot after
+// another (a republish per binding) keeps these so the entries' names are not allocated anew.
+struct SnapshotBuffers {
+  BuiltSnapshot built{};
+  std::vector<TableEntry> spare{};
+};
+// The same into `buffers` (the result is buffers.built).
+const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
+                                    const std::vector<NodeLoad>* loads,
+                                    const CorrectionSettings& settings, std::uint64_t rules_hash,
+                                    std::optional<double> learned_rate_per_pod,
+                                    const ScoringSettings& scoring, SnapshotBuffers& buffers);
 
 }  // namespace netscore::model

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -28,6 +29,16 @@ int fd_of(const bip::shared_memory_object& object) {
 
 std::string describe(const std::string& name) {
   return "shared memory /dev/shm/" + name;
+}
+
+void count_entry(shm::SnapshotMeta& meta, const TableEntry& entry) {
+  if (entry.valid()) {
+    ++meta.valid_count;
+    meta.max_raw_score = std::max(meta.max_raw_score, entry.raw_score);
+    meta.max_corrected_raw_score =
+        std::max(meta.max_corrected_raw_score, entry.corrected_raw_score);
+  }
+  if ((entry.flags & shm::kEntryInCluster) != 0) ++meta.in_cluster_count;
 }
 
 }  // namespace
@@ -117,9 +128,52 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
   auto& seq = header().snapshot_seq;
   const std::size_t idle = seqlock::Latch::idle_copy(seq);
   const std::size_t copy = options_.unsafe_write_active_copy ? 1 - idle : idle;
+  CopyShadow& shadow = shadows_[copy];
+  const bool same_names = !options_.unsafe_write_active_copy && shadow.holds_names_of(entries);
+  shm::SnapshotMeta meta{};
+  const PublishCounts counts =
+      same_names ? rewrite_figures(copy, entries, meta) : write_entries(copy, entries, meta);
+  reached(WritePoint::entries_stored, counts.stored);
+
+  meta.publish_id = ++publish_id_;
+  meta.published_wall_ms = wall_now_ms();
+  meta.published_mono_ns = mono_now_ns();
+  meta.eval_time_ms = info.eval_time_ms;
+  meta.flags = info.flags;
+  meta.rules_hash = info.rules_hash;
+  meta.pod_price = info.pod_price;
+  meta.basis = static_cast<std::uint32_t>(info.basis);
+  meta.direction = static_cast<std::uint32_t>(info.direction);
+  meta.pod_rate = info.pod_rate;
+  meta.node_count = counts.stored;
+  meta.overflow = counts.overflow;
+  meta.rejected = counts.rejected;
+  seqlock::store(words() + layout_.snapshot_offset[copy] / 8, meta);
+  reached(WritePoint::meta_stored, counts.stored);
+  seqlock::Latch::publish(seq);
+  // The unsafe mode puts readers back on the copy it just scribbled over.
+  if (options_.unsafe_write_active_copy) seqlock::Latch::publish(seq);
+  reached(WritePoint::published, counts.stored);
+  return counts;
+}
+
+bool ScoreTableWriter::CopyShadow::holds_names_of(std::span<const TableEntry> entries) const {
+  if (!complete || names.size() != entries.size()) return false;
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (names[i] != entries[i].name) return false;
+  return true;
+}
+
+PublishCounts ScoreTableWriter::write_entries(std::size_t copy, std::span<const TableEntry> entries,
+                                              shm::SnapshotMeta& meta) {
   shm::Word* w = words();
   const std::size_t index = layout_.index_word(copy);
   const std::uint32_t mask = layout_.index_slots - 1;
+  CopyShadow& shadow = shadows_[copy];
+  // Forgotten first: a publish stopped half-way leaves the copy holding neither list.
+  shadow.complete = false;
+  shadow.names.clear();
+  shadow.figures.clear();
 
   for (std::size_t i = 0; i < layout_.index_slots; ++i)
     w[index + i].store(0, std::memory_order_release);
@@ -129,7 +183,6 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
   std::vector<const std::string*> stored_names;
   stored_names.reserve(std::min<std::size_t>(entries.size(), layout_.capacity));
   PublishCounts counts;
-  shm::SnapshotMeta meta{};
   shm::EntryRecord record{};
   for (const auto& entry : entries) {
     if (entry.name.empty() || entry.name.size() > shm::kMaxNameBytes) {
@@ -162,37 +215,42 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
     seqlock::store(w + layout_.entry_word(copy, counts.stored), record);
     w[index + pos].store(shm::index_slot(hash, counts.stored), std::memory_order_release);
     stored_names.push_back(&entry.name);
-    if (entry.valid()) {
-      ++meta.valid_count;
-      meta.max_raw_score = std::max(meta.max_raw_score, entry.raw_score);
-      meta.max_corrected_raw_score =
-          std::max(meta.max_corrected_raw_score, entry.corrected_raw_score);
-    }
-    if ((entry.flags & shm::kEntryInCluster) != 0) ++meta.in_cluster_count;
+    count_entry(meta, entry);
     ++counts.stored;
     reached(WritePoint::entry_stored, counts.stored);
   }
-  reached(WritePoint::entries_stored, counts.stored);
+  // Only a copy holding every entry at its own position can be rewritten figures alone.
+  if (counts.rejected == 0 && counts.overflow == 0) {
+    shadow.names.reserve(entries.size());
+    shadow.figures.reserve(entries.size());
+    for (const auto& entry : entries) {
+      shadow.names.push_back(entry.name);
+      shadow.figures.push_back(entry);
+    }
+    shadow.complete = true;
+  }
+  return counts;
+}
 
-  meta.publish_id = ++publish_id_;
-  meta.published_wall_ms = wall_now_ms();
-  meta.published_mono_ns = mono_now_ns();
-  meta.eval_time_ms = info.eval_time_ms;
-  meta.flags = info.flags;
-  meta.rules_hash = info.rules_hash;
-  meta.pod_price = info.pod_price;
-  meta.basis = static_cast<std::uint32_t>(info.basis);
-  meta.direction = static_cast<std::uint32_t>(info.direction);
-  meta.pod_rate = info.pod_rate;
-  meta.node_count = counts.stored;
-  meta.overflow = counts.overflow;
-  meta.rejected = counts.rejected;
-  seqlock::store(w + layout_.snapshot_offset[copy] / 8, meta);
-  reached(WritePoint::meta_stored, counts.stored);
-  seqlock::Latch::publish(seq);
-  // The unsafe mode puts readers back on the copy it just scribbled over.
-  if (options_.unsafe_write_active_copy) seqlock::Latch::publish(seq);
-  reached(WritePoint::published, counts.stored);
+PublishCounts ScoreTableWriter::rewrite_figures(std::size_t copy,
+                                                std::span<const TableEntry> entries,
+                                                shm::SnapshotMeta& meta) {
+  shm::Word* w = words();
+  CopyShadow& shadow = shadows_[copy];
+  constexpr std::size_t kFiguresWord = offsetof(shm::EntryRecord, figures) / 8;
+  reached(WritePoint::index_cleared, 0);
+  PublishCounts counts;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const model::NodeFigures& figures = entries[i];
+    // Records are written as the figures' bytes: equal bytes need no store.
+    if (std::memcmp(&shadow.figures[i], &figures, sizeof(model::NodeFigures)) != 0) {
+      seqlock::store(w + layout_.entry_word(copy, i) + kFiguresWord, figures);
+      shadow.figures[i] = figures;
+    }
+    count_entry(meta, entries[i]);
+    ++counts.stored;
+    reached(WritePoint::entry_stored, counts.stored);
+  }
   return counts;
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <boost/interprocess/mapped_region.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
@@ -78,6 +79,20 @@ class ScoreTableWriter {
   shm::SegmentHeader& header() const {
     return *static_cast<shm::SegmentHeader*>(region_.get_address());
   }
+  // What this writer last stored in one copy, so that a publish of the same names in the same
+  // order (a republish after a binding, or a refresh of an unchanged cluster) rewrites only the
+  // figures that changed instead of the index, the names and every record.
+  struct CopyShadow {
+    bool complete = false;  // every entry stored at its own position
+    std::vector<std::string> names;
+    std::vector<model::NodeFigures> figures;
+    bool holds_names_of(std::span<const TableEntry> entries) const;
+  };
+
+  PublishCounts write_entries(std::size_t copy, std::span<const TableEntry> entries,
+                              shm::SnapshotMeta& meta);
+  PublishCounts rewrite_figures(std::size_t copy, std::span<const TableEntry> entries,
+                                shm::SnapshotMeta& meta);
   bool try_take_over(const std::string& name);
   void create(const std::string& name);
   void reached(WritePoint point, std::uint32_t stored) const {
@@ -91,6 +106,7 @@ class ScoreTableWriter {
   boost::interprocess::mapped_region region_;
   std::uint64_t publish_id_ = 0;
   bool took_over_ = false;
+  CopyShadow shadows_[2];  // empty after a take-over: the first publishes write everything
 };
 
 }  // namespace netscore

@@ -123,7 +123,9 @@ class DecisionLog {
   std::size_t node_capacity() const noexcept { return blocks_.size() * kNodesPerBlock; }
 
   // Records one decision of `count` nodes; fill(i, NodeDecision&) describes node i (the record
-  // arrives value-initialised). Ticket, node_start and the counts in `header` are set here.
+  // arrives with every field at its default and both texts empty; the text bytes past a length
+  // are unspecified, as FixedText::set leaves them). Ticket, node_start and the counts in `header`
+  // are set here.
   template <class Fill>
   void record(DecisionHeader header, std::size_t count, Fill&& fill) noexcept {
     if (!enabled()) return;
@@ -134,15 +136,16 @@ class DecisionLog {
     header.nodes_recorded = static_cast<std::uint32_t>(kept);
     header.node_start = block_cursor_.fetch_add(blocks, std::memory_order_relaxed);
     header.ticket = tickets_.fetch_add(1, std::memory_order_relaxed) + 1;
+    NodeDecision n{};
     for (std::size_t b = 0; b < blocks; ++b) {
       const std::size_t first = b * kNodesPerBlock;
       const std::size_t filled = std::min(kNodesPerBlock, kept - first);
       blocks_[(header.node_start + b) % blocks_.size()].try_write([&](seqlock::Word* words) {
         words[0].store(header.ticket, std::memory_order_release);
         for (std::size_t k = 0; k < filled; ++k) {
-          NodeDecision n{};
           fill(first + k, n);
           store_node(words + kFirstNodeWord + k * kWordsPerNode, n);
+          reset_fields(n);
         }
       });
     }
@@ -165,6 +168,15 @@ class DecisionLog {
   static constexpr std::size_t kWordsPerNode = sizeof(NodeDecision) / 8;
   static_assert(offsetof(NodeBlock, ticket) == 0 && offsetof(NodeBlock, nodes) % 8 == 0 &&
                 sizeof(NodeDecision) % 8 == 0);
+
+  // Back to a fresh record's fields and empty texts, without zeroing the 192 text bytes a fresh
+  // record would clear: bytes past a text's length are never shown.
+  static void reset_fields(NodeDecision& n) noexcept {
+    static constexpr NodeDecision kFresh{};
+    std::memcpy(static_cast<void*>(&n), &kFresh, offsetof(NodeDecision, name));
+    n.name.length = 0;
+    n.reason.length = 0;
+  }
 
   // The release stores of seqlock::store, for the words needed_words names.
   static void store_node(seqlock::Word* dst, const NodeDecision& n) noexcept {

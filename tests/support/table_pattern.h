@@ -17,8 +17,12 @@ namespace netscore::testing {
 
 inline constexpr std::uint32_t kMaxPatternNodes = 96;
 
-inline std::uint32_t pattern_nodes(std::uint64_t publish_id, std::uint32_t base = 32) {
-  return base + static_cast<std::uint32_t>(publish_id % 64);
+// The node count changes every `names_every` publishes: every publish by default (each one rewrites
+// the whole copy), or slowly enough that most publishes find their copy holding the same names
+// (the writer then rewrites the figures alone).
+inline std::uint32_t pattern_nodes(std::uint64_t publish_id, std::uint32_t base = 32,
+                                   std::uint32_t names_every = 1) {
+  return base + static_cast<std::uint32_t>((publish_id / names_every) % 64);
 }
 
 inline std::string pattern_name(std::uint32_t i) {
@@ -45,9 +49,10 @@ inline TableEntry pattern_entry(std::uint64_t publish_id, std::uint32_t i) {
   return {pattern_figures(publish_id, i), pattern_name(i)};
 }
 
-inline std::vector<TableEntry> pattern_snapshot(std::uint64_t publish_id, std::uint32_t base = 32) {
+inline std::vector<TableEntry> pattern_snapshot(std::uint64_t publish_id, std::uint32_t base = 32,
+                                                std::uint32_t names_every = 1) {
   std::vector<TableEntry> entries;
-  for (std::uint32_t i = 0; i < pattern_nodes(publish_id, base); ++i)
+  for (std::uint32_t i = 0; i < pattern_nodes(publish_id, base, names_every); ++i)
     entries.push_back(pattern_entry(publish_id, i));
   return entries;
 }
@@ -66,8 +71,10 @@ inline bool matches_pattern(std::uint64_t publish_id, std::uint32_t i, const Nod
 // A whole snapshot read with read_all: right count, right names in order, every field derived
 // from the same publish id as the snapshot's own metadata.
 inline bool snapshot_matches_pattern(const shm::SnapshotMeta& meta,
-                                     const std::vector<TableRow>& rows, std::uint32_t base = 32) {
-  if (rows.size() != pattern_nodes(meta.publish_id, base) || meta.node_count != rows.size())
+                                     const std::vector<TableRow>& rows, std::uint32_t base = 32,
+                                     std::uint32_t names_every = 1) {
+  if (rows.size() != pattern_nodes(meta.publish_id, base, names_every) ||
+      meta.node_count != rows.size())
     return false;
   for (std::uint32_t i = 0; i < rows.size(); ++i) {
     if (rows[i].name != pattern_name(i) || !matches_pattern(meta.publish_id, i, rows[i].score))

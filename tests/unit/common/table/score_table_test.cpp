@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -124,6 +125,57 @@ TEST_F(ScoreTable, LaterPublishReplacesTheWholeSnapshot) {
   std::vector<NodeScore> out(1);
   ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
   EXPECT_FALSE(out[0].found);
+}
+
+// A publish of the names a copy already holds rewrites only the changed figures: every publish,
+// into either copy, must still read back exactly, including after the names changed in between
+// and after a publish that rejected a name (its copy holds fewer records than entries).
+TEST_F(ScoreTable, RepublishingTheSameNamesReadsBackEveryPublishExactly) {
+  ScoreTableWriter writer(writer_options());
+  ScoreTableReader reader(reader_options());
+  const std::vector<std::vector<TableEntry>> publishes{
+      {entry("node-a", 1), entry("node-b", 2), entry("node-c", 3)},
+      {entry("node-a", 1), entry("node-b", 2), entry("node-c", 3)},
+      {entry("node-a", 5), entry("node-b", 2), entry("node-c", 7, false)},
+      {entry("node-a", 6), entry("node-b", 2), entry("node-c", 7)},
+      {entry("node-a", 6), entry("node-c", 8), entry("node-d", 9)},
+      {entry("node-a", 6), entry("node-c", 8), entry("node-d", 9)},
+      {entry("node-a", 6), entry("node-a", 1), entry("node-d", 9)},
+      {entry("node-a", 4), entry("node-c", 8), entry("node-d", 9)},
+      {entry("node-a", 4), entry("node-c", 2), entry("node-d", 9)},
+      {entry("node-a", 3), entry("node-c", 2), entry("node-d", 1)},
+  };
+  for (std::size_t p = 0; p < publishes.size(); ++p) {
+    SCOPED_TRACE(p);
+    writer.publish(publishes[p], static_cast<std::int64_t>(p));
+    std::vector<TableRow> rows;
+    shm::SnapshotMeta meta{};
+    ASSERT_EQ(reader.read_all(rows, meta), ReadStatus::ok);
+    std::vector<const TableEntry*> expected;
+    for (const auto& e : publishes[p]) {
+      const bool seen = std::any_of(expected.begin(), expected.end(),
+                                    [&](const TableEntry* x) { return x->name == e.name; });
+      if (!seen) expected.push_back(&e);
+    }
+    ASSERT_EQ(rows.size(), expected.size());
+    std::size_t valid = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(rows[i].name, expected[i]->name);
+      EXPECT_EQ(rows[i].score.raw, expected[i]->raw);
+      EXPECT_EQ(rows[i].score.node_score, expected[i]->node_score);
+      EXPECT_EQ(rows[i].score.valid(), expected[i]->valid());
+      if (expected[i]->valid()) ++valid;
+    }
+    EXPECT_EQ(meta.valid_count, valid);
+    std::vector<std::string_view> names;
+    for (const auto* e : expected) names.push_back(e->name);
+    std::vector<NodeScore> out(names.size());
+    ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      EXPECT_TRUE(out[i].found);
+      EXPECT_EQ(out[i].raw, expected[i]->raw);
+    }
+  }
 }
 
 TEST_F(ScoreTable, MoreNodesThanCapacityCountAsOverflowAndNeverWriteOutOfBounds) {

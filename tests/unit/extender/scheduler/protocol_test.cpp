@@ -166,6 +166,9 @@ TEST(Protocol, RejectsBadInputWithAClearMessage) {
       parse_error(R"({"Pod":{},"Nodes":{"items":[{"metadata":{"name":"a","labels":{"x":[]}}}]}})"),
       HasSubstr("labels value must not be an array"));
   EXPECT_THAT(parse_error("{\"Pod\":{},\"NodeNames\":[\"\xff\"]}"), HasSubstr("malformed JSON"));
+  // A body with any byte from 0x80 is validated whole, the strings netscore ignores included.
+  EXPECT_THAT(parse_error("{\"Pod\":{\"spec\":\"\xc3\x28\"},\"NodeNames\":[\"a\"]}"),
+              HasSubstr("malformed JSON"));
   EXPECT_THAT(parse_error(std::string(100000, '[')), HasSubstr("JSON object"));
   EXPECT_THAT(parse_error("{\"Pod\":{\"x\":" + std::string(100000, '[')),
               HasSubstr("nested deeper"));
