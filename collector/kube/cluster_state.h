@@ -41,8 +41,9 @@ class ClusterState {
   std::vector<model::NodeLoad> loads(const model::LoadWindow& window);
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
   void measure_pods(std::span<const model::MeasuredPod> measured, const model::LoadWindow& read);
-  std::optional<double> rate_per_pod() const;
+  model::LearnedRates learned_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;
+  std::optional<double> workload_transmit_rate(const std::string& workload) const;
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
   std::size_t pod_count() const;
   std::size_t node_count() const;

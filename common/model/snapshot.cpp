@@ -138,16 +138,15 @@ MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::i
 
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
-                             std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod,
+                             std::uint64_t rules_hash, const LearnedRates& learned_per_pod,
                              const ScoringSettings& scoring) {
   return build_snapshot(measure_snapshot(samples, eval_time_ms, scoring), loads, settings,
-                        rules_hash, learned_rate_per_pod, scoring);
+                        rules_hash, learned_per_pod, scoring);
 }
 
 BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector<NodeLoad>* loads,
                              const CorrectionSettings& settings, std::uint64_t rules_hash,
-                             std::optional<double> learned_rate_per_pod,
-                             const ScoringSettings& scoring) {
+                             const LearnedRates& learned_per_pod, const ScoringSettings& scoring) {
   BuiltSnapshot out;
   out.info.eval_time_ms = measured.eval_time_ms;
   out.info.basis = scoring.basis;
@@ -171,7 +170,7 @@ BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector
   const std::vector<const NodeLoad*> load_of = merge_cluster(entries, measured.name_order, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
-        apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
+        apply_correction(entries, load_of, settings, learned_per_pod, scoring);
     out.corrected = correction.corrected;
     out.uncorrected_reason = correction.uncorrected_reason;
     out.placed = correction.placed;
