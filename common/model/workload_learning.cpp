@@ -24,20 +24,23 @@ struct Line {
 
 // The least-squares line through (pods held, traffic) of the nodes, both coefficients
 // non-negative; nullopt when the nodes cannot tell the two apart: fewer than two, all holding as
-// many pods, or traffic not growing with pods.
+// many pods, traffic not growing with pods, or the pods explaining less than kLearningStartFit of
+// the variance of the traffic between nodes (their backgrounds and workloads differ more than
+// their pod counts: the slope would be noise).
 std::optional<Line> fit_line(std::span<const double> pods, std::span<const double> traffic) {
   const auto n = static_cast<double>(pods.size());
   if (pods.size() < 2) return std::nullopt;
   const double mean_pods = std::accumulate(pods.begin(), pods.end(), 0.0) / n;
   const double mean_traffic = std::accumulate(traffic.begin(), traffic.end(), 0.0) / n;
-  double sxx = 0, sxy = 0, xx = 0, xy = 0;
+  double sxx = 0, sxy = 0, syy = 0, xx = 0, xy = 0;
   for (std::size_t i = 0; i < pods.size(); ++i) {
     sxx += (pods[i] - mean_pods) * (pods[i] - mean_pods);
     sxy += (pods[i] - mean_pods) * (traffic[i] - mean_traffic);
+    syy += (traffic[i] - mean_traffic) * (traffic[i] - mean_traffic);
     xx += pods[i] * pods[i];
     xy += pods[i] * traffic[i];
   }
-  if (sxx <= 0) return std::nullopt;
+  if (sxx <= 0 || sxy <= 0 || sxy * sxy < kLearningStartFit * sxx * syy) return std::nullopt;
   Line line{.background = 0, .rate = sxy / sxx};
   line.background = mean_traffic - line.rate * mean_pods;
   if (line.background < 0) line = {.background = 0, .rate = xy / xx};

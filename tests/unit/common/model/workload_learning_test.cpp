@@ -185,6 +185,24 @@ TEST(WorkloadLearner, AFirstMeasurementStartsFromTheLineThroughTheNodes) {
   }
 }
 
+// Rates the pod counts hardly explain (pods 1, 2, 3; rates 1000, 3000, 1200: R² under 1%) are
+// backgrounds and workloads that differ, not a line (its slope: 100 per pod, over a background of
+// 2000). The fit starts from the split, 0.5 x 5200 / 6 = 433 per pod, and stays far from the slope.
+TEST(WorkloadLearner, RatesThePodsDoNotExplainStartFromTheSplit) {
+  const std::vector<double> rates{1000, 3000, 1200};
+  const std::vector<HeldPod> pods{settled(0, kA), settled(1, kA), settled(1, kA),
+                                  settled(2, kA), settled(2, kA), settled(2, kA)};
+  const std::vector<std::uint32_t> running{0, 6};
+  WorkloadLearner learner;
+  for (int i = 0; i < 20; ++i) {
+    learner.learn(
+        {.node_rate = rates, .node_transmit_rate = {}, .pods = pods, .running_pods = running});
+  }
+  ASSERT_TRUE(learner.workload_rate(kA).has_value());
+  EXPECT_GT(*learner.workload_rate(kA), 2 * 100.0);
+  EXPECT_LT(*learner.workload_rate(kA), 0.5 * 5200 / 6);
+}
+
 TEST(WorkloadLearner, NoTransmitRatesLeaveTransmitUnlearned) {
   WorkloadLearner learner;
   const std::vector<HeldPod> pods{settled(0, kA)};
