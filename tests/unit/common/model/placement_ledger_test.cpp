@@ -195,13 +195,18 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   EXPECT_EQ(load_of(loads, "n2").priced_by_transmit_workload, 1U);
 }
 
-// Nodes that measured no transmit rate leave transmit unlearned: the receive fit goes on alone.
-TEST(PlacementLedger, WithoutTransmitRatesOnlyReceiveIsLearned) {
-  PlacementLedger state;
+// n1 known to the ledger (a pod was there) and measured idle: its receive background is 0.
+void measure_n1_idle(PlacementLedger& state) {
   state.upsert_node({.name = "n1"});
   state.upsert_pod(pod("seed", "n1"), kLongAgo);
   state.remove_pod("seed", kLongAgo);
   state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 0}}, at(kNow));
+}
+
+// Nodes that measured no transmit rate leave transmit unlearned: the receive fit goes on alone.
+TEST(PlacementLedger, WithoutTransmitRatesOnlyReceiveIsLearned) {
+  PlacementLedger state;
+  measure_n1_idle(state);
   state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
   for (int i = 0; i < 10; ++i)
     state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 2000}}, at(kNow));
@@ -212,10 +217,7 @@ TEST(PlacementLedger, WithoutTransmitRatesOnlyReceiveIsLearned) {
 
 TEST(PlacementLedger, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
   PlacementLedger state;
-  state.upsert_node({.name = "n1"});
-  state.upsert_pod(pod("seed", "n1"), kLongAgo);
-  state.remove_pod("seed", kLongAgo);
-  state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 0}}, at(kNow));
+  measure_n1_idle(state);
   PodFacts annotated = pod("x", "n1", "ns/Deployment/x");
   annotated.annotated_rate = 3000;
   state.upsert_pod(annotated, kLongAgo);

@@ -104,6 +104,27 @@ TEST(WorkloadLearner, FitsEachWorkloadsTrafficPerPodToTheNodeRates) {
   }
 }
 
+// Rates per node in both directions: first idle (each node's rate is its background), then with
+// `pods`, 50 times.
+struct TwoWayCase {
+  std::vector<double> idle_rx, idle_tx, rx, tx;
+  std::vector<HeldPod> pods;
+  std::vector<std::uint32_t> running;
+};
+
+WorkloadLearner fit_both_ways(const TwoWayCase& c) {
+  WorkloadLearner learner;
+  learner.learn({.node_rate = c.idle_rx,
+                 .node_transmit_rate = c.idle_tx,
+                 .pods = {},
+                 .running_pods = c.running});
+  for (int i = 0; i < 50; ++i) {
+    learner.learn(
+        {.node_rate = c.rx, .node_transmit_rate = c.tx, .pods = c.pods, .running_pods = c.running});
+  }
+  return learner;
+}
+
 // Each direction is fitted to its own rates with its own backgrounds and annotations. n1 runs x
 // (A, annotated to transmit 1000) and b1 (B), n2 runs b2 and b3 (B), n3 none; n1 and n2 have no
 // background, n3's is all it measures, a different one per direction.
@@ -111,21 +132,16 @@ TEST(WorkloadLearner, FitsEachWorkloadsTrafficPerPodToTheNodeRates) {
 // Transmit: x is a fixed 1000 of n1's 1250, so b = 250, and 2b = 500 on n2; A has no pod to
 // fit (its one pod is annotated): unknown, and B alone makes the mean.
 TEST(WorkloadLearner, FitsTransmitApartFromReceive) {
-  const std::vector<double> idle_rx{0, 0, 5000}, idle_tx{0, 0, 700};
-  const std::vector<double> rx{4000, 2000, 5000}, tx{1250, 500, 700};
-  const std::vector<HeldPod> pods{
-      {.node = 0, .workload = kA, .held = 1, .annotated_transmit_rate = 1000},
-      settled(0, kB),
-      settled(1, kB),
-      settled(1, kB)};
-  const std::vector<std::uint32_t> running{0, 1, 3};
-  WorkloadLearner learner;
-  learner.learn(
-      {.node_rate = idle_rx, .node_transmit_rate = idle_tx, .pods = {}, .running_pods = running});
-  for (int i = 0; i < 50; ++i) {
-    learner.learn(
-        {.node_rate = rx, .node_transmit_rate = tx, .pods = pods, .running_pods = running});
-  }
+  const WorkloadLearner learner = fit_both_ways(
+      {.idle_rx = {0, 0, 5000},
+       .idle_tx = {0, 0, 700},
+       .rx = {4000, 2000, 5000},
+       .tx = {1250, 500, 700},
+       .pods = {{.node = 0, .workload = kA, .held = 1, .annotated_transmit_rate = 1000},
+                settled(0, kB),
+                settled(1, kB),
+                settled(1, kB)},
+       .running = {0, 1, 3}});
   const char* name = "transmit apart";
   expect_near(learner.workload_rate(kA), 3000, name);
   expect_near(learner.workload_rate(kB), 1000, name);
@@ -139,18 +155,14 @@ TEST(WorkloadLearner, FitsTransmitApartFromReceive) {
 // and 1 of B, n2 1 of A and 2 of B. Receive 5000 and 4000: A = 2000, B = 1000. Transmit 4000 and
 // 5000: 2a + b = 4000, a + 2b = 5000, so A transmits 1000 and B 2000.
 TEST(WorkloadLearner, TellsATransmitHeavyWorkloadFromAReceiveHeavyOne) {
-  const std::vector<double> idle{0, 0};
-  const std::vector<double> rx{5000, 4000}, tx{4000, 5000};
-  const std::vector<HeldPod> pods{settled(0, kA), settled(0, kA), settled(0, kB),
-                                  settled(1, kA), settled(1, kB), settled(1, kB)};
-  const std::vector<std::uint32_t> running{0, 3, 3};
-  WorkloadLearner learner;
-  learner.learn(
-      {.node_rate = idle, .node_transmit_rate = idle, .pods = {}, .running_pods = running});
-  for (int i = 0; i < 50; ++i) {
-    learner.learn(
-        {.node_rate = rx, .node_transmit_rate = tx, .pods = pods, .running_pods = running});
-  }
+  const WorkloadLearner learner =
+      fit_both_ways({.idle_rx = {0, 0},
+                     .idle_tx = {0, 0},
+                     .rx = {5000, 4000},
+                     .tx = {4000, 5000},
+                     .pods = {settled(0, kA), settled(0, kA), settled(0, kB), settled(1, kA),
+                              settled(1, kB), settled(1, kB)},
+                     .running = {0, 3, 3}});
   const char* name = "transmit-heavy";
   expect_near(learner.workload_rate(kA), 2000, name);
   expect_near(learner.workload_rate(kB), 1000, name);
