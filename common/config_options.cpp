@@ -357,10 +357,11 @@ const std::array kOptionTable{
            "count traffic that just-placed pods will add until Prometheus' window shows it (needs "
            "the watcher)",
            [](Config& c, std::string_view v) { c.kube.correction = parse_bool(v); }},
-    Option{"NETSCORE_LEARN_WORKLOADS", "false", kCollector,
-           "learn each workload's traffic per pod from the node rates and the pods on each node, "
-           "and expect that of its new pods where no measured traffic per pod prices them (false: "
-           "such pods are priced at the cluster's measured traffic per pod)",
+    Option{"NETSCORE_LEARN_WORKLOADS", "true", kCollector,
+           "learn each workload's traffic per pod, receive and transmit, from the node rates and "
+           "the pods on each node, and expect that of its new pods where no measured traffic per "
+           "pod prices them (false: such pods are priced at the cluster's measured traffic per "
+           "pod)",
            [](Config& c, std::string_view v) { c.kube.learn_workloads = parse_bool(v); }},
     Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
            "bytes/s (a number or a quantity such as 1Ki) a placed pod is expected to receive when "

@@ -54,14 +54,19 @@ void ClusterState::measure_recent_pods(std::span<const model::MeasuredPod> measu
   ledger_.measure_recent_pods(measured);
 }
 
-std::optional<double> ClusterState::rate_per_pod() const {
+model::LearnedRates ClusterState::learned_per_pod() const {
   std::lock_guard lock(mutex_);
-  return ledger_.rate_per_pod();
+  return ledger_.learned_per_pod();
 }
 
 std::optional<double> ClusterState::workload_rate(const std::string& workload) const {
   std::lock_guard lock(mutex_);
   return ledger_.workload_rate(workload);
+}
+
+std::optional<double> ClusterState::workload_transmit_rate(const std::string& workload) const {
+  std::lock_guard lock(mutex_);
+  return ledger_.workload_transmit_rate(workload);
 }
 
 std::vector<std::string> ClusterState::nodes_of_pods(std::span<const std::string> names) const {

@@ -42,8 +42,9 @@ class ClusterState {
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
   void measure_pods(std::span<const model::MeasuredPod> measured, const model::LoadWindow& read);
   void measure_recent_pods(std::span<const model::MeasuredPod> measured);
-  std::optional<double> rate_per_pod() const;
+  model::LearnedRates learned_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;
+  std::optional<double> workload_transmit_rate(const std::string& workload) const;
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
   std::vector<model::PlacedPod> pods_placed_since(std::int64_t since_ms) const;
   std::size_t pod_count() const;

@@ -161,8 +161,8 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
   }
   const model::BuiltSnapshot& snapshot = model::build_snapshot(
       measured, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
-      synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt, options_.scoring,
-      snapshot_buffers_);
+      synced && learning() ? cluster_->state.learned_per_pod() : model::LearnedRates{},
+      options_.scoring, snapshot_buffers_);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);

@@ -172,6 +172,7 @@ std::uint32_t pricing_flags(const NodeLoad& load, bool receive, bool transmit) {
         add(load.priced_by_transmit_measurement, kEntryPricedByMeasurement) +
         add(load.priced_by_transmit_annotation, kEntryPricedByAnnotation) +
         add(load.priced_by_transmit_workload_measurement, kEntryPricedByWorkloadMeasurement) +
+        add(load.priced_by_transmit_workload, kEntryPricedByWorkload) +
         add(load.priced_by_transmit_ceiling, kEntryPricedByCeiling);
     if (known < pods) flags |= kEntryPricedByAverage;
   }
@@ -200,7 +201,10 @@ std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples) {
   std::vector<NodeRate> out;
   out.reserve(samples.size());
   for (const auto& s : samples) {
-    if (s.rate_valid) out.push_back({.node = s.node, .rate = s.rate});
+    if (!s.rate_valid && !s.transmit_rate_valid) continue;
+    out.push_back({.node = s.node,
+                   .rate = s.rate_valid ? s.rate : -1,
+                   .transmit_rate = s.transmit_rate_valid ? s.transmit_rate : -1});
   }
   return out;
 }
@@ -208,7 +212,7 @@ std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples) {
 CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
                                    const std::vector<const NodeLoad*>& load_of,
                                    const CorrectionSettings& settings,
-                                   std::optional<double> learned_rate_per_pod,
+                                   const LearnedRates& learned_per_pod,
                                    const ScoringSettings& scoring) {
   CorrectionOutcome out;
   Sums rx_sums, tx_sums;
@@ -223,8 +227,9 @@ CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
         known((f & kEntryTransmitRateValid) != 0 && usable(e.transmit_rate), e.transmit_rate),
         load_of[i]);
   }
-  const Prices rx = prices(rx_sums, settings, learned_rate_per_pod, settings.default_rate);
-  const Prices tx = prices(tx_sums, settings, std::nullopt, settings.default_transmit_rate);
+  const Prices rx = prices(rx_sums, settings, learned_per_pod.receive, settings.default_rate);
+  const Prices tx =
+      prices(tx_sums, settings, learned_per_pod.transmit, settings.default_transmit_rate);
 
   std::vector<Corrected> corrected(entries.size());
   bool unpriced_rx = false, unpriced_tx = false;

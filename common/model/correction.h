@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,10 +23,11 @@
 //   4. else the measured traffic per pod: the sum over the nodes with pods of their measurement
 //      divided by the sum of their pods' settled parts (needs one settled pod's worth);
 //   5. else NETSCORE_POD_RECEIVE_RATE.
-// Transmit: the netscore.io/expected-transmit-rate annotation, else the measured transmit per
-// settled pod (as 4), else NETSCORE_POD_TRANSMIT_RATE (learning fits receive rates only).
+// Transmit the same way: the netscore.io/expected-transmit-rate annotation, the learned transmit
+// rates (fitted to the nodes' transmit rates), the measured transmit per settled pod, else
+// NETSCORE_POD_TRANSMIT_RATE.
 // Where the traffic per pod is measured, a pod's own measured traffic comes before 1. and its
-// workload's measured mean before 2. (transmit: after the annotation). A declared bandwidth
+// workload's measured mean before 2. A declared bandwidth
 // ceiling caps these, 1. and 2., and replaces 3. to 5. by kCeilingPodShare of it
 // (model/placement_ledger prices all but 3. to 5. as known).
 // Each entry is corrected in its own basis and the snapshot's direction (busier: the larger of
@@ -67,18 +67,18 @@ double pending_fraction(std::int64_t age_ms, const LoadWindow& window);
 // (placed at placed_ms, gone at left_ms), leaving the window as a new pod's traffic enters it.
 double held_fraction(std::int64_t placed_ms, std::int64_t left_ms, const LoadWindow& window);
 
-// The measured rates workload learning fits: the nodes whose rate half answered.
+// The measured rates workload learning fits: the nodes whose receive or transmit rate answered.
 std::vector<NodeRate> node_rates(const std::vector<NodeSample>& samples);
 
 // Sets each entry's expected traffic, placed pods, pricing flags and corrected_raw_score from its
 // node's load (`load_of[i]` for `entries[i]`; null when no pod of it is watched), in the entry's
 // basis and `scoring.direction`. Entries keep their order; nothing is normalised; an invalid entry
-// gets placed pods and flags but no expected traffic (it has no unit). `learned_rate_per_pod`:
-// WorkloadLearner::rate_per_pod(), what a pod of an unknown workload costs.
+// gets placed pods and flags but no expected traffic (it has no unit). `learned_per_pod`: what
+// workload learning expects a pod of an unknown workload to cost, per direction.
 CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
                                    const std::vector<const NodeLoad*>& load_of,
                                    const CorrectionSettings& settings,
-                                   std::optional<double> learned_rate_per_pod,
+                                   const LearnedRates& learned_per_pod,
                                    const ScoringSettings& scoring);
 
 }  // namespace netscore::model

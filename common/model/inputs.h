@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "common/model/domain.h"
@@ -32,9 +33,9 @@ struct NodeSample {
 };
 
 // Per node: the pods counted on it, how much of their traffic the window has not absorbed yet, and
-// how much traffic of pods already gone it still holds. A pod's receive rate is "known" when it has
-// the receive annotation or its workload's traffic per pod has been learned from the measurements;
-// its transmit rate only when it has the transmit annotation (learning fits receive rates alone).
+// how much traffic of pods already gone it still holds. A pod's rate in a direction is "known" when
+// something priced it (model/placement_ledger's cascade: its own or its workload's measured
+// traffic, its annotation, its workload's learned traffic per pod, its bandwidth ceiling).
 // The other pods ("plain") are priced by the correction at the cluster's traffic per pod. A pod's
 // missing (or held) part is counted once per direction: for transmit, the plain parts are all
 // parts (pending_plain + pending_known_share) minus pending_transmit_known_share.
@@ -55,7 +56,8 @@ struct NodeLoad {
   double departed_known = 0;       // the same x known bytes/s
   double departed_known_share = 0;
   std::uint32_t priced_by_transmit_annotation = 0;  // of the placed and departed pods
-  double pending_transmit_known = 0;        // sum of missing part x annotated transmit bytes/s
+  std::uint32_t priced_by_transmit_workload = 0;
+  double pending_transmit_known = 0;        // sum of missing part x known transmit bytes/s
   double pending_transmit_known_share = 0;  // sum of the missing parts of those pods
   double departed_transmit_known = 0;       // the same for gone pods, parts held
   double departed_transmit_known_share = 0;
@@ -71,10 +73,19 @@ struct NodeLoad {
   std::uint32_t priced_by_transmit_workload_measurement = 0;
 };
 
-// A node's measured receive rate (bytes/s), what workload learning fits the pods to.
+// A node's measured rates (bytes/s), what workload learning fits the pods to; < 0: that direction
+// not measured.
 struct NodeRate {
   std::string node{};
-  double rate = 0;
+  double rate = -1;
+  double transmit_rate = -1;
+};
+
+// What workload learning expects a pod of an unknown workload to receive and transmit (bytes/s,
+// WorkloadLearner::rate_per_pod() and transmit_rate_per_pod()); nullopt: nothing learned (yet).
+struct LearnedRates {
+  std::optional<double> receive{};
+  std::optional<double> transmit{};
 };
 
 // How a pod's traffic reaches Prometheus' window, as of `now_ms` (Unix ms).

@@ -134,10 +134,12 @@ PodPrice PlacementLedger::transmit_price(const PodRecord& pod) const {
     return capped(pod.measured_transmit_rate, PriceSource::measurement, ceiling);
   if (pod.annotated_transmit_rate >= 0)
     return capped(pod.annotated_transmit_rate, PriceSource::annotation, ceiling);
-  if (const Workload& w = workloads_[pod.workload];
-      pod.workload != kNoWorkload && w.measured_transmit > 0)
+  if (pod.workload == kNoWorkload) return capped(-1, PriceSource::average, ceiling);
+  if (const Workload& w = workloads_[pod.workload]; w.measured_transmit > 0)
     return capped(w.measured_transmit_sum / w.measured_transmit, PriceSource::workload_measurement,
                   ceiling);
+  if (const auto learned = learner_.workload_transmit_rate(pod.workload))
+    return capped(*learned, PriceSource::workload, ceiling);
   return capped(-1, PriceSource::average, ceiling);
 }
 
@@ -169,6 +171,7 @@ std::uint32_t& transmit_counter(NodeLoad& load, PriceSource source) {
     case PriceSource::workload_measurement:
       return load.priced_by_transmit_workload_measurement;
     case PriceSource::workload:
+      return load.priced_by_transmit_workload;
     case PriceSource::ceiling:
     case PriceSource::average:
       break;
@@ -328,10 +331,18 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
 }
 
 void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow& window) {
+  const auto usable = [](double rate) { return std::isfinite(rate) && rate >= 0; };
   std::vector<double> rate_of(node_names_.size(), -1);
+  std::vector<double> transmit_of(node_names_.size(), -1);
+  bool any_transmit = false;
   for (const auto& m : measured) {
     const auto id = node_ids_.find(m.node);
-    if (id != node_ids_.end() && std::isfinite(m.rate) && m.rate >= 0) rate_of[id->second] = m.rate;
+    if (id == node_ids_.end()) continue;
+    if (usable(m.rate)) rate_of[id->second] = m.rate;
+    if (usable(m.transmit_rate)) {
+      transmit_of[id->second] = m.transmit_rate;
+      any_transmit = true;
+    }
   }
   std::vector<HeldPod> held;
   held.reserve(pods_.size() + departed_.size());
@@ -339,7 +350,8 @@ void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow
     held.push_back({.node = pod.node,
                     .workload = pod.workload,
                     .held = part,
-                    .annotated_rate = pod.annotated_rate});
+                    .annotated_rate = pod.annotated_rate,
+                    .annotated_transmit_rate = pod.annotated_transmit_rate});
   };
   for (const auto& [uid, pod] : pods_) {
     const auto recent = recent_.find(uid);
@@ -351,7 +363,11 @@ void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow
     add(gone.pod, held_fraction(gone.pod.placed_ms, gone.left_ms, window));
   std::vector<std::uint32_t> running(workloads_.size());
   for (std::size_t w = 0; w < workloads_.size(); ++w) running[w] = workloads_[w].pods;
-  learner_.learn({.node_rate = rate_of, .pods = held, .running_pods = running});
+  learner_.learn({.node_rate = rate_of,
+                  .node_transmit_rate = any_transmit ? std::span<const double>(transmit_of)
+                                                     : std::span<const double>(),
+                  .pods = held,
+                  .running_pods = running});
 }
 
 void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read) {
@@ -424,14 +440,20 @@ std::vector<PlacedPod> PlacementLedger::pods_placed_since(std::int64_t since_ms)
   return out;
 }
 
-std::optional<double> PlacementLedger::rate_per_pod() const {
-  return learner_.rate_per_pod();
+LearnedRates PlacementLedger::learned_per_pod() const {
+  return {.receive = learner_.rate_per_pod(), .transmit = learner_.transmit_rate_per_pod()};
 }
 
 std::optional<double> PlacementLedger::workload_rate(const std::string& workload) const {
   const auto it = workload_ids_.find(workload);
   if (it == workload_ids_.end()) return std::nullopt;
   return learner_.workload_rate(it->second);
+}
+
+std::optional<double> PlacementLedger::workload_transmit_rate(const std::string& workload) const {
+  const auto it = workload_ids_.find(workload);
+  if (it == workload_ids_.end()) return std::nullopt;
+  return learner_.workload_transmit_rate(it->second);
 }
 
 std::vector<std::string> PlacementLedger::nodes_of_pods(std::span<const std::string> names) const {

@@ -94,8 +94,8 @@ class PlacementLedger {
   void upsert_node(const NodeFacts& node);
   void remove_node(const std::string& name);
 
-  // One NodeLoad per node that is watched or has pods, sorted by name; a pod's receive rate is
-  // known from its annotation, else its workload's learned rate.
+  // One NodeLoad per node that is watched or has pods, sorted by name; a pod's rate in each
+  // direction is known when the cascade (receive_price(), transmit_price()) prices it.
   // Also forgets pods whose traffic is wholly in (or, for pods gone, out of) the window by now.
   std::vector<NodeLoad> loads(const LoadWindow& window);
 
@@ -113,11 +113,12 @@ class PlacementLedger {
   // they are, whatever the window holds of them; the other pods keep theirs. O(pods) for the
   // workloads' means: call it once per read.
   void measure_recent_pods(std::span<const MeasuredPod> measured);
-  // WorkloadLearner::rate_per_pod(): what a pod of an unknown workload is expected to
-  // receive; nullopt before anything was learned.
-  std::optional<double> rate_per_pod() const;
+  // What a pod of an unknown workload is expected to receive and transmit (the learned traffic
+  // per running pod); nullopt in a direction before anything was learned in it.
+  LearnedRates learned_per_pod() const;
   // The learned traffic per pod of a workload key ("ns/Kind/name"), nullopt when not known (yet).
   std::optional<double> workload_rate(const std::string& workload) const;
+  std::optional<double> workload_transmit_rate(const std::string& workload) const;
   // For each "namespace/name", the node of the bound pod so named, or empty: no such pod, or one
   // on its node's network (spec.hostNetwork), whose traffic per pod is the node's own.
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
@@ -169,8 +170,7 @@ class PlacementLedger {
   // Receive: its own measurement, else the annotation, else its workload's measured mean, else
   // its workload's learned rate, else a share of its ceiling; capped by the ceiling.
   PodPrice receive_price(const PodRecord& pod) const;
-  // Transmit: its own measurement, else the annotation, else its workload's measured mean, else a
-  // share of its ceiling; capped by the ceiling.
+  // Transmit the same way, from the transmit measurements, annotation and learned rate.
   PodPrice transmit_price(const PodRecord& pod) const;
   // Counts a pod's pending or held `part` into `load` at its prices.
   void add_part(NodeLoad& load, const PodRecord& pod, double part, bool departed) const;

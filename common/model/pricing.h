@@ -36,12 +36,22 @@ inline constexpr std::int64_t kIncomingPodPrices = 4;
 // the division by a fraction of a pod would charge every pod a multiple of its node's measurement.
 inline constexpr double kSettledPodsToMeasure = 1.0;
 
-// Workload learning (model/workload_learning) fits each node's receive rate as a background plus
-// its pods' traffic per workload. A node's first fit starts with this part of its rate (beyond its
-// annotated pods) given to its pods and the rest to its background, and a workload seen for the
-// first time starts at the cluster's traffic per pod so derived; nothing tells the two apart
-// before the pods spread over nodes with different backgrounds.
+// Workload learning (model/workload_learning) fits each node's rate in each direction as a
+// background plus its pods' traffic per workload. Nodes measured for the first time together start
+// from the line through their pods and rates (one background, one traffic per pod) when they hold
+// different numbers of pods. A node measured for the first time alone, or among nodes all holding
+// as many pods, starts with this part of its rate (beyond its annotated pods) given to its pods and
+// the rest to its background, and a workload seen for the first time starts at the cluster's
+// traffic per pod so derived; nothing tells the two apart before the pods spread over nodes with
+// different backgrounds.
 inline constexpr double kLearningStartPodShare = 0.5;
+
+// The line through the nodes' pods and rates starts the fit only when the pods explain this part of
+// the variance of the rates between nodes (R²): in the herd test's cluster, identical pods and
+// nothing else, all of it; in the closed loop's heterogeneous scenario, where backgrounds and
+// workloads differ far more than pod counts, next to none, and a slope so found priced pods at a
+// fiftieth of their traffic (the busier direction's hot link-seconds on equal links rose 3x).
+inline constexpr double kLearningStartFit = 0.5;
 
 // Expectation-maximisation steps per measurement, each from the previous fit: the fit sharpens
 // over measurements, so a few per measurement keep a publish cheap (O(pods) each).

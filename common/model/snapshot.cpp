@@ -153,25 +153,24 @@ MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::i
 
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
-                             std::uint64_t rules_hash, std::optional<double> learned_rate_per_pod,
+                             std::uint64_t rules_hash, const LearnedRates& learned_per_pod,
                              const ScoringSettings& scoring) {
   return build_snapshot(measure_snapshot(samples, eval_time_ms, scoring), loads, settings,
-                        rules_hash, learned_rate_per_pod, scoring);
+                        rules_hash, learned_per_pod, scoring);
 }
 
 BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector<NodeLoad>* loads,
                              const CorrectionSettings& settings, std::uint64_t rules_hash,
-                             std::optional<double> learned_rate_per_pod,
-                             const ScoringSettings& scoring) {
+                             const LearnedRates& learned_per_pod, const ScoringSettings& scoring) {
   SnapshotBuffers buffers;
-  build_snapshot(measured, loads, settings, rules_hash, learned_rate_per_pod, scoring, buffers);
+  build_snapshot(measured, loads, settings, rules_hash, learned_per_pod, scoring, buffers);
   return std::move(buffers.built);
 }
 
 const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
                                     const std::vector<NodeLoad>* loads,
                                     const CorrectionSettings& settings, std::uint64_t rules_hash,
-                                    std::optional<double> learned_rate_per_pod,
+                                    const LearnedRates& learned_per_pod,
                                     const ScoringSettings& scoring, SnapshotBuffers& buffers) {
   BuiltSnapshot& out = buffers.built;
   out.info = {};
@@ -196,7 +195,7 @@ const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
   const std::vector<const NodeLoad*> load_of = merge_cluster(entries, *loads);
   if (settings.enabled) {
     const CorrectionOutcome correction =
-        apply_correction(entries, load_of, settings, learned_rate_per_pod, scoring);
+        apply_correction(entries, load_of, settings, learned_per_pod, scoring);
     out.corrected = correction.corrected;
     out.uncorrected_reason = correction.uncorrected_reason;
     out.placed = correction.placed;

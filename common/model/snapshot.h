@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,16 +43,15 @@ MeasuredSnapshot measure_snapshot(const std::vector<NodeSample>& samples, std::i
 // `loads` null: no synced view of the cluster, so exactly the measurement (today's table:
 // corrected_* equal the seed values, expected 0). Otherwise entries are the union of series
 // nodes and watched nodes; a watched node without a series is an invalid (neutral) entry.
-// `learned_rate_per_pod`: WorkloadLearner::rate_per_pod(), what a pod of an unknown workload costs.
+// `learned_per_pod`: what workload learning expects a pod of an unknown workload to cost.
 BuiltSnapshot build_snapshot(const std::vector<NodeSample>& samples, std::int64_t eval_time_ms,
                              const std::vector<NodeLoad>* loads, const CorrectionSettings& settings,
-                             std::uint64_t rules_hash,
-                             std::optional<double> learned_rate_per_pod = std::nullopt,
+                             std::uint64_t rules_hash, const LearnedRates& learned_per_pod = {},
                              const ScoringSettings& scoring = {});
 // The same from a kept measurement (measured with the same `scoring`).
 BuiltSnapshot build_snapshot(const MeasuredSnapshot& measured, const std::vector<NodeLoad>* loads,
                              const CorrectionSettings& settings, std::uint64_t rules_hash,
-                             std::optional<double> learned_rate_per_pod = std::nullopt,
+                             const LearnedRates& learned_per_pod = {},
                              const ScoringSettings& scoring = {});
 
 // A built snapshot and the room to build the next one in: a caller building one snapshot after
@@ -66,7 +64,7 @@ struct SnapshotBuffers {
 const BuiltSnapshot& build_snapshot(const MeasuredSnapshot& measured,
                                     const std::vector<NodeLoad>* loads,
                                     const CorrectionSettings& settings, std::uint64_t rules_hash,
-                                    std::optional<double> learned_rate_per_pod,
+                                    const LearnedRates& learned_per_pod,
                                     const ScoringSettings& scoring, SnapshotBuffers& buffers);
 
 }  // namespace netscore::model

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <numeric>
+#include <optional>
 
 #include "common/model/pricing.h"
 
@@ -15,52 +17,114 @@ struct Term {
   double held;
 };
 
+// One background and one traffic per pod for a set of nodes: traffic = background + pods x rate.
+struct Line {
+  double background, rate;
+};
+
+// The least-squares line through (pods held, traffic) of the nodes, both coefficients
+// non-negative; nullopt when the nodes cannot tell the two apart: fewer than two, all holding as
+// many pods, traffic not growing with pods, or the pods explaining less than kLearningStartFit of
+// the variance of the traffic between nodes (their backgrounds and workloads differ more than
+// their pod counts: the slope would be noise).
+std::optional<Line> fit_line(std::span<const double> pods, std::span<const double> traffic) {
+  const auto n = static_cast<double>(pods.size());
+  if (pods.size() < 2) return std::nullopt;
+  const double mean_pods = std::accumulate(pods.begin(), pods.end(), 0.0) / n;
+  const double mean_traffic = std::accumulate(traffic.begin(), traffic.end(), 0.0) / n;
+  double sxx = 0, sxy = 0, syy = 0, xx = 0, xy = 0;
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    sxx += (pods[i] - mean_pods) * (pods[i] - mean_pods);
+    sxy += (pods[i] - mean_pods) * (traffic[i] - mean_traffic);
+    syy += (traffic[i] - mean_traffic) * (traffic[i] - mean_traffic);
+    xx += pods[i] * pods[i];
+    xy += pods[i] * traffic[i];
+  }
+  if (sxx <= 0 || sxy <= 0 || sxy * sxy < kLearningStartFit * sxx * syy) return std::nullopt;
+  Line line{.background = 0, .rate = sxy / sxx};
+  line.background = mean_traffic - line.rate * mean_pods;
+  if (line.background < 0) line = {.background = 0, .rate = xy / xx};
+  if (line.rate <= 0) return std::nullopt;
+  return line;
+}
+
 }  // namespace
 
 void WorkloadLearner::learn(const LearningInput& input) {
-  const std::span<const double> rate_of = input.node_rate;
+  receive_.learn(input.node_rate, input.pods, &HeldPod::annotated_rate, input.running_pods);
+  if (!input.node_transmit_rate.empty()) {
+    transmit_.learn(input.node_transmit_rate, input.pods, &HeldPod::annotated_transmit_rate,
+                    input.running_pods);
+  }
+}
+
+void WorkloadLearner::forget_workload(std::uint32_t workload) {
+  receive_.forget_workload(workload);
+  transmit_.forget_workload(workload);
+}
+
+void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<const HeldPod> pods,
+                                 double HeldPod::*annotated,
+                                 std::span<const std::uint32_t> running_pods) {
   const std::size_t nodes = rate_of.size();
-  const std::size_t workloads = input.running_pods.size();
+  const std::size_t workloads = running_pods.size();
   if (background_.size() < nodes) background_.resize(nodes, -1);
   if (workloads_.size() < workloads) workloads_.resize(workloads);
 
   std::vector<Term> terms;
   std::vector<double> fixed(nodes, 0);
-  for (const HeldPod& pod : input.pods) {
+  for (const HeldPod& pod : pods) {
     if (pod.held <= 0 || rate_of[pod.node] < 0) continue;
-    if (pod.annotated_rate >= 0) {
-      fixed[pod.node] += pod.held * pod.annotated_rate;
+    if (pod.*annotated >= 0) {
+      fixed[pod.node] += pod.held * pod.*annotated;
     } else {
       terms.push_back({pod.node, pod.workload, pod.held});
     }
   }
 
-  // Start values: a node's rate beyond its annotated pods is split between its background and its
-  // pods; a workload seen for the first time starts at the cluster's traffic per pod.
+  // Start values for the nodes measured for the first time (usually all of them, at the first
+  // measurement) and the workloads seen for the first time. A node's rate beyond its annotated
+  // pods (its unexplained traffic) is one background for all of them plus their pods' traffic
+  // per pod when they hold different numbers of pods: a fit whose start already explains every
+  // node exactly would never move from its start. Otherwise (one new node, or all holding as many
+  // pods) kLearningStartPodShare of it goes to its pods. A new workload starts at the learned
+  // traffic per pod, else at the start's.
   std::vector<double> weight(workloads, 0);
   std::vector<double> pods_weight(nodes, 0);
   for (const auto& t : terms) {
     weight[t.workload] += t.held;
     pods_weight[t.node] += t.held;
   }
-  double start_rate = rate_per_pod_.value_or(0);
-  if (!rate_per_pod_) {
-    double pod_traffic = 0, held = 0;
-    for (std::size_t n = 0; n < nodes; ++n) {
-      if (rate_of[n] < 0 || pods_weight[n] <= 0) continue;
-      pod_traffic += std::max(0.0, rate_of[n] - fixed[n]) * kLearningStartPodShare;
-      held += pods_weight[n];
+  std::vector<double> unexplained(nodes, 0);
+  std::vector<double> new_pods, new_traffic;
+  double split_traffic = 0, split_held = 0;
+  for (std::size_t n = 0; n < nodes; ++n) {
+    if (rate_of[n] < 0) continue;
+    unexplained[n] = std::max(0.0, rate_of[n] - fixed[n]);
+    if (background_[n] < 0) {
+      new_pods.push_back(pods_weight[n]);
+      new_traffic.push_back(unexplained[n]);
     }
-    if (held > 0) start_rate = pod_traffic / held;
+    if (pods_weight[n] > 0) {
+      split_traffic += unexplained[n] * kLearningStartPodShare;
+      split_held += pods_weight[n];
+    }
   }
+  const std::optional<Line> line = fit_line(new_pods, new_traffic);
+  double start_rate = split_held > 0 ? split_traffic / split_held : 0;
+  if (line) start_rate = line->rate;
+  start_rate = rate_per_pod_.value_or(start_rate);
   for (std::size_t w = 0; w < workloads; ++w) {
     if (!workloads_[w].known && weight[w] > 0) workloads_[w].rate = start_rate;
   }
   for (std::size_t n = 0; n < nodes; ++n) {
-    if (rate_of[n] >= 0 && background_[n] < 0) {
-      const double unexplained = std::max(0.0, rate_of[n] - fixed[n]);
-      background_[n] =
-          pods_weight[n] > 0 ? unexplained * (1 - kLearningStartPodShare) : unexplained;
+    if (rate_of[n] < 0 || background_[n] >= 0) continue;
+    if (pods_weight[n] <= 0) {
+      background_[n] = unexplained[n];
+    } else if (line) {
+      background_[n] = std::min(line->background, unexplained[n]);
+    } else {
+      background_[n] = unexplained[n] * (1 - kLearningStartPodShare);
     }
   }
   // Multiplicative updates keep every rate non-negative and move each in proportion to how much
@@ -90,21 +154,21 @@ void WorkloadLearner::learn(const LearningInput& input) {
   double pod_traffic = 0, running = 0;
   for (std::size_t w = 0; w < workloads; ++w) {
     if (weight[w] >= kLearnedAfterPodsHeld) workloads_[w].known = true;
-    const std::uint32_t pods = input.running_pods[w];
-    if (workloads_[w].known && pods > 0) {
-      pod_traffic += workloads_[w].rate * pods;
-      running += pods;
+    const std::uint32_t count = running_pods[w];
+    if (workloads_[w].known && count > 0) {
+      pod_traffic += workloads_[w].rate * count;
+      running += count;
     }
   }
   if (running > 0) rate_per_pod_ = pod_traffic / running;
 }
 
-std::optional<double> WorkloadLearner::workload_rate(std::uint32_t workload) const {
+std::optional<double> WorkloadLearner::Fit::workload_rate(std::uint32_t workload) const {
   if (workload >= workloads_.size() || !workloads_[workload].known) return std::nullopt;
   return workloads_[workload].rate;
 }
 
-void WorkloadLearner::forget_workload(std::uint32_t workload) {
+void WorkloadLearner::Fit::forget_workload(std::uint32_t workload) {
   if (workload < workloads_.size()) workloads_[workload] = Workload{};
 }
 

@@ -5,14 +5,15 @@
 #include <span>
 #include <vector>
 
-// Workload learning (NETSCORE_LEARN_WORKLOADS): what a pod of each workload receives, fitted to the
-// nodes' measured receive rates. Each measured node is its own background plus, per pod whose
-// traffic the window holds, its workload's traffic per pod x the part held; a pod whose rate is
-// annotated is a fixed part of its node instead. A few multiplicative (expectation-maximisation)
-// steps per measurement from the previous fit, so a workload's rate sharpens as its pods spread
-// over nodes with different backgrounds. Rates stay non-negative; a background, constant in truth,
-// moves with the square root of its node's ratio so that a change on a node is first attributed to
-// the pods that came or went. model/pricing.h holds the start split and the step count.
+// Workload learning (NETSCORE_LEARN_WORKLOADS): what a pod of each workload receives and
+// transmits, fitted to the nodes' measured rates, each direction on its own. Each measured node
+// is its own background plus, per pod whose traffic the window holds, its workload's traffic per
+// pod x the part held; a pod whose rate is annotated is a fixed part of its node instead. A few
+// multiplicative (expectation-maximisation) steps per measurement from the previous fit, so a
+// workload's rate sharpens as its pods spread over nodes with different backgrounds. Rates stay
+// non-negative; a background, constant in truth, moves with the square root of its node's ratio
+// so that a change on a node is first attributed to the pods that came or went. model/pricing.h
+// holds the start split and the step count.
 // Nodes and workloads are the caller's small dense ids. Not thread-safe: the caller keeps it with
 // the pods it describes (collector/kube/cluster_state, under its lock).
 namespace netscore::model {
@@ -21,14 +22,17 @@ namespace netscore::model {
 struct HeldPod {
   std::uint32_t node = 0;
   std::uint32_t workload = 0;
-  double held = 0;             // the part of its traffic in the window, 0..1
-  double annotated_rate = -1;  // receive bytes/s it is annotated with; < 0: none
+  double held = 0;                      // the part of its traffic in the window, 0..1
+  double annotated_rate = -1;           // receive bytes/s it is annotated with; < 0: none
+  double annotated_transmit_rate = -1;  // transmit bytes/s, the same way
 };
 
 struct LearningInput {
   // Per node id: its measured receive rate in bytes/s, finite; < 0: not measured (its pods are
-  // left out of the fit).
+  // left out of that direction's fit).
   std::span<const double> node_rate;
+  // Per node id: its measured transmit rate, the same way; empty: no node's transmit measured.
+  std::span<const double> node_transmit_rate;
   std::span<const HeldPod> pods;
   // Per workload id: its running pods, which weigh it in rate_per_pod().
   std::span<const std::uint32_t> running_pods;
@@ -36,25 +40,43 @@ struct LearningInput {
 
 class WorkloadLearner {
  public:
-  // One fit, O(pods): call it once per measurement.
+  // One fit per direction, O(pods): call it once per measurement.
   void learn(const LearningInput& input);
   // The learned traffic per pod of a workload; nullopt until one settled pod's worth of its
   // traffic (kLearnedAfterPodsHeld) has been in a window, and again once forgotten.
-  std::optional<double> workload_rate(std::uint32_t workload) const;
+  std::optional<double> workload_rate(std::uint32_t workload) const {
+    return receive_.workload_rate(workload);
+  }
+  std::optional<double> workload_transmit_rate(std::uint32_t workload) const {
+    return transmit_.workload_rate(workload);
+  }
   // Mean learned traffic per running pod of the known workloads (bytes/s): what a pod of an
-  // unknown workload is expected to receive; nullopt before anything was learned.
-  std::optional<double> rate_per_pod() const { return rate_per_pod_; }
+  // unknown workload is expected to receive (transmit); nullopt before anything was learned.
+  std::optional<double> rate_per_pod() const { return receive_.rate_per_pod(); }
+  std::optional<double> transmit_rate_per_pod() const { return transmit_.rate_per_pod(); }
   // A workload id no pod refers to any more: the caller may reuse it for another workload.
   void forget_workload(std::uint32_t workload);
 
  private:
-  struct Workload {
-    double rate = 0;  // bytes/s per pod
-    bool known = false;
+  // One direction's fit: the nodes' rates in it and the pods' annotations in it.
+  class Fit {
+   public:
+    void learn(std::span<const double> node_rate, std::span<const HeldPod> pods,
+               double HeldPod::*annotated, std::span<const std::uint32_t> running_pods);
+    std::optional<double> workload_rate(std::uint32_t workload) const;
+    std::optional<double> rate_per_pod() const { return rate_per_pod_; }
+    void forget_workload(std::uint32_t workload);
+
+   private:
+    struct Workload {
+      double rate = 0;  // bytes/s per pod
+      bool known = false;
+    };
+    std::vector<Workload> workloads_;  // by workload id
+    std::vector<double> background_;   // by node id: bytes/s not explained by pods; < 0 unknown
+    std::optional<double> rate_per_pod_;
   };
-  std::vector<Workload> workloads_;  // by workload id
-  std::vector<double> background_;   // by node id: bytes/s not explained by pods; < 0 unknown
-  std::optional<double> rate_per_pod_;
+  Fit receive_, transmit_;
 };
 
 }  // namespace netscore::model

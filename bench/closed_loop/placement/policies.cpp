@@ -29,6 +29,7 @@ std::vector<Policy> standard_policies() {
        .weight = 1},
       {.name = "netscore defaults"},
       {.name = "defaults, workloads learned", .env = {{"NETSCORE_LEARN_WORKLOADS", "true"}}},
+      {.name = "defaults, no workload learning", .env = {{"NETSCORE_LEARN_WORKLOADS", "false"}}},
       {.name = "defaults, no burst spreading", .env = {{"NETSCORE_SPREAD_WINDOW", "0"}}},
       {.name = "defaults, range scoring", .env = {{"NETSCORE_NORMALISATION", "range"}}},
       {.name = "defaults, weight 1 (the previous shipped weight)", .weight = 1},

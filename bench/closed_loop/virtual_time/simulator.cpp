@@ -325,9 +325,9 @@ class Loop {
         .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
     if (fresh_measurement && learning) state_.learn(model::node_rates(samples_), window);
     const auto loads = state_.loads(window);
-    const auto snapshot = model::build_snapshot(samples_, eval_ms_, &loads, settings, 0,
-                                                learning ? state_.rate_per_pod() : std::nullopt,
-                                                scoring_settings(collector_));
+    const auto snapshot = model::build_snapshot(
+        samples_, eval_ms_, &loads, settings, 0,
+        learning ? state_.learned_per_pod() : model::LearnedRates{}, scoring_settings(collector_));
     writer_.publish(snapshot.entries, snapshot.info);
     published_ns_ = std::llround(t * 1e9);
   }

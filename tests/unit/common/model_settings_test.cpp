@@ -13,7 +13,7 @@ TEST(ModelSettings, ScoringAndCorrectionFromTheCollectorsVariables) {
                                 {"NETSCORE_QUERY_FUNCTION", "increase"},
                                 {"NETSCORE_TIME_RANGE", "2m"},
                                 {"NETSCORE_CORRECTION", "false"},
-                                {"NETSCORE_LEARN_WORKLOADS", "true"},
+                                {"NETSCORE_LEARN_WORKLOADS", "false"},
                                 {"NETSCORE_POD_RECEIVE_RATE", "2Ki"},
                                 {"NETSCORE_POD_TRANSMIT_RATE", "3Ki"}});
   const model::ScoringSettings scoring = scoring_settings(c);
@@ -24,7 +24,7 @@ TEST(ModelSettings, ScoringAndCorrectionFromTheCollectorsVariables) {
   EXPECT_FALSE(correction.enabled);
   EXPECT_EQ(correction.function, QueryFunction::increase);
   EXPECT_EQ(correction.window_ms, 120000);
-  EXPECT_TRUE(correction.learn_workloads);
+  EXPECT_FALSE(correction.learn_workloads);
   EXPECT_DOUBLE_EQ(correction.default_rate, 2048);
   EXPECT_DOUBLE_EQ(correction.default_transmit_rate, 3072);
 }

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
 #include <vector>
 
 #include "tests/unit/common/model/model_fixtures.h"
@@ -32,7 +31,7 @@ NodeSample linked(const std::string& node, double rx_rate, double tx_rate) {
 BuiltSnapshot utilisation_snapshot(const std::vector<NodeSample>& samples,
                                    const std::vector<NodeLoad>& loads, Direction direction,
                                    double default_rx, double default_tx,
-                                   std::optional<double> learned = std::nullopt) {
+                                   const LearnedRates& learned = {}) {
   return build_snapshot(samples, 1, &loads,
                         {.enabled = true,
                          .function = QueryFunction::rate,
@@ -111,7 +110,7 @@ TEST(UtilisationCorrection, ReceiveAnnotatedAveragedAndDefault) {
   {
     const auto s = utilisation_snapshot({linked("n1", 1024, 0), linked("n2", 2048, 0)},
                                         {load("n1", 2, 1, 1), load("n2", 1, 1, 0)},
-                                        Direction::receive, 100, 100, 3072.0);
+                                        Direction::receive, 100, 100, {.receive = 3072.0});
     EXPECT_EQ(entry(s, "n1").corrected_raw_score, 1000000);
     EXPECT_EQ(s.info.pod_rate, 3072);
   }
@@ -156,6 +155,17 @@ TEST(UtilisationCorrection, TransmitAnnotatedAveragedAndDefault) {
     EXPECT_EQ(entry(s, "n1").corrected_raw_score, 583333);  // 0.58333.. x 1e6, truncated
     EXPECT_NEAR(s.info.pod_rate, 4096.0 / 3.0, 1e-9);
     EXPECT_EQ(entry(s, "n1").flags & kEntryPricedByAverage, kEntryPricedByAverage);
+  }
+  // Learned transmit per running pod comes before the measured mean, and the learned receive
+  // plays no part in transmit: (1024 + 2048) / 4096 = 0.75.
+  {
+    const auto s = utilisation_snapshot(
+        {linked("n1", 0, 1024), linked("n2", 0, 3072)}, {load("n1", 2, 1, 1), load("n2", 2, 2, 0)},
+        Direction::transmit, 100, 100, {.receive = 99999.0, .transmit = 2048.0});
+    ASSERT_TRUE(s.corrected);
+    EXPECT_DOUBLE_EQ(entry(s, "n1").expected, 0.5);
+    EXPECT_EQ(entry(s, "n1").corrected_raw_score, 750000);
+    EXPECT_EQ(s.info.pod_rate, 2048);
   }
   // Default: NETSCORE_POD_TRANSMIT_RATE, not the receive one: (1024 + 2048) / 4096 = 0.75.
   {
@@ -237,7 +247,7 @@ BuiltSnapshot raw_snapshot(const std::vector<NodeLoad>& loads, Direction directi
                          .window_ms = kWindowMs,
                          .default_rate = default_rx,
                          .default_transmit_rate = default_tx},
-                        0, std::nullopt, {.basis = ScoreBasis::raw, .direction = direction});
+                        0, {}, {.basis = ScoreBasis::raw, .direction = direction});
 }
 
 TEST(RawCorrection, TransmitConvertsByTheTransmitFactor) {
@@ -297,7 +307,7 @@ TEST(RawCorrection, NoTransmitPriceLeavesTheSnapshotUncorrected) {
                       .window_ms = kWindowMs,
                       .default_rate = 4,
                       .default_transmit_rate = 10},
-                     0, std::nullopt, {.basis = ScoreBasis::raw, .direction = Direction::transmit});
+                     0, {}, {.basis = ScoreBasis::raw, .direction = Direction::transmit});
   EXPECT_FALSE(s.corrected);
   EXPECT_NE(s.uncorrected_reason.find("NETSCORE_POD_TRANSMIT_RATE"), std::string::npos)
       << s.uncorrected_reason;
@@ -309,7 +319,7 @@ TEST(RawCorrection, NoTransmitPriceLeavesTheSnapshotUncorrected) {
                                   .window_ms = kWindowMs,
                                   .default_rate = 4,
                                   .default_transmit_rate = 10},
-                                 0, std::nullopt, {});
+                                 0, {}, {});
   EXPECT_TRUE(rx.corrected);
   EXPECT_EQ(entry(rx, "n1").corrected_raw_score, 6000);
 }

@@ -147,7 +147,8 @@ TEST(PlacementLedger, ARelistCountsOnlyThePodsMissingFromItAsGone) {
 }
 
 // Two nodes without background: n1 runs 2 pods of A and 1 of B and receives 5000 bytes/s, n2 runs
-// 1 of A and 2 of B and receives 4000, so A = 2000 and B = 1000.
+// 1 of A and 2 of B and receives 4000, so A = 2000 and B = 1000. They transmit 1500 and 2100:
+// 2a + b = 1500, a + 2b = 2100, so A transmits 300 and B 900.
 TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   PlacementLedger state;
   state.upsert_node({.name = "n1"});
@@ -156,7 +157,8 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   state.upsert_pod(pod("seed2", "n2"), kLongAgo);
   state.remove_pod("seed", kLongAgo);
   state.remove_pod("seed2", kLongAgo);
-  const std::vector<NodeRate> idle{{.node = "n1", .rate = 0}, {.node = "n2", .rate = 0}};
+  const std::vector<NodeRate> idle{{.node = "n1", .rate = 0, .transmit_rate = 0},
+                                   {.node = "n2", .rate = 0, .transmit_rate = 0}};
   state.learn(idle, at(kNow));  // backgrounds: 0
   EXPECT_EQ(state.workload_rate("ns/Deployment/a"), std::nullopt);
   for (const auto& [uid, node, w] : std::vector<std::tuple<std::string, std::string, std::string>>{
@@ -168,12 +170,17 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
            {"b3", "n2", "ns/Deployment/b"}}) {
     state.upsert_pod(pod(uid, node, w), kLongAgo);
   }
-  const std::vector<NodeRate> busy{{.node = "n1", .rate = 5000}, {.node = "n2", .rate = 4000}};
+  const std::vector<NodeRate> busy{{.node = "n1", .rate = 5000, .transmit_rate = 1500},
+                                   {.node = "n2", .rate = 4000, .transmit_rate = 2100}};
   for (int i = 0; i < 50; ++i) state.learn(busy, at(kNow));
   ASSERT_TRUE(state.workload_rate("ns/Deployment/a").has_value());
   EXPECT_NEAR(*state.workload_rate("ns/Deployment/a"), 2000, 20);
   EXPECT_NEAR(*state.workload_rate("ns/Deployment/b"), 1000, 10);
-  EXPECT_NEAR(state.rate_per_pod().value_or(0), 1500, 15);
+  EXPECT_NEAR(state.learned_per_pod().receive.value_or(0), 1500, 15);
+  ASSERT_TRUE(state.workload_transmit_rate("ns/Deployment/a").has_value());
+  EXPECT_NEAR(*state.workload_transmit_rate("ns/Deployment/a"), 300, 3);
+  EXPECT_NEAR(*state.workload_transmit_rate("ns/Deployment/b"), 900, 9);
+  EXPECT_NEAR(state.learned_per_pod().transmit.value_or(0), 600, 6);
 
   // A new pod of A is priced at A's traffic, one of an unknown workload is left to the caller.
   state.upsert_pod(pod("a4", "n2", "ns/Deployment/a"), kNow);
@@ -182,14 +189,35 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   EXPECT_NEAR(load_of(loads, "n2").pending_known, 2000, 20);
   EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_known_share, 1.0);
   EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_plain, 1.0);
+  EXPECT_EQ(load_of(loads, "n2").priced_by_workload, 1U);
+  EXPECT_NEAR(load_of(loads, "n2").pending_transmit_known, 300, 3);
+  EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_transmit_known_share, 1.0);
+  EXPECT_EQ(load_of(loads, "n2").priced_by_transmit_workload, 1U);
 }
 
-TEST(PlacementLedger, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
-  PlacementLedger state;
+// n1 known to the ledger (a pod was there) and measured idle: its receive background is 0.
+void measure_n1_idle(PlacementLedger& state) {
   state.upsert_node({.name = "n1"});
   state.upsert_pod(pod("seed", "n1"), kLongAgo);
   state.remove_pod("seed", kLongAgo);
   state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 0}}, at(kNow));
+}
+
+// Nodes that measured no transmit rate leave transmit unlearned: the receive fit goes on alone.
+TEST(PlacementLedger, WithoutTransmitRatesOnlyReceiveIsLearned) {
+  PlacementLedger state;
+  measure_n1_idle(state);
+  state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
+  for (int i = 0; i < 10; ++i)
+    state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 2000}}, at(kNow));
+  EXPECT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 2000, 20);
+  EXPECT_EQ(state.workload_transmit_rate("ns/Deployment/a"), std::nullopt);
+  EXPECT_EQ(state.learned_per_pod().transmit, std::nullopt);
+}
+
+TEST(PlacementLedger, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
+  PlacementLedger state;
+  measure_n1_idle(state);
   PodFacts annotated = pod("x", "n1", "ns/Deployment/x");
   annotated.annotated_rate = 3000;
   state.upsert_pod(annotated, kLongAgo);

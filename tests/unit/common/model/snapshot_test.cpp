@@ -138,7 +138,7 @@ TEST(Snapshot, UtilisationAndRawNodesAreNormalisedEachAmongTheirOwn) {
   busy.rate = 512;
   const std::vector<NodeSample> samples{
       quiet, busy, {.node = "raw-big", .value = 4000}, {.node = "raw-small", .value = 1000}};
-  const auto s = build_snapshot(samples, 1, nullptr, {}, 0, std::nullopt,
+  const auto s = build_snapshot(samples, 1, nullptr, {}, 0, {},
                                 scoring(ScoreBasis::utilisation, Direction::receive));
   EXPECT_EQ(entry(s, "quiet").raw_score, 250000);
   EXPECT_EQ(entry(s, "quiet").node_score, 50);  // 100 - 250000*100/500000
@@ -153,7 +153,7 @@ TEST(Snapshot, UtilisationAndRawNodesAreNormalisedEachAmongTheirOwn) {
 
   // With a synced cluster the corrected scores are grouped the same way.
   const std::vector<NodeLoad> loads{watched("quiet"), watched("raw-small")};
-  const auto synced = build_snapshot(samples, 1, &loads, {.enabled = true}, 0, std::nullopt,
+  const auto synced = build_snapshot(samples, 1, &loads, {.enabled = true}, 0, {},
                                      scoring(ScoreBasis::utilisation, Direction::receive));
   EXPECT_EQ(entry(synced, "quiet").corrected_node_score, 50);
   EXPECT_EQ(entry(synced, "raw-small").corrected_node_score, 75);
