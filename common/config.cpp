@@ -178,7 +178,7 @@ Config load_config(Component component, const std::vector<std::string>& args,
     throw ConfigError("invalid NETSCORE_POD_TRAFFIC_RECENT_RANGE=\"" +
                       config.pod_traffic.recent_range->text +
                       "\": expected at most NETSCORE_TIME_RANGE (" + config.query.time_range.text +
-                      "): the full read covers longer ranges");
+                      "): longer is the read of every pod's");
   }
   if (component == Component::collector) resolve_kube(config, env);
   return config;

@@ -122,11 +122,11 @@ const std::array kOptionTable{
              }
            }},
     Option{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "auto", kCollector,
-           "range of the read, every refresh, of the pods placed within NETSCORE_TIME_RANGE that "
-           "the last full read does not price (the slope of their samples, measurable from a "
-           "pod's second scrape); set it to two to four scrape intervals of kubelet's cAdvisor "
-           "target; auto: four NETSCORE_REFRESH_INTERVALs, at least 1m, at most "
-           "NETSCORE_TIME_RANGE",
+           "range of the read, every refresh, of the pods placed within NETSCORE_TIME_RANGE "
+           "that the last read of every pod does not price (the slope of their samples, "
+           "measurable from a pod's second scrape); set it to two to four scrape intervals of "
+           "kubelet's cAdvisor target; auto: four NETSCORE_REFRESH_INTERVALs, at least 1m, at "
+           "most NETSCORE_TIME_RANGE",
            [](Config& c, std::string_view v) {
              if (v == "auto") {
                c.pod_traffic.recent_range.reset();
