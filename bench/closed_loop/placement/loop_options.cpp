@@ -35,6 +35,8 @@ constexpr LoopFlag kLoopFlags[] = {
     {"topology-spread", &LoopParams::topology_spread, "the default PodTopologySpread constraint"},
     {"shipped-weight", &LoopParams::shipped_weight, "extender weight of the shipped configuration"},
     {"tie-seed", &LoopParams::tie_seed, "seed of kube-scheduler's random tie-break"},
+    {"recent-pod-reads", &LoopParams::recent_pod_reads,
+     "virtual time: recent pods' own traffic read every refresh"},
 };
 
 constexpr PodSeries kPodSeries[] = {PodSeries::cadvisor, PodSeries::unlabelled, PodSeries::none};

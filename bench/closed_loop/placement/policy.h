@@ -85,6 +85,9 @@ struct LoopParams {
   std::int64_t shipped_weight = 3;  // the extender weight of the shipped configuration
   std::uint64_t tie_seed = 7;       // kube-scheduler breaks score ties at random
   PodSeries pod_series = PodSeries::cadvisor;
+  // Virtual time only: besides the full per-pod read, the pods bound since the window before the
+  // last one are read every refresh over four scrapes (virtual_time/pod_reads.h).
+  bool recent_pod_reads = false;
 };
 
 // A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, --pod-series=none,
