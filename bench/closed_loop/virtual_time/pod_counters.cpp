@@ -25,8 +25,7 @@ void PodCounters::start(std::uint32_t pod, std::string name, std::int64_t t_ms, 
                 .transmit_series = {.t_ms = {t_ms}, .v = {transmitted}}};
 }
 
-void PodCounters::set_rates(std::uint32_t pod, std::int64_t t_ms, double receive,
-                            double transmit) {
+void PodCounters::set_rates(std::uint32_t pod, std::int64_t t_ms, double receive, double transmit) {
   const auto it = pods_.find(pod);
   if (it == pods_.end()) return;
   advance(it->second, t_ms);
@@ -51,9 +50,8 @@ void PodCounters::scrape(std::int64_t t_ms) {
   }
 }
 
-std::vector<PodRead> PodCounters::read(
-    std::int64_t eval_ms, std::int64_t range_ms,
-    const std::function<bool(std::uint32_t)>& wanted) const {
+std::vector<PodRead> PodCounters::read(std::int64_t eval_ms, std::int64_t range_ms,
+                                       const std::function<bool(std::uint32_t)>& wanted) const {
   std::vector<PodRead> out;
   for (const auto& [pod, counter] : pods_) {
     if (wanted && !wanted(pod)) continue;

@@ -40,15 +40,14 @@ class PodCounters {
   // rate() over [eval_ms - range_ms, eval_ms] of each pod's series that `wanted` accepts (all
   // without it), in pod order; a direction with fewer than two samples there is not answered
   // (< 0), a pod with neither is left out, as Prometheus returns no series for it.
-  std::vector<PodRead> read(
-      std::int64_t eval_ms, std::int64_t range_ms,
-      const std::function<bool(std::uint32_t)>& wanted = {}) const;
+  std::vector<PodRead> read(std::int64_t eval_ms, std::int64_t range_ms,
+                            const std::function<bool(std::uint32_t)>& wanted = {}) const;
 
   std::size_t running() const { return pods_.size(); }
 
  private:
   struct Counter {
-    std::string name;  // "namespace/name"
+    std::string name;                  // "namespace/name"
     double receive = 0, transmit = 0;  // bytes/s now
     double received = 0, transmitted = 0;
     std::int64_t counted_to_ms = 0;

@@ -166,7 +166,8 @@ class Loop {
       pod_rate_[pod] *= event.factor;
       pod_transmit_[pod] *= event.factor;
       if (running) set_rate(static_cast<std::size_t>(node), t, pod, 1);
-      if (running && pod_series_) pod_counters_.set_rates(pod, to_ms(t), pod_rate_[pod], pod_transmit_[pod]);
+      if (running && pod_series_)
+        pod_counters_.set_rates(pod, to_ms(t), pod_rate_[pod], pod_transmit_[pod]);
     }
   }
 
@@ -401,8 +402,8 @@ class Loop {
   std::vector<Series> series_, transmit_series_;
   std::vector<bool> started_, removed_;
   std::vector<double> pod_rate_, pod_transmit_;  // per pod, its true rates now (drift included)
-  std::vector<std::int64_t> placed_ms_;           // per pod, when the ledger counts it placed from
-  bool pod_series_;                               // whether the collector reads traffic per pod
+  std::vector<std::int64_t> placed_ms_;          // per pod, when the ledger counts it placed from
+  bool pod_series_;                              // whether the collector reads traffic per pod
   PodCounters pod_counters_;
   PodReads pod_reads_;
   std::deque<std::uint32_t> pending_;

@@ -39,8 +39,9 @@ struct OnePod {
 };
 
 PodReads reads(bool recent) {
-  return PodReads({.interval_ms = 4000, .window = kWindow, .recent = recent, .recent_range_ms = 4000},
-                  [](std::uint32_t) { return kB; });
+  return PodReads(
+      {.interval_ms = 4000, .window = kWindow, .recent = recent, .recent_range_ms = 4000},
+      [](std::uint32_t) { return kB; });
 }
 
 TEST(PodReadsTest, AFullReadEveryIntervalPricesAPodByItsOwnRateOnceAFifthIsHeld) {
