@@ -1,7 +1,5 @@
 #include "collector/pipeline/placement_records.h"
 
-#include <algorithm>
-#include <cstring>
 #include <vector>
 
 namespace netscore::collector {
@@ -10,16 +8,11 @@ shm::PlacementRecord placement_record(const model::RecentPod& pod, std::int64_t 
   shm::PlacementRecord r{};
   r.placed_wall_ms = pod.placed_ms;
   r.written_wall_ms = now_wall_ms;
-  r.node_hash = shm::name_hash(pod.node);
   r.receive_rate = pod.receive.rate;
   r.transmit_rate = pod.transmit.rate;
   r.receive_priced_by = model::priced_by_flag(pod.receive.source);
   r.transmit_priced_by = model::priced_by_flag(pod.transmit.source);
-  const std::size_t node_len = std::min(pod.node.size(), shm::kMaxNameBytes);
-  r.node_len = static_cast<std::uint32_t>(node_len);
-  std::memcpy(r.node, pod.node.data(), node_len);
-  r.pod_len = static_cast<std::uint32_t>(pod.name.size());
-  std::memcpy(r.pod, pod.name.data(), std::min(pod.name.size(), shm::kPodNameBytes));
+  shm::set_placement_names(r, pod.node, pod.name);
   return r;
 }
 

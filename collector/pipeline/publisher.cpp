@@ -157,7 +157,8 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
       measured, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
       synced && learning() ? cluster_->state.rate_per_pod() : std::nullopt, options_.scoring);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
-  if (synced) placement_records_.record(cluster_->state, writer_, wall_now_ms());
+  if (synced && options_.correction.enabled)
+    placement_records_.record(cluster_->state, writer_, wall_now_ms());
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
   }

@@ -150,6 +150,17 @@ struct PlacementRecord {
   char pod[kPodNameBytes];
 };
 
+// Sets a record's node (its name, at most kMaxNameBytes, and hash) and its pod's name.
+inline void set_placement_names(PlacementRecord& r, std::string_view node,
+                                std::string_view pod) noexcept {
+  const std::size_t node_len = node.size() < kMaxNameBytes ? node.size() : kMaxNameBytes;
+  r.node_hash = name_hash(node);
+  r.node_len = static_cast<std::uint32_t>(node_len);
+  std::memcpy(r.node, node.data(), node_len);
+  r.pod_len = static_cast<std::uint32_t>(pod.size());
+  std::memcpy(r.pod, pod.data(), pod.size() < kPodNameBytes ? pod.size() : kPodNameBytes);
+}
+
 // Whether the traffic per pod is read. `absent`: Prometheus has no per-pod series with pod labels
 // (the container runtime fills none), so the collector reads none.
 enum class PodTrafficState : std::uint32_t { off = 0, unchecked = 1, absent = 2, in_use = 3 };

@@ -41,8 +41,8 @@ constexpr LoopFlag kLoopFlags[] = {
 
 constexpr PodSeries kPodSeries[] = {PodSeries::cadvisor, PodSeries::unlabelled, PodSeries::none};
 constexpr std::string_view kPodSeriesHelp =
-    "the real-time exporter's per-pod traffic series: cadvisor (with namespace and pod), "
-    "unlabelled (without), none";
+    "cAdvisor's per-pod traffic series: cadvisor (with namespace and pod), unlabelled "
+    "(without: the collector reads none), none";
 
 }  // namespace
 

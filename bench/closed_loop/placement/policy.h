@@ -68,6 +68,8 @@ std::string policies_help();
 // (container_network_{receive,transmit}_bytes_total per pod sandbox, scraped as kube-prometheus
 // scrapes it): `cadvisor` with the pod's namespace and name, as kube-prometheus clusters show
 // them; `unlabelled` without them, as runtimes that do not fill them; `none`: no such endpoint.
+// The real-time exporter serves them; in virtual time they are the simulator's own
+// (virtual_time/pod_counters.h).
 enum class PodSeries { cadvisor, unlabelled, none };
 
 // "cadvisor", "unlabelled", "none".

@@ -10,6 +10,7 @@
 #include "bench/closed_loop/placement/placement.h"
 #include "bench/closed_loop/placement/timed_event.h"
 #include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/virtual_time/node_query.h"
 #include "bench/closed_loop/virtual_time/pod_counters.h"
 #include "bench/closed_loop/virtual_time/pod_reads.h"
 #include "bench/closed_loop/virtual_time/promql.h"
@@ -19,7 +20,6 @@
 #include "common/model/inputs.h"
 #include "common/model/placement_ledger.h"
 #include "common/model/prioritize.h"
-#include "common/model/query_parts.h"
 #include "common/model/scoring.h"
 #include "common/model/snapshot.h"
 #include "common/model_settings.h"
@@ -323,39 +323,11 @@ class Loop {
     return scores;
   }
 
-  // What the batch query's parts (collector/prometheus/query_builder) answer for each node, as
-  // the response parser assembles them: a node without a score series has no sample; the
-  // transmit value is asked as the model says, and a rate score is also the rate (and the
-  // transmit rate the transmit value). The speed gauge is constant and
-  // scraped with the counters, so it is there once they are.
   void measure(double t) {
-    samples_.clear();
-    const QueryConfig& query = collector_.query;
-    const auto function = static_cast<Function>(query.function);
-    const bool score_is_rate =
-        query.mode != QueryMode::custom && query.function == QueryFunction::rate;
-    const bool scores_transmit = model::asks_transmit_value(query.direction, query.function);
-    const auto known = [](std::optional<double> v) { return v && std::isfinite(*v); };
-    for (std::size_t n = 0; n < nodes_; ++n) {
-      const auto value = evaluate(function, series_[n], to_ms(t), range_ms_);
-      if (!value) continue;
-      const auto rate =
-          score_is_rate ? value : evaluate(Function::rate, series_[n], to_ms(t), range_ms_);
-      const auto transmit_rate = evaluate(Function::rate, transmit_series_[n], to_ms(t), range_ms_);
-      const auto transmit_value = score_is_rate ? transmit_rate
-                                  : scores_transmit
-                                      ? evaluate(function, transmit_series_[n], to_ms(t), range_ms_)
-                                      : std::nullopt;
-      samples_.push_back({.node = names_[n],
-                          .value = *value,
-                          .rate = rate.value_or(0),
-                          .rate_valid = known(rate),
-                          .transmit_value_valid = known(transmit_value),
-                          .transmit_rate_valid = known(transmit_rate),
-                          .transmit_value = transmit_value.value_or(0),
-                          .transmit_rate = transmit_rate.value_or(0),
-                          .speed = speed_[n] > 0 ? speed_[n] : 0});
-    }
+    samples_ = answer_node_query(
+        collector_.query,
+        {.names = names_, .receive = series_, .transmit = transmit_series_, .speed = speed_},
+        to_ms(t), range_ms_);
     eval_ms_ = to_ms(t);
     have_measurement_ = true;
     if (pod_series_) pod_reads_.refresh(pod_counters_, state_, eval_ms_);

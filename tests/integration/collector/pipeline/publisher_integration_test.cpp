@@ -181,6 +181,7 @@ TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
   EXPECT_EQ(n1.corrected_node_score, 0);
   EXPECT_EQ(c.score("n2", meta).corrected_node_score, 0);
   EXPECT_EQ(meta.flags & shm::kSnapshotCorrected, 0U);
+  EXPECT_TRUE(placements_of(c, "shop/new").empty()) << "no correction, no price to record";
 }
 
 TEST(Publisher, MeasurementsAndBindingsInterleave) {

@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -266,11 +265,7 @@ shm::PlacementRecord numbered_placement(std::uint64_t number) {
   r.transmit_priced_by = shm::kPricedBy[(number + 1) % shm::kPricedBy.size()].first;
   const std::string node(1 + number % shm::kMaxNameBytes, static_cast<char>('a' + number % 26));
   const std::string pod(1 + number * 7 % 300, static_cast<char>('A' + number % 26));
-  r.node_hash = shm::name_hash(node);
-  r.node_len = static_cast<std::uint32_t>(node.size());
-  r.pod_len = static_cast<std::uint32_t>(pod.size());
-  std::memcpy(r.node, node.data(), node.size());
-  std::memcpy(r.pod, pod.data(), std::min(pod.size(), shm::kPodNameBytes));
+  shm::set_placement_names(r, node, pod);
   return r;
 }
 

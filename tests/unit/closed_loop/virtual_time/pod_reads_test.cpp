@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 
 #include "common/model/placement_ledger.h"
 
@@ -18,16 +19,20 @@ constexpr model::LoadWindow kWindow{.lag_ms = 1000, .window_ms = 20000};
 struct OnePod {
   model::PlacementLedger ledger;
   PodCounters counters{20000};
-  std::int64_t scraped_to = kB + 1000;
 
   OnePod() {
     ledger.upsert_node({.name = "n1"});
     ledger.upsert_pod({.uid = "u1", .node = "n1", .workload = "ci/label/p", .name = "ci/r1"}, kB);
     counters.start(0, "ci/r1", kB + 1000, 1000, 0);
   }
-  void scrape_to(std::int64_t t) {
-    for (scraped_to += 1000; scraped_to <= t; scraped_to += 1000) counters.scrape(scraped_to);
-    scraped_to -= 1000;
+  // Every second from B to `end`: the scrape (the pod's from B + 1 s on), then the refresh, then
+  // `check`.
+  void run(PodReads& reads, std::int64_t end, const std::function<void(std::int64_t)>& check = {}) {
+    for (std::int64_t t = kB; t <= end; t += 1000) {
+      if (t >= kB + 1000) counters.scrape(t);
+      reads.refresh(counters, ledger, t);
+      if (check) check(t);
+    }
   }
   model::NodeLoad load_at(std::int64_t now) {
     model::LoadWindow at = kWindow;
@@ -47,13 +52,11 @@ PodReads reads(bool recent) {
 TEST(PodReadsTest, AFullReadEveryIntervalPricesAPodByItsOwnRateOnceAFifthIsHeld) {
   OnePod pod;
   PodReads r = reads(false);
-  for (std::int64_t t = kB; t <= kB + 8000; t += 1000) {
-    pod.scrape_to(t);
-    r.refresh(pod.counters, pod.ledger, t);
+  pod.run(r, kB + 8000, [&](std::int64_t t) {
     // Read at B (no series yet), B + 4 s (held 0.15: too little to tell), B + 8 s.
     const bool measured = t >= kB + 8000;
     EXPECT_EQ(pod.load_at(t).priced_by_measurement, measured ? 1U : 0U) << t - kB;
-  }
+  });
   EXPECT_EQ(r.full_reads(), 3U);
   EXPECT_EQ(r.recent_reads(), 0U);
   // At B + 8 s: 7000 B over the 20 s window is 350 B/s, held (8 - 1) / 20: 1000 B/s; the window
@@ -64,10 +67,7 @@ TEST(PodReadsTest, AFullReadEveryIntervalPricesAPodByItsOwnRateOnceAFifthIsHeld)
 TEST(PodReadsTest, RecentReadsPriceANewPodAtTheFirstRefreshItCountsAt) {
   OnePod pod;
   PodReads r = reads(true);
-  for (std::int64_t t = kB; t <= kB + 6000; t += 1000) {
-    pod.scrape_to(t);
-    r.refresh(pod.counters, pod.ledger, t);
-  }
+  pod.run(r, kB + 6000);
   EXPECT_EQ(r.full_reads(), 2U);  // B, B + 4 s
   EXPECT_EQ(r.recent_reads(), 7U);
   // At B + 6 s the full reads have not priced it (the next is at B + 8 s); over the last 4 s it
@@ -84,10 +84,7 @@ TEST(PodReadsTest, BetweenFullReadsTheRecentReadKeepsTheFullReadsWholePods) {
   // A second pod of the workload, placed at B + 29 s, not running yet.
   pod.ledger.upsert_pod({.uid = "u2", .node = "n1", .workload = "ci/label/p", .name = "ci/r2"},
                         kB + 29000);
-  for (std::int64_t t = kB; t <= kB + 30000; t += 1000) {
-    pod.scrape_to(t);
-    r.refresh(pod.counters, pod.ledger, t);
-  }
+  pod.run(r, kB + 30000);
   EXPECT_EQ(r.full_reads(), 8U);  // the last at B + 28 s: 20000 B over 20 s, held whole
   // At B + 30 s the recent read asks only pods placed after B + 7 s; the first pod keeps its
   // 1000 B/s, and the second, all of its traffic missing, is priced at its workload's mean.

@@ -6,7 +6,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -269,15 +268,11 @@ TEST_F(ScoreTable, AttachmentKeepsTheOldReaderWhenTheTableVanishes) {
 shm::PlacementRecord placement(std::string_view node, std::string_view pod, std::int64_t placed) {
   shm::PlacementRecord r{};
   r.placed_wall_ms = placed;
-  r.node_hash = shm::name_hash(node);
   r.receive_rate = static_cast<double>(placed) / 2;
   r.transmit_rate = -1;
   r.receive_priced_by = shm::kEntryPricedByMeasurement;
   r.transmit_priced_by = shm::kEntryPricedByAverage;
-  r.node_len = static_cast<std::uint32_t>(node.size());
-  r.pod_len = static_cast<std::uint32_t>(pod.size());
-  std::memcpy(r.node, node.data(), node.size());
-  std::memcpy(r.pod, pod.data(), std::min(pod.size(), shm::kPodNameBytes));
+  shm::set_placement_names(r, node, pod);
   return r;
 }
 

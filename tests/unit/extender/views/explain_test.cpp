@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -198,11 +197,7 @@ TEST_F(ExplainTest, TextFormatAndQueryErrors) {
 
 TEST_F(ExplainTest, ANodesRecentPlacementsAreServedFromTheTable) {
   shm::PlacementRecord record{};
-  record.node_hash = shm::name_hash("a");
-  record.node_len = 1;
-  record.node[0] = 'a';
-  record.pod_len = 6;
-  std::memcpy(record.pod, "ns1/p1", 6);
+  shm::set_placement_names(record, "a", "ns1/p1");
   record.receive_priced_by = shm::kEntryPricedByAnnotation;
   record.receive_rate = 250;
   record.transmit_priced_by = shm::kEntryPricedByAverage;

@@ -5,8 +5,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -25,32 +23,30 @@ shm::PlacementRecord placed(std::string_view node, std::string_view pod, std::in
   shm::PlacementRecord r{};
   r.placed_wall_ms = at;
   r.written_wall_ms = at + 500;
-  r.node_hash = shm::name_hash(node);
   r.receive_rate = receive_rate;
   r.transmit_rate = -1;
   r.receive_priced_by = receive_priced_by;
   r.transmit_priced_by = shm::kEntryPricedByAverage;
-  r.node_len = static_cast<std::uint32_t>(node.size());
-  r.pod_len = static_cast<std::uint32_t>(pod.size());
-  std::memcpy(r.node, node.data(), node.size());
-  std::memcpy(r.pod, pod.data(), std::min(pod.size(), shm::kPodNameBytes));
+  shm::set_placement_names(r, node, pod);
   return r;
 }
 
 class NodePlacementsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    writer_.publish(std::vector<TableEntry>{{{.raw_score = 1000,
-                                              .expected = 1500,
-                                              .corrected_raw_score = 2500,
-                                              .placed_pods = 2,
-                                              .flags = shm::kEntryValid |
-                                                       shm::kEntryPricedByMeasurement |
-                                                       shm::kEntryPricedByAverage},
-                                             "node-a"}},
-                    {.eval_time_ms = 1, .pod_rate = 700});
-    writer_.record_placement(placed("node-a", "shop/web-1", 10'000, shm::kEntryPricedByAverage, -1));
-    writer_.record_placement(placed("node-b", "shop/web-2", 11'000, shm::kEntryPricedByAverage, -1));
+    writer_.publish(
+        std::vector<TableEntry>{{{.raw_score = 1000,
+                                  .expected = 1500,
+                                  .corrected_raw_score = 2500,
+                                  .placed_pods = 2,
+                                  .flags = shm::kEntryValid | shm::kEntryPricedByMeasurement |
+                                           shm::kEntryPricedByAverage},
+                                 "node-a"}},
+        {.eval_time_ms = 1, .pod_rate = 700});
+    writer_.record_placement(
+        placed("node-a", "shop/web-1", 10'000, shm::kEntryPricedByAverage, -1));
+    writer_.record_placement(
+        placed("node-b", "shop/web-2", 11'000, shm::kEntryPricedByAverage, -1));
     writer_.record_placement(placed("node-a", "ci/runner", 12'000, shm::kEntryPricedByAverage, -1));
     // web-1's own traffic read: its latest record.
     writer_.record_placement(
@@ -80,7 +76,8 @@ TEST_F(NodePlacementsTest, EachPodOfTheNodeOnceByItsLatestRecordNewestFirst) {
 }
 
 TEST_F(NodePlacementsTest, JsonNamesTheSourceAndThePriceBesideTheCorrection) {
-  const std::string body = render_node_placements_json(node_placements(reader_, "node-a", 10, 22'000));
+  const std::string body =
+      render_node_placements_json(node_placements(reader_, "node-a", 10, 22'000));
   rapidjson::Document d;
   d.Parse(body.c_str());
   ASSERT_FALSE(d.HasParseError()) << body;
@@ -105,8 +102,10 @@ TEST_F(NodePlacementsTest, JsonNamesTheSourceAndThePriceBesideTheCorrection) {
 }
 
 TEST_F(NodePlacementsTest, TextListsThePodsUnderTheCorrection) {
-  const std::string text = render_node_placements_text(node_placements(reader_, "node-a", 1, 22'000));
-  EXPECT_THAT(text, HasSubstr("node node-a: expected 1500 over 2 placed pod(s), score 1000 -> 2500"));
+  const std::string text =
+      render_node_placements_text(node_placements(reader_, "node-a", 1, 22'000));
+  EXPECT_THAT(text,
+              HasSubstr("node node-a: expected 1500 over 2 placed pod(s), score 1000 -> 2500"));
   EXPECT_THAT(text, HasSubstr("costs 700 B/s"));
   EXPECT_THAT(text, HasSubstr("shop/web-1"));
   EXPECT_THAT(text, HasSubstr("1200 own measurement"));
@@ -118,7 +117,8 @@ TEST_F(NodePlacementsTest, TextListsThePodsUnderTheCorrection) {
 TEST_F(NodePlacementsTest, ALongPodNameShowsCut) {
   const std::string pod = "ns/" + std::string(200, 'x');
   writer_.record_placement(placed("node-a", pod, 13'000, shm::kEntryPricedByAverage, -1));
-  const std::string text = render_node_placements_text(node_placements(reader_, "node-a", 10, 22'000));
+  const std::string text =
+      render_node_placements_text(node_placements(reader_, "node-a", 10, 22'000));
   EXPECT_THAT(text, HasSubstr(pod.substr(0, shm::kPodNameBytes) + "\xE2\x80\xA6"));
 }
 
