@@ -21,7 +21,6 @@ class PlacementRecords {
  public:
   // Writes what is new or changed among the recent pods; forgets the pods no longer recent.
   void record(const ClusterState& state, ScoreTableWriter& writer, std::int64_t now_wall_ms);
-  std::size_t tracked() const { return written_.size(); }
 
  private:
   struct Written {
