@@ -94,4 +94,9 @@ std::size_t ClusterState::recent_count() const {
   return ledger_.recent_count();
 }
 
+void ClusterState::recent_pods(const std::function<void(const model::RecentPod&)>& visit) const {
+  std::lock_guard lock(mutex_);
+  ledger_.recent_pods(visit);
+}
+
 }  // namespace netscore::collector

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -50,6 +51,8 @@ class ClusterState {
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;
+  // PlacementLedger::recent_pods under the lock: `visit` must not call back into this state.
+  void recent_pods(const std::function<void(const model::RecentPod&)>& visit) const;
 
  private:
   mutable std::mutex mutex_;

@@ -164,6 +164,8 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
       synced && learning() ? cluster_->state.learned_per_pod() : model::LearnedRates{},
       options_.scoring, snapshot_buffers_);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
+  if (synced && options_.correction.enabled)
+    placement_records_.record(cluster_->state, writer_, wall_now_ms());
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
   }

@@ -13,6 +13,7 @@
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
 #include "collector/pipeline/measure.h"
+#include "collector/pipeline/placement_records.h"
 #include "collector/pipeline/pod_traffic.h"
 #include "collector/pipeline/recent_pod_traffic.h"
 #include "common/config.h"
@@ -125,6 +126,7 @@ class Publisher {
   PodTrafficJoin pod_traffic_join_{};
   std::int64_t measured_pods_eval_ms_ = 0;    // of the read last handed to the ledger
   std::int64_t measured_recent_eval_ms_ = 0;  // of the recent read last handed to it
+  PlacementRecords placement_records_{};      // the table's recent placements, for /explain
 
   // The cluster thread's wake-ups, under mutex_.
   std::mutex mutex_;

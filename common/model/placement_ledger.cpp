@@ -467,6 +467,19 @@ std::vector<std::string> PlacementLedger::nodes_of_pods(std::span<const std::str
   return nodes;
 }
 
+void PlacementLedger::recent_pods(const std::function<void(const RecentPod&)>& visit) const {
+  for (const auto& [uid, placed_ms] : recent_) {
+    const auto pod = pods_.find(uid);
+    if (pod == pods_.end()) continue;
+    visit({.uid = uid,
+           .name = pod->second.name,
+           .node = node_names_[pod->second.node],
+           .placed_ms = placed_ms,
+           .receive = receive_price(pod->second),
+           .transmit = transmit_price(pod->second)});
+  }
+}
+
 std::size_t PlacementLedger::recent_count() const {
   return recent_.size();
 }

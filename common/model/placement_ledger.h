@@ -2,14 +2,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "common/model/inputs.h"
+#include "common/model/table_records.h"
 #include "common/model/workload_learning.h"
 
 // The placement ledger: the pods bound to each node, when each was placed or left, and what the
@@ -53,6 +56,25 @@ enum class PriceSource {
   average
 };
 
+// The entry flag (kEntryPricedBy*, named in kPricedBy) that stands for a price source.
+constexpr std::uint32_t priced_by_flag(PriceSource source) noexcept {
+  switch (source) {
+    case PriceSource::measurement:
+      return kEntryPricedByMeasurement;
+    case PriceSource::annotation:
+      return kEntryPricedByAnnotation;
+    case PriceSource::workload_measurement:
+      return kEntryPricedByWorkloadMeasurement;
+    case PriceSource::workload:
+      return kEntryPricedByWorkload;
+    case PriceSource::ceiling:
+      return kEntryPricedByCeiling;
+    case PriceSource::average:
+      break;
+  }
+  return kEntryPricedByAverage;
+}
+
 // One pod's measured traffic (bytes/s over the window; < 0: that direction not measured).
 struct MeasuredPod {
   std::string name{};  // "namespace/name"
@@ -74,6 +96,17 @@ struct PlacedPod {
 struct PodPrice {
   double rate = -1;
   PriceSource source = PriceSource::average;
+};
+
+// A pod placed within the ledger's horizon whose traffic the window may not hold whole yet, with
+// what prices it now (views into the ledger: valid until it next changes).
+struct RecentPod {
+  std::string_view uid{};
+  std::string_view name{};  // "namespace/name"; empty on the host network
+  std::string_view node{};
+  std::int64_t placed_ms = 0;
+  PodPrice receive{};
+  PodPrice transmit{};
 };
 
 // Memory is one small record per bound pod plus one per node; loads() costs O(nodes + pods placed
@@ -125,6 +158,9 @@ class PlacementLedger {
   // The pods off the host network placed at `since_ms` or later that may still be pending
   // (within the horizon as of the last loads()), in no order. O(such pods).
   std::vector<PlacedPod> pods_placed_since(std::int64_t since_ms) const;
+  // Calls `visit` for each pod that may still be pending (placed within the horizon and not yet
+  // found settled by loads()), in no particular order. O(those pods); allocates nothing.
+  void recent_pods(const std::function<void(const RecentPod&)>& visit) const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;  // pods that may still be pending

@@ -19,21 +19,26 @@
 // change to any record below must bump kLayoutVersion.
 //
 // Segment:  [SegmentHeader][status copy 0][status copy 1][snapshot copy 0][snapshot copy 1]
+//           [placements: kPlacementSlots x (sequence word, PlacementRecord)]
 // Snapshot: [SnapshotMeta][index: index_slots words][entries: capacity x EntryRecord]
 //
 // Both copies of each part are published with a seqlock::Latch: readers read copy (seq & 1), the
 // writer fills the other copy and then increments seq, so a writer killed mid-publish leaves seq
-// naming the last complete copy. All payload is stored as seqlock words.
+// naming the last complete copy. The recent placements are a ring of single-copy slots, each
+// behind its own sequence (odd while written, as seqlock::Slot): a reader skips a slot being
+// written. All payload is stored as seqlock words.
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 8;
+inline constexpr std::uint32_t kLayoutVersion = 9;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
 inline constexpr std::size_t kErrorBytes = 256;
 inline constexpr std::size_t kDiagnosisBytes = 512;
 inline constexpr std::size_t kResourceVersionBytes = 64;
+inline constexpr std::uint32_t kPlacementSlots = 256;  // recent placements kept, cluster-wide
+inline constexpr std::size_t kPodNameBytes = 128;      // of "namespace/name"; longer ones cut
 
 // The model's records, stored as they are.
 using model::kEntryHasSeries;
@@ -126,6 +131,36 @@ struct CollectorStatus {
   std::int64_t pod_traffic_eval_wall_ms;
 };
 
+// One recent placement: a pod the collector counts as placed within the window, the source and
+// the rate of its price in each direction. Written when the collector first publishes with the
+// pod counted, and again whenever the source of either price changes; a reader keeps a pod's
+// latest record.
+struct PlacementRecord {
+  std::uint64_t number;  // 1 for the first record ever written; slot (number - 1) % kPlacementSlots
+  std::int64_t placed_wall_ms;   // when the collector counts it placed from (its binding)
+  std::int64_t written_wall_ms;  // when this record was written
+  std::uint64_t node_hash;       // name_hash(node)
+  double receive_rate;           // bytes/s; < 0: the cluster's traffic per pod (SnapshotMeta)
+  double transmit_rate;
+  std::uint32_t receive_priced_by;  // one kEntryPricedBy* flag
+  std::uint32_t transmit_priced_by;
+  std::uint32_t node_len;
+  std::uint32_t pod_len;  // of the whole name; the first kPodNameBytes bytes are stored
+  char node[kNameBytes];  // not NUL-terminated, zero padded
+  char pod[kPodNameBytes];
+};
+
+// Sets a record's node (its name, at most kMaxNameBytes, and hash) and its pod's name.
+inline void set_placement_names(PlacementRecord& r, std::string_view node,
+                                std::string_view pod) noexcept {
+  const std::size_t node_len = node.size() < kMaxNameBytes ? node.size() : kMaxNameBytes;
+  r.node_hash = name_hash(node);
+  r.node_len = static_cast<std::uint32_t>(node_len);
+  std::memcpy(r.node, node.data(), node_len);
+  r.pod_len = static_cast<std::uint32_t>(pod.size());
+  std::memcpy(r.pod, pod.data(), pod.size() < kPodNameBytes ? pod.size() : kPodNameBytes);
+}
+
 // Whether the traffic per pod is read. `absent`: Prometheus has no per-pod series with pod labels
 // (the container runtime fills none), so the collector reads none.
 enum class PodTrafficState : std::uint32_t { off = 0, unchecked = 1, absent = 2, in_use = 3 };
@@ -165,6 +200,7 @@ static_assert(std::is_trivially_copyable_v<NodeFigures> && sizeof(NodeFigures) %
 static_assert(std::is_trivially_copyable_v<EntryRecord> && sizeof(EntryRecord) % 8 == 0);
 static_assert(std::is_trivially_copyable_v<SnapshotMeta> && sizeof(SnapshotMeta) % 8 == 0);
 static_assert(std::is_trivially_copyable_v<CollectorStatus> && sizeof(CollectorStatus) % 8 == 0);
+static_assert(std::is_trivially_copyable_v<PlacementRecord> && sizeof(PlacementRecord) % 8 == 0);
 // Every number before the name, and all of them in the record's first two cache lines: a lookup
 // loads the key, the name's first words and the figures, nothing further.
 static_assert(offsetof(EntryRecord, figures) == 16 && offsetof(EntryRecord, figures) % 8 == 0);
@@ -181,16 +217,20 @@ struct SegmentHeader {
   std::uint64_t status_offset[2];
   std::uint64_t snapshot_offset[2];
   std::int64_t created_wall_ms;
+  std::uint64_t placements_offset;
   // Each sequence on its own cache line: readers poll them while the writer stores payload.
   alignas(kCacheLine) Word snapshot_seq;
   alignas(kCacheLine) Word status_seq;
+  // Placement records written so far (PlacementRecord::number of the latest).
+  alignas(kCacheLine) Word placements_written;
 };
 
 static_assert(std::is_standard_layout_v<SegmentHeader>);
 static_assert(offsetof(SegmentHeader, magic) == 0);
 static_assert(offsetof(SegmentHeader, snapshot_seq) == 128);
 static_assert(offsetof(SegmentHeader, status_seq) == 192);
-static_assert(sizeof(SegmentHeader) == 256);
+static_assert(offsetof(SegmentHeader, placements_written) == 256);
+static_assert(sizeof(SegmentHeader) == 320);
 
 // Offsets (bytes from the segment start) of every part, derived from the capacity alone, so a
 // reader can recompute and check what the header claims.
@@ -201,14 +241,20 @@ struct Layout {
   std::size_t snapshot_bytes = 0;
   std::size_t status_offset[2] = {};
   std::size_t snapshot_offset[2] = {};
+  std::size_t placements_offset = 0;
   std::size_t segment_bytes = 0;
 
   static constexpr std::size_t kMetaWords = kWordsOf<SnapshotMeta>;
   static constexpr std::size_t kEntryWords = kWordsOf<EntryRecord>;
+  // A placement slot: its sequence word, then the record.
+  static constexpr std::size_t kPlacementSlotWords = 1 + kWordsOf<PlacementRecord>;
 
   std::size_t index_word(std::size_t copy) const { return snapshot_offset[copy] / 8 + kMetaWords; }
   std::size_t entry_word(std::size_t copy, std::size_t i) const {
     return index_word(copy) + index_slots + i * kEntryWords;
+  }
+  std::size_t placement_word(std::uint64_t number) const {
+    return placements_offset / 8 + (number - 1) % kPlacementSlots * kPlacementSlotWords;
   }
 };
 
@@ -236,6 +282,8 @@ inline Layout compute_layout(std::uint32_t capacity) {
     off = at;
     at += l.snapshot_bytes;
   }
+  l.placements_offset = at;
+  at += round_up(std::size_t{kPlacementSlots} * Layout::kPlacementSlotWords * 8);
   l.segment_bytes = at;
   return l;
 }

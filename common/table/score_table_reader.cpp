@@ -57,6 +57,7 @@ ScoreTableReader::ScoreTableReader(const Options& options)
     offsets_match = offsets_match && h.status_offset[c] == layout_.status_offset[c] &&
                     h.snapshot_offset[c] == layout_.snapshot_offset[c];
   }
+  offsets_match = offsets_match && h.placements_offset == layout_.placements_offset;
   if (h.segment_bytes != layout_.segment_bytes || region_.get_size() < layout_.segment_bytes ||
       !offsets_match) {
     throw TableError(what + " size or offsets do not match its capacity " +
@@ -166,6 +167,27 @@ ReadStatus ScoreTableReader::read_status(shm::CollectorStatus& status) const noe
     status.watch_error[shm::kErrorBytes - 1] = '\0';
   }
   return result;
+}
+
+std::vector<shm::PlacementRecord> ScoreTableReader::read_placements() const {
+  const std::uint64_t written = header().placements_written.load(std::memory_order_acquire);
+  const std::uint64_t first =
+      written > shm::kPlacementSlots ? written - shm::kPlacementSlots + 1 : 1;
+  std::vector<shm::PlacementRecord> out;
+  out.reserve(static_cast<std::size_t>(written - first + 1));
+  shm::PlacementRecord record{};
+  for (std::uint64_t number = first; number <= written; ++number) {
+    const shm::Word* slot = words() + layout_.placement_word(number);
+    const ReadStatus status = seqlock::read_retrying(slot[0], max_retries_, [&](std::uint64_t seq) {
+      if ((seq & 1) != 0) return false;
+      seqlock::load(slot + 1, record);
+      return true;
+    });
+    if (status != ReadStatus::ok || record.number != number) continue;
+    record.node_len = std::min<std::uint32_t>(record.node_len, shm::kMaxNameBytes);
+    out.push_back(record);
+  }
+  return out;
 }
 
 bool ScoreTableReader::superseded() const noexcept {

@@ -54,6 +54,10 @@ class ScoreTableReader {
 
   ReadStatus read_status(shm::CollectorStatus& status) const noexcept;
 
+  // The recent placements the ring holds, oldest first, each read whole: a slot being written or
+  // overwritten meanwhile is left out.
+  std::vector<shm::PlacementRecord> read_placements() const;
+
   // True when the name now refers to another segment (the collector recreated it) or to none.
   // One shm_open + fstat: call it from a timer, not per request.
   bool superseded() const noexcept;

@@ -113,6 +113,7 @@ void ScoreTableWriter::create(const std::string& name) {
     h.status_offset[c] = layout_.status_offset[c];
     h.snapshot_offset[c] = layout_.snapshot_offset[c];
   }
+  h.placements_offset = layout_.placements_offset;
   h.created_wall_ms = wall_now_ms();
   // Last: a reader that sees the magic (acquire) sees every field above.
   h.magic.store(shm::kMagic, std::memory_order_release);
@@ -259,6 +260,21 @@ void ScoreTableWriter::record_status(const shm::CollectorStatus& status) {
   seqlock::store(words() + layout_.status_offset[seqlock::Latch::idle_copy(seq)] / 8, status);
   reached(WritePoint::status_stored, 0);
   seqlock::Latch::publish(seq);
+}
+
+void ScoreTableWriter::record_placement(const shm::PlacementRecord& record) {
+  auto& written = header().placements_written;
+  shm::PlacementRecord stored = record;
+  stored.number = written.load(std::memory_order_relaxed) + 1;
+  shm::Word* slot = words() + layout_.placement_word(stored.number);
+  std::uint64_t seq = slot[0].load(std::memory_order_relaxed);
+  seq += seq & 1;  // left odd by a writer killed while writing it
+  // Odd while written: the payload's release stores come after it, so a reader that loads any of
+  // them sees the slot's sequence move (seqlock.h).
+  slot[0].store(seq + 1, std::memory_order_relaxed);
+  seqlock::store(slot + 1, stored);
+  slot[0].store(seq + 2, std::memory_order_release);
+  written.store(stored.number, std::memory_order_release);
 }
 
 bool ScoreTableWriter::remove(const std::string& name) {

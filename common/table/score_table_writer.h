@@ -67,9 +67,14 @@ class ScoreTableWriter {
   PublishCounts publish(std::span<const TableEntry> entries, std::int64_t eval_time_ms);
   PublishCounts publish(std::span<const TableEntry> entries, const SnapshotInfo& info);
   void record_status(const shm::CollectorStatus& status);
+  // Appends one record to the ring of recent placements, over its oldest; sets its number.
+  void record_placement(const shm::PlacementRecord& record);
 
   bool took_over() const { return took_over_; }
   std::uint64_t last_publish_id() const { return publish_id_; }
+  std::uint64_t placements_written() const {
+    return header().placements_written.load(std::memory_order_relaxed);
+  }
   const shm::Layout& layout() const { return layout_; }
 
   static bool remove(const std::string& name);

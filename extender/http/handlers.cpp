@@ -7,6 +7,7 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
+#include "common/clock.h"
 #include "common/model/prioritize.h"
 #include "common/model_settings.h"
 #include "extender/scheduler/decision_recording.h"
@@ -16,6 +17,7 @@
 #include "extender/scheduler/protocol.h"
 #include "extender/views/explain.h"
 #include "extender/views/metrics.h"
+#include "extender/views/node_placements.h"
 #include "extender/views/table_html.h"
 #include "extender/views/table_view.h"
 
@@ -74,7 +76,7 @@ Response Handlers::handle(http::verb method, std::string_view target, std::strin
     case Verb::metrics:
       return metrics(table.reader(), now_mono_ns);
     case Verb::explain:
-      return explain(t.query);
+      return explain(t.query, table.reader());
     case Verb::other:
       break;
   }
@@ -213,9 +215,16 @@ Response Handlers::table(std::string_view query, std::string_view accept,
   return {200, "application/json", render_table_json(view), Verb::table, {}};
 }
 
-Response Handlers::explain(std::string_view query) const {
+Response Handlers::explain(std::string_view query, const ScoreTableReader* table) const {
   ExplainQuery q;
   if (auto error = parse_explain_query(query, q)) return json_error(400, Verb::explain, *error);
+  if (!q.node.empty()) {
+    if (table == nullptr) return json_error(503, Verb::explain, "no score table attached");
+    const NodePlacements view = node_placements(
+        *table, q.node, q.limit_given ? q.limit : shm::kPlacementSlots, wall_now_ms());
+    if (q.as_text) return text(200, Verb::explain, render_node_placements_text(view));
+    return {200, "application/json", render_node_placements_json(view), Verb::explain, {}};
+  }
   if (!shared_.decisions.enabled()) {
     return json_error(404, Verb::explain, "no decisions are kept (NETSCORE_EXPLAIN_DECISIONS=0)");
   }

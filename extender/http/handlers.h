@@ -67,7 +67,7 @@ class Handlers {
   Response metrics(const ScoreTableReader* table, std::int64_t now_mono_ns) const;
   Response table(std::string_view query, std::string_view accept, const TableAttachment& table,
                  std::int64_t now_mono_ns) const;
-  Response explain(std::string_view query) const;
+  Response explain(std::string_view query, const ScoreTableReader* table) const;
   void score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table,
                                     std::int64_t now_mono_ns, std::span<std::int64_t> scores,
                                     FilterOutcome& outcome);

@@ -1,7 +1,5 @@
 #include "extender/views/explain.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <charconv>
 #include <iterator>
@@ -32,15 +30,6 @@ std::optional<std::string> percent_decode(std::string_view in) {
     }
   }
   return out;
-}
-
-std::string iso_time(std::int64_t wall_ms) {
-  const time_t seconds = static_cast<time_t>(wall_ms / 1000);
-  tm utc{};
-  gmtime_r(&seconds, &utc);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900,
-                     utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                     wall_ms % 1000);
 }
 
 // Names cut to their stored prefix end with an ellipsis so nobody takes them for the real name.
@@ -75,6 +64,9 @@ std::optional<std::string> parse_explain_query(std::string_view query, ExplainQu
     } else if (key == "uid") {
       if (value->empty()) return "uid must not be empty";
       out.uid = *value;
+    } else if (key == "node") {
+      if (value->empty() || value->size() > shm::kMaxNameBytes) return "node must be a node's name";
+      out.node = *value;
     } else if (key == "format") {
       if (*value != "text" && *value != "json") return "format must be json or text";
       out.as_text = *value == "text";
@@ -86,11 +78,15 @@ std::optional<std::string> parse_explain_query(std::string_view query, ExplainQu
         return "limit must be a number from 1 to " + std::to_string(kMaxExplainLimit);
       }
       out.limit = n;
+      out.limit_given = true;
     } else {
-      return "unknown parameter " + std::string(key.substr(0, 32)) + " (pod, uid, format, limit)";
+      return "unknown parameter " + std::string(key.substr(0, 32)) +
+             " (pod, uid, node, format, limit)";
     }
   }
-  if (out.pod_name.empty() && out.uid.empty()) return "give pod=NAMESPACE/NAME or uid=UID";
+  const bool pod = !out.pod_name.empty() || !out.uid.empty();
+  if (pod && !out.node.empty()) return "node= goes alone, without pod= or uid=";
+  if (!pod && out.node.empty()) return "give pod=NAMESPACE/NAME, uid=UID or node=NAME";
   return std::nullopt;
 }
 

@@ -17,14 +17,16 @@ struct ExplainQuery {
   std::string pod_namespace;
   std::string pod_name;
   std::string uid;
+  std::string node;  // node=NAME: the node's recent placements instead of a pod's decisions
   bool as_text = false;
   std::size_t limit = 10;
+  bool limit_given = false;
 };
 
 inline constexpr std::size_t kMaxExplainLimit = 100;
 
-// Parses "pod=NAMESPACE/NAME" or "uid=UID", optional "format=text" and "limit=N" (1..100),
-// percent-decoded. Returns an error message for anything else.
+// Parses "pod=NAMESPACE/NAME", "uid=UID" or "node=NAME" (alone), optional "format=text" and
+// "limit=N" (1..100), percent-decoded. Returns an error message for anything else.
 std::optional<std::string> parse_explain_query(std::string_view query, ExplainQuery& out);
 
 std::string render_explain_json(const ExplainQuery& query, std::span<const Decision> decisions);

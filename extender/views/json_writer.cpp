@@ -1,5 +1,9 @@
 #include "extender/views/json_writer.h"
 
+#include <time.h>
+
+#include <spdlog/fmt/fmt.h>
+
 #include "common/table/score_table_layout.h"
 
 namespace netscore::extender {
@@ -31,6 +35,15 @@ void JsonWriter::fields(std::initializer_list<JsonField> fields) {
     key(k);
     value(v);
   }
+}
+
+std::string iso_time(std::int64_t wall_ms) {
+  const time_t seconds = static_cast<time_t>(wall_ms / 1000);
+  tm utc{};
+  gmtime_r(&seconds, &utc);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900,
+                     utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                     wall_ms % 1000);
 }
 
 void write_priced_by(JsonWriter& j, std::string_view key, std::uint32_t entry_flags) {

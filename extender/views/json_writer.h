@@ -63,6 +63,9 @@ class JsonWriter {
   rapidjson::Writer<rapidjson::StringBuffer> w_{buffer_};
 };
 
+// "2026-11-27T12:00:00.000Z": a Unix time in ms as the views show it.
+std::string iso_time(std::int64_t wall_ms);
+
 // `key`: the names of what priced a node's expected traffic (shm::kPricedBy flags set in
 // `entry_flags`).
 void write_priced_by(JsonWriter& j, std::string_view key, std::uint32_t entry_flags);

@@ -38,8 +38,10 @@ bool forge_segment(const std::string& name, const std::uint8_t* data, std::size_
       h->status_offset[c] = layout.status_offset[c];
       h->snapshot_offset[c] = layout.snapshot_offset[c];
     }
+    h->placements_offset = layout.placements_offset;
     h->snapshot_seq.store(size > 1 ? data[1] : 1);
     h->status_seq.store(size > 2 ? data[2] : 1);
+    h->placements_written.store(size > 3 ? std::uint64_t{data[3]} << (data[3] % 57) : 1);
   }
   // The input repeats over the rest of the segment so short inputs still reach every entry.
   for (std::size_t at = payload_from, i = 0; size > 0 && at < layout.segment_bytes;
@@ -74,6 +76,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (reader.read_status(status) == netscore::ReadStatus::ok &&
         std::strlen(status.last_error) >= sizeof(status.last_error)) {
       std::abort();
+    }
+    const auto placements = reader.read_placements();
+    if (placements.size() > netscore::shm::kPlacementSlots) std::abort();
+    for (const auto& r : placements) {
+      if (r.node_len > netscore::shm::kMaxNameBytes) std::abort();
     }
   } catch (const netscore::shm::TableError&) {
   }

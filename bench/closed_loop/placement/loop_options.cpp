@@ -35,12 +35,14 @@ constexpr LoopFlag kLoopFlags[] = {
     {"topology-spread", &LoopParams::topology_spread, "the default PodTopologySpread constraint"},
     {"shipped-weight", &LoopParams::shipped_weight, "extender weight of the shipped configuration"},
     {"tie-seed", &LoopParams::tie_seed, "seed of kube-scheduler's random tie-break"},
+    {"recent-pod-reads", &LoopParams::recent_pod_reads,
+     "virtual time: recent pods' own traffic read every refresh"},
 };
 
 constexpr PodSeries kPodSeries[] = {PodSeries::cadvisor, PodSeries::unlabelled, PodSeries::none};
 constexpr std::string_view kPodSeriesHelp =
-    "the real-time exporter's per-pod traffic series: cadvisor (with namespace and pod), "
-    "unlabelled (without), none";
+    "cAdvisor's per-pod traffic series: cadvisor (with namespace and pod), unlabelled "
+    "(without: the collector reads none), none";
 
 }  // namespace
 

@@ -68,6 +68,8 @@ std::string policies_help();
 // (container_network_{receive,transmit}_bytes_total per pod sandbox, scraped as kube-prometheus
 // scrapes it): `cadvisor` with the pod's namespace and name, as kube-prometheus clusters show
 // them; `unlabelled` without them, as runtimes that do not fill them; `none`: no such endpoint.
+// The real-time exporter serves them; in virtual time they are the simulator's own
+// (virtual_time/pod_counters.h).
 enum class PodSeries { cadvisor, unlabelled, none };
 
 // "cadvisor", "unlabelled", "none".
@@ -85,6 +87,9 @@ struct LoopParams {
   std::int64_t shipped_weight = 3;  // the extender weight of the shipped configuration
   std::uint64_t tie_seed = 7;       // kube-scheduler breaks score ties at random
   PodSeries pod_series = PodSeries::cadvisor;
+  // Virtual time only: besides the full per-pod read, the pods bound since the window before the
+  // last one are read every refresh over four scrapes (virtual_time/pod_reads.h).
+  bool recent_pod_reads = false;
 };
 
 // A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, --pod-series=none,

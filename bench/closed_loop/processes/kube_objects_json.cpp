@@ -8,6 +8,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "bench/closed_loop/workload/pod_owner.h"
 #include "tests/support/fake_kube_objects.h"
 
 namespace netscore::sim::kube_json {
@@ -127,9 +128,8 @@ Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner
     case OwnerKind::none:
       break;
   }
-  const Deployment& workload = trace.deployments[pod.deployment];
-  if (trace.params.project_labels && !workload.project.empty()) {
-    out["app.kubernetes.io/name"] = workload.project;
+  if (const std::string project = project_label(pod, trace); !project.empty()) {
+    out["app.kubernetes.io/name"] = project;
   }
   return out;
 }

@@ -1,13 +1,18 @@
 #include "bench/closed_loop/virtual_time/simulator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <queue>
+#include <string>
 
 #include "bench/closed_loop/placement/placement.h"
 #include "bench/closed_loop/placement/timed_event.h"
 #include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/virtual_time/node_query.h"
+#include "bench/closed_loop/virtual_time/pod_counters.h"
+#include "bench/closed_loop/virtual_time/pod_reads.h"
 #include "bench/closed_loop/virtual_time/promql.h"
 #include "bench/closed_loop/workload/pod_owner.h"
 #include "common/model/correction.h"
@@ -15,7 +20,6 @@
 #include "common/model/inputs.h"
 #include "common/model/placement_ledger.h"
 #include "common/model/prioritize.h"
-#include "common/model/query_parts.h"
 #include "common/model/scoring.h"
 #include "common/model/snapshot.h"
 #include "common/model_settings.h"
@@ -37,6 +41,17 @@ std::int64_t to_ms(double t) {
 
 Config load(Component component, const Environment& env) {
   return load_config(component, {}, env);
+}
+
+// Virtual milliseconds of one of the collector's durations.
+std::int64_t scaled_ms(std::chrono::milliseconds d, const LoopParams& params) {
+  return std::llround(static_cast<double>(d.count()) / params.time_scale);
+}
+
+// Only series with the pod's namespace and name are read: a runtime that leaves them empty
+// (PodSeries::unlabelled) gives the collector nothing, as none does.
+bool reads_pod_series(const Config& collector, const LoopParams& params) {
+  return collector.pod_traffic.enabled && params.pod_series == PodSeries::cadvisor;
 }
 
 enum class EventKind {
@@ -63,8 +78,7 @@ class Loop {
         extender_(load(Component::extender, policy.env)),
         refresh_s_(static_cast<double>(collector_.refresh_interval.value.count()) / 1000.0 /
                    params.time_scale),
-        range_ms_(std::llround(static_cast<double>(collector_.query.time_range.value.count()) /
-                               params.time_scale)),
+        range_ms_(scaled_ms(collector_.query.time_range.value, params)),
         max_age_ns_(std::llround(static_cast<double>(extender_.max_age.value.count()) * 1e6 /
                                  params.time_scale)),
         state_(std::llround(refresh_s_ * 1000) + range_ms_),
@@ -83,6 +97,15 @@ class Loop {
         removed_(trace.pods.size(), false),
         pod_rate_(trace.pods.size()),
         pod_transmit_(trace.pods.size()),
+        placed_ms_(trace.pods.size(), 0),
+        pod_series_(reads_pod_series(collector_, params)),
+        pod_counters_(std::max(range_ms_, recent_range_ms()) +
+                      3 * std::llround(params.scrape_s * 1000)),
+        pod_reads_({.interval_ms = scaled_ms(pod_traffic_interval(collector_), params),
+                    .window = {.lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_},
+                    .recent = params.recent_pod_reads,
+                    .recent_range_ms = recent_range_ms()},
+                   [this](std::uint32_t pod) { return placed_ms_[pod]; }),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
         placement_(trace, policy, params) {
     for (const auto& pod : trace.pods) {
@@ -143,6 +166,8 @@ class Loop {
       pod_rate_[pod] *= event.factor;
       pod_transmit_[pod] *= event.factor;
       if (running) set_rate(static_cast<std::size_t>(node), t, pod, 1);
+      if (running && pod_series_)
+        pod_counters_.set_rates(pod, to_ms(t), pod_rate_[pod], pod_transmit_[pod]);
     }
   }
 
@@ -154,7 +179,11 @@ class Loop {
     started_[pod] = true;
     node_rate_[best] += trace_.pods[pod].rate;
     node_transmit_[best] += trace_.pods[pod].transmit_rate;
-    state_.upsert_pod(facts(pod), to_ms(-1e6));
+    placed_ms_[pod] = to_ms(-1e6);
+    state_.upsert_pod(facts(pod), placed_ms_[pod]);
+    if (pod_series_) {
+      pod_counters_.start(pod, pod_name(pod), to_ms(0), pod_rate_[pod], pod_transmit_[pod], 1e6);
+    }
   }
 
   model::PodFacts facts(std::uint32_t pod) const {
@@ -162,10 +191,19 @@ class Loop {
     return {.uid = spec.name,
             .node = node_of_pod(pod) >= 0 ? names_[static_cast<std::size_t>(node_of_pod(pod))]
                                           : std::string(),
-            .workload = workload_key(spec, trace_)};
+            .workload = workload_key(spec, trace_),
+            .name = pod_name(pod)};
   }
 
   int node_of_pod(std::uint32_t pod) const { return placement_.node_of_pod()[pod]; }
+
+  // The short range of the recent pods' read: four scrapes, the fewest that give a pod's rate
+  // once its series spans the range.
+  std::int64_t recent_range_ms() const { return 4 * std::llround(params_.scrape_s * 1000); }
+
+  std::string pod_name(std::uint32_t pod) const {
+    return trace_.pods[pod].ns + "/" + trace_.pods[pod].name;
+  }
 
   void handle(const Event& e) {
     switch (e.kind) {
@@ -184,6 +222,7 @@ class Loop {
           transmit_series_[n].v.push_back(counter_transmit_[n]);
           trim(transmit_series_[n], keep_after);
         }
+        if (pod_series_) pod_counters_.scrape(to_ms(e.t));
         push(e.t + params_.scrape_s, EventKind::scrape);
         break;
       case EventKind::refresh:
@@ -195,7 +234,8 @@ class Loop {
         break;
       case EventKind::visible_bind:
         if (!removed_[e.arg]) {
-          state_.upsert_pod(facts(e.arg), to_ms(e.t));
+          placed_ms_[e.arg] = to_ms(e.t);
+          state_.upsert_pod(facts(e.arg), placed_ms_[e.arg]);
           publish(e.t, false);
         }
         break;
@@ -207,6 +247,10 @@ class Loop {
         if (!removed_[e.arg]) {
           started_[e.arg] = true;
           set_rate(static_cast<std::size_t>(node_of_pod(e.arg)), e.t, e.arg, 1);
+          if (pod_series_) {
+            pod_counters_.start(e.arg, pod_name(e.arg), to_ms(e.t), pod_rate_[e.arg],
+                                pod_transmit_[e.arg]);
+          }
         }
         break;
       case EventKind::sample:
@@ -236,6 +280,7 @@ class Loop {
     const int node = node_of_pod(pod);
     if (node < 0) return;  // still pending: skipped when its turn comes
     if (started_[pod]) set_rate(static_cast<std::size_t>(node), t, pod, -1);
+    if (pod_series_) pod_counters_.stop(pod);
     placement_.remove(pod);
     push(t + params_.visible_s, EventKind::visible_remove, pod);
   }
@@ -278,41 +323,14 @@ class Loop {
     return scores;
   }
 
-  // What the batch query's parts (collector/prometheus/query_builder) answer for each node, as
-  // the response parser assembles them: a node without a score series has no sample; the
-  // transmit value is asked as the model says, and a rate score is also the rate (and the
-  // transmit rate the transmit value). The speed gauge is constant and
-  // scraped with the counters, so it is there once they are.
   void measure(double t) {
-    samples_.clear();
-    const QueryConfig& query = collector_.query;
-    const auto function = static_cast<Function>(query.function);
-    const bool score_is_rate =
-        query.mode != QueryMode::custom && query.function == QueryFunction::rate;
-    const bool scores_transmit = model::asks_transmit_value(query.direction, query.function);
-    const auto known = [](std::optional<double> v) { return v && std::isfinite(*v); };
-    for (std::size_t n = 0; n < nodes_; ++n) {
-      const auto value = evaluate(function, series_[n], to_ms(t), range_ms_);
-      if (!value) continue;
-      const auto rate =
-          score_is_rate ? value : evaluate(Function::rate, series_[n], to_ms(t), range_ms_);
-      const auto transmit_rate = evaluate(Function::rate, transmit_series_[n], to_ms(t), range_ms_);
-      const auto transmit_value = score_is_rate ? transmit_rate
-                                  : scores_transmit
-                                      ? evaluate(function, transmit_series_[n], to_ms(t), range_ms_)
-                                      : std::nullopt;
-      samples_.push_back({.node = names_[n],
-                          .value = *value,
-                          .rate = rate.value_or(0),
-                          .rate_valid = known(rate),
-                          .transmit_value_valid = known(transmit_value),
-                          .transmit_rate_valid = known(transmit_rate),
-                          .transmit_value = transmit_value.value_or(0),
-                          .transmit_rate = transmit_rate.value_or(0),
-                          .speed = speed_[n] > 0 ? speed_[n] : 0});
-    }
+    samples_ = answer_node_query(
+        collector_.query,
+        {.names = names_, .receive = series_, .transmit = transmit_series_, .speed = speed_},
+        to_ms(t), range_ms_);
     eval_ms_ = to_ms(t);
     have_measurement_ = true;
+    if (pod_series_) pod_reads_.refresh(pod_counters_, state_, eval_ms_);
     publish(t, true);
   }
 
@@ -356,6 +374,10 @@ class Loop {
   std::vector<Series> series_, transmit_series_;
   std::vector<bool> started_, removed_;
   std::vector<double> pod_rate_, pod_transmit_;  // per pod, its true rates now (drift included)
+  std::vector<std::int64_t> placed_ms_;          // per pod, when the ledger counts it placed from
+  bool pod_series_;                              // whether the collector reads traffic per pod
+  PodCounters pod_counters_;
+  PodReads pod_reads_;
   std::deque<std::uint32_t> pending_;
   std::vector<NodeSample> samples_;
   std::int64_t eval_ms_ = 0;

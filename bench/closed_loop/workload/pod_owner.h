@@ -21,8 +21,17 @@ inline bool spread_by_default(const PodSpec& pod) {
   return pod.owner_kind == OwnerKind::replicaset || pod.owner_kind == OwnerKind::statefulset;
 }
 
-// The collector's workload key ("namespace/Kind/name", a ReplicaSet standing for its Deployment),
-// as it derives it from the pod's controlling owner; empty without one.
+// The label a project's pods carry (WorkloadParams::project_labels): app.kubernetes.io/name's
+// value, or empty when the pod has none.
+inline std::string project_label(const PodSpec& pod, const Trace& trace) {
+  const Deployment& workload = trace.deployments[pod.deployment];
+  return trace.params.project_labels ? workload.project : std::string();
+}
+
+// The collector's workload key as it derives it (collector/kube/kube_objects.cpp workload_of):
+// "namespace/Kind/name" of the controlling owner, a ReplicaSet standing for its Deployment;
+// without one, "namespace/label/<value>" of app.kubernetes.io/name, else of app, which every trace
+// pod carries (its workload's name: a bare group's, the generateName prefix a CI system sets).
 inline std::string workload_key(const PodSpec& pod, const Trace& trace) {
   switch (pod.owner_kind) {
     case OwnerKind::replicaset:
@@ -34,7 +43,8 @@ inline std::string workload_key(const PodSpec& pod, const Trace& trace) {
     case OwnerKind::none:
       break;
   }
-  return {};
+  const std::string project = project_label(pod, trace);
+  return pod.ns + "/label/" + (project.empty() ? trace.deployments[pod.deployment].name : project);
 }
 
 }  // namespace netscore::sim

@@ -5,7 +5,11 @@
 #include <curl/curl.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ctime>
+#include <memory>
+#include <string_view>
+#include <vector>
 
 #include "common/table/score_table_reader.h"
 #include "tests/support/curl_environment.h"
@@ -103,6 +107,63 @@ TEST(Publisher, ABindingShowsInTheTableAfterItsWatchEvent) {
   EXPECT_EQ(meta.flags, shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
 }
 
+// The records of one pod in the table's ring of recent placements, oldest first.
+std::vector<shm::PlacementRecord> placements_of(const Cluster& c, std::string_view pod) {
+  std::vector<shm::PlacementRecord> out;
+  for (const auto& r : ScoreTableReader({.name = c.table_name}).read_placements()) {
+    if (std::string_view(r.pod, std::min<std::size_t>(r.pod_len, shm::kPodNameBytes)) == pod)
+      out.push_back(r);
+  }
+  return out;
+}
+
+// A measurement whose traffic per pod, read at `eval_time_ms`, has shop/new at 600 B/s each way.
+Measurement measured_with_pod(std::int64_t eval_time_ms) {
+  Measurement m = measured(eval_time_ms);
+  auto traffic = std::make_shared<PodTraffic>();
+  traffic->checked = traffic->in_use = true;
+  traffic->eval_time_ms = eval_time_ms;
+  traffic->pods["shop/new"] = {
+      .receive = 600, .transmit = 600, .receive_valid = true, .transmit_valid = true};
+  m.pod_traffic = std::move(traffic);
+  return m;
+}
+
+TEST(Publisher, ABindingIsRecordedWithWhatPricedItAndAgainWhenItsOwnTrafficDoes) {
+  Cluster c(true);
+  shm::SnapshotMeta meta{};
+  ASSERT_TRUE(eventually([&] {
+    return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0) &&
+           c.state.pod_count() == 2;
+  }));
+  // The pods placed an hour ago are settled: never recent, never recorded.
+  EXPECT_TRUE(ScoreTableReader({.name = c.table_name}).read_placements().empty());
+  ASSERT_EQ(c.server.bind_pod("shop", "new", "n1"), 201U);
+  ASSERT_TRUE(eventually([&] { return placements_of(c, "shop/new").size() == 1; }));
+  const shm::PlacementRecord first = placements_of(c, "shop/new")[0];
+  EXPECT_EQ(std::string_view(first.node, first.node_len), "n1");
+  EXPECT_EQ(first.node_hash, shm::name_hash("n1"));
+  EXPECT_EQ(first.receive_priced_by, shm::kEntryPricedByAverage);
+  EXPECT_EQ(first.transmit_priced_by, shm::kEntryPricedByAverage);
+  EXPECT_LT(first.receive_rate, 0);
+  // Republishes that change nothing about its price write nothing more.
+  c.publisher.publish(measured(6));
+  c.publisher.publish(measured(7));
+  ASSERT_TRUE(eventually([&] { return (c.score("n1", meta), meta.eval_time_ms == 7); }));
+  EXPECT_EQ(placements_of(c, "shop/new").size(), 1U);
+  // Its own traffic, read 165 s after its binding (lag 15 s, window 300 s: half the window
+  // holds it), prices it at 600 / 0.5 = 1200 B/s each way: a second record.
+  c.publisher.publish(measured_with_pod(first.placed_wall_ms + 165000));
+  ASSERT_TRUE(eventually([&] { return placements_of(c, "shop/new").size() == 2; }));
+  const shm::PlacementRecord second = placements_of(c, "shop/new")[1];
+  EXPECT_GT(second.number, first.number);
+  EXPECT_EQ(second.placed_wall_ms, first.placed_wall_ms);
+  EXPECT_EQ(second.receive_priced_by, shm::kEntryPricedByMeasurement);
+  EXPECT_EQ(second.transmit_priced_by, shm::kEntryPricedByMeasurement);
+  EXPECT_NEAR(second.receive_rate, 1200, 1e-3);
+  EXPECT_NEAR(second.transmit_rate, 1200, 1e-3);
+}
+
 TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
   Cluster c(false);
   shm::SnapshotMeta meta{};
@@ -120,6 +181,7 @@ TEST(Publisher, CorrectionOffPublishesTheMeasuredValuesOnly) {
   EXPECT_EQ(n1.corrected_node_score, 0);
   EXPECT_EQ(c.score("n2", meta).corrected_node_score, 0);
   EXPECT_EQ(meta.flags & shm::kSnapshotCorrected, 0U);
+  EXPECT_TRUE(placements_of(c, "shop/new").empty()) << "no correction, no price to record";
 }
 
 TEST(Publisher, MeasurementsAndBindingsInterleave) {

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <string>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -251,6 +254,56 @@ TEST_F(ScoreTableStress, ThreadsNeverSeeATornSnapshot) {
   EXPECT_EQ(sum.torn, 0U);
   EXPECT_GE(sum.verified, 600'000U);
   for (const auto& r : reports) EXPECT_GE(r.distinct_snapshots, 100U);
+}
+
+// A placement record whose every field follows from its number, so that a torn read (words of
+// two records) cannot pass for either.
+shm::PlacementRecord numbered_placement(std::uint64_t number) {
+  shm::PlacementRecord r{};
+  r.number = number;
+  r.placed_wall_ms = static_cast<std::int64_t>(number) * 1000;
+  r.written_wall_ms = r.placed_wall_ms + 1;
+  r.receive_rate = static_cast<double>(number) / 4;
+  r.transmit_rate = -static_cast<double>(number);
+  r.receive_priced_by = shm::kPricedBy[number % shm::kPricedBy.size()].first;
+  r.transmit_priced_by = shm::kPricedBy[(number + 1) % shm::kPricedBy.size()].first;
+  const std::string node(1 + number % shm::kMaxNameBytes, static_cast<char>('a' + number % 26));
+  const std::string pod(1 + number * 7 % 300, static_cast<char>('A' + number % 26));
+  shm::set_placement_names(r, node, pod);
+  return r;
+}
+
+TEST_F(ScoreTableStress, ThreadsNeverSeeATornPlacement) {
+  ScoreTableWriter writer({.name = name_, .capacity = 16});
+  std::atomic<bool> stop{false};
+  std::thread writer_thread([&] {
+    const auto deadline = Clock::now() + kWriteLimit;
+    while (!stop.load() && Clock::now() < deadline)
+      writer.record_placement(numbered_placement(writer.placements_written() + 1));
+  });
+  ScoreTableReader reader({name_, false, 4});
+  std::uint64_t verified = 0, torn = 0, last = 0, laps = 0;
+  const auto deadline = Clock::now() + kReadLimit;
+  // Until the writer went round the ring many times while this read, however the cores went.
+  while ((verified < 200'000 || laps < 50) && Clock::now() < deadline) {
+    for (const shm::PlacementRecord& r : reader.read_placements()) {
+      const shm::PlacementRecord expected = numbered_placement(r.number);
+      ++(std::memcmp(&r, &expected, sizeof(r)) == 0 ? verified : torn);
+      if (r.number >= last + shm::kPlacementSlots) {
+        last = r.number;
+        ++laps;
+      }
+    }
+  }
+  stop = true;
+  writer_thread.join();
+  std::printf("placements: verified=%llu torn=%llu laps=%llu written=%llu\n",
+              static_cast<unsigned long long>(verified), static_cast<unsigned long long>(torn),
+              static_cast<unsigned long long>(laps),
+              static_cast<unsigned long long>(writer.placements_written()));
+  EXPECT_EQ(torn, 0U);
+  EXPECT_GE(verified, 200'000U);
+  EXPECT_GE(laps, 50U);
 }
 
 }  // namespace

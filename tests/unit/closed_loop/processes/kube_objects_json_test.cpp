@@ -7,6 +7,9 @@
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 
+#include "bench/closed_loop/workload/pod_owner.h"
+#include "collector/kube/kube_objects.h"
+
 namespace netscore::sim::kube_json {
 namespace {
 
@@ -174,6 +177,35 @@ TEST(KubeObjectsJsonTest, AProjectsRunnersCarryItsNameWhenTheTraceLabelsThem) {
   Trace owned = one_pod_trace(OwnerKind::replicaset);
   owned.params.project_labels = true;
   EXPECT_FALSE(pod_labels(owned, owned.pods[0], "u").contains("app.kubernetes.io/name"));
+}
+
+// The virtual-time loop keys pods as the collector does from the objects the real-time loop
+// creates: every owner kind, bare pods by their project label or else their app label.
+TEST(KubeObjectsJsonTest, TheSimulatorsWorkloadKeyIsTheCollectorsForEveryTracePod) {
+  for (const char* scenario : {"mixed-owners", "ci-runners", "ci-runners-labelled"}) {
+    WorkloadParams params;
+    params.seed = 3;
+    params.duration_s = 120;
+    ASSERT_EQ(apply_flag(params, "scenario", scenario), "");
+    const Trace trace = generate_trace(params);
+    ASSERT_GT(trace.pods.size(), 50U);
+    std::size_t bare = 0;
+    for (const PodSpec& spec : trace.pods) {
+      auto doc = parsed(pod(trace_pod(trace, spec, "uid-" + spec.replicaset)));
+      rapidjson::Pointer("/metadata/uid").Set(doc, "the API server's");
+      const auto facts = collector::parse_pod(static_cast<const rapidjson::Value&>(doc));
+      ASSERT_TRUE(facts) << spec.name;
+      EXPECT_EQ(facts->workload, workload_key(spec, trace)) << scenario << " " << spec.name;
+      if (spec.owner_kind == OwnerKind::none) ++bare;
+    }
+    EXPECT_GT(bare, 0U) << scenario;
+  }
+  // Labelled runners of one project share a key across pipelines; unlabelled ones do not.
+  Trace trace = one_pod_trace(OwnerKind::none);
+  trace.deployments[0].project = "project-03";
+  EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/label/web");
+  trace.params.project_labels = true;
+  EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/label/project-03");
 }
 
 TEST(KubeObjectsJsonTest, GenerateNameIsTheOwnersPrefixButNotAStatefulSets) {

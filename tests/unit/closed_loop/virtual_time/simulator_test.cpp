@@ -196,6 +196,36 @@ TEST(ClosedLoop, SameTraceAndPolicyGiveTheSameResult) {
   EXPECT_EQ(a.balance.peak_to_mean, b.balance.peak_to_mean);
 }
 
+// CI runners of 12 projects, with and without their project label, with and without per-pod
+// series: the identity reaches the price only through the pods' measured traffic (workload
+// learning is off by default), so without the series the label changes nothing.
+RunResult run_runners(const char* scenario, PodSeries series) {
+  WorkloadParams workload;
+  workload.seed = 5;
+  workload.duration_s = 900;
+  EXPECT_EQ(apply_flag(workload, "scenario", scenario), "");
+  LoopParams loop;
+  loop.pod_series = series;
+  return run_policy(generate_trace(workload), Policy{.name = "netscore defaults"}, loop);
+}
+
+bool same_run(const RunResult& a, const RunResult& b) {
+  return a.balance.hot_node_seconds == b.balance.hot_node_seconds &&
+         a.balance.peak_to_mean == b.balance.peak_to_mean && a.peak_to_mean == b.peak_to_mean;
+}
+
+TEST(PodSeriesInVirtualTime, TheProjectLabelCountsOnlyThroughMeasuredTraffic) {
+  const RunResult plain_off = run_runners("ci-runners", PodSeries::none);
+  const RunResult labelled_off = run_runners("ci-runners-labelled", PodSeries::none);
+  const RunResult plain_on = run_runners("ci-runners", PodSeries::cadvisor);
+  const RunResult labelled_on = run_runners("ci-runners-labelled", PodSeries::cadvisor);
+  EXPECT_TRUE(same_run(plain_off, labelled_off));
+  EXPECT_FALSE(same_run(plain_off, plain_on)) << "the pods' own traffic changes placements";
+  EXPECT_FALSE(same_run(plain_on, labelled_on)) << "a project's measured mean prices its runners";
+  // Unlabelled series, as runtimes that fill no pod labels: the collector reads nothing.
+  EXPECT_TRUE(same_run(plain_off, run_runners("ci-runners", PodSeries::unlabelled)));
+}
+
 // The drift scenario's traffic changes after placement: the pods placed before it carry the new
 // rates, so that nodes become hot that no placement made hot, and nothing does without the drift.
 TEST(DriftInVirtualTime, RescaledPodsMakeHotNodesThatNoPlacementMade) {

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/table/score_table_reader.h"
@@ -64,9 +65,14 @@ TEST_F(ScoreTable, LayoutPartsDoNotOverlapAndStayAligned) {
     EXPECT_EQ(l.status_offset[1], l.status_offset[0] + l.status_bytes);
     EXPECT_EQ(l.snapshot_offset[0], l.status_offset[1] + l.status_bytes);
     EXPECT_EQ(l.snapshot_offset[1], l.snapshot_offset[0] + l.snapshot_bytes);
-    EXPECT_EQ(l.segment_bytes, l.snapshot_offset[1] + l.snapshot_bytes);
-    EXPECT_LE(l.entry_word(1, capacity - 1) * 8 + sizeof(shm::EntryRecord), l.segment_bytes);
+    EXPECT_EQ(l.placements_offset, l.snapshot_offset[1] + l.snapshot_bytes);
+    EXPECT_LE(l.entry_word(1, capacity - 1) * 8 + sizeof(shm::EntryRecord), l.placements_offset);
     EXPECT_EQ(l.snapshot_offset[1] % shm::kCacheLine, 0U);
+    EXPECT_EQ(l.placements_offset % shm::kCacheLine, 0U);
+    EXPECT_EQ(l.placement_word(1) * 8, l.placements_offset);
+    EXPECT_EQ(l.placement_word(1 + shm::kPlacementSlots), l.placement_word(1));
+    EXPECT_LE((l.placement_word(shm::kPlacementSlots) + shm::Layout::kPlacementSlotWords) * 8,
+              l.segment_bytes);
   }
 }
 
@@ -311,6 +317,55 @@ TEST_F(ScoreTable, AttachmentKeepsTheOldReaderWhenTheTableVanishes) {
   EXPECT_THAT(attachment.last_error(), HasSubstr("cannot open"));
 }
 
+shm::PlacementRecord placement(std::string_view node, std::string_view pod, std::int64_t placed) {
+  shm::PlacementRecord r{};
+  r.placed_wall_ms = placed;
+  r.receive_rate = static_cast<double>(placed) / 2;
+  r.transmit_rate = -1;
+  r.receive_priced_by = shm::kEntryPricedByMeasurement;
+  r.transmit_priced_by = shm::kEntryPricedByAverage;
+  shm::set_placement_names(r, node, pod);
+  return r;
+}
+
+TEST_F(ScoreTable, PlacementsReadBackInOrderNumberedFromOne) {
+  ScoreTableWriter writer(writer_options());
+  ScoreTableReader reader(reader_options());
+  EXPECT_TRUE(reader.read_placements().empty());
+  writer.record_placement(placement("n1", "shop/a", 10));
+  writer.record_placement(placement("n2", "shop/b", 20));
+  const auto read = reader.read_placements();
+  ASSERT_EQ(read.size(), 2U);
+  EXPECT_EQ(read[0].number, 1U);
+  EXPECT_EQ(read[1].number, 2U);
+  EXPECT_EQ(std::string_view(read[1].node, read[1].node_len), "n2");
+  EXPECT_EQ(read[1].node_hash, shm::name_hash("n2"));
+  EXPECT_EQ(std::string_view(read[1].pod, read[1].pod_len), "shop/b");
+  EXPECT_EQ(read[1].placed_wall_ms, 20);
+  EXPECT_EQ(read[1].receive_rate, 10);
+  EXPECT_EQ(read[1].transmit_rate, -1);
+  EXPECT_EQ(read[1].receive_priced_by, shm::kEntryPricedByMeasurement);
+  EXPECT_EQ(read[1].transmit_priced_by, shm::kEntryPricedByAverage);
+  EXPECT_EQ(writer.placements_written(), 2U);
+}
+
+TEST_F(ScoreTable, TheRingKeepsTheLatestPlacementsAndATakeOverNumbersOn) {
+  {
+    ScoreTableWriter writer(writer_options());
+    for (std::int64_t i = 1; i <= 300; ++i) writer.record_placement(placement("n", "p", i));
+  }
+  ScoreTableWriter writer(writer_options());
+  ASSERT_TRUE(writer.took_over());
+  writer.record_placement(placement("n", "p", 301));
+  const auto read = ScoreTableReader(reader_options()).read_placements();
+  ASSERT_EQ(read.size(), shm::kPlacementSlots);
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    const std::uint64_t number = 301 - shm::kPlacementSlots + 1 + i;
+    EXPECT_EQ(read[i].number, number);
+    EXPECT_EQ(read[i].placed_wall_ms, static_cast<std::int64_t>(number));
+  }
+}
+
 TEST_F(ScoreTable, ReaderRefusesMissingSegment) {
   EXPECT_THAT(error_of_attach(), HasSubstr("cannot open"));
 }
@@ -335,6 +390,7 @@ class ForgedSegment : public ScoreTable {
         h->status_offset[c] = layout.status_offset[c];
         h->snapshot_offset[c] = layout.snapshot_offset[c];
       }
+      h->placements_offset = layout.placements_offset;
       h->magic.store(shm::kMagic);
       edit(*h);
     }
@@ -372,6 +428,12 @@ TEST_F(ForgedSegment, ReaderRefusesSizeThatDoesNotMatchCapacity) {
 TEST_F(ForgedSegment, ReaderRefusesShiftedOffsets) {
   forge(shm::compute_layout(16).segment_bytes,
         [](shm::SegmentHeader& h) { h.snapshot_offset[1] += 64; });
+  EXPECT_THAT(error_of_attach(), HasSubstr("offsets"));
+}
+
+TEST_F(ForgedSegment, ReaderRefusesAShiftedPlacementRing) {
+  forge(shm::compute_layout(16).segment_bytes,
+        [](shm::SegmentHeader& h) { h.placements_offset -= 64; });
   EXPECT_THAT(error_of_attach(), HasSubstr("offsets"));
 }
 

@@ -195,6 +195,35 @@ TEST_F(ExplainTest, TextFormatAndQueryErrors) {
   EXPECT_EQ(call(handlers_, http::verb::post, "/explain?pod=ns1/p1").status, 405U);
 }
 
+TEST_F(ExplainTest, ANodesRecentPlacementsAreServedFromTheTable) {
+  shm::PlacementRecord record{};
+  shm::set_placement_names(record, "a", "ns1/p1");
+  record.receive_priced_by = shm::kEntryPricedByAnnotation;
+  record.receive_rate = 250;
+  record.transmit_priced_by = shm::kEntryPricedByAverage;
+  record.transmit_rate = -1;
+  writer_->record_placement(record);
+  // Served whether or not decisions are kept: the table holds them.
+  SharedState off{1, 0, 0};
+  Handlers h{config_, off, 0};
+  const Response json = call(h, http::verb::get, "/explain?node=a");
+  EXPECT_EQ(json.status, 200U);
+  EXPECT_EQ(json.content_type, "application/json");
+  const auto d = parse(json.body);
+  EXPECT_STREQ(d["node"].GetString(), "a");
+  ASSERT_EQ(d["recent_pods"].Size(), 1U);
+  EXPECT_STREQ(d["recent_pods"][0]["receive"]["priced_by"].GetString(), "annotation");
+  const Response text = call(h, http::verb::get, "/explain?node=a&format=text");
+  EXPECT_EQ(text.content_type, "text/plain; charset=utf-8");
+  EXPECT_THAT(text.body, HasSubstr("250 annotation"));
+  EXPECT_EQ(parse(get("/explain?node=b").body)["recent_pods"].Size(), 0U);
+  for (std::string_view bad :
+       {"/explain?node=", "/explain?node=a&pod=ns1/p1", "/explain?uid=u&node=a"}) {
+    const Response r = get(bad);
+    EXPECT_EQ(r.status, 400U) << bad;
+  }
+}
+
 TEST_F(ExplainTest, DisabledLogAnswers404) {
   SharedState off{1, 0, 0};
   Handlers h{config_, off, 0};

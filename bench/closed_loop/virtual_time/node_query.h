@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bench/closed_loop/virtual_time/promql.h"
+#include "common/config.h"
+#include "common/model/inputs.h"
+
+// What the collector's batch query (collector/prometheus/query_builder) answers for each node in
+// virtual time, as the response parser assembles it: a node without a score series has no sample;
+// the transmit value is asked as the model says, and a rate score is also the rate (and the
+// transmit rate the transmit value). The speed gauge is constant and scraped with the counters, so
+// it is there once they are.
+namespace netscore::sim {
+
+struct NodeSeries {
+  std::span<const std::string> names;
+  std::span<const Series> receive, transmit;
+  std::span<const double> speed;  // bytes/s; 0: no speed series
+};
+
+std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const NodeSeries& nodes,
+                                                 std::int64_t eval_ms, std::int64_t range_ms);
+
+}  // namespace netscore::sim
