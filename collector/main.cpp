@@ -16,6 +16,7 @@
 
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
+#include "collector/kube/rebalance_labeler.h"
 #include "collector/pipeline/check.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/print_rules.h"
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
     std::optional<nc::ClusterState> state;
     std::optional<nc::Publisher> publisher;
     std::optional<nc::ClusterWatcher> watcher;
+    std::optional<nc::RebalanceLabeler> labeler;
     if (!config.kube.url.empty()) {
       state.emplace(config.refresh_interval.value.count() + config.query.time_range.value.count());
       watcher.emplace(
@@ -119,6 +121,12 @@ int main(int argc, char** argv) {
         watcher ? std::optional<nc::Publisher::Cluster>({*state, *watcher}) : std::nullopt);
     publisher->start();
     if (watcher) watcher->start();
+    if (!watcher && config.rebalance.label)
+      spdlog::warn("NETSCORE_REBALANCE_LABEL=true needs the Kubernetes API: no pod is labelled");
+    if (watcher && config.rebalance.label) {
+      labeler.emplace(nc::RebalanceLabeler::options(config), *state, *watcher);
+      labeler->start();
+    }
     nc::Measurer measurer(config, client);
     nc::RefreshLoop loop({config.refresh_interval.value, {}}, measurer, *publisher, client);
     spdlog::info(
@@ -133,6 +141,7 @@ int main(int argc, char** argv) {
     spdlog::info("stopping signal={}", signal);
     runner.request_stop();
     runner.join();
+    if (labeler) labeler->stop();
     if (watcher) watcher->stop();
     publisher->stop();
     spdlog::info("stopped refreshes={}", loop.refreshes());

@@ -134,6 +134,16 @@ struct PodTrafficConfig {
   std::optional<PromDuration> interval;  // unset ("auto"): pod_traffic_interval() derives it
 };
 
+// Nominating the pod a descheduler evicts from an over-utilised node (collector): the
+// descheduler's LowNodeUtilization deviation thresholds and DefaultEvictor minPodAge.
+struct RebalanceConfig {
+  bool label = false;
+  double target_points = 10;
+  double low_points = 5;
+  PromDuration min_pod_age;
+  PromDuration rest;
+};
+
 // Every field is set from its variable's documented default, then the environment, then flags.
 struct Config {
   LogLevel log_level = LogLevel::info;
@@ -148,6 +158,7 @@ struct Config {
   ExtenderConfig extender;
   LabelRules label_rules;
   KubeConfig kube;
+  RebalanceConfig rebalance;
 };
 
 // One bad variable or flag: `what()` is the single line printed before exiting with status 2.

@@ -44,6 +44,7 @@ class ClusterState {
   std::optional<double> rate_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
+  std::vector<model::BoundPod> bound_pods() const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;
