@@ -11,10 +11,10 @@
 
 namespace netscore::collector {
 
-// The shape of the Kubernetes API's list, watch and merge-patch requests, over one HttpSession (JSON,
-// keep-alive, the bearer token file re-read when it changes). curl_global_init must have run.
-// Not thread-safe: one watcher thread uses it; its stop token may be triggered from any thread,
-// which ends a list or watch in flight at once.
+// The shape of the Kubernetes API's list, watch and merge-patch requests, over one HttpSession
+// (JSON, keep-alive, the bearer token file re-read when it changes). curl_global_init must have
+// run. Not thread-safe: one watcher thread uses it; its stop token may be triggered from any
+// thread, which ends a list or watch in flight at once.
 class KubeClient {
  public:
   struct Options {

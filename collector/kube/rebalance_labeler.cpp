@@ -31,8 +31,9 @@ RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows, model::Direc
     const auto speed = model::link_speed(row.score);
     if (!utilisation || !speed) continue;
     const auto receive = model::receive_utilisation(row.score);
-    transmit_of[row.name] = direction == model::Direction::transmit ||
-                            (direction == model::Direction::max && (!receive || *utilisation > *receive));
+    transmit_of[row.name] =
+        direction == model::Direction::transmit ||
+        (direction == model::Direction::max && (!receive || *utilisation > *receive));
     in.nodes.push_back({.name = row.name, .utilisation = *utilisation, .speed = *speed});
   }
   for (const auto& pod : pods) {
@@ -85,7 +86,9 @@ RebalanceLabeler::RebalanceLabeler(Options options, ClusterState& state,
   if (!options_.now_ms) options_.now_ms = wall_now_ms;
 }
 
-RebalanceLabeler::~RebalanceLabeler() { stop(); }
+RebalanceLabeler::~RebalanceLabeler() {
+  stop();
+}
 
 void RebalanceLabeler::start() {
   thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
@@ -148,8 +151,8 @@ void RebalanceLabeler::round() {
   }
   const auto bound = state_.bound_pods();
   const double average = state_.rate_per_pod().value_or(options_.kube.pod_receive_rate);
-  RebalanceInputs in = rebalance_inputs(rows, options_.direction, bound, average,
-                                        options_.kube.pod_transmit_rate);
+  RebalanceInputs in =
+      rebalance_inputs(rows, options_.direction, bound, average, options_.kube.pod_transmit_rate);
   const std::int64_t now = options_.now_ms();
   rest_workloads(in.pods, now);
   const auto nominees = model::nominate_evictions(in.nodes, in.pods, options_.settings, now);
@@ -175,7 +178,9 @@ void RebalanceLabeler::round() {
     nominated_[n.pod] = it != in.pods.end() ? it->workload : std::string();
   }
   std::erase_if(nominated_, [&](const auto& p) { return !wanted.contains(p.first); });
-  std::erase_if(written_, [&](const auto& w) { return now - w.second.second >= 10 * options_.interval.count(); });
+  std::erase_if(written_, [&](const auto& w) {
+    return now - w.second.second >= 10 * options_.interval.count();
+  });
 }
 
 void RebalanceLabeler::write(const std::string& pod, bool nominated, std::int64_t now) {

@@ -69,9 +69,9 @@ struct PodPrice {
 
 // A bound pod off its node's network, as the rebalance nomination sees it.
 struct BoundPod {
-  std::string name{};      // "namespace/name"
+  std::string name{};  // "namespace/name"
   std::string node{};
-  std::string workload{};  // "ns/Kind/name"; empty: none
+  std::string workload{};           // "ns/Kind/name"; empty: none
   std::uint32_t workload_pods = 0;  // its workload's running pods
   std::int64_t placed_ms = 0;
   PodPrice receive{};

@@ -31,8 +31,8 @@ std::optional<std::size_t> pick(const std::vector<const RebalancePod*>& candidat
     const auto better = [&](const std::optional<std::size_t>& best, bool cheaper) {
       if (!best) return true;
       const RebalancePod& other = *candidates[*best];
-      if (pod.price != other.price) return cheaper ? pod.price < other.price
-                                                   : pod.price > other.price;
+      if (pod.price != other.price)
+        return cheaper ? pod.price < other.price : pod.price > other.price;
       return pod.name < other.name;
     };
     if (pod.price >= need) {
@@ -52,8 +52,7 @@ bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settin
   if (kind != "Deployment" && kind != "ReplicaSet" && kind != "StatefulSet") return false;
   if (pod.host_network || pod.resting || pod.workload_pods < settings.min_replicas) return false;
   if (pod.placed_ms <= 0 || now_ms - pod.placed_ms < settings.min_pod_age_ms) return false;
-  const std::string_view namespace_name =
-      std::string_view(pod.name).substr(0, pod.name.find('/'));
+  const std::string_view namespace_name = std::string_view(pod.name).substr(0, pod.name.find('/'));
   return std::find(settings.excluded_namespaces.begin(), settings.excluded_namespaces.end(),
                    namespace_name) == settings.excluded_namespaces.end();
 }

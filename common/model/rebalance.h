@@ -41,9 +41,9 @@ struct RebalanceNode {
 
 // A bound pod and what the descheduler's evictor would make of it.
 struct RebalancePod {
-  std::string name{};      // "namespace/name"
-  std::string node{};      // spec.nodeName
-  std::string workload{};  // "namespace/Kind/name" of its controlling owner; empty: none
+  std::string name{};               // "namespace/name"
+  std::string node{};               // spec.nodeName
+  std::string workload{};           // "namespace/Kind/name" of its controlling owner; empty: none
   std::uint32_t workload_pods = 0;  // running pods of that workload
   bool host_network = false;
   std::int64_t placed_ms = 0;  // when it started (the descheduler counts minPodAge from there)

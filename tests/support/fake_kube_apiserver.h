@@ -36,8 +36,9 @@
 //    lastTransitionTime, 201 Status), DELETE .../pods/{name} (bound running pods: MODIFIED with
 //    deletionTimestamp then DELETED, as a kubelet that stops them at once; others DELETED);
 //  - PATCH .../pods/{name} with application/merge-patch+json: metadata.labels merged (null removes
-//    a label), one MODIFIED event (none when nothing changes), 200 with the pod; 404 for a missing pod, 415 for another
-//    content type, 400 for a body that is not a JSON object or a label value neither a string nor null;
+//    a label), one MODIFIED event (none when nothing changes), 200 with the pod; 404 for a missing
+//    pod, 415 for another content type, 400 for a body that is not a JSON object or a label value
+//    neither a string nor null;
 //  - bearer tokens: a replaceable set of valid tokens (401 otherwise) and forbidden ones (403);
 //  - faults: fail the next requests with a status (+ Retry-After), stall or close or cut open
 //    watches mid-event, split each event across two writes, inject raw (malformed) lines,

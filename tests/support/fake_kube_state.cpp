@@ -133,8 +133,8 @@ bool FakeKubeApiServer::delete_pod_locked(const std::string& key) {
 }
 
 std::optional<kube::Pod> FakeKubeApiServer::patch_pod_labels(const std::string& ns,
-                                                            const std::string& name,
-                                                            const kube::LabelPatch& patch) {
+                                                             const std::string& name,
+                                                             const kube::LabelPatch& patch) {
   std::lock_guard lock(mutex_);
   const auto it = pods_.find(ns + "/" + name);
   if (it == pods_.end()) return std::nullopt;

@@ -87,7 +87,8 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
   control_plane.apply(read_file(options.overlay_dir + "/rbac.yaml"));
   // The collector's half of the overlay: its patch of pods (the component's binding names the
   // ServiceAccounts of a cluster; here the collector's user gets the same role).
-  if (options.nominating) control_plane.bind_collector(read_file(options.overlay_dir + "/collector/rbac.yaml"));
+  if (options.nominating)
+    control_plane.bind_collector(read_file(options.overlay_dir + "/collector/rbac.yaml"));
   // Prometheus here checks no token; the descheduler still reads and sends the Secret's.
   const auto reply = control_plane.admin().post(
       fmt::format("/api/v1/namespaces/{}/secrets", kNamespace),

@@ -176,8 +176,10 @@ TEST_F(RebalanceLabelerTest, AWorkloadWhoseNomineeLeftRests) {
 }
 
 TEST(RebalanceLabelPatch, SetsOrRemovesTheOneLabel) {
-  EXPECT_EQ(rebalance_label_patch(true), R"({"metadata":{"labels":{"netscore.io/rebalance":"evict"}}})");
-  EXPECT_EQ(rebalance_label_patch(false), R"({"metadata":{"labels":{"netscore.io/rebalance":null}}})");
+  EXPECT_EQ(rebalance_label_patch(true),
+            R"({"metadata":{"labels":{"netscore.io/rebalance":"evict"}}})");
+  EXPECT_EQ(rebalance_label_patch(false),
+            R"({"metadata":{"labels":{"netscore.io/rebalance":null}}})");
 }
 
 }  // namespace

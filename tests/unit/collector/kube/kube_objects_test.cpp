@@ -230,8 +230,8 @@ TEST(PodObject, NamespaceNameAndHostNetwork) {
 
 TEST(PodRebalanceLabel, OnlyTheNominatingValueCounts) {
   const auto labelled = [](const std::string& labels) {
-    const auto pod =
-        parse_pod(R"({"metadata": {"uid": "u1", "namespace": "shop", "labels": {)" + labels + "}}}");
+    const auto pod = parse_pod(R"({"metadata": {"uid": "u1", "namespace": "shop", "labels": {)" +
+                               labels + "}}}");
     return pod && pod->nominated;
   };
   EXPECT_TRUE(labelled(R"("netscore.io/rebalance": "evict")"));

@@ -41,7 +41,7 @@ TEST(RebalanceTarget, IsTheMeanOfTruncatedPointsPlusTheTarget) {
 
 TEST(RebalanceNominate, TheCheapestPodThatBringsTheNodeToTheTarget) {
   const std::vector<RebalancePod> pods{
-      rebalance_pod("big", "a", 3e7),     // would take c to 50 points: over the target
+      rebalance_pod("big", "a", 3e7),       // would take c to 50 points: over the target
       rebalance_pod("enough", "a", 2.5e7),  // exactly the 25 points a needs
       rebalance_pod("more", "a", 2.6e7), rebalance_pod("small", "a", 1e7),
       rebalance_pod("cool", "c", 2e7)};
