@@ -105,6 +105,7 @@ int main(int argc, char** argv) {
     namespace nc = netscore::collector;
     // Declared so that the watcher, whose thread calls the publisher, is destroyed first.
     std::optional<nc::ClusterState> state;
+    nc::RebalanceStatus rebalance;
     std::optional<nc::Publisher> publisher;
     std::optional<nc::ClusterWatcher> watcher;
     std::optional<nc::RebalanceLabeler> labeler;
@@ -116,15 +117,17 @@ int main(int argc, char** argv) {
                                       .on_change = [&publisher] { publisher->cluster_changed(); }},
           *state);
     }
-    publisher.emplace(
-        nc::Publisher::options(config, client.redacted_url()), writer,
-        watcher ? std::optional<nc::Publisher::Cluster>({*state, *watcher}) : std::nullopt);
+    publisher.emplace(nc::Publisher::options(config, client.redacted_url()), writer,
+                      watcher
+                          ? std::optional<nc::Publisher::Cluster>(
+                                {*state, *watcher, config.rebalance.label ? &rebalance : nullptr})
+                          : std::nullopt);
     publisher->start();
     if (watcher) watcher->start();
     if (!watcher && config.rebalance.label)
       spdlog::warn("NETSCORE_REBALANCE_LABEL=true needs the Kubernetes API: no pod is labelled");
     if (watcher && config.rebalance.label) {
-      labeler.emplace(nc::RebalanceLabeler::options(config), *state, *watcher);
+      labeler.emplace(nc::RebalanceLabeler::options(config), *state, *watcher, &rebalance);
       labeler->start();
     }
     nc::Measurer measurer(config, client);

@@ -76,10 +76,11 @@ RebalanceLabeler::Options RebalanceLabeler::options(const Config& config) {
 }
 
 RebalanceLabeler::RebalanceLabeler(Options options, ClusterState& state,
-                                   const ClusterWatcher& watcher)
+                                   const ClusterWatcher& watcher, RebalanceStatus* status)
     : options_(std::move(options)),
       state_(state),
       watcher_(watcher),
+      status_(status),
       client_(KubeClient::Options{.kube = options_.kube,
                                   .user_agent = "netscore-collector/rebalance",
                                   .stop = stop_.get_token()}) {
@@ -159,6 +160,7 @@ void RebalanceLabeler::round() {
 
   std::set<std::string> wanted;
   for (const auto& n : nominees) wanted.insert(n.pod);
+  if (status_) status_->nominees = static_cast<std::uint32_t>(nominees.size());
   std::size_t writes = 0;
   const auto due = [&](const std::string& pod, bool nominated) {
     const auto it = written_.find(pod);
@@ -185,12 +187,14 @@ void RebalanceLabeler::round() {
 
 void RebalanceLabeler::write(const std::string& pod, bool nominated, std::int64_t now) {
   const HttpResult result = client_.merge_patch(pod_path(pod), rebalance_label_patch(nominated));
+  const bool gone = result.answered() && result.http_status == 404;
+  if (status_ && !gone) ++(result.ok() ? status_->patches_total : status_->patch_failures_total);
   std::lock_guard lock(mutex_);
   if (result.ok()) {
     written_[pod] = {nominated, now};
     ++(nominated ? counters_.labelled : counters_.unlabelled);
     spdlog::info("rebalance pod={} label={}", pod, nominated ? "set" : "removed");
-  } else if (result.answered() && result.http_status == 404) {
+  } else if (gone) {
     spdlog::debug("rebalance pod={} gone before its patch", pod);
   } else {
     ++counters_.failures;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,14 @@ RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows, model::Direc
 // The merge patch that sets (true) or removes the label.
 std::string rebalance_label_patch(bool nominated);
 
+// What the labeler reports to the collector status (thread-safe: the labeler writes, the publisher
+// reads when it writes the status).
+struct RebalanceStatus {
+  std::atomic<std::uint32_t> nominees{0};
+  std::atomic<std::uint64_t> patches_total{0};
+  std::atomic<std::uint64_t> patch_failures_total{0};
+};
+
 class RebalanceLabeler {
  public:
   struct Options {
@@ -62,7 +71,9 @@ class RebalanceLabeler {
 
   static Options options(const Config& config);
 
-  RebalanceLabeler(Options options, ClusterState& state, const ClusterWatcher& watcher);
+  // `status`, when given, outlives the labeler.
+  RebalanceLabeler(Options options, ClusterState& state, const ClusterWatcher& watcher,
+                   RebalanceStatus* status = nullptr);
   RebalanceLabeler(const RebalanceLabeler&) = delete;
   RebalanceLabeler& operator=(const RebalanceLabeler&) = delete;
   ~RebalanceLabeler();
@@ -84,6 +95,7 @@ class RebalanceLabeler {
   Options options_;
   ClusterState& state_;
   const ClusterWatcher& watcher_;
+  RebalanceStatus* status_;
   KubeClient client_;
   std::optional<ScoreTableReader> reader_;
   std::map<std::string, std::string> nominated_{};  // pod -> workload, as last nominated

@@ -147,14 +147,18 @@ TEST_F(RebalanceLabelerTest, WritesPerRoundAreBounded) {
 }
 
 TEST_F(RebalanceLabelerTest, AFailedPatchIsCountedAndRetried) {
-  RebalanceLabeler labeler(labeler_options(), state_, watcher_);
+  RebalanceStatus status;
+  RebalanceLabeler labeler(labeler_options(), state_, watcher_, &status);
   server_.fail_next_requests(500, 1);
   labeler.round();
   EXPECT_EQ(labeler.counters().failures, 1U);
+  EXPECT_EQ(status.patch_failures_total, 1U);
+  EXPECT_EQ(status.nominees, 1U);
   EXPECT_FALSE(labelled(server_, "enough"));
   labeler.round();  // a failed write is not remembered: tried again at once
   EXPECT_TRUE(labelled(server_, "enough"));
   EXPECT_EQ(labeler.counters().labelled, 1U);
+  EXPECT_EQ(status.patches_total, 1U);
 }
 
 TEST_F(RebalanceLabelerTest, AWorkloadWhoseNomineeLeftRests) {
