@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 namespace netscore::model {
@@ -87,13 +88,28 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
     if (pod.price >= 0 && rebalance_eligible(pod, settings, now_ms))
       by_node[pod.node].push_back(&pod);
   }
+  // The hottest nodes choose first; a workload gives up one pod at a time, so a pod of a workload
+  // chosen on a hotter node is not a candidate on a cooler one.
+  std::vector<const RebalanceNode*> hot;
   for (const auto& node : nodes) {
-    if (node.speed <= 0 || points_of(node.utilisation) <= target - settings.early_points) continue;
-    const auto found = by_node.find(node.name);
+    if (node.speed > 0 && points_of(node.utilisation) > target - settings.early_points)
+      hot.push_back(&node);
+  }
+  std::sort(hot.begin(), hot.end(), [](const RebalanceNode* a, const RebalanceNode* b) {
+    return a->utilisation != b->utilisation ? a->utilisation > b->utilisation : a->name < b->name;
+  });
+  std::set<std::string_view> moving;  // workloads with a nominee
+  for (const RebalanceNode* node : hot) {
+    const auto found = by_node.find(node->name);
     if (found == by_node.end()) continue;
-    const double need = std::max(node.utilisation - target / 100, 0.01) * node.speed;
-    if (const auto chosen = pick(found->second, need, room))
-      nominees.push_back({found->second[*chosen]->name, node.name});
+    std::erase_if(found->second,
+                  [&](const RebalancePod* pod) { return moving.contains(pod->workload); });
+    const double need = std::max(node->utilisation - target / 100, 0.01) * node->speed;
+    if (const auto chosen = pick(found->second, need, room)) {
+      const RebalancePod& pod = *found->second[*chosen];
+      nominees.push_back({pod.name, node->name});
+      moving.insert(pod.workload);
+    }
   }
   std::sort(nominees.begin(), nominees.end(),
             [](const Nominee& a, const Nominee& b) { return a.pod < b.pod; });

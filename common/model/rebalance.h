@@ -71,9 +71,10 @@ double rebalance_target(const std::vector<RebalanceNode>& nodes, const Rebalance
 
 // At most one pod per node whose utilisation is above rebalance_target() - early_points, sorted
 // by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
-// Per node, among its eligible pods with a known price that would not take the coolest node over
-// the target: the cheapest whose move brings the node down to the target (at least one point),
-// else the dearest. A node without such a pod gets none. Ties go to the lower name.
+// Per node, hottest first, among its eligible pods with a known price that would not take the
+// coolest node over the target and whose workload has no nominee on a hotter node: the cheapest
+// whose move brings the node down to the target (at least one point), else the dearest. A node
+// without such a pod gets none. Ties go to the lower name.
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
                                         const std::vector<RebalancePod>& pods,
                                         const RebalanceSettings& settings, std::int64_t now_ms);

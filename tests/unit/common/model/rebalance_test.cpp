@@ -81,15 +81,30 @@ TEST(RebalanceNominate, OnePodPerNodeAboveTheEarlyThresholdSortedByName) {
                                          {"e", 0.0, kSpeed}};
   // Room on e: 42 points. a needs 28 points; b (44.9) needs 2.9, which neither of its pods
   // moves, so the dearer goes; c (42) is above the early threshold and needs the one point.
-  const std::vector<RebalancePod> pods{
-      rebalance_pod("a1", "a", 2.8e7), rebalance_pod("a2", "a", 2.9e7),
-      rebalance_pod("b1", "b", 0.5e6), rebalance_pod("b2", "b", 2e6),
-      rebalance_pod("c1", "c", 1e6),   rebalance_pod("d1", "d", 4e6)};
+  std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 2.8e7), rebalance_pod("a2", "a", 2.9e7),
+                                 rebalance_pod("b1", "b", 0.5e6), rebalance_pod("b2", "b", 2e6),
+                                 rebalance_pod("c1", "c", 1e6),   rebalance_pod("d1", "d", 4e6)};
+  for (auto& pod : pods) pod.workload = "shop/Deployment/" + pod.node;  // one workload per node
   EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
             (std::vector<std::string>{"shop/a1@a", "shop/b2@b", "shop/c1@c"}));
   // With no early margin, c (42, not above 42) gets none.
   EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {.early_points = 0}, kNow)),
             (std::vector<std::string>{"shop/a1@a", "shop/b2@b"}));
+}
+
+TEST(RebalanceNominate, AWorkloadGivesUpOnePodAtATimeToTheHottestNode) {
+  // Points 60 (a), 70 (b) and four at 0: mean 21.67, target 31.67, low 16.67. The coolest (c) has
+  // room for 31.67 points; a needs 28.33, b 38.33: neither gets enough, each its dearest.
+  const std::vector<RebalanceNode> nodes{{"a", 0.60, kSpeed}, {"b", 0.70, kSpeed},
+                                         {"c", 0.0, kSpeed},  {"d", 0.0, kSpeed},
+                                         {"e", 0.0, kSpeed},  {"f", 0.0, kSpeed}};
+  RebalancePod other = rebalance_pod("other", "a", 1e7);
+  other.workload = "shop/StatefulSet/db";
+  // web-b on b (the hottest) takes web; a's own web pod is then no candidate: the db pod goes.
+  const std::vector<RebalancePod> pods{rebalance_pod("web-a", "a", 3e7),
+                                       rebalance_pod("web-b", "b", 3e7), other};
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+            (std::vector<std::string>{"shop/other@a", "shop/web-b@b"}));
 }
 
 TEST(RebalanceNominate, PodsWithoutAPriceAreNotChosen) {
