@@ -96,6 +96,7 @@ class RebalanceLabeler {
   ClusterState& state_;
   const ClusterWatcher& watcher_;
   RebalanceStatus* status_;
+  std::stop_source stop_{};  // before client_, which is built with its token
   KubeClient client_;
   std::optional<ScoreTableReader> reader_;
   std::map<std::string, std::string> nominated_{};  // pod -> workload, as last nominated
@@ -104,7 +105,6 @@ class RebalanceLabeler {
   std::map<std::string, std::pair<bool, std::int64_t>> written_{};
   mutable std::mutex mutex_;  // counters_
   Counters counters_{};
-  std::stop_source stop_{};
   std::jthread thread_{};
 };
 
