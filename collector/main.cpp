@@ -16,6 +16,7 @@
 
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
+#include "collector/kube/rebalance_labeler.h"
 #include "collector/pipeline/check.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/print_rules.h"
@@ -104,8 +105,10 @@ int main(int argc, char** argv) {
     namespace nc = netscore::collector;
     // Declared so that the watcher, whose thread calls the publisher, is destroyed first.
     std::optional<nc::ClusterState> state;
+    nc::RebalanceStatus rebalance;
     std::optional<nc::Publisher> publisher;
     std::optional<nc::ClusterWatcher> watcher;
+    std::optional<nc::RebalanceLabeler> labeler;
     if (!config.kube.url.empty()) {
       state.emplace(config.refresh_interval.value.count() + config.query.time_range.value.count());
       watcher.emplace(
@@ -114,11 +117,19 @@ int main(int argc, char** argv) {
                                       .on_change = [&publisher] { publisher->cluster_changed(); }},
           *state);
     }
-    publisher.emplace(
-        nc::Publisher::options(config, client.redacted_url()), writer,
-        watcher ? std::optional<nc::Publisher::Cluster>({*state, *watcher}) : std::nullopt);
+    publisher.emplace(nc::Publisher::options(config, client.redacted_url()), writer,
+                      watcher
+                          ? std::optional<nc::Publisher::Cluster>(
+                                {*state, *watcher, config.rebalance.label ? &rebalance : nullptr})
+                          : std::nullopt);
     publisher->start();
     if (watcher) watcher->start();
+    if (!watcher && config.rebalance.label)
+      spdlog::warn("NETSCORE_REBALANCE_LABEL=true needs the Kubernetes API: no pod is labelled");
+    if (watcher && config.rebalance.label) {
+      labeler.emplace(nc::RebalanceLabeler::options(config), *state, *watcher, &rebalance);
+      labeler->start();
+    }
     nc::Measurer measurer(
         config, client,
         {.retries = config.prometheus.retries, .cluster = state ? &*state : nullptr});
@@ -135,6 +146,7 @@ int main(int argc, char** argv) {
     spdlog::info("stopping signal={}", signal);
     runner.request_stop();
     runner.join();
+    if (labeler) labeler->stop();
     if (watcher) watcher->stop();
     publisher->stop();
     spdlog::info("stopped refreshes={}", loop.refreshes());

@@ -136,6 +136,16 @@ struct PodTrafficConfig {
   std::optional<PromDuration> recent_range;
 };
 
+// Nominating the pod a descheduler evicts from an over-utilised node (collector): the
+// descheduler's LowNodeUtilization deviation thresholds and DefaultEvictor minPodAge.
+struct RebalanceConfig {
+  bool label = false;
+  double target_points = 10;
+  double low_points = 5;
+  PromDuration min_pod_age;
+  PromDuration rest;
+};
+
 // Every field is set from its variable's documented default, then the environment, then flags.
 struct Config {
   LogLevel log_level = LogLevel::info;
@@ -150,6 +160,7 @@ struct Config {
   ExtenderConfig extender;
   LabelRules label_rules;
   KubeConfig kube;
+  RebalanceConfig rebalance;
 };
 
 // One bad variable or flag: `what()` is the single line printed before exiting with status 2.

@@ -381,6 +381,30 @@ const std::array kOptionTable{
                  v, std::array<std::pair<std::string_view, StalePolicy>, 2>{
                         {{"open", StalePolicy::fail_open}, {"closed", StalePolicy::fail_closed}}});
            }},
+    Option{"NETSCORE_REBALANCE_LABEL", "false", kCollector,
+           "label netscore.io/rebalance=evict on the one pod per over-utilised node whose move "
+           "best cools it, and remove the label from pods no longer chosen (patches pods: needs "
+           "the watcher and the patch verb on pods), for a descheduler whose DefaultEvictor "
+           "labelSelector matches it (deploy/overlays/descheduler)",
+           [](Config& c, std::string_view v) { c.rebalance.label = parse_bool(v); }},
+    Option{"NETSCORE_REBALANCE_TARGET_POINTS", "10", kCollector,
+           "over-utilised: more than this many points (utilisation x 100) above the nodes' mean; "
+           "the descheduler's LowNodeUtilization targetThresholds with useDeviationThresholds",
+           [](Config& c, std::string_view v) {
+             c.rebalance.target_points = parse_number<double>(v, 0, 100, "points");
+           }},
+    Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector,
+           "under-utilised: at least this many points below the nodes' mean (nothing is nominated "
+           "without such a node); the descheduler's thresholds with useDeviationThresholds",
+           [](Config& c, std::string_view v) {
+             c.rebalance.low_points = parse_number<double>(v, 0, 100, "points");
+           }},
+    Option{"NETSCORE_REBALANCE_MIN_POD_AGE", "20m", kCollector,
+           "pods younger than this are not nominated: the descheduler's DefaultEvictor minPodAge",
+           [](Config& c, std::string_view v) { c.rebalance.min_pod_age = parse_duration(v); }},
+    Option{"NETSCORE_REBALANCE_REST", "10m", kCollector,
+           "a workload whose nominated pod left (evicted) gets no other nominee for this long",
+           [](Config& c, std::string_view v) { c.rebalance.rest = parse_duration(v); }},
 };
 
 }  // namespace

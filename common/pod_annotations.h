@@ -18,4 +18,9 @@ inline constexpr std::string_view kEgressBandwidthAnnotation = "kubernetes.io/eg
 inline constexpr double kMinBandwidthBits = 1e3;
 inline constexpr double kMaxBandwidthBits = 1e15;
 
+// The label the collector sets (NETSCORE_REBALANCE_LABEL) on the pod a descheduler should evict
+// from an over-utilised node, the one pod its DefaultEvictor's labelSelector then matches.
+inline constexpr std::string_view kRebalanceLabel = "netscore.io/rebalance";
+inline constexpr std::string_view kRebalanceLabelValue = "evict";
+
 }  // namespace netscore

@@ -123,6 +123,18 @@ HttpResult HttpSession::post_form(const std::string& url, std::string_view form)
   return perform(url, {}, nullptr);
 }
 
+HttpResult HttpSession::send(const char* method, const std::string& url, std::string_view body) {
+  CURL* c = curl_.get();
+  check(curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size())),
+        "body size");
+  check(curl_easy_setopt(c, CURLOPT_COPYPOSTFIELDS, std::string(body).c_str()), "body");
+  check(curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method), "method");
+  HttpResult result = perform(url, {}, nullptr);
+  // The method stays set on the handle otherwise, and would be sent by the next GET or POST.
+  check(curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, nullptr), "method");
+  return result;
+}
+
 HttpResult HttpSession::get_lines(const std::string& url, std::chrono::milliseconds timeout,
                                   const LineHandler& on_line) {
   check(curl_easy_setopt(curl_.get(), CURLOPT_HTTPGET, 1L), "GET");

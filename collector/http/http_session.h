@@ -84,6 +84,9 @@ class HttpSession {
   HttpResult get(const std::string& url, std::chrono::milliseconds timeout = {});
   // An application/x-www-form-urlencoded POST of `form` (already encoded).
   HttpResult post_form(const std::string& url, std::string_view form);
+  // A `method` request (e.g. "PATCH") with `body`, typed by a Content-Type among the session's
+  // headers.
+  HttpResult send(const char* method, const std::string& url, std::string_view body);
   // A GET whose 200 body is handed out line by line as it arrives (one read may hold several
   // lines or part of one); any other status' body is returned whole.
   HttpResult get_lines(const std::string& url, std::chrono::milliseconds timeout,

@@ -74,6 +74,11 @@ std::vector<std::string> ClusterState::nodes_of_pods(std::span<const std::string
   return ledger_.nodes_of_pods(names);
 }
 
+std::vector<model::BoundPod> ClusterState::bound_pods() const {
+  std::lock_guard lock(mutex_);
+  return ledger_.bound_pods();
+}
+
 std::size_t ClusterState::pod_count() const {
   std::lock_guard lock(mutex_);
   return ledger_.pod_count();

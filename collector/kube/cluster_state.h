@@ -48,6 +48,7 @@ class ClusterState {
   std::optional<double> workload_transmit_rate(const std::string& workload) const;
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;
   std::vector<model::PlacedPod> pods_placed_since(std::int64_t since_ms) const;
+  std::vector<model::BoundPod> bound_pods() const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;

@@ -13,7 +13,8 @@ HttpSession::Options session_options(KubeClient::Options& options) {
   return {.tls = {.ca_file = k.ca_file, .insecure = k.insecure},
           .tls_names = {.server = "the Kubernetes API server", .ca_file = "NETSCORE_KUBE_CA_FILE"},
           .bearer_token_file = k.token_file,
-          .headers = {"Accept: application/json"},
+          // The one body this client sends is a merge patch.
+          .headers = {"Accept: application/json", "Content-Type: application/merge-patch+json"},
           .connect_timeout = options.connect_timeout,
           .timeout = options.list_timeout,
           .max_body_bytes = options.max_body_bytes,
@@ -49,6 +50,12 @@ HttpResult KubeClient::watch(std::string_view path, std::string_view parameters,
       .append(resource_version)
       .append(parameters);
   return session_.get_lines(url, timeout + watch_grace_, on_line);
+}
+
+HttpResult KubeClient::merge_patch(std::string_view path, std::string_view patch) {
+  std::string url = base_url_;
+  url.append(path);
+  return session_.send("PATCH", url, patch);
 }
 
 std::string describe_kube_failure(const HttpResult& result) {

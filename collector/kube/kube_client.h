@@ -11,10 +11,10 @@
 
 namespace netscore::collector {
 
-// The shape of the Kubernetes API's list and watch requests, over one HttpSession (JSON,
-// keep-alive, the bearer token file re-read when it changes). curl_global_init must have run.
-// Not thread-safe: one watcher thread uses it; its stop token may be triggered from any thread,
-// which ends a list or watch in flight at once.
+// The shape of the Kubernetes API's list, watch and merge-patch requests, over one HttpSession
+// (JSON, keep-alive, the bearer token file re-read when it changes). curl_global_init must have
+// run. Not thread-safe: one watcher thread uses it; its stop token may be triggered from any
+// thread, which ends a list or watch in flight at once.
 class KubeClient {
  public:
   struct Options {
@@ -42,6 +42,9 @@ class KubeClient {
   HttpResult watch(std::string_view path, std::string_view parameters,
                    const std::string& resource_version, std::chrono::milliseconds timeout,
                    const HttpSession::LineHandler& on_line);
+
+  // A JSON merge patch (RFC 7386) of the object at `path`; 200 with the object as patched.
+  HttpResult merge_patch(std::string_view path, std::string_view patch);
 
   bool stopped() const { return session_.stopped(); }
 

@@ -210,6 +210,8 @@ std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
     }
   }
   pod.workload = workload_of(meta);
+  pod.nominated =
+      string_of(member(member(meta, "labels"), kRebalanceLabel.data())) == kRebalanceLabelValue;
   const auto& annotations = member(meta, "annotations");
   pod.annotated_rate = annotated_rate(annotations, kExpectedRateAnnotation);
   pod.annotated_transmit_rate = annotated_rate(annotations, kExpectedTransmitRateAnnotation);

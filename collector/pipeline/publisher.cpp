@@ -300,6 +300,11 @@ void Publisher::write_status() {
     status.watch_last_event_mono_ns = w.last_event_mono_ns;
     copy_text(status.watch_resource_version, w.resource_version);
     copy_text(status.watch_error, w.error);
+    if (const RebalanceStatus* r = cluster_->rebalance) {
+      status.rebalance_nominees = r->nominees;
+      status.rebalance_patches_total = r->patches_total;
+      status.rebalance_patch_failures_total = r->patch_failures_total;
+    }
   }
   writer_.record_status(status);
 }

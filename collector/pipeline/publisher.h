@@ -12,6 +12,7 @@
 
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
+#include "collector/kube/rebalance_labeler.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/placement_records.h"
 #include "collector/pipeline/pod_traffic.h"
@@ -63,6 +64,7 @@ class Publisher {
   struct Cluster {
     ClusterState& state;
     const ClusterWatcher& watcher;
+    const RebalanceStatus* rebalance = nullptr;  // with NETSCORE_REBALANCE_LABEL
   };
 
   static Options options(const Config& config, std::string prometheus_url);

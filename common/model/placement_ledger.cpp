@@ -76,6 +76,7 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
                          .transmit_ceiling = static_cast<float>(pod.transmit_ceiling),
                          .measured_rate = measured_rate,
                          .measured_transmit_rate = measured_transmit_rate,
+                         .nominated = pod.nominated,
                          .placed_ms = placed_ms,
                          .name = std::move(name)};
   ++node_pods_[node];
@@ -482,6 +483,24 @@ void PlacementLedger::recent_pods(const std::function<void(const RecentPod&)>& v
 
 std::size_t PlacementLedger::recent_count() const {
   return recent_.size();
+}
+
+std::vector<BoundPod> PlacementLedger::bound_pods() const {
+  std::vector<BoundPod> out;
+  out.reserve(pods_.size());
+  for (const auto& [uid, pod] : pods_) {
+    if (pod.name.empty()) continue;
+    const bool owned = pod.workload != kNoWorkload;
+    out.push_back({.name = pod.name,
+                   .node = node_names_[pod.node],
+                   .workload = owned ? workloads_[pod.workload].key : std::string(),
+                   .workload_pods = owned ? workloads_[pod.workload].pods : 0,
+                   .placed_ms = pod.placed_ms,
+                   .receive = receive_price(pod),
+                   .transmit = transmit_price(pod),
+                   .nominated = pod.nominated});
+  }
+  return out;
 }
 
 std::size_t PlacementLedger::pod_count() const {

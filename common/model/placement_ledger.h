@@ -38,6 +38,7 @@ struct PodFacts {
   std::string resource_version{};
   std::string name{};         // "namespace/name"
   bool host_network = false;  // spec.hostNetwork: the pod's traffic is its node's
+  bool nominated = false;     // labelled kRebalanceLabel=kRebalanceLabelValue
 };
 
 struct NodeFacts {
@@ -109,6 +110,18 @@ struct RecentPod {
   PodPrice transmit{};
 };
 
+// A bound pod off its node's network, as the rebalance nomination sees it.
+struct BoundPod {
+  std::string name{};  // "namespace/name"
+  std::string node{};
+  std::string workload{};           // "ns/Kind/name"; empty: none
+  std::uint32_t workload_pods = 0;  // its workload's running pods
+  std::int64_t placed_ms = 0;
+  PodPrice receive{};
+  PodPrice transmit{};
+  bool nominated = false;
+};
+
 // Memory is one small record per bound pod plus one per node; loads() costs O(nodes + pods placed
 // within `recent_horizon_ms`), not O(pods): older pods are only counted, per node.
 class PlacementLedger {
@@ -161,6 +174,9 @@ class PlacementLedger {
   // Calls `visit` for each pod that may still be pending (placed within the horizon and not yet
   // found settled by loads()), in no particular order. O(those pods); allocates nothing.
   void recent_pods(const std::function<void(const RecentPod&)>& visit) const;
+  // Every bound pod off its node's network (whose traffic per pod is the node's own), at its
+  // prices now. O(pods): once per refresh at most.
+  std::vector<BoundPod> bound_pods() const;
   std::size_t pod_count() const;
   std::size_t node_count() const;
   std::size_t recent_count() const;  // pods that may still be pending
@@ -176,6 +192,7 @@ class PlacementLedger {
     float transmit_ceiling = -1;
     float measured_rate = -1;  // by measure_pods(); < 0: not measured
     float measured_transmit_rate = -1;
+    bool nominated = false;
     std::int64_t placed_ms = 0;
     std::string name{};  // "namespace/name"; empty on the host network
   };

@@ -30,7 +30,7 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 9;
+inline constexpr std::uint32_t kLayoutVersion = 10;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -129,6 +129,13 @@ struct CollectorStatus {
   std::uint32_t pod_traffic_watched;
   std::uint32_t pod_traffic_reserved;  // zero; keeps the next field 8-byte aligned
   std::int64_t pod_traffic_eval_wall_ms;
+  // NETSCORE_REBALANCE_LABEL: the pods labelled for the descheduler at the latest look, and the
+  // label patches since the collector started, answered 200 or not (a vanished pod's 404 is
+  // neither); all zero when off.
+  std::uint32_t rebalance_nominees;
+  std::uint32_t rebalance_reserved;  // zero; keeps the next field 8-byte aligned
+  std::uint64_t rebalance_patches_total;
+  std::uint64_t rebalance_patch_failures_total;
 };
 
 // One recent placement: a pod the collector counts as placed within the window, the source and

@@ -80,6 +80,19 @@ constexpr MetricInfo kCollectorSideRequests{
 constexpr MetricInfo kCollectorSideRequestFailures{
     "netscore_extender_collector_side_request_failures_total",
     "Requests asked apart from the refresh query that got no usable answer.", MetricType::counter};
+constexpr MetricInfo kCollectorRebalanceNominees{
+    "netscore_extender_collector_rebalance_nominees",
+    "Pods the collector labelled for the descheduler to evict at its latest look "
+    "(NETSCORE_REBALANCE_LABEL).",
+    MetricType::gauge};
+constexpr MetricInfo kCollectorRebalancePatches{
+    "netscore_extender_collector_rebalance_patches_total",
+    "Label patches of pods the API server accepted (NETSCORE_REBALANCE_LABEL).",
+    MetricType::counter};
+constexpr MetricInfo kCollectorRebalancePatchFailures{
+    "netscore_extender_collector_rebalance_patch_failures_total",
+    "Label patches of pods that failed (a forbidden patch verb, an unreachable API server).",
+    MetricType::counter};
 constexpr MetricInfo kCollectorSpeedsTimestamp{
     "netscore_extender_collector_link_speeds_timestamp_seconds",
     "Evaluation time of the cached link speeds the collector scores with (Unix seconds).",
@@ -356,6 +369,10 @@ void collect_table_metrics(const ScoreTableReader* table, std::int64_t now_mono_
     out.add(kCollectorDuration, static_cast<double>(status.query_duration_us) * 1e-6);
     out.add(kCollectorSideRequests, static_cast<double>(status.side_requests_total));
     out.add(kCollectorSideRequestFailures, static_cast<double>(status.side_requests_failed_total));
+    out.add(kCollectorRebalanceNominees, static_cast<double>(status.rebalance_nominees));
+    out.add(kCollectorRebalancePatches, static_cast<double>(status.rebalance_patches_total));
+    out.add(kCollectorRebalancePatchFailures,
+            static_cast<double>(status.rebalance_patch_failures_total));
     if (status.link_speeds_eval_wall_ms > 0)
       out.add(kCollectorSpeedsTimestamp,
               static_cast<double>(status.link_speeds_eval_wall_ms) / 1e3);

@@ -116,6 +116,25 @@ def render_second_scheduler_with_filter(repo):
         return render(os.path.dirname(path))
 
 
+# The descheduler overlay's README: its collector component added after the base.
+BASE_COMPONENT = "  - ../../base\n"
+NOMINATING_COMPONENT = "  - ../descheduler/collector\n"
+
+
+def render_with_nominating_collector(repo, overlay):
+    """`overlay` rendered with the descheduler's collector component, in a copy of deploy/."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(repo, "deploy"), os.path.join(tmp, "deploy"))
+        path = os.path.join(tmp, "deploy", "overlays", overlay, "kustomization.yaml")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if text.count(BASE_COMPONENT) != 1:
+            raise SystemExit(f"check_manifests: {overlay} kustomization.yaml no longer lists the base component")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(BASE_COMPONENT, BASE_COMPONENT + NOMINATING_COMPONENT))
+        return render(os.path.dirname(path))
+
+
 def second_scheduler(docs, variables, by_component, filter_verb=False):
     deploy = netscore_workload(docs)
     errors = common_checks(deploy, variables, by_component)
@@ -198,6 +217,11 @@ def main():
                                                 by_component, filter_verb=True)
     errors += [f"second-scheduler with the filter verb: {e}" for e in found]
     stanzas += [("second-scheduler with the filter verb", config["extenders"][0], extender) for config in configs or []]
+    policy = descheduler_checks.policy_of(render(os.path.join(args.repo, "deploy", "overlays", "descheduler")))
+    for overlay in ("control-plane", "second-scheduler"):
+        docs = render_with_nominating_collector(args.repo, overlay)
+        errors += [f"{overlay} with the descheduler's collector component: {e}"
+                   for e in descheduler_checks.check_nominating_collector(docs, policy)]
     if not errors:
         for overlay, stanza, extender in stanzas:
             errors += [f"{overlay}: {e}" for e in live_extender.check(args.extender, stanza, mc.env_of(extender), variables)]

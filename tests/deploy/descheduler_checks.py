@@ -46,6 +46,9 @@ CLUSTER_GRANTS = {("events.k8s.io", "events"): {"create", "update"}, ("", "nodes
                   ("", "namespaces"): mc.READ_VERBS, ("", "pods"): mc.READ_VERBS,
                   ("", "pods/eviction"): {"create"}, ("scheduling.k8s.io", "priorityclasses"): mc.READ_VERBS,
                   ("policy", "poddisruptionbudgets"): mc.READ_VERBS}
+# The label netscore's collector sets on the one pod per over-utilised node it nominates
+# (NETSCORE_REBALANCE_LABEL, common/pod_annotations.h): the policy's evictor must select it alone.
+REBALANCE_SELECTOR = {"matchLabels": {"netscore.io/rebalance": "evict"}}
 
 
 def recorded_series(repo):
@@ -180,6 +183,9 @@ def check_policy(policy, namespace, records):
     errors += [f"policy: DefaultEvictor {k} must be false" for k in NEVER_EVICT if evictor.get(k, False) is not False]
     if evictor.get("nodeFit") is not True:
         errors.append("policy: DefaultEvictor nodeFit must be true (evict only what fits elsewhere)")
+    if evictor.get("labelSelector") != REBALANCE_SELECTOR:
+        errors.append(f"policy: DefaultEvictor labelSelector must be {REBALANCE_SELECTOR} (the collector's "
+                      f"nominees), found {evictor.get('labelSelector')}")
     metrics = low.get("metricsUtilization", {})
     query = metrics.get("prometheus", {}).get("query")
     if metrics.get("source") != "Prometheus" or query not in records:
@@ -196,6 +202,37 @@ def check_policy(policy, namespace, records):
         errors.append("policy: LowNodeUtilization useDeviationThresholds must be true (thresholds around the mean)")
     if not isinstance(low.get("evictionLimits", {}).get("node"), int):
         errors.append("policy: LowNodeUtilization evictionLimits.node is not set")
+    return errors
+
+
+def policy_of(docs):
+    """The policy the rendered overlay mounts, or None."""
+    workload = descheduler_workload(docs)
+    return mounted_policy(docs, workload)[0] if workload is not None else None
+
+
+def check_nominating_collector(docs, policy):
+    """An overlay running netscore with the component deploy/overlays/descheduler/collector: its
+    collector nominates with the policy's numbers and may patch pods."""
+    workloads = [d for d in docs if d["kind"] in ("DaemonSet", "Deployment") and "collector" in mc.containers_by_name(d)]
+    if len(workloads) != 1:
+        return ["expected one workload with a collector container"]
+    env = mc.env_of(mc.containers_by_name(workloads[0])["collector"])
+    profile = next(p for p in policy["profiles"] if "LowNodeUtilization" in p["plugins"]["balance"]["enabled"])
+    low, evictor = plugin_args(profile, "LowNodeUtilization"), plugin_args(profile, "DefaultEvictor")
+    errors = [] if env.get("NETSCORE_REBALANCE_LABEL") == "true" else ["collector: NETSCORE_REBALANCE_LABEL is not true"]
+    for name, want in (("NETSCORE_REBALANCE_TARGET_POINTS", low["targetThresholds"][METRIC_RESOURCE]),
+                       ("NETSCORE_REBALANCE_LOW_POINTS", low["thresholds"][METRIC_RESOURCE]),
+                       ("NETSCORE_REBALANCE_MIN_POD_AGE", evictor["minPodAge"])):
+        if str(env.get(name)) != str(want):
+            errors.append(f"collector: {name}={env.get(name)} but the policy says {want}")
+    account = mc.pod_spec(workloads[0]).get("serviceAccountName")
+    roles = {b["roleRef"]["name"] for b in docs if b["kind"] == "ClusterRoleBinding"
+             and any(s.get("kind") == "ServiceAccount" and s.get("name") == account for s in b.get("subjects", []))}
+    patches = [r for d in docs if d["kind"] == "ClusterRole" and d["metadata"]["name"] in roles
+               for r in d.get("rules", []) if "pods" in r.get("resources", []) and "patch" in r.get("verbs", [])]
+    if not patches:
+        errors.append(f"collector: ServiceAccount {account} may not patch pods")
     return errors
 
 

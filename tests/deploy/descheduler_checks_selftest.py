@@ -8,6 +8,7 @@ import sys
 
 import yaml
 
+import check_manifests
 import descheduler_checks as dc
 import kustomize_lite
 import manifest_checks as mc
@@ -83,6 +84,28 @@ CASES = [
      "useDeviationThresholds must be true"),
     ("no eviction limit", edit_policy(lambda p: args_of(p, "LowNodeUtilization").pop("evictionLimits")),
      "evictionLimits.node"),
+    ("every pod evictable", edit_policy(lambda p: args_of(p, "DefaultEvictor").pop("labelSelector")),
+     "labelSelector must be"),
+]
+
+
+def collector_env(docs):
+    workload = next(d for d in docs if d["kind"] in ("DaemonSet", "Deployment") and "collector" in mc.containers_by_name(d))
+    return mc.containers_by_name(workload)["collector"]["env"]
+
+
+def set_env(name, value):
+    return lambda docs: next(e for e in collector_env(docs) if e["name"] == name).update(value=value)
+
+
+# The control-plane overlay with the descheduler's collector component, broken one way each.
+COLLECTOR_CASES = [
+    ("labelling off", set_env("NETSCORE_REBALANCE_LABEL", "false"), "NETSCORE_REBALANCE_LABEL is not true"),
+    ("another target", set_env("NETSCORE_REBALANCE_TARGET_POINTS", "20"), "NETSCORE_REBALANCE_TARGET_POINTS=20"),
+    ("another age", set_env("NETSCORE_REBALANCE_MIN_POD_AGE", "5m"), "NETSCORE_REBALANCE_MIN_POD_AGE=5m"),
+    ("no patch", lambda docs: [d for d in docs if d["kind"] == "ClusterRole"
+                               and d["metadata"]["name"] == "netscore-collector-rebalance"][0].update(rules=[]),
+     "may not patch pods"),
 ]
 
 
@@ -99,6 +122,15 @@ def main():
         errors = dc.check(args.repo, docs)
         if not any(expected in e for e in errors):
             failures.append(f"{name}: no error containing {expected!r}, got {errors}")
+    policy = dc.policy_of(rendered)
+    nominating = check_manifests.render_with_nominating_collector(args.repo, "control-plane")
+    failures += [f"the real collector component: {e}" for e in dc.check_nominating_collector(nominating, policy)]
+    for name, breaks, expected in COLLECTOR_CASES:
+        docs = copy.deepcopy(nominating)
+        breaks(docs)
+        errors = dc.check_nominating_collector(docs, policy)
+        if not any(expected in e for e in errors):
+            failures.append(f"{name}: no error containing {expected!r}, got {errors}")
     if args.descheduler:
         policy = yaml.safe_load(next(iter(policy_map(rendered)["data"].values())))
         failures += [f"the real policy: {e}" for e in dc.check_with_descheduler(args.descheduler, policy)]
@@ -113,7 +145,7 @@ def main():
         print("FAIL:", f)
     if failures:
         return 1
-    print(f"ok: {len(CASES)} broken overlays refused")
+    print(f"ok: {len(CASES) + len(COLLECTOR_CASES)} broken overlays refused")
     return 0
 
 

@@ -125,6 +125,7 @@ void FakeKubeApiServer::serve(std::shared_ptr<tcp::socket> socket) {
           eq == std::string_view::npos ? std::string() : percent_decode(pair.substr(eq + 1));
     }
     request.authorization = std::string(raw[http::field::authorization]);
+    request.content_type = std::string(raw[http::field::content_type]);
     request.body = raw.body();
     {
       std::lock_guard lock(mutex_);
@@ -204,6 +205,7 @@ FakeKubeApiServer::Reply FakeKubeApiServer::route(const Request& request) {
     if (request.method == "POST" && parts.size() == 7 && parts[6] == "binding") {
       return bind(request, parts[3], parts[5]);
     }
+    if (request.method == "PATCH" && parts.size() == 6) return patch(request, parts[3], parts[5]);
     if (request.method == "DELETE" && parts.size() == 6) {
       const auto pod = this->pod(parts[3], parts[5]);
       if (!pod || !delete_pod(parts[3], parts[5])) {
@@ -353,6 +355,25 @@ FakeKubeApiServer::Reply FakeKubeApiServer::bind(const Request& request, const s
   }
   ++counters_.bindings;
   return {201, kube::status_json(201, "", "")};
+}
+
+FakeKubeApiServer::Reply FakeKubeApiServer::patch(const Request& request, const std::string& ns,
+                                                  const std::string& name) {
+  // The media type without parameters (a client may add "; charset=utf-8").
+  const std::string media_type = request.content_type.substr(0, request.content_type.find(';'));
+  if (media_type != "application/merge-patch+json") {
+    return {415, kube::status_json(415, "UnsupportedMediaType",
+                                   "the body of the request was in an unknown format - accepted "
+                                   "media types include: application/merge-patch+json")};
+  }
+  std::string error;
+  const auto labels = kube::label_patch_from_json(request.body, error);
+  if (!labels) return {400, kube::status_json(400, "BadRequest", error)};
+  const auto patched = patch_pod_labels(ns, name, *labels);
+  if (!patched) return {404, kube::status_json(404, "NotFound", "pods \"" + name + "\" not found")};
+  std::lock_guard lock(mutex_);
+  ++counters_.patches;
+  return {200, kube::to_json(*patched, true)};
 }
 
 }  // namespace netscore::testing

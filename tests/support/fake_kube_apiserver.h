@@ -35,6 +35,10 @@
 //    precondition, 409 when bound or deleting, sets nodeName, merges annotations, PodScheduled
 //    lastTransitionTime, 201 Status), DELETE .../pods/{name} (bound running pods: MODIFIED with
 //    deletionTimestamp then DELETED, as a kubelet that stops them at once; others DELETED);
+//  - PATCH .../pods/{name} with application/merge-patch+json: metadata.labels merged (null removes
+//    a label), one MODIFIED event (none when nothing changes), 200 with the pod; 404 for a missing
+//    pod, 415 for another content type, 400 for a body that is not a JSON object or a label value
+//    neither a string nor null;
 //  - bearer tokens: a replaceable set of valid tokens (401 otherwise) and forbidden ones (403);
 //  - faults: fail the next requests with a status (+ Retry-After), stall or close or cut open
 //    watches mid-event, split each event across two writes, inject raw (malformed) lines,
@@ -43,7 +47,9 @@
 // metadata.name and metadata.namespace, resourceVersionMatch, protobuf/Table output, HTTP/2,
 // TLS, websockets, the watch cache vs etcd split (every list is a consistent read of the current
 // state whatever resourceVersion says), priority and fairness, RBAC beyond the token sets,
-// namespaces as objects, full PodSpec/NodeStatus, updates (PUT/PATCH), node deletion over HTTP.
+// namespaces as objects, full PodSpec/NodeStatus, PUT, JSON and strategic-merge patches, merge
+// patches of any field but metadata.labels (ignored), patches' resourceVersion preconditions,
+// dry runs, node deletion over HTTP.
 // Thread-safe: every method may be called while connections are served.
 namespace netscore::testing {
 
@@ -64,6 +70,7 @@ class FakeKubeApiServer {
     std::uint64_t unauthorized = 0;
     std::uint64_t forbidden = 0;
     std::uint64_t bindings = 0;
+    std::uint64_t patches = 0;  // answered 200
   };
 
   FakeKubeApiServer();
@@ -84,6 +91,9 @@ class FakeKubeApiServer {
   unsigned bind_pod(const std::string& ns, const std::string& name, const std::string& node);
   bool delete_pod(const std::string& ns, const std::string& name);
   bool set_pod_phase(const std::string& ns, const std::string& name, const std::string& phase);
+  // A merge patch of the pod's labels; nullopt when there is no such pod.
+  std::optional<kube::Pod> patch_pod_labels(const std::string& ns, const std::string& name,
+                                            const kube::LabelPatch& patch);
   std::optional<kube::Pod> pod(const std::string& ns, const std::string& name) const;
   std::uint64_t resource_version() const;
   // Bound, non-terminal pods per node (what a scheduler's cache would count).
@@ -146,6 +156,7 @@ class FakeKubeApiServer {
     std::string query{};  // without the leading '?'
     std::map<std::string, std::string> params{};
     std::string authorization{};
+    std::string content_type{};
     std::string body{};
 
     std::string param(const std::string& key) const {
@@ -162,6 +173,7 @@ class FakeKubeApiServer {
   Reply get(kube::Resource resource, const std::string& ns, const std::string& name);
   Reply create(const Request& request, const std::string& ns);
   Reply bind(const Request& request, const std::string& ns, const std::string& name);
+  Reply patch(const Request& request, const std::string& ns, const std::string& name);
   void watch(boost::asio::ip::tcp::socket& socket, const Request& request, kube::Resource resource,
              const std::string& ns);
   static Event pod_event(std::string type, std::optional<kube::Pod> old_pod,

@@ -294,4 +294,28 @@ std::optional<Binding> binding_from_json(std::string_view body, std::string& err
   return b;
 }
 
+std::optional<LabelPatch> label_patch_from_json(std::string_view body, std::string& error) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    error = "the body is not a JSON object";
+    return std::nullopt;
+  }
+  LabelPatch patch;
+  const auto& labels = member(member(doc, "metadata"), "labels");
+  if (!labels.IsObject()) return patch;
+  for (const auto& label : labels.GetObject()) {
+    const std::string key(label.name.GetString(), label.name.GetStringLength());
+    if (label.value.IsNull()) {
+      patch[key] = std::nullopt;
+    } else if (label.value.IsString()) {
+      patch[key] = std::string(label.value.GetString(), label.value.GetStringLength());
+    } else {
+      error = "metadata.labels." + key + ": a label value is a string";
+      return std::nullopt;
+    }
+  }
+  return patch;
+}
+
 }  // namespace netscore::testing::kube

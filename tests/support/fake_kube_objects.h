@@ -95,4 +95,10 @@ struct Binding {
 };
 std::optional<Binding> binding_from_json(std::string_view body, std::string& error);
 
+// metadata.labels of a JSON merge patch (RFC 7386): a value per key, nullopt for a key to remove
+// (null). nullopt (with `error`) when the body is not a JSON object or a label value is neither a
+// string nor null.
+using LabelPatch = std::map<std::string, std::optional<std::string>, std::less<>>;
+std::optional<LabelPatch> label_patch_from_json(std::string_view body, std::string& error);
+
 }  // namespace netscore::testing::kube

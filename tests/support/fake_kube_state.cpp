@@ -132,6 +132,28 @@ bool FakeKubeApiServer::delete_pod_locked(const std::string& key) {
   return true;
 }
 
+std::optional<kube::Pod> FakeKubeApiServer::patch_pod_labels(const std::string& ns,
+                                                             const std::string& name,
+                                                             const kube::LabelPatch& patch) {
+  std::lock_guard lock(mutex_);
+  const auto it = pods_.find(ns + "/" + name);
+  if (it == pods_.end()) return std::nullopt;
+  kube::Pod patched = it->second;
+  for (const auto& [key, value] : patch) {
+    if (value) {
+      patched.labels[key] = *value;
+    } else {
+      patched.labels.erase(key);
+    }
+  }
+  // As the API server: a patch that changes nothing writes nothing (no new resourceVersion, no
+  // event).
+  if (patched.labels == it->second.labels) return it->second;
+  record(pod_event("MODIFIED", it->second, patched));
+  it->second = *history_.back().new_pod;
+  return it->second;
+}
+
 bool FakeKubeApiServer::set_pod_phase(const std::string& ns, const std::string& name,
                                       const std::string& phase) {
   std::lock_guard lock(mutex_);

@@ -269,7 +269,7 @@ void ControlPlane::start_apiserver() {
     throw std::runtime_error("kube-apiserver never created the default namespace");
 }
 
-void ControlPlane::bind_collector(const std::string& rbac_manifest) {
+void ControlPlane::bind_collector(const std::string& rbac_manifest) const {
   const ClusterRoleSpec role = cluster_role(rbac_manifest);
   const KubeApi api = admin();
   expect_created(

@@ -69,6 +69,9 @@ class ControlPlane {
   // Creates, as the admin, every document of a manifest file (Namespaces, ServiceAccounts, RBAC:
   // control_plane_files.h's collection_path). Throws std::runtime_error on a refusal.
   void apply(const std::string& manifests) const;
+  // Creates the ClusterRole of a manifest file and binds it to the collector's user (the
+  // constructor does so with the collector's read-only role). Throws as apply().
+  void bind_collector(const std::string& rbac_manifest) const;
 
   // Starts kube-scheduler with this KubeSchedulerConfiguration (its clientConnection.kubeconfig
   // scheduler_kubeconfig()) and waits until its cache holds `nodes` nodes. Throws as above.
@@ -87,7 +90,6 @@ class ControlPlane {
   void write_credentials();
   void start_etcd();
   void start_apiserver();
-  void bind_collector(const std::string& rbac_manifest);
 
   TempDir dir_;  // declared first: removed after every process below is stopped
   std::string admin_token_, admin_token_file_, scheduler_token_, collector_token_file_;

@@ -70,6 +70,22 @@ void set_value(std::vector<std::string>& lines, std::string_view key, const std:
   }
 }
 
+// Drops the one line with `key` and the lines indented under it.
+void drop_block(std::vector<std::string>& lines, std::string_view key) {
+  std::vector<std::string> kept;
+  std::optional<std::size_t> dropping;  // the dropped key's indentation
+  for (auto& line : lines) {
+    if (dropping && (blank_or_comment(line) || indent(line) > *dropping)) continue;
+    dropping.reset();
+    if (!blank_or_comment(line) && key_of(line) == key) {
+      dropping = indent(line);
+      continue;
+    }
+    kept.push_back(std::move(line));
+  }
+  lines = std::move(kept);
+}
+
 // Drops the top-level `extenders:` key and everything indented under it.
 void drop_extenders(std::vector<std::string>& lines) {
   std::vector<std::string> kept;
@@ -195,6 +211,7 @@ std::string descheduler_policy(std::string_view shipped, const DeschedulerEdits&
   std::vector<std::string> lines = split_lines(shipped);
   set_value(lines, "url", edits.prometheus_url);
   set_value(lines, "minPodAge", edits.min_pod_age);
+  if (!edits.label_selector) drop_block(lines, "labelSelector");
   return join_lines(lines);
 }
 

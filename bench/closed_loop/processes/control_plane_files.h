@@ -50,10 +50,12 @@ ClusterRoleSpec cluster_role(std::string_view manifests);
 // The descheduler overlay (deploy/overlays/descheduler) as the benchmark runs it: its policy with
 // the run's Prometheus URL (https on 127.0.0.1, port 443, no port in the URL, as the descheduler
 // verifies the certificate against the URL's host with its port) and DefaultEvictor's minPodAge
-// scaled by the run's time scale; every other line as shipped.
+// scaled by the run's time scale; every other line as shipped, but DefaultEvictor's labelSelector
+// when no collector labels the pods it selects (a run without netscore).
 struct DeschedulerEdits {
   std::string prometheus_url;
   std::string min_pod_age;  // a Go duration: "80s"
+  bool label_selector = true;
 };
 std::string descheduler_policy(std::string_view shipped, const DeschedulerEdits& edits);
 

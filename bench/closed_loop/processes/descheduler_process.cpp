@@ -44,6 +44,9 @@ unsigned count_lines(const std::string& log, const std::string& text) {
   return count;
 }
 
+// The collector's NETSCORE_REBALANCE_REST as shipped: ten minutes, scaled like minPodAge.
+constexpr double kRest_s = 600;
+
 }  // namespace
 
 LoopbackCertificate::LoopbackCertificate() : dir_(testing::make_temp_dir("netscore-loopback-tls")) {
@@ -73,8 +76,19 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
                      "the overlay's --descheduling-interval"));
   min_pod_age_ = fmt::format("{}s", scaled_seconds(yaml_value(policy, "minPodAge"),
                                                    options.time_scale, "the overlay's minPodAge"));
+  // thresholds comes before targetThresholds, each with its one MetricResource.
+  const std::size_t low_at = policy.find(" thresholds:");
+  const std::size_t target_at = policy.find("targetThresholds:");
+  if (low_at == std::string::npos || target_at == std::string::npos || target_at < low_at)
+    throw std::runtime_error("the overlay's policy: thresholds, then targetThresholds");
+  low_points_ = yaml_value(policy.substr(low_at, target_at - low_at), "MetricResource");
+  target_points_ = yaml_value(policy.substr(target_at), "MetricResource");
   control_plane.apply(read_file(options.overlay_dir + "/namespace.yaml"));
   control_plane.apply(read_file(options.overlay_dir + "/rbac.yaml"));
+  // The collector's half of the overlay: its patch of pods (the component's binding names the
+  // ServiceAccounts of a cluster; here the collector's user gets the same role).
+  if (options.nominating)
+    control_plane.bind_collector(read_file(options.overlay_dir + "/collector/rbac.yaml"));
   // Prometheus here checks no token; the descheduler still reads and sends the Secret's.
   const auto reply = control_plane.admin().post(
       fmt::format("/api/v1/namespaces/{}/secrets", kNamespace),
@@ -83,8 +97,10 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
     throw std::runtime_error(fmt::format("creating the Secret {}: http status {}: {}", kTokenSecret,
                                          reply.status, reply.body.substr(0, 300)));
   }
-  write_file(file("policy.yaml"), descheduler_policy(policy, {.prometheus_url = "https://127.0.0.1",
-                                                              .min_pod_age = min_pod_age_}));
+  write_file(file("policy.yaml"),
+             descheduler_policy(policy, {.prometheus_url = "https://127.0.0.1",
+                                         .min_pod_age = min_pod_age_,
+                                         .label_selector = options.nominating}));
 }
 
 DeschedulerProcess::~DeschedulerProcess() {
@@ -112,6 +128,16 @@ void DeschedulerProcess::start(const std::string& prometheus_ca) {
     throw std::runtime_error("the descheduler exited at once:\n" +
                              testing::log_tail(file("descheduler.log")));
   }
+}
+
+Environment DeschedulerProcess::collector_env() const {
+  if (!options_.nominating) return {};
+  return {{"NETSCORE_REBALANCE_LABEL", "true"},
+          {"NETSCORE_REBALANCE_MIN_POD_AGE", min_pod_age_},
+          {"NETSCORE_REBALANCE_TARGET_POINTS", target_points_},
+          {"NETSCORE_REBALANCE_LOW_POINTS", low_points_},
+          {"NETSCORE_REBALANCE_REST",
+           fmt::format("{}ms", std::lround(kRest_s * 1000 / options_.time_scale))}};
 }
 
 std::string DeschedulerProcess::summary() const {

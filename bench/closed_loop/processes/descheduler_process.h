@@ -5,6 +5,7 @@
 
 #include "bench/closed_loop/processes/control_plane.h"
 #include "bench/closed_loop/processes/traffic_exporter.h"
+#include "common/config.h"
 #include "tests/support/binary_process.h"
 
 // kubernetes-sigs/descheduler v0.33.0 as deploy/overlays/descheduler runs it, against the
@@ -39,6 +40,9 @@ struct DeschedulerOptions {
   std::string binary_dir;   // holds `descheduler`
   std::string overlay_dir;  // deploy/overlays/descheduler
   double time_scale = 1;
+  // A netscore collector runs and nominates the pods to evict (collector_env()); without one the
+  // policy's labelSelector goes, as nothing would match it.
+  bool nominating = false;
 };
 
 class DeschedulerProcess {
@@ -55,6 +59,9 @@ class DeschedulerProcess {
   void start(const std::string& prometheus_ca);
   // The scaled descheduling interval.
   double interval_s() const { return interval_s_; }
+  // With `nominating`: the collector's settings that nominate what this policy evicts (its
+  // deviation thresholds, its scaled minPodAge); else none.
+  Environment collector_env() const;
   // What its log says of the cycles: "N cycles, M evictions" from its own lines.
   std::string summary() const;
 
@@ -66,6 +73,7 @@ class DeschedulerProcess {
   std::string dir_;
   double interval_s_ = 0;
   std::string min_pod_age_;
+  std::string target_points_, low_points_;
   std::optional<testing::BinaryProcess> process_;
 };
 

@@ -145,9 +145,11 @@ class KubeCluster final : public RealtimeCluster {
   }
 
   Environment collector_env() const override {
-    return {{"NETSCORE_KUBE_API_URL", control_plane_.url()},
-            {"NETSCORE_KUBE_TOKEN_FILE", control_plane_.collector_token_file()},
-            {"NETSCORE_KUBE_CA_FILE", control_plane_.ca_file()}};
+    Environment env{{"NETSCORE_KUBE_API_URL", control_plane_.url()},
+                    {"NETSCORE_KUBE_TOKEN_FILE", control_plane_.collector_token_file()},
+                    {"NETSCORE_KUBE_CA_FILE", control_plane_.ca_file()}};
+    if (descheduler_) env.merge(descheduler_->collector_env());
+    return env;
   }
 
   void create_initial(std::uint32_t pod, std::size_t node) override {

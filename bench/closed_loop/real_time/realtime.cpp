@@ -48,6 +48,13 @@ static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler
 
 enum class EventKind { trace, schedule, sample };
 
+// A descheduler evicts what netscore's collector nominates when netscore runs (its labelSelector
+// matches the collector's label), and chooses among every evictable pod otherwise.
+KubeClusterOptions nominating(KubeClusterOptions kube, const Policy& policy) {
+  if (kube.descheduler) kube.descheduler->nominating = policy.kind == PolicyKind::netscore;
+  return kube;
+}
+
 using Event = TimedEvent<EventKind>;
 
 class RealtimeLoop {
@@ -59,7 +66,7 @@ class RealtimeLoop {
         params_(params),
         binaries_(binaries),
         nodes_(trace.node_names.size()),
-        cluster_(kube ? kube_cluster(trace, *kube) : fake_cluster(trace)),
+        cluster_(kube ? kube_cluster(trace, nominating(*kube, policy)) : fake_cluster(trace)),
         external_scheduler_(cluster_->schedules(policy)),
         exporter_(trace.node_names, {trace.background, trace.counter_start},
                   {trace.background_transmit, trace.counter_start_transmit}, trace.speed,

@@ -157,6 +157,51 @@ TEST(FakeKubeApiServer, CreateBindDeleteOverHttp) {
   EXPECT_FALSE(server.pod("shop", "a").has_value());
 }
 
+TEST(FakeKubeApiServer, MergePatchOfLabelsIsOneModifiedEvent) {
+  FakeKubeApiServer server;
+  server.create_pod(kube::Pod{.ns = "shop", .name = "a", .node = "n1", .labels = {{"app", "web"}}});
+  const std::string rv = std::to_string(server.resource_version());
+  KubeWatchReader watch(port_of(server), "/api/v1/pods?watch=1&resourceVersion=" + rv);
+  const std::string url = server.url() + "/api/v1/namespaces/shop/pods/a";
+  const auto merge = [&](const std::string& body, const std::string& type) {
+    return http_request({.method = "PATCH", .url = url, .body = body, .content_type = type});
+  };
+  const auto set = merge(R"({"metadata":{"labels":{"netscore.io/rebalance":"evict"}}})",
+                         "application/merge-patch+json");
+  ASSERT_EQ(set.status, 200) << set.body;
+  const auto patched = parse(set.body);
+  EXPECT_EQ(patched["kind"], "Pod");
+  EXPECT_EQ(patched["metadata"]["labels"]["netscore.io/rebalance"], "evict");
+  EXPECT_EQ(patched["metadata"]["labels"]["app"], "web");  // merged, not replaced
+  EXPECT_EQ(server.pod("shop", "a")->labels.at("netscore.io/rebalance"), "evict");
+  const std::uint64_t after_set = server.resource_version();
+  // The same patch again changes nothing: no new version, no event.
+  EXPECT_EQ(merge(R"({"metadata":{"labels":{"netscore.io/rebalance":"evict"}}})",
+                  "application/merge-patch+json")
+                .status,
+            200);
+  EXPECT_EQ(server.resource_version(), after_set);
+  const auto removed = merge(R"({"metadata":{"labels":{"netscore.io/rebalance":null}}})",
+                             "application/merge-patch+json");
+  ASSERT_EQ(removed.status, 200) << removed.body;
+  EXPECT_FALSE(parse(removed.body)["metadata"]["labels"].HasMember("netscore.io/rebalance"));
+  ASSERT_TRUE(watch.wait_for_lines(2));
+  EXPECT_EQ(parse(watch.lines()[0])["type"], "MODIFIED");
+  EXPECT_EQ(parse(watch.lines()[1])["type"], "MODIFIED");
+  EXPECT_EQ(server.counters().patches, 3U);
+
+  EXPECT_EQ(merge(R"({"metadata":{"labels":{"x":"y"}}})", "application/json").status, 415);
+  EXPECT_EQ(merge("[]", "application/merge-patch+json").status, 400);
+  EXPECT_EQ(merge(R"({"metadata":{"labels":{"x":1}}})", "application/merge-patch+json").status,
+            400);
+  EXPECT_EQ(http_request({.method = "PATCH",
+                          .url = server.url() + "/api/v1/namespaces/shop/pods/missing",
+                          .body = "{}",
+                          .content_type = "application/merge-patch+json"})
+                .status,
+            404);
+}
+
 TEST(FakeKubeApiServer, BookmarksOnlyWhenAllowed) {
   FakeKubeApiServer server;
   server.create_pod(pod_named("a", "n1"));

@@ -182,6 +182,20 @@ TEST(DeschedulerPolicyTest, OnlyTheUrlAndMinPodAgeChange) {
                std::invalid_argument);
 }
 
+TEST(DeschedulerPolicyTest, WithoutACollectorTheLabelSelectorGoes) {
+  const std::string policy = shipped(kDeschedulerOverlay + "policy.yaml");
+  EXPECT_EQ(yaml_value(policy, "netscore.io/rebalance"), "evict");
+  const std::string edited = descheduler_policy(
+      policy,
+      {.prometheus_url = "https://127.0.0.1", .min_pod_age = "80s", .label_selector = false});
+  EXPECT_EQ(edited.find("labelSelector"), std::string::npos);
+  EXPECT_EQ(edited.find("netscore.io/rebalance"), std::string::npos);
+  // What followed it is kept.
+  EXPECT_EQ(yaml_value(edited, "minPodAge"), "80s");
+  EXPECT_EQ(yaml_value(edited, "nodeFit"), yaml_value(policy, "nodeFit"));
+  EXPECT_EQ(yaml_value(edited, "minReplicas"), yaml_value(policy, "minReplicas"));
+}
+
 TEST(DeschedulerPolicyTest, ReadsTheShippedIntervalAndRefusesAmbiguity) {
   EXPECT_EQ(
       container_flag(shipped(kDeschedulerOverlay + "deployment.yaml"), "descheduling-interval"),

@@ -228,5 +228,17 @@ TEST(PodObject, NamespaceNameAndHostNetwork) {
   EXPECT_FALSE(plain->host_network);
 }
 
+TEST(PodRebalanceLabel, OnlyTheNominatingValueCounts) {
+  const auto labelled = [](const std::string& labels) {
+    const auto pod = parse_pod(R"({"metadata": {"uid": "u1", "namespace": "shop", "labels": {)" +
+                               labels + "}}}");
+    return pod && pod->nominated;
+  };
+  EXPECT_TRUE(labelled(R"("netscore.io/rebalance": "evict")"));
+  EXPECT_FALSE(labelled(R"("netscore.io/rebalance": "keep")"));
+  EXPECT_FALSE(labelled(R"("netscore.io/rebalance": true)"));
+  EXPECT_FALSE(labelled(R"("app": "evict")"));
+}
+
 }  // namespace
 }  // namespace netscore::collector

@@ -206,6 +206,23 @@ TEST_F(PublisherTest, WithAClusterTheStatusCarriesItsCountsAndChangesRepublish) 
   publisher.stop();
 }
 
+// The rebalance labeler's counts reach the status when a measurement is published.
+TEST_F(PublisherTest, TheRebalanceCountsReachTheStatus) {
+  ClusterState state;
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  RebalanceStatus rebalance;
+  rebalance.nominees = 2;
+  rebalance.patches_total = 5;
+  rebalance.patch_failures_total = 1;
+  Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher, &rebalance});
+  publisher.publish(good(42, 7000));
+  shm::CollectorStatus s{};
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.rebalance_nominees, 2U);
+  EXPECT_EQ(s.rebalance_patches_total, 5U);
+  EXPECT_EQ(s.rebalance_patch_failures_total, 1U);
+}
+
 TEST(PublisherGap, GrowsWithThePublishCostWithinItsBounds) {
   const Publisher::Options options{.coalesce = std::chrono::milliseconds(5),
                                    .cluster_busy_share = 0.1,

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -409,6 +410,46 @@ TEST(PlacementLedger, NodesOfPodsByNameOffTheHostNetwork) {
   state.upsert_pod({.uid = "2", .node = "n2", .name = "shop/web-0"}, kNow);
   state.remove_pod("1", kNow);
   EXPECT_EQ(state.nodes_of_pods(names), (std::vector<std::string>{"n2", "", ""}));
+}
+
+// What the rebalance nomination reads: every named pod with its workload, placement and prices.
+TEST(PlacementLedger, BoundPodsNameEachPodOffTheHostNetworkWithItsPrices) {
+  PlacementLedger state;
+  PodFacts measured = pod("m", "n1", "ns/Deployment/web");
+  measured.name = "ns/web-1";
+  measured.nominated = true;
+  PodFacts annotated = pod("a", "n2", "ns/Deployment/web");
+  annotated.name = "ns/web-2";
+  annotated.annotated_rate = 500;
+  PodFacts host = pod("h", "n1");
+  host.name = "ns/agent";
+  host.host_network = true;
+  state.upsert_pod(measured, kLongAgo);
+  state.upsert_pod(annotated, kLongAgo + 5);
+  state.upsert_pod(host, kLongAgo);
+  const std::vector<MeasuredPod> read{{.name = "ns/web-1", .receive = 2000, .transmit = 100}};
+  state.measure_pods(read, at(kNow));
+  auto pods = state.bound_pods();
+  std::sort(pods.begin(), pods.end(),
+            [](const BoundPod& x, const BoundPod& y) { return x.name < y.name; });
+  ASSERT_EQ(pods.size(), 2U);
+  EXPECT_EQ(pods[0].name, "ns/web-1");
+  EXPECT_EQ(pods[0].node, "n1");
+  EXPECT_EQ(pods[0].workload, "ns/Deployment/web");
+  EXPECT_EQ(pods[0].workload_pods, 2U);
+  EXPECT_EQ(pods[0].placed_ms, kLongAgo);
+  EXPECT_EQ(pods[0].receive.rate, 2000);
+  EXPECT_EQ(pods[0].receive.source, PriceSource::measurement);
+  EXPECT_EQ(pods[0].transmit.rate, 100);
+  EXPECT_TRUE(pods[0].nominated);
+  EXPECT_FALSE(pods[1].nominated);
+  EXPECT_EQ(pods[1].name, "ns/web-2");
+  EXPECT_EQ(pods[1].placed_ms, kLongAgo + 5);
+  EXPECT_EQ(pods[1].receive.rate, 500);
+  EXPECT_EQ(pods[1].receive.source, PriceSource::annotation);
+  // Its workload's measured mean: the one measured pod's.
+  EXPECT_EQ(pods[1].transmit.rate, 100);
+  EXPECT_EQ(pods[1].transmit.source, PriceSource::workload_measurement);
 }
 
 }  // namespace

@@ -285,6 +285,23 @@ TEST_F(MixedTableTest, ThePodTrafficStateIsShown) {
   EXPECT_EQ(doc["collector"]["pod_traffic_eval_wall_ms"].GetInt64(), 1'700'000'000'000);
 }
 
+// The collector's label patches for the descheduler (NETSCORE_REBALANCE_LABEL).
+TEST_F(MixedTableTest, RebalancePatchesAreCounted) {
+  shm::CollectorStatus status{};
+  status.refresh_interval_ms = 1000;
+  status.rebalance_nominees = 3;
+  status.rebalance_patches_total = 11;
+  status.rebalance_patch_failures_total = 4;
+  writer_->record_status(status);
+  MetricFamilies families;
+  collect_table_metrics(attachment_.reader(), 0, families);
+  std::string out;
+  write_prometheus_text(families, out);
+  EXPECT_THAT(out, HasSubstr("netscore_extender_collector_rebalance_nominees 3\n"));
+  EXPECT_THAT(out, HasSubstr("netscore_extender_collector_rebalance_patches_total 11\n"));
+  EXPECT_THAT(out, HasSubstr("netscore_extender_collector_rebalance_patch_failures_total 4\n"));
+}
+
 // What the collector asks apart from its refresh query, and when it asked the link speeds in use.
 TEST_F(MixedTableTest, RequestsAskedApartAndTheLinkSpeedsTimeAreShown) {
   shm::CollectorStatus status{};

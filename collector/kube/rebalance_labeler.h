@@ -1,0 +1,111 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
+#include "common/config.h"
+#include "common/model/rebalance.h"
+#include "common/table/score_table_reader.h"
+
+// NETSCORE_REBALANCE_LABEL: the pod a descheduler should evict from each over-utilised node,
+// chosen by model::nominate_evictions from the collector's own table and watched pods, labelled
+// kRebalanceLabel=kRebalanceLabelValue with a merge patch; pods no longer chosen lose the label.
+// A thread of its own with its own API session, so a slow API server never delays a refresh.
+namespace netscore::collector {
+
+// The nomination's view of the table and the pods: each node's utilisation in the snapshot's
+// direction (with max, the busier one, as the recorded series has it) and each pod's price in the
+// direction its node's utilisation comes from, `average_*` where nothing prices it. Nodes without
+// a utilisation (no link speed) are left out, as are their pods.
+struct RebalanceInputs {
+  std::vector<model::RebalanceNode> nodes{};
+  std::vector<model::RebalancePod> pods{};
+};
+RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows, model::Direction direction,
+                                 const std::vector<model::BoundPod>& pods, double average_receive,
+                                 double average_transmit);
+
+// The merge patch that sets (true) or removes the label.
+std::string rebalance_label_patch(bool nominated);
+
+// What the labeler reports to the collector status (thread-safe: the labeler writes, the publisher
+// reads when it writes the status).
+struct RebalanceStatus {
+  std::atomic<std::uint32_t> nominees{0};
+  std::atomic<std::uint64_t> patches_total{0};
+  std::atomic<std::uint64_t> patch_failures_total{0};
+};
+
+class RebalanceLabeler {
+ public:
+  struct Options {
+    KubeConfig kube{};
+    std::string table{};  // the collector's score table, read back
+    model::RebalanceSettings settings{};
+    model::Direction direction = model::Direction::receive;
+    std::chrono::milliseconds interval{std::chrono::seconds(15)};
+    // A workload whose nominee left (evicted, most likely) gets no other nominee this long: the
+    // descheduler should not move it twice in a row.
+    std::chrono::milliseconds rest{std::chrono::minutes(10)};
+    // Patches per round at most; the rest wait for the next round.
+    std::size_t max_writes = 8;
+    std::function<std::int64_t()> now_ms{};  // Unix ms; tests pin it
+  };
+  struct Counters {
+    std::uint64_t rounds = 0;
+    std::uint64_t labelled = 0;    // patches that set the label
+    std::uint64_t unlabelled = 0;  // patches that removed it
+    std::uint64_t failures = 0;    // patches without a 200 (a vanished pod's 404 not counted)
+  };
+
+  static Options options(const Config& config);
+
+  // `status`, when given, outlives the labeler.
+  RebalanceLabeler(Options options, ClusterState& state, const ClusterWatcher& watcher,
+                   RebalanceStatus* status = nullptr);
+  RebalanceLabeler(const RebalanceLabeler&) = delete;
+  RebalanceLabeler& operator=(const RebalanceLabeler&) = delete;
+  ~RebalanceLabeler();
+
+  void start();
+  void stop();
+  // One look: nominate, then patch what differs from the watched labels. start() runs it every
+  // interval; tests call it directly instead.
+  void round();
+  Counters counters() const;
+
+ private:
+  void run(std::stop_token stop);
+  // The patch of one pod; false when the pod is gone.
+  void write(const std::string& pod, bool nominated, std::int64_t now);
+  // Marks resting pods: those of workloads whose nominee left within `rest`.
+  void rest_workloads(std::vector<model::RebalancePod>& pods, std::int64_t now);
+
+  Options options_;
+  ClusterState& state_;
+  const ClusterWatcher& watcher_;
+  RebalanceStatus* status_;
+  std::stop_source stop_{};  // before client_, which is built with its token
+  KubeClient client_;
+  std::optional<ScoreTableReader> reader_;
+  std::map<std::string, std::string> nominated_{};  // pod -> workload, as last nominated
+  std::map<std::string, std::int64_t> resting_{};   // workload -> when its nominee left
+  // What was written and when: the watch shows a patch only later.
+  std::map<std::string, std::pair<bool, std::int64_t>> written_{};
+  mutable std::mutex mutex_;  // counters_
+  Counters counters_{};
+  std::jthread thread_{};
+};
+
+}  // namespace netscore::collector

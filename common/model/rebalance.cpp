@@ -1,0 +1,119 @@
+#include "common/model/rebalance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace netscore::model {
+namespace {
+
+// The descheduler reads a metric as a quantity of value × 100 and keeps its integer part.
+double points_of(double utilisation) {
+  return std::max(0.0, std::floor(utilisation * 100));
+}
+
+std::string_view kind_of(std::string_view workload) {
+  const std::size_t first = workload.find('/');
+  const std::size_t second = workload.find('/', first + 1);
+  if (first == std::string_view::npos || second == std::string_view::npos) return {};
+  return workload.substr(first + 1, second - first - 1);
+}
+
+// The pod to move off one node, or nullopt; `need` and `room` in bytes/s.
+std::optional<std::size_t> pick(const std::vector<const RebalancePod*>& candidates, double need,
+                                double room) {
+  std::optional<std::size_t> enough, dearest;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const RebalancePod& pod = *candidates[i];
+    if (pod.price > room) continue;
+    const auto better = [&](const std::optional<std::size_t>& best, bool cheaper) {
+      if (!best) return true;
+      const RebalancePod& other = *candidates[*best];
+      if (pod.price != other.price)
+        return cheaper ? pod.price < other.price : pod.price > other.price;
+      return pod.name < other.name;
+    };
+    if (pod.price >= need) {
+      if (better(enough, true)) enough = i;
+    } else if (better(dearest, false)) {
+      dearest = i;
+    }
+  }
+  return enough ? enough : dearest;
+}
+
+}  // namespace
+
+bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settings,
+                        std::int64_t now_ms) {
+  const std::string_view kind = kind_of(pod.workload);
+  if (kind != "Deployment" && kind != "ReplicaSet" && kind != "StatefulSet") return false;
+  if (pod.host_network || pod.resting || pod.workload_pods < settings.min_replicas) return false;
+  if (pod.placed_ms <= 0 || now_ms - pod.placed_ms < settings.min_pod_age_ms) return false;
+  const std::string_view namespace_name = std::string_view(pod.name).substr(0, pod.name.find('/'));
+  return std::find(settings.excluded_namespaces.begin(), settings.excluded_namespaces.end(),
+                   namespace_name) == settings.excluded_namespaces.end();
+}
+
+double rebalance_target(const std::vector<RebalanceNode>& nodes,
+                        const RebalanceSettings& settings) {
+  if (nodes.empty()) return 0;
+  double sum = 0;
+  for (const auto& node : nodes) sum += points_of(node.utilisation);
+  return std::min(100.0, sum / static_cast<double>(nodes.size()) + settings.target_points);
+}
+
+std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
+                                        const std::vector<RebalancePod>& pods,
+                                        const RebalanceSettings& settings, std::int64_t now_ms) {
+  std::vector<Nominee> nominees;
+  if (nodes.empty()) return nominees;
+  const double target = rebalance_target(nodes, settings);
+  const double low = std::max(0.0, target - settings.target_points - settings.low_points);
+  // Where a moved pod goes: the coolest node, which the scheduler running netscore prefers.
+  const RebalanceNode* coolest = nullptr;
+  std::size_t under = 0;
+  for (const auto& node : nodes) {
+    if (points_of(node.utilisation) <= low) ++under;
+    if (node.speed > 0 && (!coolest || node.utilisation < coolest->utilisation)) coolest = &node;
+  }
+  if (under == 0 || under == nodes.size() || !coolest) return nominees;
+  const double room = (target / 100 - coolest->utilisation) * coolest->speed;
+
+  std::unordered_map<std::string_view, std::vector<const RebalancePod*>> by_node;
+  for (const auto& pod : pods) {
+    if (pod.price >= 0 && rebalance_eligible(pod, settings, now_ms))
+      by_node[pod.node].push_back(&pod);
+  }
+  // The hottest nodes choose first; a workload gives up one pod at a time, so a pod of a workload
+  // chosen on a hotter node is not a candidate on a cooler one.
+  std::vector<const RebalanceNode*> hot;
+  for (const auto& node : nodes) {
+    if (node.speed > 0 && points_of(node.utilisation) > target - settings.early_points)
+      hot.push_back(&node);
+  }
+  std::sort(hot.begin(), hot.end(), [](const RebalanceNode* a, const RebalanceNode* b) {
+    return a->utilisation != b->utilisation ? a->utilisation > b->utilisation : a->name < b->name;
+  });
+  std::set<std::string_view> moving;  // workloads with a nominee
+  for (const RebalanceNode* node : hot) {
+    const auto found = by_node.find(node->name);
+    if (found == by_node.end()) continue;
+    std::erase_if(found->second,
+                  [&](const RebalancePod* pod) { return moving.contains(pod->workload); });
+    const double need = std::max(node->utilisation - target / 100, 0.01) * node->speed;
+    if (const auto chosen = pick(found->second, need, room)) {
+      const RebalancePod& pod = *found->second[*chosen];
+      nominees.push_back({pod.name, node->name});
+      moving.insert(pod.workload);
+    }
+  }
+  std::sort(nominees.begin(), nominees.end(),
+            [](const Nominee& a, const Nominee& b) { return a.pod < b.pod; });
+  return nominees;
+}
+
+}  // namespace netscore::model

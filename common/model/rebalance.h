@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Which pod the descheduler should evict from a node whose link is over its target: the
+// descheduler's LowNodeUtilization (v0.33, useDeviationThresholds on one MetricResource) decides
+// which nodes are over-utilised but picks the pod by priority and QoS, which know nothing of
+// traffic; it evicts only pods its DefaultEvictor's labelSelector matches, so the collector labels
+// one pod per over-target node, chosen here (pure: no I/O, no clock it is not given).
+namespace netscore::model {
+
+// The descheduler's policy as the nomination must mirror it.
+struct RebalanceSettings {
+  // LowNodeUtilization's targetThresholds and thresholds, in points of utilisation × 100 around
+  // the mean: over-utilised above mean + target_points, under-utilised at or below mean -
+  // low_points.
+  double target_points = 10;
+  double low_points = 5;
+  // A node this many points below the over-utilised threshold already gets a nominee: the
+  // descheduler reads the series at its own moment, and a nominee on a node it does not find over
+  // the threshold is never evicted.
+  double early_points = 2;
+  // DefaultEvictor's minPodAge: a younger pod is not evicted, so it is not nominated either (its
+  // own traffic has not been measured yet, and a replacement is not moved again at once).
+  std::int64_t min_pod_age_ms = 20 * 60 * 1000;
+  // DefaultEvictor's minReplicas: a workload with fewer pods keeps them.
+  std::uint32_t min_replicas = 2;
+  // LowNodeUtilization's evictableNamespaces.exclude.
+  std::vector<std::string> excluded_namespaces{"kube-system", "monitoring", "descheduler"};
+};
+
+// A node as the descheduler's query reads it.
+struct RebalanceNode {
+  std::string name{};
+  double utilisation = 0;  // the recorded series' value: the busier direction's share, 0..1
+  double speed = 0;        // link speed in bytes/s: what turns a pod's price into utilisation
+};
+
+// A bound pod and what the descheduler's evictor would make of it.
+struct RebalancePod {
+  std::string name{};               // "namespace/name"
+  std::string node{};               // spec.nodeName
+  std::string workload{};           // "namespace/Kind/name" of its controlling owner; empty: none
+  std::uint32_t workload_pods = 0;  // running pods of that workload
+  bool host_network = false;
+  std::int64_t placed_ms = 0;  // when it started (the descheduler counts minPodAge from there)
+  // Bytes/s in the direction its node's utilisation comes from; < 0: not known.
+  double price = -1;
+  // Its workload gave up a nominated pod recently: not moved twice in a row.
+  bool resting = false;
+};
+
+struct Nominee {
+  std::string pod{};   // "namespace/name"
+  std::string node{};  // the node it cools
+};
+
+// Whether the evictor may evict `pod`, as far as the collector can tell: a pod of a Deployment,
+// ReplicaSet or StatefulSet with min_replicas pods or more, off the host network, outside the
+// excluded namespaces, at least min_pod_age_ms old at `now_ms`, and not resting.
+bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settings,
+                        std::int64_t now_ms);
+
+// The over-utilised threshold the descheduler computes from these nodes, in points: the mean of
+// each node's utilisation × 100 truncated to an integer (as its usage client reads a metric),
+// plus target_points, at most 100. 0 without nodes.
+double rebalance_target(const std::vector<RebalanceNode>& nodes, const RebalanceSettings& settings);
+
+// At most one pod per node whose utilisation is above rebalance_target() - early_points, sorted
+// by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
+// Per node, hottest first, among its eligible pods with a known price that would not take the
+// coolest node over the target and whose workload has no nominee on a hotter node: the cheapest
+// whose move brings the node down to the target (at least one point), else the dearest. A node
+// without such a pod gets none. Ties go to the lower name.
+std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
+                                        const std::vector<RebalancePod>& pods,
+                                        const RebalanceSettings& settings, std::int64_t now_ms);
+
+}  // namespace netscore::model

@@ -1,0 +1,168 @@
+#include "common/model/rebalance.h"
+
+#include <gtest/gtest.h>
+
+namespace netscore::model {
+namespace {
+
+constexpr double kSpeed = 1e8;  // bytes/s: one point of utilisation is 1e6
+constexpr std::int64_t kNow = 10'000'000;
+constexpr std::int64_t kHourAgo = kNow - 3'600'000;
+
+RebalancePod rebalance_pod(std::string name, std::string node, double price) {
+  return {.name = "shop/" + name,
+          .node = std::move(node),
+          .workload = "shop/Deployment/web",
+          .workload_pods = 3,
+          .placed_ms = kHourAgo,
+          .price = price};
+}
+
+// Points 70, 30, 20, 20: mean 35, over-utilised above 45, under-utilised at 30 or below (b, c,
+// d); the coolest is c, with room for 25 points (2.5e7 bytes/s) before it reaches 45. Node a
+// needs 25 points moved to come down to 45.
+std::vector<RebalanceNode> one_hot_node() {
+  return {{"a", 0.70, kSpeed}, {"b", 0.30, kSpeed}, {"c", 0.20, kSpeed}, {"d", 0.20, kSpeed}};
+}
+
+std::vector<std::string> nominated_pods(const std::vector<Nominee>& nominees) {
+  std::vector<std::string> names;
+  for (const auto& n : nominees) names.push_back(n.pod + "@" + n.node);
+  return names;
+}
+
+TEST(RebalanceTarget, IsTheMeanOfTruncatedPointsPlusTheTarget) {
+  EXPECT_DOUBLE_EQ(rebalance_target(one_hot_node(), {}), 45);
+  // 45.9 and 10.99 read as 45 and 10: mean 27.5.
+  EXPECT_DOUBLE_EQ(rebalance_target({{"a", 0.459, kSpeed}, {"b", 0.1099, kSpeed}}, {}), 37.5);
+  EXPECT_DOUBLE_EQ(rebalance_target({{"a", 0.99, kSpeed}}, {.target_points = 20}), 100);
+  EXPECT_DOUBLE_EQ(rebalance_target({}, {}), 0);
+}
+
+TEST(RebalanceNominate, TheCheapestPodThatBringsTheNodeToTheTarget) {
+  const std::vector<RebalancePod> pods{
+      rebalance_pod("big", "a", 3e7),       // would take c to 50 points: over the target
+      rebalance_pod("enough", "a", 2.5e7),  // exactly the 25 points a needs
+      rebalance_pod("more", "a", 2.6e7), rebalance_pod("small", "a", 1e7),
+      rebalance_pod("cool", "c", 2e7)};
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+            std::vector<std::string>{"shop/enough@a"});
+}
+
+TEST(RebalanceNominate, TheDearestPodThatFitsWhenNoneIsEnough) {
+  const std::vector<RebalancePod> pods{rebalance_pod("big", "a", 3e7),
+                                       rebalance_pod("small", "a", 0.5e7),
+                                       rebalance_pod("middle", "a", 1e7)};
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+            std::vector<std::string>{"shop/middle@a"});
+}
+
+TEST(RebalanceNominate, EqualPricesGoToTheLowerName) {
+  const std::vector<RebalancePod> pods{rebalance_pod("y", "a", 2.5e7),
+                                       rebalance_pod("x", "a", 2.5e7)};
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+            std::vector<std::string>{"shop/x@a"});
+}
+
+TEST(RebalanceNominate, NothingWithoutAnUnderUtilisedNode) {
+  // Points 41, 41, 41, 60: mean 45.75, under-utilised at 40.75 or below: none, so the
+  // descheduler evicts nothing although d is above 55.75.
+  const std::vector<RebalanceNode> nodes{
+      {"a", 0.41, kSpeed}, {"b", 0.41, kSpeed}, {"c", 0.41, kSpeed}, {"d", 0.60, kSpeed}};
+  EXPECT_TRUE(nominate_evictions(nodes, {rebalance_pod("p", "d", 1e6)}, {}, kNow).empty());
+}
+
+TEST(RebalanceNominate, OnePodPerNodeAboveTheEarlyThresholdSortedByName) {
+  // Points 70, 44, 42, 4, 0: mean 32, target 42, early from 40 (exclusive), low 27.
+  const std::vector<RebalanceNode> nodes{{"a", 0.70, kSpeed},
+                                         {"b", 0.449, kSpeed},
+                                         {"c", 0.42, kSpeed},
+                                         {"d", 0.04, kSpeed},
+                                         {"e", 0.0, kSpeed}};
+  // Room on e: 42 points. a needs 28 points; b (44.9) needs 2.9, which neither of its pods
+  // moves, so the dearer goes; c (42) is above the early threshold and needs the one point.
+  std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 2.8e7), rebalance_pod("a2", "a", 2.9e7),
+                                 rebalance_pod("b1", "b", 0.5e6), rebalance_pod("b2", "b", 2e6),
+                                 rebalance_pod("c1", "c", 1e6),   rebalance_pod("d1", "d", 4e6)};
+  for (auto& pod : pods) pod.workload = "shop/Deployment/" + pod.node;  // one workload per node
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+            (std::vector<std::string>{"shop/a1@a", "shop/b2@b", "shop/c1@c"}));
+  // With no early margin, c (42, not above 42) gets none.
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {.early_points = 0}, kNow)),
+            (std::vector<std::string>{"shop/a1@a", "shop/b2@b"}));
+}
+
+TEST(RebalanceNominate, AWorkloadGivesUpOnePodAtATimeToTheHottestNode) {
+  // Points 60 (a), 70 (b) and four at 0: mean 21.67, target 31.67, low 16.67. The coolest (c) has
+  // room for 31.67 points; a needs 28.33, b 38.33: neither gets enough, each its dearest.
+  const std::vector<RebalanceNode> nodes{{"a", 0.60, kSpeed}, {"b", 0.70, kSpeed},
+                                         {"c", 0.0, kSpeed},  {"d", 0.0, kSpeed},
+                                         {"e", 0.0, kSpeed},  {"f", 0.0, kSpeed}};
+  RebalancePod other = rebalance_pod("other", "a", 1e7);
+  other.workload = "shop/StatefulSet/db";
+  // web-b on b (the hottest) takes web; a's own web pod is then no candidate: the db pod goes.
+  const std::vector<RebalancePod> pods{rebalance_pod("web-a", "a", 3e7),
+                                       rebalance_pod("web-b", "b", 3e7), other};
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+            (std::vector<std::string>{"shop/other@a", "shop/web-b@b"}));
+}
+
+TEST(RebalanceNominate, PodsWithoutAPriceAreNotChosen) {
+  const std::vector<RebalancePod> pods{rebalance_pod("unknown", "a", -1),
+                                       rebalance_pod("known", "a", 1e6)};
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+            std::vector<std::string>{"shop/known@a"});
+}
+
+TEST(RebalanceEligible, FollowsTheEvictorsRules) {
+  const RebalanceSettings settings{};
+  const RebalancePod fine = rebalance_pod("p", "a", 1e6);
+  EXPECT_TRUE(rebalance_eligible(fine, settings, kNow));
+
+  RebalancePod statefulset = fine;
+  statefulset.workload = "shop/StatefulSet/db";
+  EXPECT_TRUE(rebalance_eligible(statefulset, settings, kNow));
+  RebalancePod replicaset = fine;
+  replicaset.workload = "shop/ReplicaSet/web-x";
+  EXPECT_TRUE(rebalance_eligible(replicaset, settings, kNow));
+
+  RebalancePod daemonset = fine;
+  daemonset.workload = "shop/DaemonSet/agent";
+  EXPECT_FALSE(rebalance_eligible(daemonset, settings, kNow));
+  RebalancePod bare = fine;
+  bare.workload = "shop/label/web";
+  EXPECT_FALSE(rebalance_eligible(bare, settings, kNow));
+  bare.workload.clear();
+  EXPECT_FALSE(rebalance_eligible(bare, settings, kNow));
+  RebalancePod host = fine;
+  host.host_network = true;
+  EXPECT_FALSE(rebalance_eligible(host, settings, kNow));
+  RebalancePod single = fine;
+  single.workload_pods = 1;
+  EXPECT_FALSE(rebalance_eligible(single, settings, kNow));
+  RebalancePod resting = fine;
+  resting.resting = true;
+  EXPECT_FALSE(rebalance_eligible(resting, settings, kNow));
+  RebalancePod system = fine;
+  system.name = "kube-system/p";
+  EXPECT_FALSE(rebalance_eligible(system, settings, kNow));
+
+  RebalancePod young = fine;
+  young.placed_ms = kNow - settings.min_pod_age_ms + 1;
+  EXPECT_FALSE(rebalance_eligible(young, settings, kNow));
+  young.placed_ms = kNow - settings.min_pod_age_ms;
+  EXPECT_TRUE(rebalance_eligible(young, settings, kNow));
+  young.placed_ms = 0;  // start unknown: the evictor refuses a pod without a start time
+  EXPECT_FALSE(rebalance_eligible(young, settings, kNow));
+}
+
+TEST(RebalanceNominate, IneligiblePodsAreSkipped) {
+  RebalancePod young = rebalance_pod("young", "a", 2.5e7);
+  young.placed_ms = kNow - 1000;
+  const std::vector<RebalancePod> pods{young, rebalance_pod("old", "a", 1e7)};
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+            std::vector<std::string>{"shop/old@a"});
+}
+
+}  // namespace
+}  // namespace netscore::model
