@@ -28,8 +28,8 @@ struct Line {
 // the variance of the traffic between nodes (their backgrounds and workloads differ more than
 // their pod counts: the slope would be noise).
 std::optional<Line> fit_line(std::span<const double> pods, std::span<const double> traffic) {
-  const auto n = static_cast<double>(pods.size());
   if (pods.size() < 2) return std::nullopt;
+  const auto n = static_cast<double>(pods.size());
   const double mean_pods = std::accumulate(pods.begin(), pods.end(), 0.0) / n;
   const double mean_traffic = std::accumulate(traffic.begin(), traffic.end(), 0.0) / n;
   double sxx = 0, sxy = 0, syy = 0, xx = 0, xy = 0;
@@ -85,10 +85,10 @@ void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<cons
   // Start values for the nodes measured for the first time (usually all of them, at the first
   // measurement) and the workloads seen for the first time. A node's rate beyond its annotated
   // pods (its unexplained traffic) is one background for all of them plus their pods' traffic
-  // per pod when they hold different numbers of pods: a fit whose start already explains every
-  // node exactly would never move from its start. Otherwise (one new node, or all holding as many
-  // pods) kLearningStartPodShare of it goes to its pods. A new workload starts at the learned
-  // traffic per pod, else at the start's.
+  // per pod when their pod counts explain their rates (fit_line): a fit whose start already
+  // explains every node exactly would never move from its start. Otherwise kLearningStartPodShare
+  // of it goes to its pods. A new workload starts at the learned traffic per pod, else at the
+  // start's.
   std::vector<double> weight(workloads, 0);
   std::vector<double> pods_weight(nodes, 0);
   for (const auto& t : terms) {

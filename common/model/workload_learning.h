@@ -31,7 +31,8 @@ struct LearningInput {
   // Per node id: its measured receive rate in bytes/s, finite; < 0: not measured (its pods are
   // left out of that direction's fit).
   std::span<const double> node_rate;
-  // Per node id: its measured transmit rate, the same way; empty: no node's transmit measured.
+  // Per node id (as many as node_rate): its measured transmit rate, the same way; empty: no
+  // node's transmit measured.
   std::span<const double> node_transmit_rate;
   std::span<const HeldPod> pods;
   // Per workload id: its running pods, which weigh it in rate_per_pod().
