@@ -21,7 +21,8 @@ using model::TableEntry;
 // Points inside publish() and record_status() where a test can stop the writer (see
 // ScoreTableWriter::Options::test_hook).
 enum class WritePoint {
-  index_cleared,   // publish: the idle copy's index is zeroed, no entry written yet
+  index_cleared,   // publish: the idle copy's index is zeroed (kept when only figures are
+                   // rewritten), no entry written yet
   entry_stored,    // publish: one more entry is in the idle copy (the hook gets the count so far)
   entries_stored,  // publish: every entry is written, the snapshot metadata not yet
   meta_stored,     // publish: the metadata is written, the sequence not yet incremented
