@@ -151,9 +151,10 @@ void RebalanceLabeler::round() {
     return;
   }
   const auto bound = state_.bound_pods();
-  const double average = state_.rate_per_pod().value_or(options_.kube.pod_receive_rate);
-  RebalanceInputs in =
-      rebalance_inputs(rows, options_.direction, bound, average, options_.kube.pod_transmit_rate);
+  const model::LearnedRates learned = state_.learned_per_pod();
+  RebalanceInputs in = rebalance_inputs(rows, options_.direction, bound,
+                                        learned.receive.value_or(options_.kube.pod_receive_rate),
+                                        learned.transmit.value_or(options_.kube.pod_transmit_rate));
   const std::int64_t now = options_.now_ms();
   rest_workloads(in.pods, now);
   const auto nominees = model::nominate_evictions(in.nodes, in.pods, options_.settings, now);
