@@ -123,7 +123,7 @@ struct KubeConfig {
   std::string ca_file{};
   bool insecure = false;
   bool correction = true;
-  bool learn_workloads = true;   // price a new pod at its workload's learned traffic per pod
+  model::WorkloadLearning learn_workloads = model::WorkloadLearning::without_pod_traffic;
   double pod_receive_rate = 0;   // bytes/s expected of a placed pod when nothing better is known
   double pod_transmit_rate = 0;  // the same for its transmit traffic
 };

@@ -357,12 +357,19 @@ const std::array kOptionTable{
            "count traffic that just-placed pods will add until Prometheus' window shows it (needs "
            "the watcher)",
            [](Config& c, std::string_view v) { c.kube.correction = parse_bool(v); }},
-    Option{"NETSCORE_LEARN_WORKLOADS", "true", kCollector,
+    Option{"NETSCORE_LEARN_WORKLOADS", "auto", kCollector,
            "learn each workload's traffic per pod, receive and transmit, from the node rates and "
            "the pods on each node, and expect that of its new pods where no measured traffic per "
-           "pod prices them (false: such pods are priced at the cluster's measured traffic per "
-           "pod)",
-           [](Config& c, std::string_view v) { c.kube.learn_workloads = parse_bool(v); }},
+           "pod prices them; auto: only while no per-pod series are read (NETSCORE_POD_TRAFFIC), "
+           "whose measured workload means price better; false: such pods are priced at the "
+           "cluster's measured traffic per pod",
+           [](Config& c, std::string_view v) {
+             c.kube.learn_workloads =
+                 parse_enum(v, std::array<std::pair<std::string_view, model::WorkloadLearning>, 3>{
+                                   {{"true", model::WorkloadLearning::on},
+                                    {"false", model::WorkloadLearning::off},
+                                    {"auto", model::WorkloadLearning::without_pod_traffic}}});
+           }},
     Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
            "bytes/s (a number or a quantity such as 1Ki) a placed pod is expected to receive when "
            "neither its netscore.io/expected-receive-rate annotation nor the measured traffic per "

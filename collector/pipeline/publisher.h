@@ -101,7 +101,9 @@ class Publisher {
                                  const std::vector<model::NodeSample>* fresh);
   void write_status();
   bool learning() const {
-    return options_.correction.enabled && options_.correction.learn_workloads;
+    return model::learns_workloads(
+        options_.correction,
+        status_.pod_traffic_state == static_cast<std::uint32_t>(shm::PodTrafficState::in_use));
   }
 
   const Options options_;

@@ -16,5 +16,9 @@ enum class Direction { receive, transmit, max };
 // formula over the nodes of one request; range: the whole 0..10 between the least and the most
 // loaded node of the request; cluster: the collector's cluster-wide scores.
 enum class Normalisation { request, range, cluster };
+// When a workload's traffic per pod is fitted to the node rates (NETSCORE_LEARN_WORKLOADS). auto:
+// only while no per-pod series are read, because a pod's measured traffic prices its workload
+// better than a fit of node rates that cannot tell a node's background from its pods.
+enum class WorkloadLearning { off, on, without_pod_traffic };
 
 }  // namespace netscore::model

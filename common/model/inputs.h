@@ -111,8 +111,15 @@ struct CorrectionSettings {
   QueryFunction function = QueryFunction::sum_over_time;
   std::int64_t window_ms = 300000;
   double default_rate = 0;  // bytes/s received by a pod nothing better prices
-  bool learn_workloads = false;
+  WorkloadLearning learn_workloads = WorkloadLearning::off;
   double default_transmit_rate = 0;  // bytes/s transmitted by a pod nothing better prices
 };
+
+// Whether the fit of node rates prices pods now: `pod_traffic_in_use`, per-pod series are read.
+constexpr bool learns_workloads(const CorrectionSettings& settings, bool pod_traffic_in_use) {
+  return settings.enabled && (settings.learn_workloads == WorkloadLearning::on ||
+                              (settings.learn_workloads == WorkloadLearning::without_pod_traffic &&
+                               !pod_traffic_in_use));
+}
 
 }  // namespace netscore::model

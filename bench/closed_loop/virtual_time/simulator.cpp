@@ -338,7 +338,7 @@ class Loop {
     if (!have_measurement_) return;
     model::CorrectionSettings settings = correction_settings(collector_);
     settings.window_ms = range_ms_;  // the time range in virtual time
-    const bool learning = settings.enabled && settings.learn_workloads;
+    const bool learning = model::learns_workloads(settings, pod_series_);
     const model::LoadWindow window{
         .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
     if (fresh_measurement && learning) state_.learn(model::node_rates(samples_), window);

@@ -190,7 +190,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_POD_RECEIVE_RATE", "lots", "bytes per second"},
         BadCase{Component::collector, "NETSCORE_POD_TRANSMIT_RATE", "-1", "bytes per second"},
         BadCase{Component::extender, "NETSCORE_SPREAD_WINDOW", "soon", "duration"},
-        BadCase{Component::collector, "NETSCORE_LEARN_WORKLOADS", "maybe", "true or false"},
+        BadCase{Component::collector, "NETSCORE_LEARN_WORKLOADS", "maybe", "true false auto"},
         BadCase{Component::extender, "NETSCORE_STALE_POLICY", "lenient", "open closed"},
         BadCase{Component::extender, "NETSCORE_BODY_LIMIT", "10", "byte count"},
         BadCase{Component::extender, "NETSCORE_THREADS", "-1", "thread count"}));

@@ -24,7 +24,7 @@ TEST(ModelSettings, ScoringAndCorrectionFromTheCollectorsVariables) {
   EXPECT_FALSE(correction.enabled);
   EXPECT_EQ(correction.function, QueryFunction::increase);
   EXPECT_EQ(correction.window_ms, 120000);
-  EXPECT_FALSE(correction.learn_workloads);
+  EXPECT_EQ(correction.learn_workloads, model::WorkloadLearning::off);
   EXPECT_DOUBLE_EQ(correction.default_rate, 2048);
   EXPECT_DOUBLE_EQ(correction.default_transmit_rate, 3072);
 }

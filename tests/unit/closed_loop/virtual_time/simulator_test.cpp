@@ -197,16 +197,17 @@ TEST(ClosedLoop, SameTraceAndPolicyGiveTheSameResult) {
 }
 
 // CI runners of 12 projects, with and without their project label, with and without per-pod
-// series: the identity reaches the price only through the pods' measured traffic (workload
-// learning is off by default), so without the series the label changes nothing.
-RunResult run_runners(const char* scenario, PodSeries series) {
+// series: without workload learning the identity reaches the price only through the pods'
+// measured traffic, so without the series the label changes nothing.
+RunResult run_runners(const char* scenario, PodSeries series,
+                      const Policy& policy = Policy{.name = "netscore defaults"}) {
   WorkloadParams workload;
   workload.seed = 5;
   workload.duration_s = 900;
   EXPECT_EQ(apply_flag(workload, "scenario", scenario), "");
   LoopParams loop;
   loop.pod_series = series;
-  return run_policy(generate_trace(workload), Policy{.name = "netscore defaults"}, loop);
+  return run_policy(generate_trace(workload), policy, loop);
 }
 
 bool same_run(const RunResult& a, const RunResult& b) {
@@ -215,11 +216,12 @@ bool same_run(const RunResult& a, const RunResult& b) {
 }
 
 TEST(PodSeriesInVirtualTime, TheProjectLabelCountsOnlyThroughMeasuredTraffic) {
+  const Policy unlearned{.name = "no learning", .env = {{"NETSCORE_LEARN_WORKLOADS", "false"}}};
+  EXPECT_TRUE(same_run(run_runners("ci-runners", PodSeries::none, unlearned),
+                       run_runners("ci-runners-labelled", PodSeries::none, unlearned)));
   const RunResult plain_off = run_runners("ci-runners", PodSeries::none);
-  const RunResult labelled_off = run_runners("ci-runners-labelled", PodSeries::none);
   const RunResult plain_on = run_runners("ci-runners", PodSeries::cadvisor);
   const RunResult labelled_on = run_runners("ci-runners-labelled", PodSeries::cadvisor);
-  EXPECT_TRUE(same_run(plain_off, labelled_off));
   EXPECT_FALSE(same_run(plain_off, plain_on)) << "the pods' own traffic changes placements";
   EXPECT_FALSE(same_run(plain_on, labelled_on)) << "a project's measured mean prices its runners";
   // Unlabelled series, as runtimes that fill no pod labels: the collector reads nothing.

@@ -23,12 +23,10 @@ class PlacementRecordsTest : public ::testing::Test {
     // Scheduled two hours ago as a relist finds it: beyond the ledger's one-hour horizon, settled.
     state_.replace_pods(
         {{.uid = "old", .node = "n1", .scheduled_ms = kNow - 7'200'000, .name = "shop/old"}}, kNow);
-    state_.upsert_pod({.uid = "u1", .node = "n1", .workload = "shop/Deployment/web",
-                       .name = "shop/web-1"},
-                      kNow);
-    state_.upsert_pod({.uid = "u2", .node = "n1", .name = "kube-system/agent",
-                       .host_network = true},
-                      kNow);
+    state_.upsert_pod(
+        {.uid = "u1", .node = "n1", .workload = "shop/Deployment/web", .name = "shop/web-1"}, kNow);
+    state_.upsert_pod(
+        {.uid = "u2", .node = "n1", .name = "kube-system/agent", .host_network = true}, kNow);
   }
   std::vector<shm::PlacementRecord> read() const {
     return ScoreTableReader({.name = name_.str()}).read_placements();

@@ -3,6 +3,8 @@
 // collector/kube/cluster_state_test).
 #include "common/model/workload_learning.h"
 
+#include "common/model/inputs.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -253,6 +255,17 @@ TEST(WorkloadLearner, AForgottenWorkloadIsUnknownAndTheMeanStays) {
   EXPECT_EQ(learner.workload_transmit_rate(kA), std::nullopt);
   EXPECT_NEAR(learner.rate_per_pod().value_or(0), 2000, 20);
   EXPECT_EQ(learner.workload_rate(7), std::nullopt) << "an id never seen";
+}
+
+TEST(LearnsWorkloads, AutoFitsOnlyWhileNoPerPodSeriesAreRead) {
+  const auto learns = [](bool enabled, WorkloadLearning mode, bool pod_traffic) {
+    return learns_workloads({.enabled = enabled, .learn_workloads = mode}, pod_traffic);
+  };
+  EXPECT_TRUE(learns(true, WorkloadLearning::without_pod_traffic, false));
+  EXPECT_FALSE(learns(true, WorkloadLearning::without_pod_traffic, true));
+  EXPECT_TRUE(learns(true, WorkloadLearning::on, true));
+  EXPECT_FALSE(learns(true, WorkloadLearning::off, false));
+  EXPECT_FALSE(learns(false, WorkloadLearning::on, false)) << "no correction, nothing to price";
 }
 
 }  // namespace
