@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstddef>
 #include <optional>
-#include <set>
 #include <unordered_map>
 
 namespace netscore::model {
@@ -88,8 +87,8 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
     if (pod.price >= 0 && rebalance_eligible(pod, settings, now_ms))
       by_node[pod.node].push_back(&pod);
   }
-  // The hottest nodes choose first; a workload gives up one pod at a time, so a pod of a workload
-  // chosen on a hotter node is not a candidate on a cooler one.
+  // The hottest nodes choose first; a workload gives up only its share of pods at a time, so once
+  // hotter nodes have taken that share its pods are no candidates on cooler ones.
   std::vector<const RebalanceNode*> hot;
   for (const auto& node : nodes) {
     if (node.speed > 0 && points_of(node.utilisation) > target - settings.early_points)
@@ -98,17 +97,22 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
   std::sort(hot.begin(), hot.end(), [](const RebalanceNode* a, const RebalanceNode* b) {
     return a->utilisation != b->utilisation ? a->utilisation > b->utilisation : a->name < b->name;
   });
-  std::set<std::string_view> moving;  // workloads with a nominee
+  std::unordered_map<std::string_view, std::uint32_t> moving;  // nominees per workload
+  const auto share_taken = [&](const RebalancePod* pod) {
+    const auto taken = moving.find(pod->workload);
+    if (taken == moving.end()) return false;
+    const double share = std::floor(pod->workload_pods * settings.max_workload_share);
+    return taken->second >= std::max(1.0, share);
+  };
   for (const RebalanceNode* node : hot) {
     const auto found = by_node.find(node->name);
     if (found == by_node.end()) continue;
-    std::erase_if(found->second,
-                  [&](const RebalancePod* pod) { return moving.contains(pod->workload); });
+    std::erase_if(found->second, share_taken);
     const double need = std::max(node->utilisation - target / 100, 0.01) * node->speed;
     if (const auto chosen = pick(found->second, need, room)) {
       const RebalancePod& pod = *found->second[*chosen];
       nominees.push_back({pod.name, node->name});
-      moving.insert(pod.workload);
+      ++moving[pod.workload];
     }
   }
   std::sort(nominees.begin(), nominees.end(),

@@ -28,6 +28,10 @@ struct RebalanceSettings {
   std::int64_t min_pod_age_ms = 20 * 60 * 1000;
   // DefaultEvictor's minReplicas: a workload with fewer pods keeps them.
   std::uint32_t min_replicas = 2;
+  // The share of a workload's pods nominated at once (at least one): what a Deployment's default
+  // maxUnavailable lets a rollout take, so a workload that grew on several nodes gives up more
+  // than one pod per cycle, never all of them.
+  double max_workload_share = 0.25;
   // LowNodeUtilization's evictableNamespaces.exclude.
   std::vector<std::string> excluded_namespaces{"kube-system", "monitoring", "descheduler"};
 };
@@ -72,7 +76,8 @@ double rebalance_target(const std::vector<RebalanceNode>& nodes, const Rebalance
 // At most one pod per node whose utilisation is above rebalance_target() - early_points, sorted
 // by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
 // Per node, hottest first, among its eligible pods with a known price that would not take the
-// coolest node over the target and whose workload has no nominee on a hotter node: the cheapest
+// coolest node over the target and whose workload has not yet reached its share of nominees
+// (max_workload_share of its pods, at least one) on hotter nodes: the cheapest
 // whose move brings the node down to the target (at least one point), else the dearest. A node
 // without such a pod gets none. Ties go to the lower name.
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,

@@ -107,6 +107,27 @@ TEST(RebalanceNominate, AWorkloadGivesUpOnePodAtATimeToTheHottestNode) {
             (std::vector<std::string>{"shop/other@a", "shop/web-b@b"}));
 }
 
+TEST(RebalanceNominate, ALargerWorkloadGivesUpAQuarterOfItsPodsAtATime) {
+  // Points 70 (a), 65 (b), 60 (g) and five at 0: mean 24.375 → 24, target 34. Each hot node holds
+  // one pod of web, which has 8 pods: a quarter of them is 2, so the two hottest nodes give up
+  // theirs and g keeps its own.
+  const std::vector<RebalanceNode> nodes{
+      {"a", 0.70, kSpeed}, {"b", 0.65, kSpeed}, {"c", 0.0, kSpeed},  {"d", 0.0, kSpeed},
+      {"e", 0.0, kSpeed},  {"f", 0.0, kSpeed},  {"g", 0.60, kSpeed}, {"h", 0.0, kSpeed}};
+  std::vector<RebalancePod> pods{rebalance_pod("web-a", "a", 3e7), rebalance_pod("web-b", "b", 3e7),
+                                 rebalance_pod("web-g", "g", 3e7)};
+  for (auto& pod : pods) pod.workload_pods = 8;
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+            (std::vector<std::string>{"shop/web-a@a", "shop/web-b@b"}));
+  // Seven pods: a quarter is 1.75, so one at a time.
+  for (auto& pod : pods) pod.workload_pods = 7;
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+            std::vector<std::string>{"shop/web-a@a"});
+  // The whole workload at once when the operator's policy allows it.
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {.max_workload_share = 1}, kNow)),
+            (std::vector<std::string>{"shop/web-a@a", "shop/web-b@b", "shop/web-g@g"}));
+}
+
 TEST(RebalanceNominate, PodsWithoutAPriceAreNotChosen) {
   const std::vector<RebalancePod> pods{rebalance_pod("unknown", "a", -1),
                                        rebalance_pod("known", "a", 1e6)};
