@@ -46,51 +46,13 @@ PodPrice PlacementLedger::transmit_price(const PodRecord& pod) const {
   return capped(-1, PriceSource::average, ceiling);
 }
 
-namespace {
-
-std::uint32_t& receive_counter(NodeLoad& load, PriceSource source) {
-  switch (source) {
-    case PriceSource::measurement:
-      return load.priced_by_measurement;
-    case PriceSource::annotation:
-      return load.priced_by_annotation;
-    case PriceSource::workload_measurement:
-      return load.priced_by_workload_measurement;
-    case PriceSource::workload:
-      return load.priced_by_workload;
-    case PriceSource::ceiling:
-    case PriceSource::average:
-      break;
-  }
-  return load.priced_by_ceiling;
-}
-
-std::uint32_t& transmit_counter(NodeLoad& load, PriceSource source) {
-  switch (source) {
-    case PriceSource::measurement:
-      return load.priced_by_transmit_measurement;
-    case PriceSource::annotation:
-      return load.priced_by_transmit_annotation;
-    case PriceSource::workload_measurement:
-      return load.priced_by_transmit_workload_measurement;
-    case PriceSource::workload:
-      return load.priced_by_transmit_workload;
-    case PriceSource::ceiling:
-    case PriceSource::average:
-      break;
-  }
-  return load.priced_by_transmit_ceiling;
-}
-
-}  // namespace
-
 void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part,
                                bool departed) const {
   const PodPrice rx = receive_price(pod);
   if (rx.rate >= 0) {
     (departed ? load.departed_known : load.pending_known) += part * rx.rate;
     (departed ? load.departed_known_share : load.pending_known_share) += part;
-    ++receive_counter(load, rx.source);
+    ++load.priced_receive[rx.source];
   } else {
     (departed ? load.departed_plain : load.pending_plain) += part;
   }
@@ -98,7 +60,7 @@ void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part
   if (tx.rate >= 0) {
     (departed ? load.departed_transmit_known : load.pending_transmit_known) += part * tx.rate;
     (departed ? load.departed_transmit_known_share : load.pending_transmit_known_share) += part;
-    ++transmit_counter(load, tx.source);
+    ++load.priced_transmit[tx.source];
   }
 }
 

@@ -168,10 +168,10 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   EXPECT_NEAR(load_of(loads, "n2").pending_known, 2000, 20);
   EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_known_share, 1.0);
   EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_plain, 1.0);
-  EXPECT_EQ(load_of(loads, "n2").priced_by_workload, 1U);
+  EXPECT_EQ(load_of(loads, "n2").priced_receive.workload, 1U);
   EXPECT_NEAR(load_of(loads, "n2").pending_transmit_known, 300, 3);
   EXPECT_DOUBLE_EQ(load_of(loads, "n2").pending_transmit_known_share, 1.0);
-  EXPECT_EQ(load_of(loads, "n2").priced_by_transmit_workload, 1U);
+  EXPECT_EQ(load_of(loads, "n2").priced_transmit.workload, 1U);
 }
 
 // n1 known to the ledger (a pod was there) and measured idle: its receive background is 0.

@@ -46,27 +46,27 @@ TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMea
   // and young; shaped: capped at 100; stranger: nothing known. Missing: half of each, young all.
   EXPECT_DOUBLE_EQ(n1.pending_known, 0.5 * 2000 + 0.5 * 2500 + 0.5 * 100 + 2500);
   EXPECT_DOUBLE_EQ(n1.pending_plain, 0.5);
-  EXPECT_EQ(n1.priced_by_measurement, 1U);
-  EXPECT_EQ(n1.priced_by_workload_measurement, 2U);
-  EXPECT_EQ(n1.priced_by_ceiling, 1U);
-  EXPECT_EQ(n1.priced_by_annotation, 0U);
+  EXPECT_EQ(n1.priced_receive.measurement, 1U);
+  EXPECT_EQ(n1.priced_receive.workload_measurement, 2U);
+  EXPECT_EQ(n1.priced_receive.ceiling, 1U);
+  EXPECT_EQ(n1.priced_receive.annotation, 0U);
   // Transmit: own 10 over its half, 20 B/s, alone in web's mean.
   EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 0.5 * 20 + 0.5 * 20 + 0.5 * 20 + 20);
-  EXPECT_EQ(n1.priced_by_transmit_measurement, 1U);
-  EXPECT_EQ(n1.priced_by_transmit_workload_measurement, 3U);
+  EXPECT_EQ(n1.priced_transmit.measurement, 1U);
+  EXPECT_EQ(n1.priced_transmit.workload_measurement, 3U);
 
   // A watch update keeps the measurement; a gone pod is taken out at its last; the next read
   // replaces them all.
   state.upsert_pod(annotated, read);
-  EXPECT_EQ(load_of(state.loads(at(read)), "n1").priced_by_measurement, 1U);
+  EXPECT_EQ(load_of(state.loads(at(read)), "n1").priced_receive.measurement, 1U);
   state.remove_pod("settled", read);
   state.measure_pods(std::vector<MeasuredPod>{}, at(read));
   const std::vector<NodeLoad> later_loads = state.loads(at(read + kLagMs + kWindowMs / 2));
   const NodeLoad& later = load_of(later_loads, "n1");
   EXPECT_EQ(later.departed, 1U);
   EXPECT_DOUBLE_EQ(later.departed_known, 0.5 * 3000);
-  EXPECT_EQ(later.priced_by_measurement, 1U) << "the gone pod";
-  EXPECT_EQ(later.priced_by_workload_measurement, 0U) << "nothing measured any more";
+  EXPECT_EQ(later.priced_receive.measurement, 1U) << "the gone pod";
+  EXPECT_EQ(later.priced_receive.workload_measurement, 0U) << "nothing measured any more";
 }
 
 // The recent read's rates are the pods' own, counted as they are however young the pod; the
@@ -85,8 +85,8 @@ TEST(PlacementLedger, ARecentReadPricesItsPodsAtTheirOwnRatesAndLeavesTheRest) {
   const std::vector<NodeLoad> loads = state.loads(at(read + 30'000));
   const NodeLoad& n1 = load_of(loads, "n1");
   EXPECT_EQ(n1.placed, 2U);
-  EXPECT_EQ(n1.priced_by_measurement, 2U);
-  EXPECT_EQ(n1.priced_by_transmit_measurement, 1U);
+  EXPECT_EQ(n1.priced_receive.measurement, 2U);
+  EXPECT_EQ(n1.priced_transmit.measurement, 1U);
   // old: 500 over the half it held, 1000 B/s, 0.4 of it still missing; new: all of 300 missing.
   const double old_pending = 0.4;
   EXPECT_DOUBLE_EQ(n1.pending_known, old_pending * 1000 + 300);

@@ -33,8 +33,8 @@ TEST(PlacementLedger, TransmitAnnotationsArePricedOnTheirOwnSide) {
   const NodeLoad& n1 = load_of(loads, "n1");
   EXPECT_EQ(n1.placed, 3U);
   EXPECT_EQ(n1.departed, 1U);
-  EXPECT_EQ(n1.priced_by_annotation, 1U) << "receive: only `both`";
-  EXPECT_EQ(n1.priced_by_transmit_annotation, 3U);
+  EXPECT_EQ(n1.priced_receive.annotation, 1U) << "receive: only `both`";
+  EXPECT_EQ(n1.priced_transmit.annotation, 3U);
   EXPECT_DOUBLE_EQ(n1.pending_known, 0.5 * 100);
   EXPECT_DOUBLE_EQ(n1.pending_known_share, 0.5);
   EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);  // tx and plain, half each
@@ -70,13 +70,13 @@ TEST(PlacementLedger, ACeilingCapsAnAnnotationAndPricesAPodNothingElsePrices) {
   EXPECT_DOUBLE_EQ(n1.pending_known, 1000 + 400 + 2000 * kCeilingPodShare);
   EXPECT_DOUBLE_EQ(n1.pending_known_share, 3.0);
   EXPECT_DOUBLE_EQ(n1.pending_plain, 1.0);
-  EXPECT_EQ(n1.priced_by_annotation, 1U) << "under";
-  EXPECT_EQ(n1.priced_by_ceiling, 2U) << "over, only";
+  EXPECT_EQ(n1.priced_receive.annotation, 1U) << "under";
+  EXPECT_EQ(n1.priced_receive.ceiling, 2U) << "over, only";
   // Transmit: over's annotation is below its ceiling; only at a share of its ceiling.
   EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 200 + 800 * kCeilingPodShare);
   EXPECT_DOUBLE_EQ(n1.pending_transmit_known_share, 2.0);
-  EXPECT_EQ(n1.priced_by_transmit_annotation, 1U);
-  EXPECT_EQ(n1.priced_by_transmit_ceiling, 1U);
+  EXPECT_EQ(n1.priced_transmit.annotation, 1U);
+  EXPECT_EQ(n1.priced_transmit.ceiling, 1U);
 }
 
 TEST(PlacementLedger, AGonePodIsTakenOutAtItsCeilingsPrice) {
