@@ -153,30 +153,8 @@ Corrected correct(const TableEntry& e, const NodeLoad& load, Direction direction
 
 std::uint32_t pricing_flags(const NodeLoad& load, bool receive, bool transmit) {
   const std::uint32_t pods = load.placed + load.departed;
-  std::uint32_t flags = 0;
-  const auto add = [&](std::uint32_t count, std::uint32_t flag) {
-    if (count > 0) flags |= flag;
-    return count;
-  };
-  if (receive) {
-    const std::uint32_t known =
-        add(load.priced_by_measurement, kEntryPricedByMeasurement) +
-        add(load.priced_by_annotation, kEntryPricedByAnnotation) +
-        add(load.priced_by_workload_measurement, kEntryPricedByWorkloadMeasurement) +
-        add(load.priced_by_workload, kEntryPricedByWorkload) +
-        add(load.priced_by_ceiling, kEntryPricedByCeiling);
-    if (known < pods) flags |= kEntryPricedByAverage;
-  }
-  if (transmit) {
-    const std::uint32_t known =
-        add(load.priced_by_transmit_measurement, kEntryPricedByMeasurement) +
-        add(load.priced_by_transmit_annotation, kEntryPricedByAnnotation) +
-        add(load.priced_by_transmit_workload_measurement, kEntryPricedByWorkloadMeasurement) +
-        add(load.priced_by_transmit_workload, kEntryPricedByWorkload) +
-        add(load.priced_by_transmit_ceiling, kEntryPricedByCeiling);
-    if (known < pods) flags |= kEntryPricedByAverage;
-  }
-  return flags;
+  return (receive ? load.priced_receive.flags(pods) : 0U) |
+         (transmit ? load.priced_transmit.flags(pods) : 0U);
 }
 
 bool changing(const NodeLoad* load) {

@@ -1,10 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 
 #include "common/model/domain.h"
+#include "common/model/table_records.h"
 
 // What the collector's side of the model is given: a node's measurement (the Prometheus parser
 // produces it), the cluster's pods per node and the window they are seen through (the watcher's
@@ -32,6 +34,88 @@ struct NodeSample {
   std::uint32_t unusable_speeds = 0;
 };
 
+// What priced a pod whose rate the correction counts as known, in one direction.
+enum class PriceSource {
+  measurement,           // the pod's own measured traffic
+  annotation,            // its expected-rate annotation
+  workload_measurement,  // the mean measured traffic of its workload's pods
+  workload,              // its workload's learned traffic per pod
+  ceiling,               // its declared bandwidth ceiling (capped, or priced alone)
+  average
+};
+
+// The entry flag (kEntryPricedBy*, named in kPricedBy) that stands for a price source.
+constexpr std::uint32_t priced_by_flag(PriceSource source) noexcept {
+  switch (source) {
+    case PriceSource::measurement:
+      return kEntryPricedByMeasurement;
+    case PriceSource::annotation:
+      return kEntryPricedByAnnotation;
+    case PriceSource::workload_measurement:
+      return kEntryPricedByWorkloadMeasurement;
+    case PriceSource::workload:
+      return kEntryPricedByWorkload;
+    case PriceSource::ceiling:
+      return kEntryPricedByCeiling;
+    case PriceSource::average:
+      break;
+  }
+  return kEntryPricedByAverage;
+}
+
+// Of a node's placed and departed pods, how many each source priced in one direction: the pods
+// whose rate in it is known. A pod a declared bandwidth ceiling priced (capped, or priced alone by
+// kCeilingPodShare) counts under ceiling instead of under its other source.
+struct PricedBy {
+  std::uint32_t measurement = 0;
+  std::uint32_t annotation = 0;
+  std::uint32_t workload_measurement = 0;
+  std::uint32_t workload = 0;
+  std::uint32_t ceiling = 0;
+
+  // The pods `source` priced. The average prices no rate that is known, so no pod is counted
+  // under it; it reads the ceiling's count.
+  constexpr std::uint32_t& operator[](PriceSource source) noexcept {
+    return this->*count_of(source);
+  }
+  constexpr std::uint32_t operator[](PriceSource source) const noexcept {
+    return this->*count_of(source);
+  }
+
+  // The entry flags of the sources that priced any of the `pods` placed and departed pods, and
+  // kEntryPricedByAverage when some of them none priced.
+  constexpr std::uint32_t flags(std::uint32_t pods) const noexcept {
+    std::uint32_t out = 0;
+    std::uint32_t known = 0;
+    for (const PriceSource source :
+         {PriceSource::measurement, PriceSource::annotation, PriceSource::workload_measurement,
+          PriceSource::workload, PriceSource::ceiling}) {
+      if ((*this)[source] > 0) out |= priced_by_flag(source);
+      known += (*this)[source];
+    }
+    if (known < pods) out |= kEntryPricedByAverage;
+    return out;
+  }
+
+ private:
+  static constexpr std::uint32_t PricedBy::*count_of(PriceSource source) noexcept {
+    switch (source) {
+      case PriceSource::measurement:
+        return &PricedBy::measurement;
+      case PriceSource::annotation:
+        return &PricedBy::annotation;
+      case PriceSource::workload_measurement:
+        return &PricedBy::workload_measurement;
+      case PriceSource::workload:
+        return &PricedBy::workload;
+      case PriceSource::ceiling:
+      case PriceSource::average:
+        break;
+    }
+    return &PricedBy::ceiling;
+  }
+};
+
 // Per node: the pods counted on it, how much of their traffic the window has not absorbed yet, and
 // how much traffic of pods already gone it still holds. A pod's rate in a direction is "known" when
 // something priced it (model/placement_ledger's cascade: its own or its workload's measured
@@ -43,34 +127,23 @@ struct NodeLoad {
   std::string name{};
   bool in_cluster = false;  // a watched Node object
   std::uint64_t rule_mask = 0;
-  std::uint32_t pods = 0;                  // bound, non-terminal pods
-  std::uint32_t placed = 0;                // pods whose traffic is not wholly in the window yet
-  std::uint32_t departed = 0;              // pods gone whose traffic the window still holds
-  std::uint32_t priced_by_annotation = 0;  // of the placed and departed pods
-  std::uint32_t priced_by_workload = 0;
-  double settled = 0;        // sum over pods of the part of their traffic already in the window
-  double pending_plain = 0;  // sum of the missing parts of pods without a known rate
-  double pending_known = 0;  // sum of missing part x known bytes/s
+  std::uint32_t pods = 0;      // bound, non-terminal pods
+  std::uint32_t placed = 0;    // pods whose traffic is not wholly in the window yet
+  std::uint32_t departed = 0;  // pods gone whose traffic the window still holds
+  double settled = 0;          // sum over pods of the part of their traffic already in the window
+  double pending_plain = 0;    // sum of the missing parts of pods without a known rate
+  double pending_known = 0;    // sum of missing part x known bytes/s
   double pending_known_share = 0;  // sum of the missing parts of pods with a known rate
   double departed_plain = 0;       // sum of the parts still in the window of gone plain pods
   double departed_known = 0;       // the same x known bytes/s
   double departed_known_share = 0;
-  std::uint32_t priced_by_transmit_annotation = 0;  // of the placed and departed pods
-  std::uint32_t priced_by_transmit_workload = 0;
   double pending_transmit_known = 0;        // sum of missing part x known transmit bytes/s
   double pending_transmit_known_share = 0;  // sum of the missing parts of those pods
   double departed_transmit_known = 0;       // the same for gone pods, parts held
   double departed_transmit_known_share = 0;
-  // Of the placed and departed pods, those a declared bandwidth ceiling priced (capped, or priced
-  // alone by kCeilingPodShare): known rates, counted here instead of by their other source.
-  std::uint32_t priced_by_ceiling = 0;
-  std::uint32_t priced_by_transmit_ceiling = 0;
-  // Of the placed and departed pods, those priced by their own measured traffic per pod, and by
-  // the mean measured traffic of their workload's pods: known rates too.
-  std::uint32_t priced_by_measurement = 0;
-  std::uint32_t priced_by_workload_measurement = 0;
-  std::uint32_t priced_by_transmit_measurement = 0;
-  std::uint32_t priced_by_transmit_workload_measurement = 0;
+  // Of the placed and departed pods, how many each source priced, per direction.
+  PricedBy priced_receive{};
+  PricedBy priced_transmit{};
 };
 
 // A node's measured rates (bytes/s), what workload learning fits the pods to; < 0: that direction

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "common/model/correction.h"
-#include "common/model/pricing.h"
 
 namespace netscore::model {
 
@@ -98,106 +97,6 @@ void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator
   recent_.erase(it->first);
   forget_name(pod.name, it->first);
   pods_.erase(it);
-}
-
-namespace {
-
-// A measured rate per second of what the window held of it; -1 (not measured) when unusable.
-float per_second(double value, double held) {
-  return static_cast<float>(std::isfinite(value) && value >= 0 ? value / held : -1);
-}
-
-// The cascade's last word: a declared ceiling caps a price, and prices a pod nothing else prices.
-PodPrice capped(double rate, PriceSource source, float ceiling) {
-  if (ceiling < 0) return {.rate = rate, .source = source};
-  if (rate < 0) return {.rate = ceiling * kCeilingPodShare, .source = PriceSource::ceiling};
-  if (rate > ceiling) return {.rate = ceiling, .source = PriceSource::ceiling};
-  return {.rate = rate, .source = source};
-}
-
-}  // namespace
-
-PodPrice PlacementLedger::receive_price(const PodRecord& pod) const {
-  const float ceiling = pod.receive_ceiling;
-  if (pod.measured_rate >= 0) return capped(pod.measured_rate, PriceSource::measurement, ceiling);
-  if (pod.annotated_rate >= 0) return capped(pod.annotated_rate, PriceSource::annotation, ceiling);
-  if (pod.workload == kNoWorkload) return capped(-1, PriceSource::average, ceiling);
-  if (const Workload& w = workloads_[pod.workload]; w.measured > 0)
-    return capped(w.measured_sum / w.measured, PriceSource::workload_measurement, ceiling);
-  if (const auto learned = learner_.workload_rate(pod.workload))
-    return capped(*learned, PriceSource::workload, ceiling);
-  return capped(-1, PriceSource::average, ceiling);
-}
-
-PodPrice PlacementLedger::transmit_price(const PodRecord& pod) const {
-  const float ceiling = pod.transmit_ceiling;
-  if (pod.measured_transmit_rate >= 0)
-    return capped(pod.measured_transmit_rate, PriceSource::measurement, ceiling);
-  if (pod.annotated_transmit_rate >= 0)
-    return capped(pod.annotated_transmit_rate, PriceSource::annotation, ceiling);
-  if (pod.workload == kNoWorkload) return capped(-1, PriceSource::average, ceiling);
-  if (const Workload& w = workloads_[pod.workload]; w.measured_transmit > 0)
-    return capped(w.measured_transmit_sum / w.measured_transmit, PriceSource::workload_measurement,
-                  ceiling);
-  if (const auto learned = learner_.workload_transmit_rate(pod.workload))
-    return capped(*learned, PriceSource::workload, ceiling);
-  return capped(-1, PriceSource::average, ceiling);
-}
-
-namespace {
-
-std::uint32_t& receive_counter(NodeLoad& load, PriceSource source) {
-  switch (source) {
-    case PriceSource::measurement:
-      return load.priced_by_measurement;
-    case PriceSource::annotation:
-      return load.priced_by_annotation;
-    case PriceSource::workload_measurement:
-      return load.priced_by_workload_measurement;
-    case PriceSource::workload:
-      return load.priced_by_workload;
-    case PriceSource::ceiling:
-    case PriceSource::average:
-      break;
-  }
-  return load.priced_by_ceiling;
-}
-
-std::uint32_t& transmit_counter(NodeLoad& load, PriceSource source) {
-  switch (source) {
-    case PriceSource::measurement:
-      return load.priced_by_transmit_measurement;
-    case PriceSource::annotation:
-      return load.priced_by_transmit_annotation;
-    case PriceSource::workload_measurement:
-      return load.priced_by_transmit_workload_measurement;
-    case PriceSource::workload:
-      return load.priced_by_transmit_workload;
-    case PriceSource::ceiling:
-    case PriceSource::average:
-      break;
-  }
-  return load.priced_by_transmit_ceiling;
-}
-
-}  // namespace
-
-void PlacementLedger::add_part(NodeLoad& load, const PodRecord& pod, double part,
-                               bool departed) const {
-  const PodPrice rx = receive_price(pod);
-  if (rx.rate >= 0) {
-    (departed ? load.departed_known : load.pending_known) += part * rx.rate;
-    (departed ? load.departed_known_share : load.pending_known_share) += part;
-    ++receive_counter(load, rx.source);
-  } else {
-    (departed ? load.departed_plain : load.pending_plain) += part;
-  }
-  const PodPrice tx = transmit_price(pod);
-  if (tx.rate >= 0) {
-    (departed ? load.departed_transmit_known : load.pending_transmit_known) += part * tx.rate;
-    (departed ? load.departed_transmit_known_share : load.pending_transmit_known_share) += part;
-    ++transmit_counter(load, tx.source);
-  }
 }
 
 void PlacementLedger::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {
@@ -371,76 +270,6 @@ void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow
                   .running_pods = running});
 }
 
-void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read) {
-  for (auto& [uid, pod] : pods_) {
-    pod.measured_rate = -1;
-    pod.measured_transmit_rate = -1;
-  }
-  for (const MeasuredPod& m : measured) {
-    PodRecord* pod = running_pod(m.name);
-    if (pod == nullptr) continue;
-    // A rate over the window counts a young pod's traffic over the whole window: what the window
-    // holds of it, too little to tell until a part of it is held.
-    const std::int64_t age_ms = read.now_ms - pod->placed_ms;
-    if (!window_measures_pod(age_ms, read)) continue;
-    const double held = 1.0 - pending_fraction(age_ms, read);
-    pod->measured_rate = per_second(m.receive, held);
-    pod->measured_transmit_rate = per_second(m.transmit, held);
-  }
-  sum_workload_measurements();
-}
-
-void PlacementLedger::measure_recent_pods(std::span<const MeasuredPod> measured) {
-  for (const MeasuredPod& m : measured) {
-    PodRecord* pod = running_pod(m.name);
-    if (pod == nullptr) continue;
-    pod->measured_rate = per_second(m.receive, 1.0);
-    pod->measured_transmit_rate = per_second(m.transmit, 1.0);
-  }
-  sum_workload_measurements();
-}
-
-PlacementLedger::PodRecord* PlacementLedger::running_pod(const std::string& name) {
-  const auto uid = uid_by_name_.find(name);
-  if (uid == uid_by_name_.end()) return nullptr;
-  const auto pod = pods_.find(uid->second);
-  return pod == pods_.end() ? nullptr : &pod->second;
-}
-
-void PlacementLedger::sum_workload_measurements() {
-  for (Workload& w : workloads_) {
-    w.measured_sum = w.measured_transmit_sum = 0;
-    w.measured = w.measured_transmit = 0;
-  }
-  for (const auto& [uid, pod] : pods_) {
-    if (pod.workload == kNoWorkload) continue;
-    Workload& w = workloads_[pod.workload];
-    if (pod.measured_rate >= 0) {
-      w.measured_sum += pod.measured_rate;
-      ++w.measured;
-    }
-    if (pod.measured_transmit_rate >= 0) {
-      w.measured_transmit_sum += pod.measured_transmit_rate;
-      ++w.measured_transmit;
-    }
-  }
-}
-
-bool window_measures_pod(std::int64_t age_ms, const LoadWindow& read) {
-  return 1.0 - pending_fraction(age_ms, read) >= kMeasuredAfterHeld;
-}
-
-std::vector<PlacedPod> PlacementLedger::pods_placed_since(std::int64_t since_ms) const {
-  std::vector<PlacedPod> out;
-  for (const auto& [uid, placed_ms] : recent_) {
-    if (placed_ms < since_ms) continue;
-    const auto pod = pods_.find(uid);
-    if (pod != pods_.end() && !pod->second.name.empty())
-      out.push_back({.name = pod->second.name, .placed_ms = placed_ms});
-  }
-  return out;
-}
-
 LearnedRates PlacementLedger::learned_per_pod() const {
   return {.receive = learner_.rate_per_pod(), .transmit = learner_.transmit_rate_per_pod()};
 }
@@ -468,39 +297,8 @@ std::vector<std::string> PlacementLedger::nodes_of_pods(std::span<const std::str
   return nodes;
 }
 
-void PlacementLedger::recent_pods(const std::function<void(const RecentPod&)>& visit) const {
-  for (const auto& [uid, placed_ms] : recent_) {
-    const auto pod = pods_.find(uid);
-    if (pod == pods_.end()) continue;
-    visit({.uid = uid,
-           .name = pod->second.name,
-           .node = node_names_[pod->second.node],
-           .placed_ms = placed_ms,
-           .receive = receive_price(pod->second),
-           .transmit = transmit_price(pod->second)});
-  }
-}
-
 std::size_t PlacementLedger::recent_count() const {
   return recent_.size();
-}
-
-std::vector<BoundPod> PlacementLedger::bound_pods() const {
-  std::vector<BoundPod> out;
-  out.reserve(pods_.size());
-  for (const auto& [uid, pod] : pods_) {
-    if (pod.name.empty()) continue;
-    const bool owned = pod.workload != kNoWorkload;
-    out.push_back({.name = pod.name,
-                   .node = node_names_[pod.node],
-                   .workload = owned ? workloads_[pod.workload].key : std::string(),
-                   .workload_pods = owned ? workloads_[pod.workload].pods : 0,
-                   .placed_ms = pod.placed_ms,
-                   .receive = receive_price(pod),
-                   .transmit = transmit_price(pod),
-                   .nominated = pod.nominated});
-  }
-  return out;
 }
 
 std::size_t PlacementLedger::pod_count() const {

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "common/model/inputs.h"
-#include "common/model/table_records.h"
 #include "common/model/workload_learning.h"
 
 // The placement ledger: the pods bound to each node, when each was placed or left, and what the
@@ -46,35 +45,6 @@ struct NodeFacts {
   std::uint64_t rule_mask = 0;
   std::string resource_version{};
 };
-
-// What priced a pod whose rate the correction counts as known, in one direction.
-enum class PriceSource {
-  measurement,           // the pod's own measured traffic
-  annotation,            // its expected-rate annotation
-  workload_measurement,  // the mean measured traffic of its workload's pods
-  workload,              // its workload's learned traffic per pod
-  ceiling,               // its declared bandwidth ceiling (capped, or priced alone)
-  average
-};
-
-// The entry flag (kEntryPricedBy*, named in kPricedBy) that stands for a price source.
-constexpr std::uint32_t priced_by_flag(PriceSource source) noexcept {
-  switch (source) {
-    case PriceSource::measurement:
-      return kEntryPricedByMeasurement;
-    case PriceSource::annotation:
-      return kEntryPricedByAnnotation;
-    case PriceSource::workload_measurement:
-      return kEntryPricedByWorkloadMeasurement;
-    case PriceSource::workload:
-      return kEntryPricedByWorkload;
-    case PriceSource::ceiling:
-      return kEntryPricedByCeiling;
-    case PriceSource::average:
-      break;
-  }
-  return kEntryPricedByAverage;
-}
 
 // One pod's measured traffic (bytes/s over the window; < 0: that direction not measured).
 struct MeasuredPod {

@@ -307,8 +307,8 @@ TEST_F(PodTrafficIntegrationTest, APodBoundAfterTheFullReadIsPricedByItsOwnRateA
   const auto node_b = std::find_if(loads.begin(), loads.end(),
                                    [](const model::NodeLoad& l) { return l.name == "node-b"; });
   ASSERT_NE(node_b, loads.end());
-  EXPECT_EQ(node_b->priced_by_measurement, 1U);
-  EXPECT_EQ(node_b->priced_by_transmit_measurement, 1U);
+  EXPECT_EQ(node_b->priced_receive.measurement, 1U);
+  EXPECT_EQ(node_b->priced_transmit.measurement, 1U);
   EXPECT_NEAR(node_b->pending_known, 800.0 * 29 / 30, 1e-6);
   EXPECT_NEAR(node_b->pending_transmit_known, 80.0 * 29 / 30, 1e-6);
 

@@ -55,7 +55,7 @@ TEST(PodReadsTest, AFullReadEveryIntervalPricesAPodByItsOwnRateOnceAFifthIsHeld)
   pod.run(r, kB + 8000, [&](std::int64_t t) {
     // Read at B (no series yet), B + 4 s (held 0.15: too little to tell), B + 8 s.
     const bool measured = t >= kB + 8000;
-    EXPECT_EQ(pod.load_at(t).priced_by_measurement, measured ? 1U : 0U) << t - kB;
+    EXPECT_EQ(pod.load_at(t).priced_receive.measurement, measured ? 1U : 0U) << t - kB;
   });
   EXPECT_EQ(r.full_reads(), 3U);
   EXPECT_EQ(r.recent_reads(), 0U);
@@ -73,7 +73,7 @@ TEST(PodReadsTest, RecentReadsPriceANewPodAtTheFirstRefreshItCountsAt) {
   // At B + 6 s the full reads have not priced it (the next is at B + 8 s); over the last 4 s it
   // received 4000 B: 1000 B/s, held 0.25, so 0.75 x 1000 missing.
   const model::NodeLoad load = pod.load_at(kB + 6000);
-  EXPECT_EQ(load.priced_by_measurement, 1U);
+  EXPECT_EQ(load.priced_receive.measurement, 1U);
   EXPECT_NEAR(load.pending_known, 750, 1e-3);
 }
 
@@ -89,7 +89,7 @@ TEST(PodReadsTest, BetweenFullReadsTheRecentReadKeepsTheFullReadsWholePods) {
   // At B + 30 s the recent read asks only pods placed after B + 7 s; the first pod keeps its
   // 1000 B/s, and the second, all of its traffic missing, is priced at its workload's mean.
   const model::NodeLoad load = pod.load_at(kB + 30000);
-  EXPECT_EQ(load.priced_by_workload_measurement, 1U);
+  EXPECT_EQ(load.priced_receive.workload_measurement, 1U);
   EXPECT_NEAR(load.pending_known, 1000, 1e-3);
 }
 

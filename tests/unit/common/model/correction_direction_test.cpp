@@ -47,10 +47,10 @@ TEST(UtilisationCorrection, PodsACeilingPricedAreFlaggedAndNotPricedAtTheAverage
   shaped.placed = 1;
   shaped.pending_known = 2048;
   shaped.pending_known_share = 1;
-  shaped.priced_by_ceiling = 1;
+  shaped.priced_receive.ceiling = 1;
   shaped.pending_transmit_known = 1024;
   shaped.pending_transmit_known_share = 1;
-  shaped.priced_by_transmit_ceiling = 1;
+  shaped.priced_transmit.ceiling = 1;
   const auto s = utilisation_snapshot({linked("n1", 0, 0)}, {shaped}, Direction::max, 100, 100);
   ASSERT_TRUE(s.corrected);
   const auto& n1 = entry(s, "n1");
@@ -68,7 +68,7 @@ TEST(UtilisationCorrection, ReceiveAnnotatedAveragedAndDefault) {
   annotated.placed = 1;
   annotated.pending_known = 0.5 * 2048;
   annotated.pending_known_share = 0.5;
-  annotated.priced_by_annotation = 1;
+  annotated.priced_receive.annotation = 1;
   {
     const auto s =
         utilisation_snapshot({linked("n1", 1024, 0)}, {annotated}, Direction::receive, 100, 100);
@@ -124,13 +124,13 @@ TEST(UtilisationCorrection, TransmitAnnotatedAveragedAndDefault) {
   annotated.departed = 1;
   annotated.pending_known = 0.75 * 99999;
   annotated.pending_known_share = 0.75;
-  annotated.priced_by_annotation = 1;
+  annotated.priced_receive.annotation = 1;
   annotated.pending_transmit_known = 0.75 * 1024;
   annotated.pending_transmit_known_share = 0.75;
   annotated.departed_transmit_known = 0.25 * 2048;
   annotated.departed_transmit_known_share = 0.25;
   annotated.departed_known_share = 0.25;
-  annotated.priced_by_transmit_annotation = 2;
+  annotated.priced_transmit.annotation = 2;
   {
     const auto s =
         utilisation_snapshot({linked("n1", 0, 1024)}, {annotated}, Direction::transmit, 100, 100);
@@ -195,7 +195,7 @@ TEST(UtilisationCorrection, BusierTakesTheLargerCorrectedDirection) {
   heavy.placed = 1;
   heavy.pending_known = 8192;
   heavy.pending_known_share = 1;
-  heavy.priced_by_annotation = 1;
+  heavy.priced_receive.annotation = 1;
   const auto r =
       utilisation_snapshot({linked("n1", 1024, 512)}, {heavy}, Direction::max, 512, 2048);
   EXPECT_DOUBLE_EQ(entry(r, "n1").expected, 2.0);
@@ -268,7 +268,7 @@ TEST(RawCorrection, TransmitConvertsByTheTransmitFactor) {
   annotated.pending_known_share = 0.5;
   annotated.pending_transmit_known = 0.5 * 20;
   annotated.pending_transmit_known_share = 0.5;
-  annotated.priced_by_transmit_annotation = 1;
+  annotated.priced_transmit.annotation = 1;
   EXPECT_DOUBLE_EQ(entry(raw_snapshot({annotated}, Direction::transmit, 4, 10), "n1").expected,
                    3000);
   // Measured transmit per settled pod, no conversion: (9000 + 3000) / (1 + 1) = 6000.
