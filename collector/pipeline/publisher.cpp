@@ -234,6 +234,10 @@ void Publisher::record(const Measurement& m, std::uint32_t published) {
     ++status_.failures_total;
   }
   if (m.pod_traffic) record_pod_traffic(*m.pod_traffic);
+  status_.pod_traffic_recent_pods =
+      m.recent_pod_traffic ? static_cast<std::uint32_t>(m.recent_pod_traffic->pods.size()) : 0;
+  status_.pod_traffic_recent_eval_wall_ms =
+      m.recent_pod_traffic ? m.recent_pod_traffic->eval_time_ms : 0;
   copy_text(status_.last_error, m.error);
   if (m.status_diagnosis) copy_text(status_.diagnosis, *m.status_diagnosis);
   if (m.ok && was_failing) {

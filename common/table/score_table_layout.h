@@ -30,7 +30,7 @@
 namespace netscore::shm {
 
 inline constexpr std::uint64_t kMagic = 0x314552'4f435354'4eULL;  // "NTSCORE1", written last
-inline constexpr std::uint32_t kLayoutVersion = 10;
+inline constexpr std::uint32_t kLayoutVersion = 11;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMaxNameBytes = 253;  // Kubernetes DNS subdomain limit
 inline constexpr std::size_t kNameBytes = 256;
@@ -123,12 +123,14 @@ struct CollectorStatus {
   std::int64_t link_speeds_eval_wall_ms;
   // The traffic per pod from cAdvisor's series (PodTrafficState), the pods of its last read, those
   // of them that are watched pods off the host network, and the read's evaluation time (Unix ms;
-  // 0: never read).
+  // 0: never read). Then the read of recently placed pods by name between those reads: the pods
+  // it prices (placed since the last read of every pod, with series) and its evaluation time.
   std::uint32_t pod_traffic_state;
   std::uint32_t pod_traffic_pods;
   std::uint32_t pod_traffic_watched;
-  std::uint32_t pod_traffic_reserved;  // zero; keeps the next field 8-byte aligned
+  std::uint32_t pod_traffic_recent_pods;
   std::int64_t pod_traffic_eval_wall_ms;
+  std::int64_t pod_traffic_recent_eval_wall_ms;
   // NETSCORE_REBALANCE_LABEL: the pods labelled for the descheduler at the latest look, and the
   // label patches since the collector started, answered 200 or not (a vanished pod's 404 is
   // neither); all zero when off.

@@ -189,6 +189,8 @@ std::string render_table_json(const TableView& v) {
             {"pod_traffic_pods", v.status.pod_traffic_pods},
             {"pod_traffic_watched_pods", v.status.pod_traffic_watched},
             {"pod_traffic_eval_wall_ms", v.status.pod_traffic_eval_wall_ms},
+            {"pod_traffic_recent_pods", v.status.pod_traffic_recent_pods},
+            {"pod_traffic_recent_eval_wall_ms", v.status.pod_traffic_recent_eval_wall_ms},
             {"last_success_wall_ms", v.status.last_success_wall_ms},
             {"writer_pid", v.status.writer_pid}});
   j.end_object();

@@ -257,6 +257,17 @@ TEST_F(PublisherTest, ThePodTrafficIsRecordedAndJoinedToTheWatchedPods) {
   EXPECT_EQ(s.pod_traffic_pods, 2U);
   EXPECT_EQ(s.pod_traffic_watched, 1U);
   EXPECT_EQ(s.pod_traffic_eval_wall_ms, 40);
+  EXPECT_EQ(s.pod_traffic_recent_pods, 0U);
+  EXPECT_EQ(s.pod_traffic_recent_eval_wall_ms, 0);
+  // A recent read since: the pods it prices and its time.
+  auto recent = std::make_shared<RecentPodTraffic>(RecentPodTraffic{.eval_time_ms = 45});
+  recent->pods["shop/web-2"] = {.rates = {.receive = 5, .receive_valid = true}, .eval_time_ms = 45};
+  m.recent_pod_traffic = recent;
+  publisher.publish(m);
+  ASSERT_EQ(status(s), ReadStatus::ok);
+  EXPECT_EQ(s.pod_traffic_recent_pods, 1U);
+  EXPECT_EQ(s.pod_traffic_recent_eval_wall_ms, 45);
+  m.recent_pod_traffic = nullptr;
   // Without pod labels: the state says so and nothing is counted.
   m.pod_traffic = std::make_shared<PodTraffic>(PodTraffic{.checked = true});
   publisher.publish(m);

@@ -274,6 +274,8 @@ TEST_F(MixedTableTest, ThePodTrafficStateIsShown) {
   status.pod_traffic_pods = 12;
   status.pod_traffic_watched = 10;
   status.pod_traffic_eval_wall_ms = 1'700'000'000'000;
+  status.pod_traffic_recent_pods = 3;
+  status.pod_traffic_recent_eval_wall_ms = 1'700'000'004'000;
   writer_->record_status(status);
   const std::string json = render_table_json(read());
   rapidjson::Document doc;
@@ -283,6 +285,8 @@ TEST_F(MixedTableTest, ThePodTrafficStateIsShown) {
   EXPECT_EQ(doc["collector"]["pod_traffic_pods"].GetUint(), 12U);
   EXPECT_EQ(doc["collector"]["pod_traffic_watched_pods"].GetUint(), 10U);
   EXPECT_EQ(doc["collector"]["pod_traffic_eval_wall_ms"].GetInt64(), 1'700'000'000'000);
+  EXPECT_EQ(doc["collector"]["pod_traffic_recent_pods"].GetUint(), 3U);
+  EXPECT_EQ(doc["collector"]["pod_traffic_recent_eval_wall_ms"].GetInt64(), 1'700'000'004'000);
 }
 
 // The collector's label patches for the descheduler (NETSCORE_REBALANCE_LABEL).
