@@ -27,6 +27,8 @@
 
 namespace {
 
+using netscore::sim::run_scale;
+using netscore::sim::ScaleMode;
 using netscore::sim::ScaleRunOptions;
 
 struct Flags {
@@ -41,6 +43,8 @@ struct Flags {
   std::vector<std::string> client_limits{"raised"};
   unsigned raised_qps = 1000;
   unsigned pairs = 3;
+  // Each pair also runs the floor: the extender without a table, what any HTTP extender costs.
+  bool floor = false;
   unsigned relist_pods = 0;
   unsigned relist_repeats = 3;
   double data_minutes = 45;  // Prometheus' backfilled series reach this far ahead of the start
@@ -48,7 +52,7 @@ struct Flags {
 
 constexpr const char* kUsage =
     "usage: netscore-scale-realtime --kube-bin=DIR [--nodes=1000,5000] [--pods=500]\n"
-    "  [--pairs=3] [--replicaset-share=0.9] [--per-replicaset=10] [--threads=8]\n"
+    "  [--pairs=3] [--floor=false] [--replicaset-share=0.9] [--per-replicaset=10] [--threads=8]\n"
     "  [--timeout-s=600] [--quiet-s=10] [--time-scale=15] [--data-minutes=45] [--deploy-dir=DIR]\n"
     "  [--collector=PATH] [--extender=PATH] (default: this build's)\n"
     "  [--client-limits=raised|shipped|raised,shipped] [--scheduler-qps=1000]\n"
@@ -80,6 +84,7 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
       }),
       "node counts, comma-separated")("pods", flags::number(f.run.pods), "the backlog")(
       "pairs", flags::number(f.pairs), "alone/netscore pairs per node count")(
+      "floor", flags::boolean(f.floor), "each pair also runs the table-less extender")(
       "replicaset-share", flags::number(f.run.replicaset_share), "pods with a ReplicaSet")(
       "per-replicaset", flags::number(f.run.per_replicaset), "pods per ReplicaSet")(
       "threads", flags::number(f.run.threads), "concurrent API requests")(
@@ -146,9 +151,13 @@ void run_pairs(const Flags& flags, unsigned nodes) {
         limits == "raised" ? std::optional(flags.raised_qps) : std::optional<unsigned>();
     netscore::sim::ScalePairs pairs{.nodes = nodes, .limits = limits, .alone = {}, .with = {}};
     for (unsigned pair = 1; pair <= flags.pairs; ++pair) {
-      pairs.alone.push_back(netscore::sim::run_scale(options, false, prometheus.url()));
+      pairs.alone.push_back(run_scale(options, ScaleMode::alone, prometheus.url()));
       netscore::sim::print_run(pairs, pairs.alone.back());
-      pairs.with.push_back(netscore::sim::run_scale(options, true, prometheus.url()));
+      if (flags.floor) {
+        pairs.floor.push_back(run_scale(options, ScaleMode::floor, prometheus.url()));
+        netscore::sim::print_run(pairs, pairs.floor.back());
+      }
+      pairs.with.push_back(run_scale(options, ScaleMode::netscore, prometheus.url()));
       netscore::sim::print_run(pairs, pairs.with.back());
       netscore::sim::print_pair(pairs);
     }

@@ -79,8 +79,8 @@ void print_run(const ScalePairs& pairs, const ScaleRunResult& r) {
   std::string line = fmt::format(
       "scale_run nodes={} limits={} pair={} mode={} load_1m={} bound={} first_to_last_s={:.2f} "
       "pods_per_s={:.1f}",
-      pairs.nodes, pairs.limits, pairs.alone.size(), r.netscore ? "netscore" : "alone",
-      number(r.load_1m, 2), r.bound, r.first_to_last_s, r.pods_per_s);
+      pairs.nodes, pairs.limits, pairs.alone.size(), mode_name(r.mode), number(r.load_1m, 2),
+      r.bound, r.first_to_last_s, r.pods_per_s);
   const std::pair<std::string_view, const LatencyQuantiles*> latencies[] = {
       {"attempt", &r.attempt},
       {"algorithm", &r.algorithm},
@@ -92,14 +92,17 @@ void print_run(const ScalePairs& pairs, const ScaleRunResult& r) {
     line += fmt::format(" cpu_{}_s={:.2f}", comm, seconds);
   for (const auto& [comm, per_pod] : r.cpu_ms_per_pod)
     line += fmt::format(" cpu_ms_per_pod_{}={:.3f}", comm, per_pod);
-  if (r.netscore) {
+  if (r.mode == ScaleMode::netscore) {
     line += fmt::format(
         " netscore_added_cpu_ms_per_pod={} collector_cpu_ms_per_refresh={:.1f} "
-        "prometheus_cpu_ms_per_refresh={:.1f} refreshes_per_s={:.2f} collector_peak_rss_kb={} "
-        "extender_peak_rss_kb={} prioritize_answered={:.0f} extender_established={} "
-        "extender_time_wait={} extender_server_p50_ms={} extender_server_p99_ms={}",
+        "prometheus_cpu_ms_per_refresh={:.1f} refreshes_per_s={:.2f} collector_peak_rss_kb={}",
         number(netscore_cpu_ms_per_pod(r), 3), r.collector_cpu_ms_per_refresh,
-        r.prometheus_cpu_ms_per_refresh, r.refreshes_per_s, r.collector_peak_rss_kb,
+        r.prometheus_cpu_ms_per_refresh, r.refreshes_per_s, r.collector_peak_rss_kb);
+  }
+  if (r.mode != ScaleMode::alone) {
+    line += fmt::format(
+        " extender_peak_rss_kb={} prioritize_answered={:.0f} extender_established={} "
+        "extender_time_wait={} extender_server_p50_ms={} extender_server_p99_ms={}",
         r.extender_peak_rss_kb, r.prioritize_answered, r.extender_established, r.extender_time_wait,
         ms(r.extender_server.p50), ms(r.extender_server.p99));
   }
@@ -116,15 +119,25 @@ void print_pair(const ScalePairs& pairs) {
     line += fmt::format(" p99_ratio_{}={}", kLatencies[which],
                         number(ratio(p99(with, which), p99(alone, which)), 3));
   }
+  if (pairs.floor.size() == pairs.with.size()) {
+    const ScaleRunResult& floor = pairs.floor.back();
+    line += fmt::format(" floor_throughput_ratio={} netscore_to_floor_throughput_ratio={}",
+                        number(throughput_ratio(alone, floor), 3),
+                        number(throughput_ratio(floor, with), 3));
+  }
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }
 
 void print_summary(const ScalePairs& pairs) {
-  std::vector<double> throughput, p99_ratios[std::size(kLatencies)];
+  std::vector<double> throughput, floor_throughput, to_floor, p99_ratios[std::size(kLatencies)];
   for (std::size_t pair = 0; pair < std::min(pairs.alone.size(), pairs.with.size()); ++pair) {
     const ScaleRunResult &alone = pairs.alone[pair], &with = pairs.with[pair];
     if (const auto r = throughput_ratio(alone, with)) throughput.push_back(*r);
+    if (pair < pairs.floor.size()) {
+      if (const auto r = throughput_ratio(alone, pairs.floor[pair])) floor_throughput.push_back(*r);
+      if (const auto r = throughput_ratio(pairs.floor[pair], with)) to_floor.push_back(*r);
+    }
     for (std::size_t which = 0; which < std::size(kLatencies); ++which) {
       if (const auto r = ratio(p99(with, which), p99(alone, which)))
         p99_ratios[which].push_back(*r);
@@ -139,12 +152,21 @@ void print_summary(const ScalePairs& pairs) {
       "netscore_pods_per_s", pairs.with,
       [](const ScaleRunResult& r) { return std::optional(r.pods_per_s); }, 1);
   line += fmt::format(" median_throughput_ratio={}", number(median(throughput), 3));
+  if (!pairs.floor.empty()) {
+    line += median_field(
+        "floor_pods_per_s", pairs.floor,
+        [](const ScaleRunResult& r) { return std::optional(r.pods_per_s); }, 1);
+    line += fmt::format(
+        " median_floor_throughput_ratio={} median_netscore_to_floor_throughput_ratio={}",
+        number(median(floor_throughput), 3), number(median(to_floor), 3));
+  }
   for (std::size_t which = 0; which < std::size(kLatencies); ++which) {
     line += fmt::format(" median_p99_ratio_{}={}", kLatencies[which],
                         number(median(p99_ratios[which]), 3));
   }
   for (const auto& [side, runs] :
-       {std::pair{"alone", &pairs.alone}, std::pair{"netscore", &pairs.with}}) {
+       {std::pair{"alone", &pairs.alone}, std::pair{"floor", &pairs.floor},
+        std::pair{"netscore", &pairs.with}}) {
     std::set<std::string> comms;
     for (const auto& run : *runs) {
       for (const auto& [comm, per_pod] : run.cpu_ms_per_pod) comms.insert(comm);

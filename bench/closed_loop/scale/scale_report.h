@@ -15,14 +15,16 @@ struct ScalePairs {
   unsigned nodes = 0;
   std::string_view limits;  // "raised" or "shipped"
   std::vector<ScaleRunResult> alone, with;
+  std::vector<ScaleRunResult> floor{};  // empty unless the floor runs too
 };
 
 // What netscore adds to a scheduled pod: the collector's and the extender's CPU per pod bound.
 std::optional<double> netscore_cpu_ms_per_pod(const ScaleRunResult& run);
 
-// Prints the last run of `pairs` (alone or with netscore as it says).
+// Prints the last run of `pairs` (alone, the floor or with netscore as it says).
 void print_run(const ScalePairs& pairs, const ScaleRunResult& run);
-// Prints the last pair's ratios: throughput and kube-scheduler's p99 latencies, netscore / alone.
+// Prints the last pair's ratios: throughput and kube-scheduler's p99 latencies, netscore / alone;
+// with a floor also the floor / alone and netscore / floor throughput.
 void print_pair(const ScalePairs& pairs);
 // Prints the medians over every pair: pods/s, the ratios, each process' CPU per pod.
 void print_summary(const ScalePairs& pairs);

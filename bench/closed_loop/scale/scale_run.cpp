@@ -1,6 +1,7 @@
 #include "bench/closed_loop/scale/scale_run.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -27,11 +28,15 @@
 #include "bench/closed_loop/scale/scale_cluster.h"
 #include "bench/closed_loop/scale/scale_metrics.h"
 #include "bench/closed_loop/placement/policy.h"
+#include "bench/prometheus_text/exposition.h"
 #include "bench/prometheus_text/histogram.h"
 #include "collector/kube/cluster_state.h"
 #include "collector/kube/cluster_watcher.h"
 #include "tests/support/eventually.h"
+#include "tests/support/binary_process.h"
 #include "tests/support/http_client.h"
+#include "tests/support/netscore_binaries.h"
+#include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
 
 namespace netscore::sim {
@@ -148,12 +153,33 @@ LatencyQuantiles quantiles(const std::string& metrics, std::string_view name,
   return {prometheus_text::quantile(buckets, 0.5), prometheus_text::quantile(buckets, 0.99)};
 }
 
+// The floor's extender: a table name nothing creates, so it stays detached and neutral.
+testing::BinaryProcess::Options floor_extender_options(const std::string& binary) {
+  static unsigned floors = 0;
+  return {.path = binary,
+          .env = {fmt::format("NETSCORE_SHM_NAME=netscore-scale-floor-{}-{}", getpid(), ++floors),
+                  "NETSCORE_LISTEN=127.0.0.1:0"}};
+}
+
 }  // namespace
 
-ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
+std::string_view mode_name(ScaleMode mode) {
+  switch (mode) {
+    case ScaleMode::alone:
+      return "alone";
+    case ScaleMode::floor:
+      return "floor";
+    case ScaleMode::netscore:
+      return "netscore";
+  }
+  return "?";
+}
+
+ScaleRunResult run_scale(const ScaleRunOptions& options, ScaleMode mode,
                          const std::string& prometheus_url) {
   ScaleRunResult out;
-  out.netscore = netscore;
+  out.mode = mode;
+  const bool netscore = mode == ScaleMode::netscore;
   ScaleCluster cluster({.kube_bin = options.kube_bin,
                         .deploy_dir = options.deploy_dir,
                         .nodes = node_names(options.nodes),
@@ -166,6 +192,15 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
                       Policy{.name = "netscore defaults", .kind = PolicyKind::netscore},
                       options.time_scale, prometheus_url, cluster.collector_env(), options.nodes);
     measure_idle(processes->url(), options.quiet_s, out);
+  }
+  std::optional<testing::BinaryProcess> floor_extender;
+  std::string extender_url = processes ? processes->url() : std::string();
+  if (mode == ScaleMode::floor) {
+    floor_extender.emplace(floor_extender_options(options.extender_binary));
+    extender_url = testing::extender_base_url(*floor_extender, 60s);
+    if (extender_url.empty())
+      throw std::runtime_error("the floor's extender did not start:\n" +
+                               testing::log_tail(floor_extender->log_path()));
   }
 
   // Bindings are stamped as the watch delivers them, on a thread of their own: kube-scheduler
@@ -196,13 +231,13 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
       }
     }
   });
-  cluster.start_scheduler(netscore ? std::optional(processes->url()) : std::nullopt,
+  cluster.start_scheduler(extender_url.empty() ? std::nullopt : std::optional(extender_url),
                           options.scheduler_qps);
   if (!options.profile_dir.empty()) {
     static unsigned profiles = 0;
     save_scheduler_profile(cluster.admin_kube().token_file, options.profile_s,
                            fmt::format("{}/kube-scheduler-{}-{}-{}.pprof", options.profile_dir,
-                                       options.nodes, netscore ? "netscore" : "alone", ++profiles));
+                                       options.nodes, mode_name(mode), ++profiles));
   }
   testing::eventually([&] { return done.load(); },
                       std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000)));
@@ -235,14 +270,19 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
   if (processes) {
     if (const auto pid = child_by_comm("netscore-collec"))
       out.collector_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
+  }
+  if (!extender_url.empty()) {
     if (const auto pid = child_by_comm("netscore-extend"))
       out.extender_peak_rss_kb = process_peak_rss_kb(*pid).value_or(0);
-    out.prioritize_answered = processes->observe().prioritize_answered;
-    out.extender_server =
-        quantiles(testing::http_get(processes->url() + "/metrics", 10s).body,
-                  "netscore_extender_request_duration_seconds", {{"verb", "prioritize"}});
-    const std::string& url = processes->url();
-    const auto port = static_cast<std::uint16_t>(std::stoul(url.substr(url.rfind(':') + 1)));
+    const std::string extender_metrics = testing::http_get(extender_url + "/metrics", 10s).body;
+    out.prioritize_answered = prometheus_text::value(prometheus_text::parse(extender_metrics),
+                                                     "netscore_extender_requests_total",
+                                                     {{"verb", "prioritize"}, {"code", "200"}})
+                                  .value_or(0);
+    out.extender_server = quantiles(extender_metrics, "netscore_extender_request_duration_seconds",
+                                    {{"verb", "prioritize"}});
+    const auto port =
+        static_cast<std::uint16_t>(std::stoul(extender_url.substr(extender_url.rfind(':') + 1)));
     const TcpConnections connections = server_connections(port);
     out.extender_established = connections.established;
     out.extender_time_wait = connections.time_wait;

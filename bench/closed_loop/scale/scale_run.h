@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // One run of the scale benchmark: a fresh control plane with `nodes` fake Ready nodes and a
@@ -12,6 +13,16 @@
 // real Prometheus holding those nodes' node-exporter series), until every pod is bound. And the
 // collector's relist of many bound pods against the same kind of API server.
 namespace netscore::sim {
+
+enum class ScaleMode {
+  alone,
+  // The extender without a table (no collector, no Prometheus): it parses every call and answers
+  // every node the same neutral score, so placements are kube-scheduler's own. What calling an
+  // HTTP extender costs kube-scheduler whatever the extender knows: the floor under netscore.
+  floor,
+  netscore,
+};
+std::string_view mode_name(ScaleMode mode);
 
 struct ScaleRunOptions {
   std::string kube_bin;
@@ -43,7 +54,7 @@ struct LatencyQuantiles {
 };
 
 struct ScaleRunResult {
-  bool netscore = false;
+  ScaleMode mode = ScaleMode::alone;
   unsigned bound = 0;
   double first_to_last_s = 0;  // the watch seeing the first binding to seeing the last
   double pods_per_s = 0;       // (bound - 1) / first_to_last_s
@@ -56,7 +67,7 @@ struct ScaleRunResult {
   // same in milliseconds per pod bound.
   std::map<std::string, double> cpu_s, cpu_ms_per_pod;
   std::optional<double> load_1m;  // the machine's load average as the backlog started draining
-  // netscore only.
+  // netscore only (the extender's figures also for the floor).
   double collector_cpu_ms_per_refresh = 0;   // while idle, before kube-scheduler starts
   double prometheus_cpu_ms_per_refresh = 0;  // the same window
   double refreshes_per_s = 0;                // the same window
@@ -73,7 +84,7 @@ struct ScaleRunResult {
 };
 
 // Throws std::runtime_error when a part does not start or pods remain unbound at the timeout.
-ScaleRunResult run_scale(const ScaleRunOptions& options, bool netscore,
+ScaleRunResult run_scale(const ScaleRunOptions& options, ScaleMode mode,
                          const std::string& prometheus_url);
 
 struct RelistResult {
