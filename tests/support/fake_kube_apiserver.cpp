@@ -181,7 +181,7 @@ FakeKubeApiServer::Reply FakeKubeApiServer::route(const Request& request) {
       ++counters_.unauthorized;
       return {401, kube::status_json(401, "Unauthorized", "Unauthorized")};
     }
-    if (fail_count_ > 0) {
+    if (fail_count_ > 0 && (fail_method_.empty() || request.method == fail_method_)) {
       --fail_count_;
       return {
           fail_status_,

@@ -103,7 +103,10 @@ class FakeKubeApiServer {
   void set_tokens(std::set<std::string> valid, std::set<std::string> forbidden = {});
 
   // Faults.
-  void fail_next_requests(unsigned status, unsigned count, unsigned retry_after_s = 0);
+  // The next `count` requests fail; with `method`, only requests of that method count, so a
+  // test aiming at one client's writes is not hit by another's reads (a watch reopened).
+  void fail_next_requests(unsigned status, unsigned count, unsigned retry_after_s = 0,
+                          std::string method = {});
   void compact();                    // drop the history: every earlier RV is now too old
   void expire_continue_tokens();     // outstanding continue tokens -> 410 Expired
   void stall_watches();              // open streams stop sending (no events, bookmarks or end)
@@ -203,6 +206,7 @@ class FakeKubeApiServer {
   std::uint64_t snapshot_counter_ = 0;
   std::set<std::string> valid_tokens_, forbidden_tokens_;
   unsigned fail_status_ = 0, fail_count_ = 0, fail_retry_after_s_ = 0;
+  std::string fail_method_;
   bool split_writes_ = false;
   std::list<std::shared_ptr<Stream>> streams_;
   Counters counters_;

@@ -1,6 +1,7 @@
 // FakeKubeApiServer: the object store, its event history and the test knobs.
 #include <charconv>
 #include <ctime>
+#include <utility>
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/http.hpp>
@@ -194,12 +195,13 @@ void FakeKubeApiServer::set_tokens(std::set<std::string> valid, std::set<std::st
   forbidden_tokens_ = std::move(forbidden);
 }
 
-void FakeKubeApiServer::fail_next_requests(unsigned status, unsigned count,
-                                           unsigned retry_after_s) {
+void FakeKubeApiServer::fail_next_requests(unsigned status, unsigned count, unsigned retry_after_s,
+                                           std::string method) {
   std::lock_guard lock(mutex_);
   fail_status_ = status;
   fail_count_ = count;
   fail_retry_after_s_ = retry_after_s;
+  fail_method_ = std::move(method);
 }
 
 void FakeKubeApiServer::compact() {

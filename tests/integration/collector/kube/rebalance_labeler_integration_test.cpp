@@ -149,7 +149,7 @@ TEST_F(RebalanceLabelerTest, WritesPerRoundAreBounded) {
 TEST_F(RebalanceLabelerTest, AFailedPatchIsCountedAndRetried) {
   RebalanceStatus status;
   RebalanceLabeler labeler(labeler_options(), state_, watcher_, &status);
-  server_.fail_next_requests(500, 1);
+  server_.fail_next_requests(500, 1, 0, "PATCH");
   labeler.round();
   EXPECT_EQ(labeler.counters().failures, 1U);
   EXPECT_EQ(status.patch_failures_total, 1U);
