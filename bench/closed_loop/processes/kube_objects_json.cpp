@@ -9,6 +9,7 @@
 #include <rapidjson/writer.h>
 
 #include "bench/closed_loop/workload/pod_owner.h"
+#include "common/pod_annotations.h"
 #include "tests/support/fake_kube_objects.h"
 
 namespace netscore::sim::kube_json {
@@ -192,7 +193,19 @@ testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string
           .name = pod.name,
           .generate_name = generate_name(pod),
           .labels = pod_labels(trace, pod, owner_uid),
+          .annotations = pod_annotations(pod),
           .owner = owner_reference(pod.owner_kind, pod.replicaset, owner_uid)};
+}
+
+Labels pod_annotations(const PodSpec& pod) {
+  Labels annotations;
+  // Bits per second, as the CNI bandwidth plugin reads them.
+  const auto declare = [&](std::string_view name, double bytes_per_s) {
+    if (bytes_per_s >= 0) annotations.emplace(name, fmt::format("{:.0f}", bytes_per_s * 8));
+  };
+  declare(kIngressBandwidthAnnotation, pod.receive_ceiling);
+  declare(kEgressBandwidthAnnotation, pod.transmit_ceiling);
+  return annotations;
 }
 
 std::string pod(const testing::kube::Pod& pod) {
@@ -201,6 +214,7 @@ std::string pod(const testing::kube::Pod& pod) {
   open_object(w, "v1", "Pod", pod.name, pod.ns);
   if (!pod.generate_name.empty()) member(w, "generateName", pod.generate_name);
   labels(w, "labels", pod.labels);
+  if (!pod.annotations.empty()) labels(w, "annotations", pod.annotations);
   if (pod.owner) {
     string(w, "ownerReferences");
     w.StartArray();

@@ -55,14 +55,18 @@ std::string owner(const Trace& trace, const PodSpec& pod, unsigned replicas);
 std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std::string_view name,
                                                              std::string_view uid);
 
-// A trace pod as the model: namespace, name, generate_name, pod_labels and its controller's
-// reference (owner_uid empty for OwnerKind::none); node and scheduler unset.
+// The annotations of a trace pod: its declared bandwidth ceilings (kubernetes.io/ingress-bandwidth,
+// egress-bandwidth, bits per second) when the trace gives it any (WorkloadParams::ceiling_fraction).
+Labels pod_annotations(const PodSpec& pod);
+
+// A trace pod as the model: namespace, name, generate_name, pod_labels, pod_annotations and its
+// controller's reference (owner_uid empty for OwnerKind::none); node and scheduler unset.
 testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string_view owner_uid);
 
-// A pod as created through the API: its namespace, name (and generateName), labels, controller
-// reference (none without), spec.schedulerName and spec.nodeName (empty: for the scheduler to
-// bind), with the requests SchedulerModel assumes; restartPolicy Never for a Job's pod, as its
-// template must say.
+// A pod as created through the API: its namespace, name (and generateName), labels, annotations,
+// controller reference (none without), spec.schedulerName and spec.nodeName (empty: for the
+// scheduler to bind), with the requests SchedulerModel assumes; restartPolicy Never for a Job's
+// pod, as its template must say.
 std::string pod(const testing::kube::Pod& pod);
 
 // A merge patch of a pod's status: Running, PodScheduled since `scheduled_s` (Unix seconds), as a

@@ -191,6 +191,8 @@ class Loop {
     return {.uid = spec.name,
             .node = node_of_pod(pod) >= 0 ? names_[static_cast<std::size_t>(node_of_pod(pod))]
                                           : std::string(),
+            .receive_ceiling = spec.receive_ceiling,
+            .transmit_ceiling = spec.transmit_ceiling,
             .workload = workload_key(spec, trace_),
             .name = pod_name(pod)};
   }

@@ -224,6 +224,15 @@ std::string validate(const WorkloadParams& p) {
     return "create_spread_s must not be negative";
   }
   if (p.projects > 100) return "projects must be at most 100";
+  if (!finite(p.ceiling_fraction) || p.ceiling_fraction < 0 || p.ceiling_fraction > 1) {
+    return "ceiling_fraction must be in [0, 1]";
+  }
+  // At least twice the level: a shaped pod cannot exceed its ceiling, and the default jitter
+  // around the level (pod_jitter_sigma) takes 3 pods in 10,000 past twice it.
+  if (!finite(p.ceiling_headroom_min) || !finite(p.ceiling_headroom_max) ||
+      p.ceiling_headroom_min < 2 || p.ceiling_headroom_max < p.ceiling_headroom_min) {
+    return "ceiling_headroom_min must be at least 2 and ceiling_headroom_max at least it";
+  }
   if (!finite(p.drift_grow_fraction) || p.drift_grow_fraction < 0 || p.drift_grow_fraction > 1) {
     return "drift_grow_fraction must be in [0, 1]";
   }

@@ -85,6 +85,13 @@ struct WorkloadParams {
   double drift_grow_fraction = 0, drift_grow_factor = 4;
   double drift_shrink_fraction = 0, drift_shrink_factor = 0.25;
   double drift_from = 0.1, drift_to = 0.6;
+  // Declared bandwidth ceilings (kubernetes.io/ingress-bandwidth, egress-bandwidth): with
+  // probability ceiling_fraction a workload's pods (a project's, where it has one: one template)
+  // declare in each direction its level there times a headroom drawn log-uniformly in
+  // [ceiling_headroom_min, ceiling_headroom_max], from streams of their own: the trace's traffic
+  // is the same with or without ceilings, so a run without them is the baseline of one with them.
+  double ceiling_fraction = 0;
+  double ceiling_headroom_min = 2, ceiling_headroom_max = 8;
 };
 
 // "--scenario=<name>": "standard" (the defaults above, for every parameter another scenario
@@ -130,6 +137,9 @@ struct PodSpec {
   std::uint32_t burst = 0;
   double rate = 0;           // true receive bytes/s while running
   double transmit_rate = 0;  // true transmit bytes/s while running
+  // Bytes/s of its declared ceilings (WorkloadParams::ceiling_fraction); < 0: none declared.
+  double receive_ceiling = -1;
+  double transmit_ceiling = -1;
   double created_s = 0;
   double deleted_s = 0;  // infinity if it outlives duration_s
 };

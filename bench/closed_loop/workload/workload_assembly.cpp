@@ -1,6 +1,7 @@
 #include "bench/closed_loop/workload/workload_raw.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -36,6 +37,18 @@ std::string_view name_prefix(OwnerKind kind) {
       break;
   }
   return "app-";
+}
+
+// The headroom of a workload's declared ceilings over its traffic per pod, or 0 when it declares
+// none: one draw per project (one pod template across its pipelines), else per workload.
+double ceiling_headroom(const WorkloadParams& p, std::uint32_t workload, std::uint32_t project) {
+  if (p.ceiling_fraction <= 0) return 0;
+  const std::uint64_t key =
+      project == kNoProject ? (std::uint64_t{1} << 20) + workload : std::uint64_t{project};
+  Random random(stream_seed(p.seed, ceiling_stream + key));
+  if (random.open01() >= p.ceiling_fraction) return 0;
+  const double low = std::log(p.ceiling_headroom_min), high = std::log(p.ceiling_headroom_max);
+  return std::exp(low + (high - low) * random.open01());
 }
 
 }  // namespace
@@ -100,6 +113,13 @@ void assemble(const WorkloadParams& p, const std::vector<Pod>& raw,
     const double minor = pod.rate * p.minor_direction_fraction;
     spec.rate = workload.transmit_heavy ? minor : pod.rate;
     spec.transmit_rate = workload.transmit_heavy ? pod.rate : minor;
+    if (const double headroom = ceiling_headroom(p, pod.workload, workload.project);
+        headroom > 0) {
+      const double heavy = workload.level * headroom;
+      const double light = heavy * p.minor_direction_fraction;
+      spec.receive_ceiling = workload.transmit_heavy ? light : heavy;
+      spec.transmit_ceiling = workload.transmit_heavy ? heavy : light;
+    }
     spec.created_s = pod.created;
     spec.deleted_s = pod.deleted < p.duration_s ? pod.deleted : never;
     if (spec.created_s < 0) {

@@ -88,6 +88,12 @@ constexpr Flag kFlags[] = {
     {"drift-from", &WorkloadParams::drift_from,
      "earliest drift moment, as a fraction of --duration-s"},
     {"drift-to", &WorkloadParams::drift_to, "latest drift moment, as a fraction of --duration-s"},
+    {"ceiling-fraction", &WorkloadParams::ceiling_fraction,
+     "probability that a workload's pods declare kubernetes.io/*-bandwidth ceilings"},
+    {"ceiling-headroom-min", &WorkloadParams::ceiling_headroom_min,
+     "least declared ceiling over the workload's traffic per pod"},
+    {"ceiling-headroom-max", &WorkloadParams::ceiling_headroom_max,
+     "greatest declared ceiling over the workload's traffic per pod"},
 };
 
 // Every parameter some scenario sets: "standard" puts them back to their defaults.

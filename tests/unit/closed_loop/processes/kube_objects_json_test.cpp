@@ -1,5 +1,6 @@
 #include "bench/closed_loop/processes/kube_objects_json.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -206,6 +207,40 @@ TEST(KubeObjectsJsonTest, TheSimulatorsWorkloadKeyIsTheCollectorsForEveryTracePo
   EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/label/web");
   trace.params.project_labels = true;
   EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/label/project-03");
+}
+
+// The ceilings a trace declares reach the collector from the pod the real-time loop creates as the
+// virtual-time loop gives them to its model: bits per second on the pod, bytes per second read.
+TEST(KubeObjectsJsonTest, ATracePodsCeilingsReachTheCollectorAsTheSimulatorGivesThem) {
+  WorkloadParams params;
+  params.seed = 3;
+  params.duration_s = 120;
+  ASSERT_EQ(apply_flag(params, "scenario", "ci-runners"), "");
+  params.ceiling_fraction = 0.5;
+  const Trace trace = generate_trace(params);
+  std::size_t declared = 0, silent = 0;
+  for (const PodSpec& spec : trace.pods) {
+    auto doc = parsed(pod(trace_pod(trace, spec, "")));
+    rapidjson::Pointer("/metadata/uid").Set(doc, "the API server's");
+    const auto facts = collector::parse_pod(static_cast<const rapidjson::Value&>(doc));
+    ASSERT_TRUE(facts) << spec.name;
+    if (spec.receive_ceiling < 0) {
+      ++silent;
+      EXPECT_TRUE(absent(doc, "/metadata/annotations")) << spec.name;
+      EXPECT_LT(facts->receive_ceiling, 0) << spec.name;
+      continue;
+    }
+    ++declared;
+    EXPECT_NEAR(facts->receive_ceiling, spec.receive_ceiling, 0.0625) << spec.name;
+    EXPECT_NEAR(facts->transmit_ceiling, spec.transmit_ceiling, 0.0625) << spec.name;
+  }
+  EXPECT_GT(declared, 0U);
+  EXPECT_GT(silent, 0U);
+  PodSpec spec = one_pod_trace(OwnerKind::none).pods[0];
+  spec.receive_ceiling = 1.25e6;
+  spec.transmit_ceiling = 125e3;
+  EXPECT_EQ(pod_annotations(spec), (Labels{{"kubernetes.io/egress-bandwidth", "1000000"},
+                                           {"kubernetes.io/ingress-bandwidth", "10000000"}}));
 }
 
 TEST(KubeObjectsJsonTest, GenerateNameIsTheOwnersPrefixButNotAStatefulSets) {

@@ -133,5 +133,50 @@ TEST(WorkloadProjectsTest, FlagsSetProjectsAndStandardPutsThemBack) {
   }
 }
 
+// Declared ceilings come from streams of their own: the traffic is the trace's without them, a
+// project declares one ceiling per direction across its pipelines, the heavy direction's headroom
+// within the bounds, and no pod's traffic reaches its ceiling.
+TEST(WorkloadProjectsTest, CeilingsAreDeclaredPerProjectAboveItsTrafficWithoutChangingIt) {
+  const auto plain = generate_trace(ci_scenario("ci-runners"));
+  auto params = ci_scenario("ci-runners");
+  params.ceiling_fraction = 0.5;
+  params.ceiling_headroom_min = 2;
+  params.ceiling_headroom_max = 8;
+  ASSERT_EQ(validate(params), "");
+  const auto shaped = generate_trace(params);
+  ASSERT_EQ(shaped.pods.size(), plain.pods.size());
+  std::map<std::string, double> ceiling_of_project;
+  std::set<std::string> declaring, silent;
+  for (std::size_t i = 0; i < shaped.pods.size(); ++i) {
+    const PodSpec& pod = shaped.pods[i];
+    ASSERT_EQ(pod.rate, plain.pods[i].rate) << pod.name;
+    ASSERT_EQ(pod.transmit_rate, plain.pods[i].transmit_rate) << pod.name;
+    EXPECT_LT(plain.pods[i].receive_ceiling, 0) << pod.name;
+    const Deployment& workload = shaped.deployments[pod.deployment];
+    if (pod.receive_ceiling < 0) {
+      EXPECT_LT(pod.transmit_ceiling, 0) << pod.name;
+      silent.insert(workload.project);
+      continue;
+    }
+    declaring.insert(workload.project);
+    const auto [it, first] = ceiling_of_project.emplace(workload.project, pod.receive_ceiling);
+    EXPECT_EQ(it->second, pod.receive_ceiling) << pod.name;
+    EXPECT_GE(pod.receive_ceiling, 2 * workload.level * (1 - 1e-12)) << pod.name;
+    EXPECT_LE(pod.receive_ceiling, 8 * workload.level * (1 + 1e-12)) << pod.name;
+    EXPECT_NEAR(pod.transmit_ceiling / pod.receive_ceiling, params.minor_direction_fraction, 1e-12);
+    EXPECT_LT(pod.rate, pod.receive_ceiling) << pod.name;
+    EXPECT_LT(pod.transmit_rate, pod.transmit_ceiling) << pod.name;
+  }
+  for (const auto& project : declaring) EXPECT_FALSE(silent.contains(project)) << project;
+  // Half of twelve projects, give or take the draw.
+  EXPECT_GE(declaring.size(), 2U);
+  EXPECT_GE(silent.size(), 2U);
+  params.ceiling_headroom_min = 1.5;
+  EXPECT_NE(validate(params).find("ceiling_headroom_min"), std::string::npos);
+  params.ceiling_headroom_min = 2;
+  params.ceiling_fraction = 1.5;
+  EXPECT_NE(validate(params).find("ceiling_fraction"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace netscore::sim
