@@ -303,8 +303,10 @@ const std::array kOptionTable{
         }},
     Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender,
            "prioritize recommends one node (10) per pod and counts the pod there for the next pods "
-           "(twice for pods of the same controlling owner) until a snapshot published this long "
-           "after shows the binding, so a burst of pods does not pile onto one node (off)",
+           "(twice for pods of the same controlling owner, or without one, of the same "
+           "app.kubernetes.io/name, at most two of which go to one node) until a snapshot "
+           "published this long after shows the binding, so a burst of pods does not pile onto "
+           "one node (off)",
            [](Config& c, std::string_view v) {
              c.extender.spread_window = v == "0" || is_off(v)
                                             ? PromDuration{.value = {}, .text = "off"}

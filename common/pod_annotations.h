@@ -18,6 +18,10 @@ inline constexpr std::string_view kEgressBandwidthAnnotation = "kubernetes.io/eg
 inline constexpr double kMinBandwidthBits = 1e3;
 inline constexpr double kMaxBandwidthBits = 1e15;
 
+// The recommended label naming a pod's application: the workload of a pod without a controlling
+// owner (the collector keys it "namespace/label/<value>", the extender spreads its bursts).
+inline constexpr std::string_view kAppNameLabel = "app.kubernetes.io/name";
+
 // The label the collector sets (NETSCORE_REBALANCE_LABEL) on the pod a descheduler should evict
 // from an over-utilised node, the one pod its DefaultEvictor's labelSelector then matches.
 inline constexpr std::string_view kRebalanceLabel = "netscore.io/rebalance";

@@ -83,7 +83,7 @@ std::string workload_of(const rapidjson::Value& meta) {
       return workload_key(namespace_name, kind, name);
     }
   }
-  for (const char* label : {"app.kubernetes.io/name", "app"}) {
+  for (const char* label : {kAppNameLabel.data(), "app"}) {
     const std::string_view value = string_of(member(labels, label));
     if (!value.empty()) return workload_key(namespace_name, "label", value);
   }

@@ -48,19 +48,36 @@ std::size_t BurstMemory::recommend(std::string_view owner, std::string_view pod_
                                    std::span<const std::uint64_t> name_hashes,
                                    std::span<std::int64_t> answers,
                                    std::span<const std::int16_t> percent, std::int64_t now_ns,
-                                   std::int64_t window_ns) {
+                                   std::int64_t window_ns, std::uint32_t siblings_per_node) {
   const std::size_t none = answers.size();
   if (window_ns <= 0 || name_hashes.size() != answers.size() || percent.size() != answers.size())
     return none;
   const std::uint64_t pod_hash = name_hash(pod_uid);
+  const std::uint64_t own = owner_hash(owner);
+  std::unordered_map<std::uint64_t, std::uint32_t> siblings;  // per node hash
+  if (own != 0 && siblings_per_node > 0) {
+    for (const Recommendation& r : recent_) {
+      if (r.owner_hash == own && now_ns - r.at_ns <= kKeepWindows * window_ns)
+        ++siblings[r.node_hash];
+    }
+  }
+  const auto full = [&](std::size_t i) {
+    const auto found = siblings.find(name_hashes[i]);
+    return found != siblings.end() && found->second >= siblings_per_node;
+  };
   std::size_t best = none;
+  bool best_full = false;
   std::uint64_t best_tie = 0;
   for (std::size_t i = 0; i < answers.size(); ++i) {
     if (percent[i] < 0) continue;
+    const bool is_full = !siblings.empty() && full(i);
     const std::uint64_t tie = mix(pod_hash ^ name_hashes[i]);
-    if (best == none || percent[i] > percent[best] ||
-        (percent[i] == percent[best] && tie > best_tie)) {
+    const bool better = best == none || (best_full && !is_full) ||
+                        (best_full == is_full && (percent[i] > percent[best] ||
+                                                  (percent[i] == percent[best] && tie > best_tie)));
+    if (better) {
       best = i;
+      best_full = is_full;
       best_tie = tie;
     }
   }
@@ -77,8 +94,7 @@ std::size_t BurstMemory::recommend(std::string_view owner, std::string_view pod_
   // so that assumed_prices can stop at the first recommendation a snapshot shows.
   const std::int64_t at_ns = recent_.empty() ? now_ns : std::max(now_ns, recent_.back().at_ns);
   if (capacity_ > 0)
-    recent_.push_back(
-        {.owner_hash = owner_hash(owner), .node_hash = name_hashes[best], .at_ns = at_ns});
+    recent_.push_back({.owner_hash = own, .node_hash = name_hashes[best], .at_ns = at_ns});
   return best;
 }
 

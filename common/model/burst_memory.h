@@ -34,11 +34,13 @@ class BurstMemory {
   // `percent`: the 0..100 behind each answer, -1 for a neutral node (never recommended). Makes
   // the best node the only 10 (ties broken by a hash of the pod and the node, so pods that see the
   // same table do not all break them the same way) and remembers it; returns its index, or
-  // answers.size() when no node is usable.
+  // answers.size() when no node is usable. With `siblings_per_node` > 0 and an owner, a node
+  // already recommended that many pods of the owner among those remembered is passed over while
+  // another usable node is not.
   std::size_t recommend(std::string_view owner, std::string_view pod_uid,
                         std::span<const std::uint64_t> name_hashes, std::span<std::int64_t> answers,
                         std::span<const std::int16_t> percent, std::int64_t now_ns,
-                        std::int64_t window_ns);
+                        std::int64_t window_ns, std::uint32_t siblings_per_node = 0);
 
   std::size_t size() const { return recent_.size(); }
 
@@ -48,7 +50,8 @@ class BurstMemory {
     std::uint64_t node_hash = 0;
     std::int64_t at_ns = 0;
   };
-  // A table that stopped publishing must not keep recommendations forever.
+  // A table that stopped publishing must not keep recommendations forever; what is kept is also
+  // what siblings_per_node counts: one burst.
   static constexpr std::int64_t kKeepWindows = 10;
   std::size_t capacity_;
   std::deque<Recommendation> recent_;  // in recommendation order

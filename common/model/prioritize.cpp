@@ -86,7 +86,8 @@ std::size_t prioritize(const PrioritizeSettings& settings, const TableRead& tabl
                          settings.spread_window_ns);
   score_nodes(settings.normalisation, settings.neutral, table, scores, percent, assumed, pod.rate);
   return memory->recommend(pod.owner, pod.uid, table.name_hashes, scores, percent, now_ns,
-                           settings.spread_window_ns);
+                           settings.spread_window_ns,
+                           pod.owner_by_label ? kLabelledSiblingsPerNode : 0);
 }
 
 }  // namespace netscore::model

@@ -23,7 +23,14 @@ struct TableRead {
 };
 
 struct PodToPlace {
-  std::string_view owner;  // its controlling owner's uid; empty when it has none
+  // Who its burst siblings are: its controlling owner's uid, else (owner_by_label) the namespace
+  // and the value of its app.kubernetes.io/name label, "namespace/label/value" as the collector
+  // keys the workload; empty when it has neither.
+  std::string_view owner;
+  // owner is the label's: no controller spreads these pods (kube-scheduler's PodTopologySpread
+  // defaults select through ReplicaSets, StatefulSets and Services), so prioritize recommends at
+  // most kLabelledSiblingsPerNode of one burst to a node.
+  bool owner_by_label = false;
   std::string_view uid;
   // Bytes/s the pod says it moves in the snapshot's direction (its expected-rate annotations);
   // 0 when it does not say.

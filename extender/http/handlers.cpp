@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
@@ -102,8 +104,14 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
                               .meta = lookup.meta,
                               .nodes = found,
                               .name_hashes = args.name_hashes};
+  // A pod without a controller belongs to its app.kubernetes.io/name's burst, keyed as the
+  // collector keys that workload.
+  const bool by_label = args.pod_owner_uid.empty() && !args.pod_app_name.empty();
+  const std::string label_owner =
+      by_label ? fmt::format("{}/label/{}", args.pod_namespace, args.pod_app_name) : std::string();
   const model::PodToPlace pod{
-      .owner = args.pod_owner_uid,
+      .owner = by_label ? std::string_view(label_owner) : args.pod_owner_uid,
+      .owner_by_label = by_label,
       .uid = args.pod_uid,
       .rate = pod_rate_of(args.pod_annotations, snapshot_direction(lookup.meta))};
   shared_.spread.prioritize(settings, read, pod, now_mono_ns, scores, percent);

@@ -41,6 +41,9 @@ struct ExtenderArgs {
   // uid of the Pod's controlling ownerReference (controller: true), empty when it has none: the
   // workload whose replicas prioritize spreads.
   std::string_view pod_owner_uid;
+  // Pod.metadata.labels["app.kubernetes.io/name"], empty when absent: the workload of a pod
+  // without a controlling owner, whose burst prioritize spreads.
+  std::string_view pod_app_name;
   // Pod.metadata.annotations with string values, one entry per key (the last duplicate wins).
   std::vector<KeyValue> pod_annotations;
   // Nodes mode only: node i's metadata.labels are node_labels[label_ranges[i].begin, .end).

@@ -58,6 +58,10 @@ const char* describe(Slot s) {
     case Slot::owner_uid:
     case Slot::owner_controller:
       return "a Pod.metadata.ownerReferences[] field";
+    case Slot::pod_labels:
+      return "Pod.metadata.labels";
+    case Slot::pod_app_name:
+      return "Pod.metadata.labels[app.kubernetes.io/name]";
     case Slot::other:
       break;
   }

@@ -11,6 +11,7 @@
 
 #include <rapidjson/reader.h>
 
+#include "common/pod_annotations.h"
 #include "common/table/score_table_layout.h"
 #include "extender/scheduler/protocol.h"
 
@@ -41,7 +42,9 @@ enum class Slot : std::uint8_t {
   pod_uid,
   owner_refs,
   owner_uid,
-  owner_controller
+  owner_controller,
+  pod_labels,
+  pod_app_name
 };
 // What the enclosing container is.
 enum class Ctx : std::uint8_t {
@@ -57,7 +60,8 @@ enum class Ctx : std::uint8_t {
   item_labels,
   node_names,
   owner_refs,
-  owner_ref
+  owner_ref,
+  pod_labels
 };
 
 constexpr std::size_t kMaxDepth = 128;
@@ -76,6 +80,11 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         pod_ = false;
         out_.pod_annotations.clear();
         out_.pod_namespace = out_.pod_name = out_.pod_uid = out_.pod_owner_uid = {};
+        out_.pod_app_name = {};
+        break;
+      case Slot::pod_labels:
+      case Slot::pod_app_name:
+        out_.pod_app_name = {};
         break;
       case Slot::owner_refs:
         out_.pod_owner_uid = {};
@@ -140,6 +149,9 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
       case Slot::owner_uid:
         owner_uid_ = value;
         return true;
+      case Slot::pod_app_name:
+        out_.pod_app_name = value;
+        return true;
       case Slot::other:
       case Slot::owner_controller:
         return true;
@@ -158,6 +170,9 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
         return push(Ctx::pod_meta);
       case Slot::annotations:
         return push(Ctx::annotations);
+      case Slot::pod_labels:
+        out_.pod_app_name = {};
+        return push(Ctx::pod_labels);
       case Slot::nodes:
         nodes_ = true;
         clear_items();
@@ -213,6 +228,11 @@ class ArgsHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArgsH
           key_slot_ = Slot::pod_uid;
         else if (key == "ownerReferences")
           key_slot_ = Slot::owner_refs;
+        else if (key == "labels")
+          key_slot_ = Slot::pod_labels;
+        break;
+      case Ctx::pod_labels:
+        if (key == kAppNameLabel) key_slot_ = Slot::pod_app_name;
         break;
       case Ctx::owner_ref:
         if (key == "uid")

@@ -56,7 +56,8 @@ std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std
                                                              std::string_view uid);
 
 // The annotations of a trace pod: its declared bandwidth ceilings (kubernetes.io/ingress-bandwidth,
-// egress-bandwidth, bits per second) when the trace gives it any (WorkloadParams::ceiling_fraction).
+// egress-bandwidth, bits per second) when the trace gives it any
+// (WorkloadParams::ceiling_fraction).
 Labels pod_annotations(const PodSpec& pod);
 
 // A trace pod as the model: namespace, name, generate_name, pod_labels, pod_annotations and its

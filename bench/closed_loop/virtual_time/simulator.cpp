@@ -312,6 +312,7 @@ class Loop {
     std::vector<std::int64_t> scores(nodes_);
     std::vector<std::int16_t> percent(nodes_);
     const PodSpec& spec = trace_.pods[pod];
+    const std::string owner = sibling_key(spec, trace_);
     // The snapshot's publish time in the same virtual nanoseconds as the decision's clock; the
     // simulated collector never fails.
     meta.published_mono_ns = published_ns_;
@@ -320,8 +321,11 @@ class Loop {
         read && model::snapshot_age(published_ns_, nullptr, now_ns, max_age_ns_).fresh;
     model::prioritize(prioritize_settings(extender_),
                       {.fresh = fresh, .meta = meta, .nodes = found, .name_hashes = name_hashes_},
-                      {.owner = owner_uid(spec), .uid = spec.name, .rate = 0}, now_ns,
-                      &burst_memory_, scores, percent);
+                      {.owner = owner,
+                       .owner_by_label = by_project_label(spec, trace_),
+                       .uid = spec.name,
+                       .rate = 0},
+                      now_ns, &burst_memory_, scores, percent);
     return scores;
   }
 

@@ -113,8 +113,7 @@ void assemble(const WorkloadParams& p, const std::vector<Pod>& raw,
     const double minor = pod.rate * p.minor_direction_fraction;
     spec.rate = workload.transmit_heavy ? minor : pod.rate;
     spec.transmit_rate = workload.transmit_heavy ? pod.rate : minor;
-    if (const double headroom = ceiling_headroom(p, pod.workload, workload.project);
-        headroom > 0) {
+    if (const double headroom = ceiling_headroom(p, pod.workload, workload.project); headroom > 0) {
       const double heavy = workload.level * headroom;
       const double light = heavy * p.minor_direction_fraction;
       spec.receive_ceiling = workload.transmit_heavy ? light : heavy;

@@ -197,8 +197,9 @@ TEST(ClosedLoop, SameTraceAndPolicyGiveTheSameResult) {
 }
 
 // CI runners of 12 projects, with and without their project label, with and without per-pod
-// series: without workload learning the identity reaches the price only through the pods'
-// measured traffic, so without the series the label changes nothing.
+// series: without workload learning and burst spreading the identity reaches the price only
+// through the pods' measured traffic, so without the series the label changes nothing; burst
+// spreading keys a labelled burst by it.
 RunResult run_runners(const char* scenario, PodSeries series,
                       const Policy& policy = Policy{.name = "netscore defaults"}) {
   WorkloadParams workload;
@@ -215,10 +216,16 @@ bool same_run(const RunResult& a, const RunResult& b) {
          a.balance.peak_to_mean == b.balance.peak_to_mean && a.peak_to_mean == b.peak_to_mean;
 }
 
-TEST(PodSeriesInVirtualTime, TheProjectLabelCountsOnlyThroughMeasuredTraffic) {
+TEST(PodSeriesInVirtualTime, TheProjectLabelCountsOnlyThroughMeasuredTrafficAndBurstSpreading) {
+  const Policy unspread{
+      .name = "no learning, no spreading",
+      .env = {{"NETSCORE_LEARN_WORKLOADS", "false"}, {"NETSCORE_SPREAD_WINDOW", "0"}}};
+  EXPECT_TRUE(same_run(run_runners("ci-runners", PodSeries::none, unspread),
+                       run_runners("ci-runners-labelled", PodSeries::none, unspread)));
   const Policy unlearned{.name = "no learning", .env = {{"NETSCORE_LEARN_WORKLOADS", "false"}}};
-  EXPECT_TRUE(same_run(run_runners("ci-runners", PodSeries::none, unlearned),
-                       run_runners("ci-runners-labelled", PodSeries::none, unlearned)));
+  EXPECT_FALSE(same_run(run_runners("ci-runners", PodSeries::none, unlearned),
+                        run_runners("ci-runners-labelled", PodSeries::none, unlearned)))
+      << "a labelled burst is spread two pods per node";
   const RunResult plain_off = run_runners("ci-runners", PodSeries::none);
   const RunResult plain_on = run_runners("ci-runners", PodSeries::cadvisor);
   const RunResult labelled_on = run_runners("ci-runners-labelled", PodSeries::cadvisor);

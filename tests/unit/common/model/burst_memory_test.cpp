@@ -87,6 +87,36 @@ TEST(BurstMemory, OffWithoutWindowAndNeverRecommendsANeutralNode) {
   EXPECT_EQ(memory.size(), 0U);
 }
 
+// A cap passes over a node with that many of the owner's pods remembered while another node is
+// usable, whatever their scores; other owners, pods without one, and a cap of 0 are not held.
+TEST(BurstMemory, ACapPassesOverANodeWithThatManyOfTheOwnersPodsWhileAnotherIsUsable) {
+  BurstMemory memory;
+  const std::vector<std::int16_t> percent{90, 60, -1, 30};
+  const auto pick = [&](std::string_view owner, std::uint32_t cap, std::int64_t now) {
+    std::vector<std::int64_t> answers(kHashes.size(), 5);
+    const std::size_t best =
+        memory.recommend(owner, "pod", kHashes, answers, percent, now, kWindow, cap);
+    if (best < answers.size()) {
+      EXPECT_EQ(answers[best], 10) << best;
+    }
+    return best;
+  };
+  EXPECT_EQ(pick("ci/label/a", 2, 0), 0U);
+  EXPECT_EQ(pick("ci/label/a", 2, 0), 0U);
+  EXPECT_EQ(pick("ci/label/a", 2, 0), 1U);
+  EXPECT_EQ(pick("ci/label/a", 2, 0), 1U);
+  EXPECT_EQ(pick("ci/label/a", 2, 0), 3U);  // never the neutral node
+  EXPECT_EQ(pick("ci/label/a", 2, 0), 3U);
+  EXPECT_EQ(pick("ci/label/a", 2, 0), 0U);  // every usable node has two: the best again
+  EXPECT_EQ(pick("ci/label/b", 2, 0), 0U);
+  EXPECT_EQ(pick("", 2, 0), 0U);
+  EXPECT_EQ(pick("ci/label/a", 0, 0), 0U);
+  // Only the recommendations kept count: after ten windows the burst is over.
+  EXPECT_EQ(pick("ci/label/c", 1, 0), 0U);
+  EXPECT_EQ(pick("ci/label/c", 1, 0), 1U);
+  EXPECT_EQ(pick("ci/label/c", 1, 11 * kWindow), 0U);
+}
+
 TEST(BurstMemory, RemembersAtMostItsCapacityAndForgetsOldRecommendations) {
   BurstMemory memory(2);
   const std::vector<std::int16_t> percent{10, 20, 30, 40};

@@ -3,9 +3,11 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/clock.h"
+#include "common/model/pricing.h"
 #include "common/table/score_table_writer.h"
 #include "extender/http/handlers.h"
 #include "tests/unit/extender/http/handlers_fixture.h"
@@ -135,6 +137,45 @@ TEST_F(CorrectionTest, ReplicasOfOneWorkloadAreSpreadBeforeTheirBindingsReachThe
   // A pod without an owner is no exception (kube-scheduler's cache assumes it too): b 50 + 300,
   // c 300.
   EXPECT_EQ(answer("lone", ""), R"([{"Host":"b","Score":0},{"Host":"c","Score":10}])");
+}
+
+// A pod without an owner, in `ns`, with app.kubernetes.io/name `app` (none when empty), over b and
+// c.
+std::string labelled_request(std::string_view uid, std::string_view ns, std::string_view app) {
+  const std::string labels =
+      app.empty() ? std::string("{}")
+                  : R"({"app":"x","app.kubernetes.io/name":")" + std::string(app) + R"("})";
+  return R"({"Pod":{"metadata":{"uid":")" + std::string(uid) + R"(","namespace":")" +
+         std::string(ns) + R"(","labels":)" + labels + R"(}},"Nodes":null,"NodeNames":["b","c"]})";
+}
+
+// Pods without a controller that share an app.kubernetes.io/name in one namespace are one burst:
+// at most kLabelledSiblingsPerNode of them are recommended to a node while another is usable.
+TEST_F(CorrectionTest, ALabelledBurstWithoutAnOwnerGetsAtMostTwoPodsOnANode) {
+  ASSERT_EQ(model::kLabelledSiblingsPerNode, 2U);
+  config_.extender.spread_window = {std::chrono::milliseconds(200), "200ms"};
+  // A price of 10 per pod: b (50) stays the quieter node for many pods.
+  publish_rows(entries(), {.eval_time_ms = 1000,
+                           .flags = shm::kSnapshotCorrected | shm::kSnapshotClusterSynced,
+                           .pod_price = 10});
+  const auto best = [&](std::string_view uid, std::string_view ns, std::string_view app) {
+    const std::string body =
+        call(http::verb::post, "/netscore/prioritize", labelled_request(uid, ns, app)).body;
+    if (body.find(R"({"Host":"b","Score":10})") != std::string::npos) return std::string("b");
+    if (body.find(R"({"Host":"c","Score":10})") != std::string::npos) return std::string("c");
+    return "no recommendation in " + body;
+  };
+  EXPECT_EQ(best("r1", "ci", "project-a"), "b");
+  EXPECT_EQ(best("r2", "ci", "project-a"), "b");  // b 50 + 2 x 10 against c 200
+  EXPECT_EQ(best("r3", "ci", "project-a"), "c");  // b still quieter, but it has two of the burst
+  // Another project, the same name in another namespace, and a pod without the label are not of
+  // that burst: b is theirs.
+  EXPECT_EQ(best("o1", "ci", "project-b"), "b");
+  EXPECT_EQ(best("o2", "other", "project-a"), "b");
+  EXPECT_EQ(best("o3", "ci", ""), "b");
+  // Once every node has two of the burst, the quieter one again.
+  EXPECT_EQ(best("r4", "ci", "project-a"), "c");
+  EXPECT_EQ(best("r5", "ci", "project-a"), "b");
 }
 
 TEST_F(CorrectionTest, AnAssumedPodOnALinkIsPricedByThatLinksSpeed) {

@@ -89,6 +89,31 @@ TEST(Protocol, TakesTheControllingOwnersUidAsTheWorkload) {
   EXPECT_THAT(owner_of(R"({"uid": "x"})"), HasSubstr("Pod.metadata.ownerReferences"));
 }
 
+TEST(Protocol, TakesThePodsAppNameLabel) {
+  const auto app_of = [](const std::string& metadata) {
+    ExtenderArgs args;
+    std::string buffer;
+    const auto error =
+        parse(R"({"Pod": {"metadata": )" + metadata + R"(}, "NodeNames": ["n1"]})", args, buffer);
+    return error ? "error: " + *error : std::string(args.pod_app_name);
+  };
+  EXPECT_EQ(app_of(R"({"labels": {"app": "runner", "app.kubernetes.io/name": "project-a"}})"),
+            "project-a");
+  EXPECT_EQ(app_of(R"({"labels": {"app": "runner"}})"), "");
+  EXPECT_EQ(app_of(R"({"labels": null})"), "");
+  EXPECT_EQ(app_of(R"({"labels": {"app.kubernetes.io/name": null}})"), "");
+  // Go's decoder: the last duplicate wins, for the key and for the whole map.
+  EXPECT_EQ(app_of(R"({"labels": {"app.kubernetes.io/name": "a", "app.kubernetes.io/name": "b"}})"),
+            "b");
+  EXPECT_EQ(app_of(R"({"labels": {"app.kubernetes.io/name": "a"}, "labels": {"x": "y"}})"), "");
+  // The same key elsewhere is not the pod's label.
+  EXPECT_EQ(app_of(R"({"annotations": {"app.kubernetes.io/name": "a"}})"), "");
+  EXPECT_THAT(app_of(R"({"labels": {"app.kubernetes.io/name": 3}})"),
+              HasSubstr("Pod.metadata.labels[app.kubernetes.io/name]"));
+  EXPECT_THAT(app_of(R"({"labels": ["app.kubernetes.io/name"]})"),
+              HasSubstr("Pod.metadata.labels"));
+}
+
 TEST(Protocol, ParsesFullNodesRequestWithSpans) {
   ExtenderArgs args;
   std::string buffer;
