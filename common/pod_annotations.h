@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <string_view>
 
 // Annotations a workload sets on its pods to say how much traffic one pod receives and transmits
@@ -21,6 +22,18 @@ inline constexpr double kMaxBandwidthBits = 1e15;
 // The recommended label naming a pod's application: the workload of a pod without a controlling
 // owner (the collector keys it "namespace/label/<value>", the extender spreads its bursts).
 inline constexpr std::string_view kAppNameLabel = "app.kubernetes.io/name";
+
+// A workload's key, "namespace/kind/name": kind is its controller's (a ReplicaSet's Deployment, a
+// Job's CronJob), kLabelWorkloadKind for pods named by a label, or "generateName". The collector
+// learns prices under it and the extender spreads a labelled burst under it, so both key the same
+// workload alike.
+inline constexpr std::string_view kLabelWorkloadKind = "label";
+inline std::string workload_key(std::string_view namespace_name, std::string_view kind,
+                                std::string_view name) {
+  std::string key(namespace_name);
+  key.append("/").append(kind).append("/").append(name);
+  return key;
+}
 
 // The label the collector sets (NETSCORE_REBALANCE_LABEL) on the pod a descheduler should evict
 // from an over-utilised node, the one pod its DefaultEvictor's labelSelector then matches.

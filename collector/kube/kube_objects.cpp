@@ -45,13 +45,6 @@ std::string_view cronjob_of(std::string_view job) {
   return job.substr(0, dash);
 }
 
-std::string workload_key(std::string_view namespace_name, std::string_view kind,
-                         std::string_view name) {
-  std::string key(namespace_name);
-  key.append("/").append(kind).append("/").append(name);
-  return key;
-}
-
 // The workload a pod belongs to, across what recreates its pods: "namespace/Kind/name" of its
 // controlling owner, with a ReplicaSet named after its Deployment (name = deployment + "-" +
 // pod-template-hash, as the Deployment controller names it) standing for that Deployment (a
@@ -85,7 +78,7 @@ std::string workload_of(const rapidjson::Value& meta) {
   }
   for (const char* label : {kAppNameLabel.data(), "app"}) {
     const std::string_view value = string_of(member(labels, label));
-    if (!value.empty()) return workload_key(namespace_name, "label", value);
+    if (!value.empty()) return workload_key(namespace_name, kLabelWorkloadKind, value);
   }
   const std::string_view generate_name = string_of(member(meta, "generateName"));
   if (!generate_name.empty()) return workload_key(namespace_name, "generateName", generate_name);

@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/model/prioritize.h"
 #include "common/model_settings.h"
+#include "common/pod_annotations.h"
 #include "extender/scheduler/decision_recording.h"
 #include "extender/scheduler/freshness.h"
 #include "extender/scheduler/link_figures.h"
@@ -108,7 +109,8 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   // collector keys that workload.
   const bool by_label = args.pod_owner_uid.empty() && !args.pod_app_name.empty();
   const std::string label_owner =
-      by_label ? fmt::format("{}/label/{}", args.pod_namespace, args.pod_app_name) : std::string();
+      by_label ? workload_key(args.pod_namespace, kLabelWorkloadKind, args.pod_app_name)
+               : std::string();
   const model::PodToPlace pod{
       .owner = by_label ? std::string_view(label_owner) : args.pod_owner_uid,
       .owner_by_label = by_label,

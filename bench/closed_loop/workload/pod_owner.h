@@ -3,6 +3,7 @@
 #include <string>
 
 #include "bench/closed_loop/workload/workload.h"
+#include "common/pod_annotations.h"
 
 // What a trace pod's owner means to each part that reads it, written once for both closed-loop
 // levels.
@@ -35,16 +36,17 @@ inline std::string project_label(const PodSpec& pod, const Trace& trace) {
 inline std::string workload_key(const PodSpec& pod, const Trace& trace) {
   switch (pod.owner_kind) {
     case OwnerKind::replicaset:
-      return pod.ns + "/Deployment/" + trace.deployments[pod.deployment].name;
+      return netscore::workload_key(pod.ns, "Deployment", trace.deployments[pod.deployment].name);
     case OwnerKind::statefulset:
-      return pod.ns + "/StatefulSet/" + pod.replicaset;
+      return netscore::workload_key(pod.ns, "StatefulSet", pod.replicaset);
     case OwnerKind::job:
-      return pod.ns + "/Job/" + pod.replicaset;
+      return netscore::workload_key(pod.ns, "Job", pod.replicaset);
     case OwnerKind::none:
       break;
   }
   const std::string project = project_label(pod, trace);
-  return pod.ns + "/label/" + (project.empty() ? trace.deployments[pod.deployment].name : project);
+  return netscore::workload_key(pod.ns, kLabelWorkloadKind,
+                                project.empty() ? trace.deployments[pod.deployment].name : project);
 }
 
 // Whether the extender keys the pod's burst by its app.kubernetes.io/name label: a pod without a
