@@ -90,11 +90,15 @@ void Publisher::publish(const Measurement& m) {
 }
 
 void Publisher::cluster_changed() {
+  bool was_dirty = false;
   {
     std::lock_guard lock(mutex_);
-    cluster_dirty_ = true;
+    was_dirty = std::exchange(cluster_dirty_, true);
   }
-  wake_.notify_all();
+  // Already dirty: the loop has woken for that change and waits out the gap, or is about to wake;
+  // waking it again for each later event (every binding of a burst) would only cost a context
+  // switch each.
+  if (!was_dirty) wake_.notify_all();
 }
 
 std::uint64_t Publisher::publishes() const {

@@ -80,7 +80,7 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
                          .name = std::move(name)};
   ++node_pods_[node];
   if (now_ms - placed_ms < recent_horizon_ms_) {
-    recent_[pod.uid] = placed_ms;
+    recent_[pod.uid] = {.placed_ms = placed_ms, .pod = &it->second};
   } else {
     recent_.erase(pod.uid);
   }
@@ -200,16 +200,16 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
   }
   watched_only_before(nullptr);
   for (auto it = recent_.begin(); it != recent_.end();) {
-    const double pending = pending_fraction(window.now_ms - it->second, window);
-    const auto pod = pods_.find(it->first);
-    if (pending <= 0 || pod == pods_.end()) {
+    const double pending = pending_fraction(window.now_ms - it->second.placed_ms, window);
+    if (pending <= 0) {
       it = recent_.erase(it);
       continue;
     }
-    NodeLoad& load = out[at[pod->second.node]];
+    const PodRecord& pod = *it->second.pod;
+    NodeLoad& load = out[at[pod.node]];
     ++load.placed;
     load.settled -= pending;
-    add_part(load, pod->second, pending, false);
+    add_part(load, pod, pending, false);
     ++it;
   }
   std::erase_if(departed_, [&](const Departed& gone) {
@@ -257,7 +257,7 @@ void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow
     const auto recent = recent_.find(uid);
     add(pod, recent == recent_.end()
                  ? 1.0
-                 : 1.0 - pending_fraction(window.now_ms - recent->second, window));
+                 : 1.0 - pending_fraction(window.now_ms - recent->second.placed_ms, window));
   }
   for (const auto& gone : departed_)
     add(gone.pod, held_fraction(gone.pod.placed_ms, gone.left_ms, window));

@@ -201,7 +201,14 @@ class PlacementLedger {
   std::int64_t recent_horizon_ms_;
   std::unordered_map<std::string, PodRecord> pods_;           // by uid
   std::unordered_map<std::string, std::string> uid_by_name_;  // pods not on the host network
-  std::unordered_map<std::string, std::int64_t> recent_;  // uid -> placement, pods maybe pending
+  // Pods maybe pending, by uid: when each was placed, and its record in pods_ (a node-based map
+  // keeps it in place; erase() drops the entry before the record), so that every publish reads the
+  // recent pods without looking each up again.
+  struct Recent {
+    std::int64_t placed_ms = 0;
+    const PodRecord* pod = nullptr;
+  };
+  std::unordered_map<std::string, Recent> recent_;
   std::vector<Departed> departed_;  // pods gone within the horizon, oldest first
   std::vector<std::string> node_names_;
   std::vector<std::uint32_t> node_pods_;  // bound pods per node id

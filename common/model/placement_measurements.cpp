@@ -83,25 +83,21 @@ bool window_measures_pod(std::int64_t age_ms, const LoadWindow& read) {
 
 std::vector<PlacedPod> PlacementLedger::pods_placed_since(std::int64_t since_ms) const {
   std::vector<PlacedPod> out;
-  for (const auto& [uid, placed_ms] : recent_) {
-    if (placed_ms < since_ms) continue;
-    const auto pod = pods_.find(uid);
-    if (pod != pods_.end() && !pod->second.name.empty())
-      out.push_back({.name = pod->second.name, .placed_ms = placed_ms});
+  for (const auto& [uid, recent] : recent_) {
+    if (recent.placed_ms >= since_ms && !recent.pod->name.empty())
+      out.push_back({.name = recent.pod->name, .placed_ms = recent.placed_ms});
   }
   return out;
 }
 
 void PlacementLedger::recent_pods(const std::function<void(const RecentPod&)>& visit) const {
-  for (const auto& [uid, placed_ms] : recent_) {
-    const auto pod = pods_.find(uid);
-    if (pod == pods_.end()) continue;
+  for (const auto& [uid, recent] : recent_) {
     visit({.uid = uid,
-           .name = pod->second.name,
-           .node = node_names_[pod->second.node],
-           .placed_ms = placed_ms,
-           .receive = receive_price(pod->second),
-           .transmit = transmit_price(pod->second)});
+           .name = recent.pod->name,
+           .node = node_names_[recent.pod->node],
+           .placed_ms = recent.placed_ms,
+           .receive = receive_price(*recent.pod),
+           .transmit = transmit_price(*recent.pod)});
   }
 }
 
