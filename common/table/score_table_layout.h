@@ -301,6 +301,10 @@ inline Layout compute_layout(std::uint32_t capacity) {
 inline std::uint64_t index_slot(std::uint64_t hash, std::uint32_t entry) {
   return (hash & 0xFFFFFFFF00000000ULL) | (std::uint64_t{entry} + 1);
 }
+// The entry index a slot names; an empty slot names none below any entry count.
+inline std::uint64_t index_entry(std::uint64_t slot) {
+  return (slot & 0xFFFFFFFFU) - 1;
+}
 
 class TableError : public std::runtime_error {
  public:

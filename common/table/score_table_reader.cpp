@@ -66,20 +66,19 @@ ScoreTableReader::ScoreTableReader(const Options& options)
   }
 }
 
-void ScoreTableReader::find(std::size_t copy, std::uint32_t node_count, std::string_view name,
+void ScoreTableReader::find(std::size_t copy, std::uint32_t count, std::string_view name,
                             std::uint64_t hash, NodeScore& result) const noexcept {
   result = NodeScore{};
   if (name.empty() || name.size() > shm::kMaxNameBytes) return;
   const shm::Word* w = words();
   const std::size_t index = layout_.index_word(copy);
   const std::uint32_t mask = layout_.index_slots - 1;
-  const std::uint32_t count = std::min(node_count, layout_.capacity);
   std::uint32_t pos = static_cast<std::uint32_t>(hash) & mask;
   // Bounded by the slot count: a torn index can never make this loop forever.
   for (std::uint32_t probe = 0; probe < layout_.index_slots; ++probe, pos = (pos + 1) & mask) {
     const std::uint64_t slot = w[index + pos].load(std::memory_order_acquire);
     if (slot == 0) return;
-    const std::uint64_t entry = (slot & 0xFFFFFFFFU) - 1;
+    const std::uint64_t entry = shm::index_entry(slot);
     if ((slot >> 32) != (hash >> 32) || entry >= count) continue;
     const shm::Word* e = w + layout_.entry_word(copy, entry);
     if (e[0].load(std::memory_order_acquire) != hash) continue;
@@ -136,9 +135,9 @@ ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names
         __builtin_prefetch(index + (hashes[j] & mask));
       }
       for (std::size_t j = 0; j < group; ++j) {
-        const std::uint64_t slot = index[hashes[j] & mask].load(std::memory_order_relaxed);
-        const std::uint64_t entry = (slot & 0xFFFFFFFFU) - 1;
-        if (slot == 0 || entry >= count) continue;
+        const std::uint64_t entry =
+            shm::index_entry(index[hashes[j] & mask].load(std::memory_order_relaxed));
+        if (entry >= count) continue;
         const auto* record =
             reinterpret_cast<const char*>(words() + layout_.entry_word(copy, entry));
         constexpr std::size_t kNameEnd = offsetof(shm::EntryRecord, name) + 32;
@@ -147,7 +146,7 @@ ReadStatus ScoreTableReader::lookup_impl(std::span<const std::string_view> names
         __builtin_prefetch(record + kNameEnd - 1);
       }
       for (std::size_t j = 0; j < group; ++j)
-        find(copy, meta.node_count, names[first + j], hashes[j], out[first + j]);
+        find(copy, count, names[first + j], hashes[j], out[first + j]);
     }
   });
 }

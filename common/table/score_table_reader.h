@@ -73,7 +73,8 @@ class ScoreTableReader {
     return *static_cast<const shm::SegmentHeader*>(region_.get_address());
   }
   // Into `result` directly: returning it would copy each answer once more through the stack.
-  void find(std::size_t copy, std::uint32_t node_count, std::string_view name, std::uint64_t hash,
+  // `count`: the snapshot's entries (its node count, at most the capacity).
+  void find(std::size_t copy, std::uint32_t count, std::string_view name, std::uint64_t hash,
             NodeScore& result) const noexcept;
   // hashes empty: computed here.
   ReadStatus lookup_impl(std::span<const std::string_view> names,

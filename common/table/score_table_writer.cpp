@@ -199,7 +199,7 @@ PublishCounts ScoreTableWriter::write_entries(std::size_t copy, std::span<const 
     bool duplicate = false;
     for (std::uint64_t slot; (slot = w[index + pos].load(std::memory_order_relaxed)) != 0;
          pos = (pos + 1) & mask) {
-      if ((slot >> 32) == (hash >> 32) && *stored_names[(slot & 0xFFFFFFFFU) - 1] == entry.name) {
+      if ((slot >> 32) == (hash >> 32) && *stored_names[shm::index_entry(slot)] == entry.name) {
         duplicate = true;
         break;
       }
