@@ -1,14 +1,11 @@
 #include "collector/kube/rebalance_labeler.h"
 
-#include <algorithm>
 #include <condition_variable>
 #include <set>
-#include <unordered_map>
 
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
-#include "common/model/figures.h"
 #include "common/pod_annotations.h"
 
 namespace netscore::collector {
@@ -20,36 +17,6 @@ std::string pod_path(const std::string& pod) {
 }
 
 }  // namespace
-
-RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows, model::Direction direction,
-                                 const std::vector<model::BoundPod>& pods, double average_receive,
-                                 double average_transmit) {
-  RebalanceInputs in;
-  std::unordered_map<std::string_view, bool> transmit_of;  // node -> its utilisation is transmit
-  for (const auto& row : rows) {
-    const auto utilisation = model::utilisation_in(row.score, direction);
-    const auto speed = model::link_speed(row.score);
-    if (!utilisation || !speed) continue;
-    const auto receive = model::receive_utilisation(row.score);
-    transmit_of[row.name] =
-        direction == model::Direction::transmit ||
-        (direction == model::Direction::max && (!receive || *utilisation > *receive));
-    in.nodes.push_back({.name = row.name, .utilisation = *utilisation, .speed = *speed});
-  }
-  for (const auto& pod : pods) {
-    const auto node = transmit_of.find(pod.node);
-    if (node == transmit_of.end()) continue;
-    const model::PodPrice& price = node->second ? pod.transmit : pod.receive;
-    const double average = node->second ? average_transmit : average_receive;
-    in.pods.push_back({.name = pod.name,
-                       .node = pod.node,
-                       .workload = pod.workload,
-                       .workload_pods = pod.workload_pods,
-                       .placed_ms = pod.placed_ms,
-                       .price = price.rate >= 0 ? price.rate : average});
-  }
-  return in;
-}
 
 std::string rebalance_label_patch(bool nominated) {
   std::string patch = R"({"metadata":{"labels":{")";
@@ -83,7 +50,8 @@ RebalanceLabeler::RebalanceLabeler(Options options, ClusterState& state,
       status_(status),
       client_(KubeClient::Options{.kube = options_.kube,
                                   .user_agent = "netscore-collector/rebalance",
-                                  .stop = stop_.get_token()}) {
+                                  .stop = stop_.get_token()}),
+      memory_(options_.rest.count()) {
   if (!options_.now_ms) options_.now_ms = wall_now_ms;
 }
 
@@ -118,21 +86,6 @@ RebalanceLabeler::Counters RebalanceLabeler::counters() const {
   return counters_;
 }
 
-void RebalanceLabeler::rest_workloads(std::vector<model::RebalancePod>& pods, std::int64_t now) {
-  std::set<std::string_view> present;
-  for (const auto& pod : pods) present.insert(pod.name);
-  for (auto it = nominated_.begin(); it != nominated_.end();) {
-    if (present.contains(it->first)) {
-      ++it;
-      continue;
-    }
-    if (!it->second.empty()) resting_[it->second] = now;
-    it = nominated_.erase(it);
-  }
-  std::erase_if(resting_, [&](const auto& w) { return now - w.second >= options_.rest.count(); });
-  for (auto& pod : pods) pod.resting = resting_.contains(pod.workload);
-}
-
 void RebalanceLabeler::round() {
   {
     std::lock_guard lock(mutex_);
@@ -156,7 +109,7 @@ void RebalanceLabeler::round() {
                                         learned.receive.value_or(options_.kube.pod_receive_rate),
                                         learned.transmit.value_or(options_.kube.pod_transmit_rate));
   const std::int64_t now = options_.now_ms();
-  rest_workloads(in.pods, now);
+  memory_.mark_resting(in.pods, now);
   const auto nominees = model::nominate_evictions(in.nodes, in.pods, options_.settings, now);
 
   std::set<std::string> wanted;
@@ -175,12 +128,7 @@ void RebalanceLabeler::round() {
     if (writes++ == options_.max_writes) break;
     write(pod.name, want, now);
   }
-  for (const auto& n : nominees) {
-    const auto it = std::find_if(in.pods.begin(), in.pods.end(),
-                                 [&](const model::RebalancePod& p) { return p.name == n.pod; });
-    nominated_[n.pod] = it != in.pods.end() ? it->workload : std::string();
-  }
-  std::erase_if(nominated_, [&](const auto& p) { return !wanted.contains(p.first); });
+  memory_.remember(nominees, in.pods);
   std::erase_if(written_, [&](const auto& w) {
     return now - w.second.second >= 10 * options_.interval.count();
   });

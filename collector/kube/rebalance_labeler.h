@@ -16,6 +16,7 @@
 #include "collector/kube/cluster_watcher.h"
 #include "common/config.h"
 #include "common/model/rebalance.h"
+#include "common/table/rebalance_inputs.h"
 #include "common/table/score_table_reader.h"
 
 // NETSCORE_REBALANCE_LABEL: the pod a descheduler should evict from each over-utilised node,
@@ -23,18 +24,6 @@
 // kRebalanceLabel=kRebalanceLabelValue with a merge patch; pods no longer chosen lose the label.
 // A thread of its own with its own API session, so a slow API server never delays a refresh.
 namespace netscore::collector {
-
-// The nomination's view of the table and the pods: each node's utilisation in the snapshot's
-// direction (with max, the busier one, as the recorded series has it) and each pod's price in the
-// direction its node's utilisation comes from, `average_*` where nothing prices it. Nodes without
-// a utilisation (no link speed) are left out, as are their pods.
-struct RebalanceInputs {
-  std::vector<model::RebalanceNode> nodes{};
-  std::vector<model::RebalancePod> pods{};
-};
-RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows, model::Direction direction,
-                                 const std::vector<model::BoundPod>& pods, double average_receive,
-                                 double average_transmit);
 
 // The merge patch that sets (true) or removes the label.
 std::string rebalance_label_patch(bool nominated);
@@ -89,8 +78,6 @@ class RebalanceLabeler {
   void run(std::stop_token stop);
   // The patch of one pod; false when the pod is gone.
   void write(const std::string& pod, bool nominated, std::int64_t now);
-  // Marks resting pods: those of workloads whose nominee left within `rest`.
-  void rest_workloads(std::vector<model::RebalancePod>& pods, std::int64_t now);
 
   Options options_;
   ClusterState& state_;
@@ -99,8 +86,7 @@ class RebalanceLabeler {
   std::stop_source stop_{};  // before client_, which is built with its token
   KubeClient client_;
   std::optional<ScoreTableReader> reader_;
-  std::map<std::string, std::string> nominated_{};  // pod -> workload, as last nominated
-  std::map<std::string, std::int64_t> resting_{};   // workload -> when its nominee left
+  model::NominationMemory memory_;
   // What was written and when: the watch shows a patch only later.
   std::map<std::string, std::pair<bool, std::int64_t>> written_{};
   mutable std::mutex mutex_;  // counters_

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 namespace netscore::model {
@@ -118,6 +119,31 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
   std::sort(nominees.begin(), nominees.end(),
             [](const Nominee& a, const Nominee& b) { return a.pod < b.pod; });
   return nominees;
+}
+
+void NominationMemory::mark_resting(std::vector<RebalancePod>& pods, std::int64_t now_ms) {
+  std::set<std::string_view> present;
+  for (const auto& pod : pods) present.insert(pod.name);
+  for (auto it = nominated_.begin(); it != nominated_.end();) {
+    if (present.contains(it->first)) {
+      ++it;
+      continue;
+    }
+    if (!it->second.empty()) resting_[it->second] = now_ms;
+    it = nominated_.erase(it);
+  }
+  std::erase_if(resting_, [&](const auto& w) { return now_ms - w.second >= rest_ms_; });
+  for (auto& pod : pods) pod.resting = resting_.contains(pod.workload);
+}
+
+void NominationMemory::remember(const std::vector<Nominee>& nominees,
+                                const std::vector<RebalancePod>& pods) {
+  nominated_.clear();
+  for (const auto& n : nominees) {
+    const auto it = std::find_if(pods.begin(), pods.end(),
+                                 [&](const RebalancePod& p) { return p.name == n.pod; });
+    nominated_[n.pod] = it != pods.end() ? it->workload : std::string();
+  }
 }
 
 }  // namespace netscore::model

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,5 +84,24 @@ double rebalance_target(const std::vector<RebalanceNode>& nodes, const Rebalance
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
                                         const std::vector<RebalancePod>& pods,
                                         const RebalanceSettings& settings, std::int64_t now_ms);
+
+// What the labeler remembers between its rounds: the pods it nominated and the workloads that rest
+// because a nominee left (evicted, most likely), so that the descheduler does not move a workload
+// twice in a row.
+class NominationMemory {
+ public:
+  explicit NominationMemory(std::int64_t rest_ms) : rest_ms_(rest_ms) {}
+
+  // A nominee of the last round no longer among `pods` left: its workload rests from `now_ms` for
+  // rest_ms. Sets `resting` on each pod of a resting workload.
+  void mark_resting(std::vector<RebalancePod>& pods, std::int64_t now_ms);
+  // This round's nominees (of `pods`) in place of the last round's.
+  void remember(const std::vector<Nominee>& nominees, const std::vector<RebalancePod>& pods);
+
+ private:
+  std::int64_t rest_ms_;
+  std::map<std::string, std::string> nominated_{};  // pod -> workload, as last nominated
+  std::map<std::string, std::int64_t> resting_{};   // workload -> when its nominee left
+};
 
 }  // namespace netscore::model

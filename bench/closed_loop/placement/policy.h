@@ -90,6 +90,10 @@ struct LoopParams {
   // Virtual time only: besides the full per-pod read, the pods bound since the window before the
   // last one are read every refresh over four scrapes (virtual_time/pod_reads.h).
   bool recent_pod_reads = false;
+  // Virtual time only: a model of deploy/overlays/descheduler's descheduler every this many
+  // seconds of cluster time (divided by time_scale; 0: none), evicting what netscore's collector
+  // nominates under the netscore policies (virtual_time/descheduler_model.h).
+  double descheduler_interval_s = 0;
 };
 
 // A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, --pod-series=none,

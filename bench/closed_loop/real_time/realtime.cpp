@@ -190,17 +190,6 @@ class RealtimeLoop {
     cluster_->start_descheduler(certificate_->cert_file());
   }
 
-  // Hot as the balance metrics count it: above hot_factor x the cluster's mean receive rate.
-  std::vector<bool> hot_nodes(const std::vector<double>& receive) const {
-    double mean = 0;
-    for (const double rate : receive) mean += rate;
-    mean /= static_cast<double>(receive.size());
-    std::vector<bool> hot(receive.size());
-    for (std::size_t n = 0; n < receive.size(); ++n)
-      hot[n] = mean > 0 && receive[n] > params_.hot_factor * mean;
-    return hot;
-  }
-
   // The descheduler evicted it and the cluster finished it: its traffic stops; a ReplicaSet's
   // pod comes back as a replacement to be placed.
   void on_evicted(std::uint32_t pod) {
@@ -222,7 +211,8 @@ class RealtimeLoop {
   }
 
   void landed(std::uint32_t pod, std::size_t node) {
-    if (evictions_) evictions_->landed(pod, node, hot_nodes(exporter_.rates().receive)[node]);
+    if (evictions_)
+      evictions_->landed(pod, node, hot_nodes(exporter_.rates().receive, params_.hot_factor)[node]);
   }
 
   // As the virtual-time level: the same for every policy, bound long before any window so that
@@ -269,7 +259,7 @@ class RealtimeLoop {
       case EventKind::sample: {
         const auto rates = exporter_.rates();
         recorder_.add(rates.receive);
-        if (evictions_) evictions_->sample(e.t, hot_nodes(rates.receive));
+        if (evictions_) evictions_->sample(e.t, hot_nodes(rates.receive, params_.hot_factor));
         if (placement_.with_speeds()) {
           recorder_.add_links(rates.receive, rates.transmit, trace_.speed);
           recorder_.add_pods(placement_.node_pods(), trace_.speed);

@@ -77,6 +77,16 @@ EvictionSummary EvictionLog::summary() const {
   return out;
 }
 
+std::vector<bool> hot_nodes(const std::vector<double>& receive, double hot_factor) {
+  double mean = 0;
+  for (const double rate : receive) mean += rate;
+  if (!receive.empty()) mean /= static_cast<double>(receive.size());
+  std::vector<bool> hot(receive.size());
+  for (std::size_t n = 0; n < receive.size(); ++n)
+    hot[n] = mean > 0 && receive[n] > hot_factor * mean;
+  return hot;
+}
+
 std::string describe(const EvictionSummary& s) {
   return fmt::format(
       "{} evictions in {} cycles (at most {} per node per cycle), {} re-evictions of a workload "

@@ -62,6 +62,10 @@ class EvictionLog {
   double last_sample_t_ = 0;
 };
 
+// Per node, whether it is hot as the balance metrics count it: its receive rate above hot_factor
+// times the cluster's mean.
+std::vector<bool> hot_nodes(const std::vector<double>& receive, double hot_factor);
+
 // One line for a run's report.
 std::string describe(const EvictionSummary& summary);
 

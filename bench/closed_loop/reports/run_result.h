@@ -1,10 +1,12 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/reports/eviction_log.h"
 
 // What one policy's run on a trace yields, at either closed-loop level.
 namespace netscore::sim {
@@ -14,6 +16,7 @@ struct RunResult {
   BalanceMetrics balance{};
   BurstSpread bursts{};
   std::vector<std::pair<double, double>> peak_to_mean{};  // smoothed, for plots
+  std::optional<EvictionSummary> evictions{};             // with a descheduler
 };
 
 }  // namespace netscore::sim

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/closed_loop/placement/run_flags.h"
+#include "bench/closed_loop/reports/eviction_log.h"
 #include "bench/closed_loop/reports/results_table.h"
 #include "bench/closed_loop/reports/svg_plot.h"
 #include "bench/closed_loop/virtual_time/simulator.h"
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
   std::vector<PlotSeries> lines;
   for (const auto& policy : run.policies) {
     results.push_back(run_policy(trace, policy, run.loop));
+    if (results.back().evictions)
+      std::cerr << policy.name << ": " << describe(*results.back().evictions) << "\n";
     lines.push_back({.name = policy.name, .points = results.back().peak_to_mean});
   }
   std::cout << results_table(results);

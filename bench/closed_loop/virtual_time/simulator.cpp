@@ -4,12 +4,17 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <queue>
+#include <set>
 #include <string>
+#include <unordered_map>
 
 #include "bench/closed_loop/placement/placement.h"
 #include "bench/closed_loop/placement/timed_event.h"
 #include "bench/closed_loop/reports/balance_metrics.h"
+#include "bench/closed_loop/reports/eviction_log.h"
+#include "bench/closed_loop/virtual_time/descheduler_model.h"
 #include "bench/closed_loop/virtual_time/node_query.h"
 #include "bench/closed_loop/virtual_time/pod_counters.h"
 #include "bench/closed_loop/virtual_time/pod_reads.h"
@@ -20,9 +25,11 @@
 #include "common/model/inputs.h"
 #include "common/model/placement_ledger.h"
 #include "common/model/prioritize.h"
+#include "common/model/rebalance.h"
 #include "common/model/scoring.h"
 #include "common/model/snapshot.h"
 #include "common/model_settings.h"
+#include "common/table/rebalance_inputs.h"
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
 #include "tests/support/scratch_table.h"
@@ -31,6 +38,9 @@ namespace netscore::sim {
 namespace {
 
 using model::NodeSample;
+
+// A pod of the same workload evicted again within ten minutes of cluster time is churn.
+constexpr double kReEvictionWindow_s = 600;
 
 // Wall-clock origin of virtual time: the collector's model works in Unix milliseconds.
 constexpr std::int64_t kEpochMs = 1'700'000'000'000;
@@ -62,7 +72,8 @@ enum class EventKind {
   visible_bind,
   visible_remove,
   traffic,
-  sample
+  sample,
+  deschedule
 };
 
 using Event = TimedEvent<EventKind>;
@@ -107,7 +118,9 @@ class Loop {
                     .recent_range_ms = recent_range_ms()},
                    [this](std::uint32_t pod) { return placed_ms_[pod]; }),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
-        placement_(trace, policy, params) {
+        placement_(trace, policy, params),
+        incarnation_(trace.pods.size(), 0),
+        descheduler_s_(params.descheduler_interval_s / params.time_scale) {
     for (const auto& pod : trace.pods) {
       pod_rate_[pod.id] = pod.rate;
       pod_transmit_[pod.id] = pod.transmit_rate;
@@ -116,6 +129,14 @@ class Loop {
       names_.push_back(name);
       name_hashes_.push_back(shm::name_hash(name));
       state_.upsert_node({.name = name});
+    }
+    if (descheduler_s_ > 0) {
+      evictions_.emplace(kReEvictionWindow_s / params.time_scale, descheduler_s_);
+      rebalance_ = {.target_points = collector_.rebalance.target_points,
+                    .low_points = collector_.rebalance.low_points,
+                    .min_pod_age_ms = scaled_ms(collector_.rebalance.min_pod_age.value, params)};
+      if (policy.kind == PolicyKind::netscore)
+        nominations_.emplace(scaled_ms(collector_.rebalance.rest.value, params));
     }
   }
 
@@ -126,6 +147,7 @@ class Loop {
     push(params_.scrape_s / 2, EventKind::scrape);
     push(0.75 * refresh_s_, EventKind::refresh);
     push(0, EventKind::sample);
+    if (evictions_) push(0, EventKind::deschedule);
     const double end = trace_.params.duration_s;
     while (!queue_.empty() && queue_.top().t < end) {
       const Event e = queue_.top();
@@ -136,6 +158,7 @@ class Loop {
                   .balance = recorder_.result(),
                   .bursts = burst_spread(trace_, placement_.node_of_pod()),
                   .peak_to_mean = recorder_.peak_to_mean_series(30)};
+    if (evictions_) out.evictions = evictions_->summary();
     return out;
   }
 
@@ -188,7 +211,7 @@ class Loop {
 
   model::PodFacts facts(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];
-    return {.uid = spec.name,
+    return {.uid = pod_uid(pod),
             .node = node_of_pod(pod) >= 0 ? names_[static_cast<std::size_t>(node_of_pod(pod))]
                                           : std::string(),
             .receive_ceiling = spec.receive_ceiling,
@@ -203,9 +226,13 @@ class Loop {
   // once its series spans the range.
   std::int64_t recent_range_ms() const { return 4 * std::llround(params_.scrape_s * 1000); }
 
-  std::string pod_name(std::uint32_t pod) const {
-    return trace_.pods[pod].ns + "/" + trace_.pods[pod].name;
+  // An evicted pod's replacement is a pod of its own to the collector.
+  std::string pod_uid(std::uint32_t pod) const {
+    const std::string& name = trace_.pods[pod].name;
+    return incarnation_[pod] == 0 ? name : name + "-r" + std::to_string(incarnation_[pod]);
   }
+
+  std::string pod_name(std::uint32_t pod) const { return trace_.pods[pod].ns + "/" + pod_uid(pod); }
 
   void handle(const Event& e) {
     switch (e.kind) {
@@ -242,11 +269,11 @@ class Loop {
         }
         break;
       case EventKind::visible_remove:
-        state_.remove_pod(trace_.pods[e.arg].name, to_ms(e.t));
+        state_.remove_pod(pod_uid(e.arg), to_ms(e.t));
         publish(e.t, false);
         break;
       case EventKind::traffic:
-        if (!removed_[e.arg]) {
+        if (!removed_[e.arg] && !started_[e.arg] && node_of_pod(e.arg) >= 0) {
           started_[e.arg] = true;
           set_rate(static_cast<std::size_t>(node_of_pod(e.arg)), e.t, e.arg, 1);
           if (pod_series_) {
@@ -257,13 +284,85 @@ class Loop {
         break;
       case EventKind::sample:
         recorder_.add(node_rate_);
+        if (evictions_) evictions_->sample(e.t, hot_nodes(node_rate_, params_.hot_factor));
         if (placement_.with_speeds()) {
           recorder_.add_links(node_rate_, node_transmit_, speed_);
           recorder_.add_pods(placement_.node_pods(), speed_);
         }
         push(e.t + params_.sample_s, EventKind::sample);
         break;
+      case EventKind::deschedule:
+        deschedule(e.t);
+        push(e.t + descheduler_s_, EventKind::deschedule);
+        break;
     }
+  }
+
+  // The collector's labeler: the pods the descheduler may evict, from the table just published.
+  void nominate(double t) {
+    std::vector<TableRow> rows;
+    shm::SnapshotMeta meta{};
+    if (reader_.read_all(rows, meta) != ReadStatus::ok) return;
+    const model::LearnedRates learned = state_.learned_per_pod();
+    RebalanceInputs in =
+        rebalance_inputs(rows, collector_.query.direction, state_.bound_pods(),
+                         learned.receive.value_or(collector_.kube.pod_receive_rate),
+                         learned.transmit.value_or(collector_.kube.pod_transmit_rate));
+    nominations_->mark_resting(in.pods, to_ms(t));
+    const auto chosen = model::nominate_evictions(in.nodes, in.pods, rebalance_, to_ms(t));
+    nominations_->remember(chosen, in.pods);
+    nominees_.clear();
+    for (const auto& nominee : chosen) nominees_.insert(nominee.pod);
+  }
+
+  // The descheduler reads the recorded utilisation (the collector's query at this moment) and
+  // evicts; the harness plays the kubelet and the ReplicaSet controller at once.
+  void deschedule(double t) {
+    const auto samples = answer_node_query(
+        collector_.query,
+        {.names = names_, .receive = series_, .transmit = transmit_series_, .speed = speed_},
+        to_ms(t), range_ms_);
+    std::unordered_map<std::string_view, const NodeSample*> by_name;
+    for (const auto& sample : samples) by_name[sample.node] = &sample;
+    std::vector<double> utilisation(nodes_, 0.0);
+    for (std::size_t n = 0; n < nodes_; ++n) {
+      const auto found = by_name.find(names_[n]);
+      if (found == by_name.end() || found->second->speed <= 0) continue;
+      const NodeSample& sample = *found->second;
+      const double receive = sample.rate_valid ? sample.rate : 0;
+      const double transmit = sample.transmit_rate_valid ? sample.transmit_rate : 0;
+      const double busier = collector_.query.direction == model::Direction::receive ? receive
+                            : collector_.query.direction == model::Direction::transmit
+                                ? transmit
+                                : std::max(receive, transmit);
+      utilisation[n] = busier / sample.speed;
+    }
+    std::vector<EvictablePod> evictable;
+    for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod) {
+      const int node = node_of_pod(pod);
+      if (node < 0 || removed_[pod] || !started_[pod]) continue;
+      if (trace_.pods[pod].owner_kind != OwnerKind::replicaset) continue;
+      if (to_ms(t) - placed_ms_[pod] < rebalance_.min_pod_age_ms) continue;
+      if (nominations_ && !nominees_.contains(pod_name(pod))) continue;
+      evictable.push_back({.pod = pod, .node = static_cast<std::size_t>(node)});
+    }
+    const auto evicted = descheduler_cycle(utilisation, evictable, {});
+    for (const auto pod : evicted) evict(pod, t);
+    if (!evicted.empty()) publish(t, false);
+  }
+
+  void evict(std::uint32_t pod, double t) {
+    const auto node = static_cast<std::size_t>(node_of_pod(pod));
+    set_rate(node, t, pod, -1);
+    if (pod_series_) pod_counters_.stop(pod);
+    state_.remove_pod(pod_uid(pod), to_ms(t));
+    placement_.unbind(pod);
+    evictions_->evicted(t, pod, trace_.pods[pod].deployment, node);
+    ++incarnation_[pod];
+    started_[pod] = false;
+    const bool idle = pending_.empty();
+    pending_.push_back(pod);
+    if (idle) push(t, EventKind::schedule);
   }
 
   void on_trace(const TraceEvent& event, double t) {
@@ -295,6 +394,8 @@ class Loop {
     const std::size_t node =
         placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p, t); });
     placement_.bind(pod, node);
+    if (evictions_ && incarnation_[pod] > 0)
+      evictions_->landed(pod, node, hot_nodes(node_rate_, params_.hot_factor)[node]);
     push(t + params_.visible_s, EventKind::visible_bind, pod);
     // Its containers start and the next scrape after that is the first to count its traffic.
     push(std::floor(t / params_.scrape_s) * params_.scrape_s + params_.scrape_s, EventKind::traffic,
@@ -338,6 +439,7 @@ class Loop {
     have_measurement_ = true;
     if (pod_series_) pod_reads_.refresh(pod_counters_, state_, eval_ms_);
     publish(t, true);
+    if (nominations_) nominate(t);
   }
 
   void publish(double t, bool fresh_measurement) {
@@ -392,6 +494,14 @@ class Loop {
   Placement placement_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
+  // With a descheduler: per pod, its evictions so far; what was evicted and where it landed; the
+  // collector's nomination (netscore policies only) and its latest nominees.
+  std::vector<std::uint32_t> incarnation_;
+  double descheduler_s_;  // virtual seconds between cycles; 0: no descheduler
+  std::optional<EvictionLog> evictions_;
+  model::RebalanceSettings rebalance_{};
+  std::optional<model::NominationMemory> nominations_;
+  std::set<std::string> nominees_;
 };
 
 }  // namespace

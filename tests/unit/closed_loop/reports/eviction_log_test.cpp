@@ -77,5 +77,12 @@ TEST(EvictionLog, TimeToCoolFromTheEvictionToTheFirstCoolSample) {
   EXPECT_NE(describe(s).find("2 evictions in 1 cycles"), std::string::npos);
 }
 
+TEST(HotNodes, AboveTheFactorTimesTheMeanReceiveRate) {
+  // Mean 4: hot above 6 at 1.5.
+  EXPECT_EQ(hot_nodes({1, 2, 6, 7}, 1.5), (std::vector<bool>{false, false, false, true}));
+  EXPECT_EQ(hot_nodes({0, 0}, 1.5), (std::vector<bool>{false, false}));
+  EXPECT_TRUE(hot_nodes({}, 1.5).empty());
+}
+
 }  // namespace
 }  // namespace netscore::sim

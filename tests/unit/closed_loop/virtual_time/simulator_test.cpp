@@ -260,5 +260,42 @@ TEST(DriftInVirtualTime, RescaledPodsMakeHotNodesThatNoPlacementMade) {
   EXPECT_GT(drifted.balance.peak_to_mean, steady.balance.peak_to_mean + 0.2);
 }
 
+// The descheduler overlay modelled: with netscore nominating what it evicts, a drifted cluster
+// cools well below netscore alone and below kube-scheduler alone with the same descheduler, one
+// eviction per node per cycle, no pod moved twice, none put back on a hot node it left.
+TEST(DriftInVirtualTime, TheDeschedulerEvictingNetscoresNomineesCoolsTheDriftedNodes) {
+  WorkloadParams workload;
+  workload.seed = 9;
+  workload.nodes = 20;
+  ASSERT_EQ(apply_flag(workload, "--scenario", "drift"), "");
+  workload.duration_s = 180;
+  const Trace trace = generate_trace(workload);
+  const Policy* scheduler = nullptr;
+  const Policy* defaults = nullptr;
+  const auto policies = standard_policies();
+  for (const auto& policy : policies) {
+    if (policy.kind == PolicyKind::scheduler) scheduler = &policy;
+    if (policy.kind == PolicyKind::netscore && policy.env.empty() && policy.weight == 0)
+      defaults = &policy;
+  }
+  ASSERT_NE(scheduler, nullptr);
+  ASSERT_NE(defaults, nullptr);
+  LoopParams loop;
+  const RunResult alone = run_policy(trace, *defaults, loop);
+  EXPECT_FALSE(alone.evictions);
+  loop.descheduler_interval_s = 150;
+  const RunResult with = run_policy(trace, *defaults, loop);
+  const RunResult scheduler_with = run_policy(trace, *scheduler, loop);
+  ASSERT_TRUE(with.evictions);
+  ASSERT_TRUE(scheduler_with.evictions);
+  EXPECT_GT(with.evictions->evictions, 0u);
+  EXPECT_LE(with.balance.hot_node_seconds, 0.3 * alone.balance.hot_node_seconds);
+  EXPECT_LT(with.balance.hot_node_seconds, scheduler_with.balance.hot_node_seconds);
+  EXPECT_EQ(with.evictions->max_per_node_per_cycle, 1u);
+  EXPECT_EQ(with.evictions->pod_re_evictions, 0u);
+  EXPECT_EQ(with.evictions->landed_back_hot, 0u);
+  EXPECT_EQ(with.evictions->landed, with.evictions->evictions);
+}
+
 }  // namespace
 }  // namespace netscore::sim

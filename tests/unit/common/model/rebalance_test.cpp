@@ -185,5 +185,38 @@ TEST(RebalanceNominate, IneligiblePodsAreSkipped) {
             std::vector<std::string>{"shop/old@a"});
 }
 
+TEST(NominationMemory, AWorkloadWhoseNomineeLeftRestsForItsTime) {
+  NominationMemory memory(60'000);
+  std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 1e7), rebalance_pod("b1", "b", 1e7)};
+  memory.mark_resting(pods, kNow);
+  EXPECT_FALSE(pods[0].resting);
+  memory.remember({{.pod = "shop/a1", .node = "a"}}, pods);
+
+  // Still there: nobody rests.
+  memory.mark_resting(pods, kNow + 1000);
+  EXPECT_FALSE(pods[1].resting);
+  memory.remember({{.pod = "shop/a1", .node = "a"}}, pods);
+
+  // Gone (evicted): its workload's other pods rest for the minute, then no longer.
+  std::vector<RebalancePod> after{pods[1]};
+  memory.mark_resting(after, kNow + 2000);
+  EXPECT_TRUE(after[0].resting);
+  memory.remember({}, after);
+  memory.mark_resting(after, kNow + 2000 + 59'999);
+  EXPECT_TRUE(after[0].resting);
+  memory.mark_resting(after, kNow + 2000 + 60'000);
+  EXPECT_FALSE(after[0].resting);
+}
+
+TEST(NominationMemory, ANomineeNoLongerChosenDoesNotMakeItsWorkloadRest) {
+  NominationMemory memory(60'000);
+  std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 1e7), rebalance_pod("b1", "b", 1e7)};
+  memory.remember({{.pod = "shop/a1", .node = "a"}}, pods);
+  memory.remember({}, pods);
+  std::vector<RebalancePod> after{pods[1]};
+  memory.mark_resting(after, kNow);
+  EXPECT_FALSE(after[0].resting);
+}
+
 }  // namespace
 }  // namespace netscore::model
