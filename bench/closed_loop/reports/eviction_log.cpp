@@ -87,6 +87,13 @@ std::vector<bool> hot_nodes(const std::vector<double>& receive, double hot_facto
   return hot;
 }
 
+std::size_t unavoidably_hot_nodes(const std::vector<double>& pod_rates, double quietest_background,
+                                  double mean, double hot_factor, std::size_t nodes) {
+  std::size_t hot = 0;
+  for (const double rate : pod_rates) hot += rate + quietest_background > hot_factor * mean;
+  return std::min(hot, nodes);
+}
+
 std::string describe(const EvictionSummary& s) {
   return fmt::format(
       "{} evictions in {} cycles (at most {} per node per cycle), {} re-evictions of a workload "

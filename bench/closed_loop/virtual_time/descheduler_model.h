@@ -14,8 +14,8 @@
 namespace netscore::sim {
 
 struct DeschedulerSettings {
-  double target_points = 10;  // targetThresholds
-  double low_points = 5;      // thresholds
+  double target_points = 10;      // targetThresholds
+  double low_points = 5;          // thresholds
   std::size_t max_per_cycle = 5;  // maxNoOfPodsToEvictTotal
 };
 

@@ -159,6 +159,7 @@ class Loop {
                   .bursts = burst_spread(trace_, placement_.node_of_pod()),
                   .peak_to_mean = recorder_.peak_to_mean_series(30)};
     if (evictions_) out.evictions = evictions_->summary();
+    out.unavoidable_hot_node_seconds = unavoidable_hot_node_seconds_;
     return out;
   }
 
@@ -284,7 +285,10 @@ class Loop {
         break;
       case EventKind::sample:
         recorder_.add(node_rate_);
-        if (evictions_) evictions_->sample(e.t, hot_nodes(node_rate_, params_.hot_factor));
+        if (evictions_) {
+          evictions_->sample(e.t, hot_nodes(node_rate_, params_.hot_factor));
+          unavoidable_hot_node_seconds_ += params_.sample_s * unavoidable_hot_nodes();
+        }
         if (placement_.with_speeds()) {
           recorder_.add_links(node_rate_, node_transmit_, speed_);
           recorder_.add_pods(placement_.node_pods(), speed_);
@@ -296,6 +300,18 @@ class Loop {
         push(e.t + descheduler_s_, EventKind::deschedule);
         break;
     }
+  }
+
+  double unavoidable_hot_nodes() const {
+    double total = 0;
+    for (const double rate : node_rate_) total += rate;
+    std::vector<double> running;
+    for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod)
+      if (started_[pod] && !removed_[pod] && node_of_pod(pod) >= 0)
+        running.push_back(pod_rate_[pod]);
+    return static_cast<double>(unavoidably_hot_nodes(
+        running, *std::min_element(trace_.background.begin(), trace_.background.end()),
+        total / static_cast<double>(nodes_), params_.hot_factor, nodes_));
   }
 
   // The collector's labeler: the pods the descheduler may evict, from the table just published.
@@ -346,7 +362,9 @@ class Loop {
       if (nominations_ && !nominees_.contains(pod_name(pod))) continue;
       evictable.push_back({.pod = pod, .node = static_cast<std::size_t>(node)});
     }
-    const auto evicted = descheduler_cycle(utilisation, evictable, {});
+    const auto evicted = descheduler_cycle(
+        utilisation, evictable,
+        {.target_points = rebalance_.target_points, .low_points = rebalance_.low_points});
     for (const auto pod : evicted) evict(pod, t);
     if (!evicted.empty()) publish(t, false);
   }
@@ -502,6 +520,7 @@ class Loop {
   model::RebalanceSettings rebalance_{};
   std::optional<model::NominationMemory> nominations_;
   std::set<std::string> nominees_;
+  double unavoidable_hot_node_seconds_ = 0;
 };
 
 }  // namespace

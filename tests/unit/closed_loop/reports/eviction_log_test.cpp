@@ -84,5 +84,12 @@ TEST(HotNodes, AboveTheFactorTimesTheMeanReceiveRate) {
   EXPECT_TRUE(hot_nodes({}, 1.5).empty());
 }
 
+TEST(UnavoidablyHotNodes, EachPodOverTheLineOnTheQuietestNodeMakesOne) {
+  // Mean 10, line 15 at 1.5: on a background of 2, pods of 14 and 20 are over it, 13 is not.
+  EXPECT_EQ(unavoidably_hot_nodes({13, 14, 20, 1}, 2, 10, 1.5, 4), 2u);
+  EXPECT_EQ(unavoidably_hot_nodes({14, 20}, 2, 10, 1.5, 1), 1u);  // at most every node
+  EXPECT_EQ(unavoidably_hot_nodes({}, 2, 10, 1.5, 4), 0u);
+}
+
 }  // namespace
 }  // namespace netscore::sim

@@ -11,8 +11,8 @@ namespace {
 const std::vector<double> kOneHot{0.705, 0.30, 0.209, 0.20};
 
 TEST(DeschedulerModel, TheOverNodeGivesUpItsFirstEvictablePod) {
-  const std::vector<EvictablePod> pods{{.pod = 9, .node = 0}, {.pod = 4, .node = 0},
-                                       {.pod = 1, .node = 1}, {.pod = 2, .node = 2}};
+  const std::vector<EvictablePod> pods{
+      {.pod = 9, .node = 0}, {.pod = 4, .node = 0}, {.pod = 1, .node = 1}, {.pod = 2, .node = 2}};
   EXPECT_EQ(descheduler_cycle(kOneHot, pods, {}), std::vector<std::uint32_t>{4});
 }
 

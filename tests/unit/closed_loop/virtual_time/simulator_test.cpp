@@ -297,5 +297,26 @@ TEST(DriftInVirtualTime, TheDeschedulerEvictingNetscoresNomineesCoolsTheDriftedN
   EXPECT_EQ(with.evictions->landed, with.evictions->evictions);
 }
 
+// Seed 8's drift grows single pods past the hot line: the node-seconds hot wherever the pods had
+// run are a bound that neither policy with the descheduler goes under.
+TEST(DriftInVirtualTime, NoPolicyGoesUnderTheNodeSecondsHotWhereverThePodsRun) {
+  WorkloadParams workload;
+  workload.seed = 8;
+  workload.nodes = 20;
+  ASSERT_EQ(apply_flag(workload, "--scenario", "drift"), "");
+  workload.duration_s = 180;
+  const Trace trace = generate_trace(workload);
+  LoopParams loop;
+  loop.descheduler_interval_s = 150;
+  for (const auto& policy : standard_policies()) {
+    if (policy.kind != PolicyKind::scheduler && policy.kind != PolicyKind::oracle &&
+        !(policy.kind == PolicyKind::netscore && policy.env.empty() && policy.weight == 0))
+      continue;
+    const RunResult run = run_policy(trace, policy, loop);
+    EXPECT_GT(run.unavoidable_hot_node_seconds, 50) << policy.name;
+    EXPECT_LE(run.unavoidable_hot_node_seconds, run.balance.hot_node_seconds) << policy.name;
+  }
+}
+
 }  // namespace
 }  // namespace netscore::sim
