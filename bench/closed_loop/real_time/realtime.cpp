@@ -190,6 +190,17 @@ class RealtimeLoop {
     cluster_->start_descheduler(certificate_->cert_file());
   }
 
+  std::size_t unavoidable_hot_nodes(const std::vector<double>& receive) const {
+    double total = 0;
+    for (const double rate : receive) total += rate;
+    std::vector<double> running;
+    for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod)
+      if (!removed_[pod] && node_of_pod(pod) >= 0) running.push_back(traffic(pod, 0).receive);
+    return unavoidably_hot_nodes(
+        running, *std::min_element(trace_.background.begin(), trace_.background.end()),
+        total / static_cast<double>(receive.size()), params_.hot_factor, receive.size());
+  }
+
   // The descheduler evicted it and the cluster finished it: its traffic stops; a ReplicaSet's
   // pod comes back as a replacement to be placed.
   void on_evicted(std::uint32_t pod) {
@@ -259,7 +270,10 @@ class RealtimeLoop {
       case EventKind::sample: {
         const auto rates = exporter_.rates();
         recorder_.add(rates.receive);
-        if (evictions_) evictions_->sample(e.t, hot_nodes(rates.receive, params_.hot_factor));
+        if (evictions_) {
+          evictions_->sample(e.t, hot_nodes(rates.receive, params_.hot_factor),
+                             unavoidable_hot_nodes(rates.receive));
+        }
         if (placement_.with_speeds()) {
           recorder_.add_links(rates.receive, rates.transmit, trace_.speed);
           recorder_.add_pods(placement_.node_pods(), trace_.speed);

@@ -31,7 +31,8 @@ void EvictionLog::landed(std::uint32_t pod, std::size_t node, bool hot) {
   awaiting_.erase(it);
 }
 
-void EvictionLog::sample(double t, const std::vector<bool>& hot) {
+void EvictionLog::sample(double t, const std::vector<bool>& hot, std::size_t unavoidably_hot) {
+  unavoidable_hot_node_s_ += static_cast<double>(unavoidably_hot) * (t - last_sample_t_);
   last_sample_t_ = t;
   for (auto& eviction : evictions_) {
     if (eviction.cooled_t < 0 && eviction.t <= t && eviction.node < hot.size() &&
@@ -47,6 +48,7 @@ EvictionSummary EvictionLog::summary() const {
   out.landed_back = landed_back_;
   out.landed_hot = landed_hot_;
   out.landed_back_hot = landed_back_hot_;
+  out.unavoidable_hot_node_s = unavoidable_hot_node_s_;
   std::map<std::uint32_t, double> last_of_workload, last_of_pod;
   std::map<std::size_t, unsigned> this_cycle;  // node -> evictions in the current cycle
   double cycle_start = 0;
@@ -99,9 +101,10 @@ std::string describe(const EvictionSummary& s) {
       "{} evictions in {} cycles (at most {} per node per cycle), {} re-evictions of a workload "
       "within the window ({} of the same pod); {} replacements bound: {} back on the node they "
       "left ({} while it was hot), {} on a hot node; {:.1f} s mean time to cool, {} evicted-from "
-      "nodes never cooled",
+      "nodes never cooled; {:.0f} node-s hot wherever the pods had run",
       s.evictions, s.cycles, s.max_per_node_per_cycle, s.re_evictions, s.pod_re_evictions, s.landed,
-      s.landed_back, s.landed_back_hot, s.landed_hot, s.mean_time_to_cool_s, s.never_cooled);
+      s.landed_back, s.landed_back_hot, s.landed_hot, s.mean_time_to_cool_s, s.never_cooled,
+      s.unavoidable_hot_node_s);
 }
 
 }  // namespace netscore::sim

@@ -30,6 +30,9 @@ struct EvictionSummary {
   // and are also counted in never_cooled.
   double mean_time_to_cool_s = 0;
   unsigned never_cooled = 0;
+  // Node-seconds hot wherever the pods had run (unavoidably_hot_nodes at each sample): a bound
+  // that no placement and no rebalancing goes under.
+  double unavoidable_hot_node_s = 0;
 };
 
 class EvictionLog {
@@ -41,8 +44,9 @@ class EvictionLog {
   void evicted(double t, std::uint32_t pod, std::uint32_t workload, std::size_t node);
   // The replacement of an evicted pod was bound; `hot`: its node was hot then.
   void landed(std::uint32_t pod, std::size_t node, bool hot);
-  // Per node, whether it is hot at t; t does not decrease between calls.
-  void sample(double t, const std::vector<bool>& hot);
+  // Per node, whether it is hot at t, and how many nodes would be hot wherever the pods ran; t
+  // does not decrease between calls.
+  void sample(double t, const std::vector<bool>& hot, std::size_t unavoidably_hot);
 
   EvictionSummary summary() const;
 
@@ -60,6 +64,7 @@ class EvictionLog {
   std::map<std::uint32_t, std::size_t> awaiting_;  // pod -> its latest eviction, not yet landed
   unsigned landed_ = 0, landed_back_ = 0, landed_hot_ = 0, landed_back_hot_ = 0;
   double last_sample_t_ = 0;
+  double unavoidable_hot_node_s_ = 0;
 };
 
 // Per node, whether it is hot as the balance metrics count it: its receive rate above hot_factor

@@ -17,9 +17,6 @@ struct RunResult {
   BurstSpread bursts{};
   std::vector<std::pair<double, double>> peak_to_mean{};  // smoothed, for plots
   std::optional<EvictionSummary> evictions{};             // with a descheduler
-  // Virtual time with a descheduler: node-seconds hot wherever the pods had run
-  // (unavoidably_hot_nodes at each sample).
-  double unavoidable_hot_node_seconds = 0;
 };
 
 }  // namespace netscore::sim

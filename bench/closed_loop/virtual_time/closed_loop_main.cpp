@@ -32,9 +32,7 @@ int main(int argc, char** argv) {
   for (const auto& policy : run.policies) {
     results.push_back(run_policy(trace, policy, run.loop));
     if (results.back().evictions)
-      std::cerr << policy.name << ": " << describe(*results.back().evictions)
-                << "; hot wherever the pods had run: "
-                << results.back().unavoidable_hot_node_seconds << " node-s\n";
+      std::cerr << policy.name << ": " << describe(*results.back().evictions) << "\n";
     lines.push_back({.name = policy.name, .points = results.back().peak_to_mean});
   }
   std::cout << results_table(results);

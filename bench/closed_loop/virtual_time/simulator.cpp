@@ -159,7 +159,6 @@ class Loop {
                   .bursts = burst_spread(trace_, placement_.node_of_pod()),
                   .peak_to_mean = recorder_.peak_to_mean_series(30)};
     if (evictions_) out.evictions = evictions_->summary();
-    out.unavoidable_hot_node_seconds = unavoidable_hot_node_seconds_;
     return out;
   }
 
@@ -286,8 +285,8 @@ class Loop {
       case EventKind::sample:
         recorder_.add(node_rate_);
         if (evictions_) {
-          evictions_->sample(e.t, hot_nodes(node_rate_, params_.hot_factor));
-          unavoidable_hot_node_seconds_ += params_.sample_s * unavoidable_hot_nodes();
+          evictions_->sample(e.t, hot_nodes(node_rate_, params_.hot_factor),
+                             unavoidable_hot_nodes());
         }
         if (placement_.with_speeds()) {
           recorder_.add_links(node_rate_, node_transmit_, speed_);
@@ -302,16 +301,16 @@ class Loop {
     }
   }
 
-  double unavoidable_hot_nodes() const {
+  std::size_t unavoidable_hot_nodes() const {
     double total = 0;
     for (const double rate : node_rate_) total += rate;
     std::vector<double> running;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod)
       if (started_[pod] && !removed_[pod] && node_of_pod(pod) >= 0)
         running.push_back(pod_rate_[pod]);
-    return static_cast<double>(unavoidably_hot_nodes(
+    return unavoidably_hot_nodes(
         running, *std::min_element(trace_.background.begin(), trace_.background.end()),
-        total / static_cast<double>(nodes_), params_.hot_factor, nodes_));
+        total / static_cast<double>(nodes_), params_.hot_factor, nodes_);
   }
 
   // The collector's labeler: the pods the descheduler may evict, from the table just published.
@@ -520,7 +519,6 @@ class Loop {
   model::RebalanceSettings rebalance_{};
   std::optional<model::NominationMemory> nominations_;
   std::set<std::string> nominees_;
-  double unavoidable_hot_node_seconds_ = 0;
 };
 
 }  // namespace

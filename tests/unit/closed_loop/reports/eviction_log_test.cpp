@@ -66,14 +66,16 @@ TEST(EvictionLog, TimeToCoolFromTheEvictionToTheFirstCoolSample) {
   log.evicted(10, 1, 7, 0);
   log.evicted(10, 2, 8, 1);
   const std::vector<bool> both_hot{true, true}, first_cool{false, true};
-  log.sample(5, std::vector<bool>{false, false});  // before the evictions: not counted
-  log.sample(12, both_hot);
-  log.sample(16, first_cool);
-  log.sample(30, first_cool);
+  log.sample(5, std::vector<bool>{false, false}, 0);  // before the evictions: not counted
+  log.sample(12, both_hot, 0);
+  log.sample(16, first_cool, 1);
+  log.sample(30, first_cool, 1);
   const auto s = log.summary();
   // Node 0 cooled 6 s after; node 1 is still hot at the last sample, 20 s after.
   EXPECT_DOUBLE_EQ(s.mean_time_to_cool_s, (6.0 + 20.0) / 2);
   EXPECT_EQ(s.never_cooled, 1U);
+  // One node hot wherever the pods ran over 12-16 and 16-30.
+  EXPECT_DOUBLE_EQ(s.unavoidable_hot_node_s, 18);
   EXPECT_NE(describe(s).find("2 evictions in 1 cycles"), std::string::npos);
 }
 
