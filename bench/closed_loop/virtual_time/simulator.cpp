@@ -344,13 +344,10 @@ class Loop {
       const auto found = by_name.find(names_[n]);
       if (found == by_name.end() || found->second->speed <= 0) continue;
       const NodeSample& sample = *found->second;
-      const double receive = sample.rate_valid ? sample.rate : 0;
-      const double transmit = sample.transmit_rate_valid ? sample.transmit_rate : 0;
-      const double busier = collector_.query.direction == model::Direction::receive ? receive
-                            : collector_.query.direction == model::Direction::transmit
-                                ? transmit
-                                : std::max(receive, transmit);
-      utilisation[n] = busier / sample.speed;
+      const auto rate = model::in_direction(
+          collector_.query.direction, sample.rate_valid ? std::optional(sample.rate) : std::nullopt,
+          sample.transmit_rate_valid ? std::optional(sample.transmit_rate) : std::nullopt);
+      utilisation[n] = rate.value_or(0) / sample.speed;
     }
     std::vector<EvictablePod> evictable;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod) {
