@@ -92,7 +92,7 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
   // hotter nodes have taken that share its pods are no candidates on cooler ones.
   std::vector<const RebalanceNode*> hot;
   for (const auto& node : nodes) {
-    if (node.speed > 0 && points_of(node.utilisation) > target - settings.early_points)
+    if (node.speed > 0 && points_of(node.utilisation) > target + settings.margin_points)
       hot.push_back(&node);
   }
   std::sort(hot.begin(), hot.end(), [](const RebalanceNode* a, const RebalanceNode* b) {

@@ -20,10 +20,13 @@ struct RebalanceSettings {
   // low_points.
   double target_points = 10;
   double low_points = 5;
-  // A node this many points below the over-utilised threshold already gets a nominee: the
-  // descheduler reads the series at its own moment, and a nominee on a node it does not find over
-  // the threshold is never evicted.
-  double early_points = 2;
+  // A node gets a nominee only once it is more than this many points over the over-utilised
+  // threshold. With deviation thresholds an evenly loaded cluster's busiest nodes sit at the
+  // threshold, where an eviction moves a pod for a point and the node stays where it was: in
+  // virtual time, 30 drift traces without their drift had evictions on 2 with nominees from 2
+  // points under the threshold and on none from 2 over, and with their drift 2 over gave the same
+  // hot node-seconds for a quarter fewer evictions.
+  double margin_points = 2;
   // DefaultEvictor's minPodAge: a younger pod is not evicted, so it is not nominated either (its
   // own traffic has not been measured yet, and a replacement is not moved again at once).
   std::int64_t min_pod_age_ms = 20 * 60 * 1000;
@@ -74,7 +77,7 @@ bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settin
 // plus target_points, at most 100. 0 without nodes.
 double rebalance_target(const std::vector<RebalanceNode>& nodes, const RebalanceSettings& settings);
 
-// At most one pod per node whose utilisation is above rebalance_target() - early_points, sorted
+// At most one pod per node whose utilisation is above rebalance_target() + margin_points, sorted
 // by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
 // Per node, hottest first, among its eligible pods with a known price that would not take the
 // coolest node over the target and whose workload has not yet reached its share of nominees

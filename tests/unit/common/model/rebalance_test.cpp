@@ -72,24 +72,24 @@ TEST(RebalanceNominate, NothingWithoutAnUnderUtilisedNode) {
   EXPECT_TRUE(nominate_evictions(nodes, {rebalance_pod("p", "d", 1e6)}, {}, kNow).empty());
 }
 
-TEST(RebalanceNominate, OnePodPerNodeAboveTheEarlyThresholdSortedByName) {
-  // Points 70, 44, 42, 4, 0: mean 32, target 42, early from 40 (exclusive), low 27.
+TEST(RebalanceNominate, OnePodPerNodeMoreThanTheMarginOverTheThresholdSortedByName) {
+  // Points 70, 46, 44, 0, 0: mean 32, target 42, nominees above 44 (the margin of 2), low 27.
   const std::vector<RebalanceNode> nodes{{"a", 0.70, kSpeed},
-                                         {"b", 0.449, kSpeed},
-                                         {"c", 0.42, kSpeed},
-                                         {"d", 0.04, kSpeed},
+                                         {"b", 0.46, kSpeed},
+                                         {"c", 0.44, kSpeed},
+                                         {"d", 0.0, kSpeed},
                                          {"e", 0.0, kSpeed}};
-  // Room on e: 42 points. a needs 28 points; b (44.9) needs 2.9, which neither of its pods
-  // moves, so the dearer goes; c (42) is above the early threshold and needs the one point.
+  // Room on d: 42 points. a needs 28 points; b needs 4, which neither of its pods moves, so the
+  // dearer goes; c (44) is over the threshold but not by more than the margin.
   std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 2.8e7), rebalance_pod("a2", "a", 2.9e7),
                                  rebalance_pod("b1", "b", 0.5e6), rebalance_pod("b2", "b", 2e6),
                                  rebalance_pod("c1", "c", 1e6),   rebalance_pod("d1", "d", 4e6)};
   for (auto& pod : pods) pod.workload = "shop/Deployment/" + pod.node;  // one workload per node
   EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
-            (std::vector<std::string>{"shop/a1@a", "shop/b2@b", "shop/c1@c"}));
-  // With no early margin, c (42, not above 42) gets none.
-  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {.early_points = 0}, kNow)),
             (std::vector<std::string>{"shop/a1@a", "shop/b2@b"}));
+  // Without the margin c needs its 2 points too: its one pod goes.
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {.margin_points = 0}, kNow)),
+            (std::vector<std::string>{"shop/a1@a", "shop/b2@b", "shop/c1@c"}));
 }
 
 TEST(RebalanceNominate, AWorkloadGivesUpOnePodAtATimeToTheHottestNode) {
