@@ -190,15 +190,12 @@ class RealtimeLoop {
     cluster_->start_descheduler(certificate_->cert_file());
   }
 
-  std::size_t unavoidable_hot_nodes(const std::vector<double>& receive) const {
-    double total = 0;
-    for (const double rate : receive) total += rate;
+  std::vector<double> running_pod_receive() const {
     std::vector<double> running;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod)
-      if (!removed_[pod] && node_of_pod(pod) >= 0) running.push_back(traffic(pod, 0).receive);
-    return unavoidably_hot_nodes(
-        running, *std::min_element(trace_.background.begin(), trace_.background.end()),
-        total / static_cast<double>(receive.size()), params_.hot_factor, receive.size());
+      if (!removed_[pod] && node_of_pod(pod) >= 0)
+        running.push_back(trace_.pods[pod].rate * drift_[pod]);
+    return running;
   }
 
   // The descheduler evicted it and the cluster finished it: its traffic stops; a ReplicaSet's
@@ -272,7 +269,8 @@ class RealtimeLoop {
         recorder_.add(rates.receive);
         if (evictions_) {
           evictions_->sample(e.t, hot_nodes(rates.receive, params_.hot_factor),
-                             unavoidable_hot_nodes(rates.receive));
+                             unavoidably_hot_nodes(rates.receive, running_pod_receive(),
+                                                   trace_.background, params_.hot_factor));
         }
         if (placement_.with_speeds()) {
           recorder_.add_links(rates.receive, rates.transmit, trace_.speed);

@@ -89,11 +89,17 @@ std::vector<bool> hot_nodes(const std::vector<double>& receive, double hot_facto
   return hot;
 }
 
-std::size_t unavoidably_hot_nodes(const std::vector<double>& pod_rates, double quietest_background,
-                                  double mean, double hot_factor, std::size_t nodes) {
+std::size_t unavoidably_hot_nodes(const std::vector<double>& node_receive,
+                                  const std::vector<double>& pod_receive,
+                                  const std::vector<double>& background, double hot_factor) {
+  if (node_receive.empty() || background.empty()) return 0;
+  double total = 0;
+  for (const double rate : node_receive) total += rate;
+  const double line = hot_factor * total / static_cast<double>(node_receive.size());
+  const double quietest = *std::min_element(background.begin(), background.end());
   std::size_t hot = 0;
-  for (const double rate : pod_rates) hot += rate + quietest_background > hot_factor * mean;
-  return std::min(hot, nodes);
+  for (const double rate : pod_receive) hot += rate + quietest > line;
+  return std::min(hot, node_receive.size());
 }
 
 std::string describe(const EvictionSummary& s) {

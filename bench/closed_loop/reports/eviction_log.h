@@ -71,11 +71,13 @@ class EvictionLog {
 // times the cluster's mean.
 std::vector<bool> hot_nodes(const std::vector<double>& receive, double hot_factor);
 
-// How many nodes are hot wherever the pods run: each pod whose own receive rate, on the node of
-// the quietest background, is above hot_factor x the cluster's mean makes one, and the mean does
-// not depend on where pods run. A lower bound for every policy, rebalancing or not.
-std::size_t unavoidably_hot_nodes(const std::vector<double>& pod_rates, double quietest_background,
-                                  double mean, double hot_factor, std::size_t nodes);
+// How many nodes are hot wherever the running pods run: each pod whose own receive rate, on the
+// node of the quietest background, is above hot_factor x the mean of `node_receive` makes one (at
+// most every node), and the mean does not depend on where pods run. A lower bound for every
+// policy, rebalancing or not.
+std::size_t unavoidably_hot_nodes(const std::vector<double>& node_receive,
+                                  const std::vector<double>& pod_receive,
+                                  const std::vector<double>& background, double hot_factor);
 
 // One line for a run's report.
 std::string describe(const EvictionSummary& summary);

@@ -286,7 +286,8 @@ class Loop {
         recorder_.add(node_rate_);
         if (evictions_) {
           evictions_->sample(e.t, hot_nodes(node_rate_, params_.hot_factor),
-                             unavoidable_hot_nodes());
+                             unavoidably_hot_nodes(node_rate_, running_pod_receive(),
+                                                   trace_.background, params_.hot_factor));
         }
         if (placement_.with_speeds()) {
           recorder_.add_links(node_rate_, node_transmit_, speed_);
@@ -301,16 +302,12 @@ class Loop {
     }
   }
 
-  std::size_t unavoidable_hot_nodes() const {
-    double total = 0;
-    for (const double rate : node_rate_) total += rate;
+  std::vector<double> running_pod_receive() const {
     std::vector<double> running;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod)
       if (started_[pod] && !removed_[pod] && node_of_pod(pod) >= 0)
         running.push_back(pod_rate_[pod]);
-    return unavoidably_hot_nodes(
-        running, *std::min_element(trace_.background.begin(), trace_.background.end()),
-        total / static_cast<double>(nodes_), params_.hot_factor, nodes_);
+    return running;
   }
 
   // The collector's labeler: the pods the descheduler may evict, from the table just published.

@@ -87,10 +87,12 @@ TEST(HotNodes, AboveTheFactorTimesTheMeanReceiveRate) {
 }
 
 TEST(UnavoidablyHotNodes, EachPodOverTheLineOnTheQuietestNodeMakesOne) {
-  // Mean 10, line 15 at 1.5: on a background of 2, pods of 14 and 20 are over it, 13 is not.
-  EXPECT_EQ(unavoidably_hot_nodes({13, 14, 20, 1}, 2, 10, 1.5, 4), 2u);
-  EXPECT_EQ(unavoidably_hot_nodes({14, 20}, 2, 10, 1.5, 1), 1u);  // at most every node
-  EXPECT_EQ(unavoidably_hot_nodes({}, 2, 10, 1.5, 4), 0u);
+  // Nodes at a mean of 10, the line 15 at 1.5; the quietest background 2: pods of 14 and 20 are
+  // over the line on it, 13 is not.
+  const std::vector<double> nodes{5, 10, 15, 10}, background{4, 2, 3, 6};
+  EXPECT_EQ(unavoidably_hot_nodes(nodes, {13, 14, 20, 1}, background, 1.5), 2u);
+  EXPECT_EQ(unavoidably_hot_nodes({10}, {14, 20}, {2}, 1.5), 1u);  // at most every node
+  EXPECT_EQ(unavoidably_hot_nodes(nodes, {}, background, 1.5), 0u);
 }
 
 }  // namespace
