@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "common/model/query_parts.h"
+#include "common/model/scoring.h"
 
 namespace netscore::sim {
 
@@ -36,6 +39,24 @@ std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const
                        .speed = nodes.speed[n] > 0 ? nodes.speed[n] : 0});
   }
   return samples;
+}
+
+std::vector<double> recorded_utilisation(const QueryConfig& query, const NodeSeries& nodes,
+                                         std::int64_t eval_ms, std::int64_t range_ms) {
+  const auto samples = answer_node_query(query, nodes, eval_ms, range_ms);
+  std::unordered_map<std::string_view, const model::NodeSample*> by_name;
+  for (const auto& sample : samples) by_name[sample.node] = &sample;
+  std::vector<double> utilisation(nodes.names.size(), 0.0);
+  for (std::size_t n = 0; n < nodes.names.size(); ++n) {
+    const auto found = by_name.find(nodes.names[n]);
+    if (found == by_name.end() || found->second->speed <= 0) continue;
+    const model::NodeSample& sample = *found->second;
+    const auto rate = model::in_direction(
+        query.direction, sample.rate_valid ? std::optional(sample.rate) : std::nullopt,
+        sample.transmit_rate_valid ? std::optional(sample.transmit_rate) : std::nullopt);
+    utilisation[n] = rate.value_or(0) / sample.speed;
+  }
+  return utilisation;
 }
 
 }  // namespace netscore::sim

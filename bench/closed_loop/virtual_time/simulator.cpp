@@ -6,15 +6,14 @@
 #include <deque>
 #include <optional>
 #include <queue>
-#include <set>
 #include <string>
-#include <unordered_map>
 
 #include "bench/closed_loop/placement/placement.h"
 #include "bench/closed_loop/placement/timed_event.h"
 #include "bench/closed_loop/reports/balance_metrics.h"
 #include "bench/closed_loop/reports/eviction_log.h"
 #include "bench/closed_loop/virtual_time/descheduler_model.h"
+#include "bench/closed_loop/virtual_time/labeler_model.h"
 #include "bench/closed_loop/virtual_time/node_query.h"
 #include "bench/closed_loop/virtual_time/pod_counters.h"
 #include "bench/closed_loop/virtual_time/pod_reads.h"
@@ -29,7 +28,6 @@
 #include "common/model/scoring.h"
 #include "common/model/snapshot.h"
 #include "common/model_settings.h"
-#include "common/table/rebalance_inputs.h"
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
 #include "tests/support/scratch_table.h"
@@ -136,7 +134,7 @@ class Loop {
                     .low_points = collector_.rebalance.low_points,
                     .min_pod_age_ms = scaled_ms(collector_.rebalance.min_pod_age.value, params)};
       if (policy.kind == PolicyKind::netscore)
-        nominations_.emplace(scaled_ms(collector_.rebalance.rest.value, params));
+        labeler_.emplace(rebalance_, scaled_ms(collector_.rebalance.rest.value, params));
     }
   }
 
@@ -310,49 +308,20 @@ class Loop {
     return running;
   }
 
-  // The collector's labeler: the pods the descheduler may evict, from the table just published.
-  void nominate(double t) {
-    std::vector<TableRow> rows;
-    shm::SnapshotMeta meta{};
-    if (reader_.read_all(rows, meta) != ReadStatus::ok) return;
-    const model::LearnedRates learned = state_.learned_per_pod();
-    RebalanceInputs in =
-        rebalance_inputs(rows, collector_.query.direction, state_.bound_pods(),
-                         learned.receive.value_or(collector_.kube.pod_receive_rate),
-                         learned.transmit.value_or(collector_.kube.pod_transmit_rate));
-    nominations_->mark_resting(in.pods, to_ms(t));
-    const auto chosen = model::nominate_evictions(in.nodes, in.pods, rebalance_, to_ms(t));
-    nominations_->remember(chosen, in.pods);
-    nominees_.clear();
-    for (const auto& nominee : chosen) nominees_.insert(nominee.pod);
-  }
-
   // The descheduler reads the recorded utilisation (the collector's query at this moment) and
   // evicts; the harness plays the kubelet and the ReplicaSet controller at once.
   void deschedule(double t) {
-    const auto samples = answer_node_query(
+    const auto utilisation = recorded_utilisation(
         collector_.query,
         {.names = names_, .receive = series_, .transmit = transmit_series_, .speed = speed_},
         to_ms(t), range_ms_);
-    std::unordered_map<std::string_view, const NodeSample*> by_name;
-    for (const auto& sample : samples) by_name[sample.node] = &sample;
-    std::vector<double> utilisation(nodes_, 0.0);
-    for (std::size_t n = 0; n < nodes_; ++n) {
-      const auto found = by_name.find(names_[n]);
-      if (found == by_name.end() || found->second->speed <= 0) continue;
-      const NodeSample& sample = *found->second;
-      const auto rate = model::in_direction(
-          collector_.query.direction, sample.rate_valid ? std::optional(sample.rate) : std::nullopt,
-          sample.transmit_rate_valid ? std::optional(sample.transmit_rate) : std::nullopt);
-      utilisation[n] = rate.value_or(0) / sample.speed;
-    }
     std::vector<EvictablePod> evictable;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod) {
       const int node = node_of_pod(pod);
       if (node < 0 || removed_[pod] || !started_[pod]) continue;
       if (trace_.pods[pod].owner_kind != OwnerKind::replicaset) continue;
       if (to_ms(t) - placed_ms_[pod] < rebalance_.min_pod_age_ms) continue;
-      if (nominations_ && !nominees_.contains(pod_name(pod))) continue;
+      if (labeler_ && !labeler_->nominated(pod_name(pod))) continue;
       evictable.push_back({.pod = pod, .node = static_cast<std::size_t>(node)});
     }
     const auto evicted = descheduler_cycle(
@@ -450,7 +419,7 @@ class Loop {
     have_measurement_ = true;
     if (pod_series_) pod_reads_.refresh(pod_counters_, state_, eval_ms_);
     publish(t, true);
-    if (nominations_) nominate(t);
+    if (labeler_) labeler_->round(reader_, state_, collector_, to_ms(t));
   }
 
   void publish(double t, bool fresh_measurement) {
@@ -506,13 +475,12 @@ class Loop {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
   // With a descheduler: per pod, its evictions so far; what was evicted and where it landed; the
-  // collector's nomination (netscore policies only) and its latest nominees.
+  // collector's labeler (netscore policies only).
   std::vector<std::uint32_t> incarnation_;
   double descheduler_s_;  // virtual seconds between cycles; 0: no descheduler
   std::optional<EvictionLog> evictions_;
   model::RebalanceSettings rebalance_{};
-  std::optional<model::NominationMemory> nominations_;
-  std::set<std::string> nominees_;
+  std::optional<LabelerModel> labeler_;
 };
 
 }  // namespace

@@ -260,23 +260,35 @@ TEST(DriftInVirtualTime, RescaledPodsMakeHotNodesThatNoPlacementMade) {
   EXPECT_GT(drifted.balance.peak_to_mean, steady.balance.peak_to_mean + 0.2);
 }
 
+// The drift scenario on 20 nodes for 180 s, optionally without its drift.
+WorkloadParams drift_workload(std::uint64_t seed, bool drift = true) {
+  WorkloadParams workload;
+  workload.seed = seed;
+  workload.nodes = 20;
+  EXPECT_EQ(apply_flag(workload, "--scenario", "drift"), "");
+  workload.duration_s = 180;
+  if (!drift) {
+    workload.drift_grow_fraction = 0;
+    workload.drift_shrink_fraction = 0;
+  }
+  return workload;
+}
+
+bool is_netscore_defaults(const Policy& policy) {
+  return policy.kind == PolicyKind::netscore && policy.env.empty() && policy.weight == 0;
+}
+
 // The descheduler overlay modelled: with netscore nominating what it evicts, a drifted cluster
 // cools well below netscore alone and below kube-scheduler alone with the same descheduler, one
 // eviction per node per cycle, no pod moved twice, none put back on a hot node it left.
 TEST(DriftInVirtualTime, TheDeschedulerEvictingNetscoresNomineesCoolsTheDriftedNodes) {
-  WorkloadParams workload;
-  workload.seed = 9;
-  workload.nodes = 20;
-  ASSERT_EQ(apply_flag(workload, "--scenario", "drift"), "");
-  workload.duration_s = 180;
-  const Trace trace = generate_trace(workload);
+  const Trace trace = generate_trace(drift_workload(9));
   const Policy* scheduler = nullptr;
   const Policy* defaults = nullptr;
   const auto policies = standard_policies();
   for (const auto& policy : policies) {
     if (policy.kind == PolicyKind::scheduler) scheduler = &policy;
-    if (policy.kind == PolicyKind::netscore && policy.env.empty() && policy.weight == 0)
-      defaults = &policy;
+    if (is_netscore_defaults(policy)) defaults = &policy;
   }
   ASSERT_NE(scheduler, nullptr);
   ASSERT_NE(defaults, nullptr);
@@ -300,17 +312,12 @@ TEST(DriftInVirtualTime, TheDeschedulerEvictingNetscoresNomineesCoolsTheDriftedN
 // Seed 8's drift grows single pods past the hot line: the node-seconds hot wherever the pods had
 // run are a bound that neither policy with the descheduler goes under.
 TEST(DriftInVirtualTime, NoPolicyGoesUnderTheNodeSecondsHotWhereverThePodsRun) {
-  WorkloadParams workload;
-  workload.seed = 8;
-  workload.nodes = 20;
-  ASSERT_EQ(apply_flag(workload, "--scenario", "drift"), "");
-  workload.duration_s = 180;
-  const Trace trace = generate_trace(workload);
+  const Trace trace = generate_trace(drift_workload(8));
   LoopParams loop;
   loop.descheduler_interval_s = 150;
   for (const auto& policy : standard_policies()) {
     if (policy.kind != PolicyKind::scheduler && policy.kind != PolicyKind::oracle &&
-        !(policy.kind == PolicyKind::netscore && policy.env.empty() && policy.weight == 0))
+        !is_netscore_defaults(policy))
       continue;
     const RunResult run = run_policy(trace, policy, loop);
     ASSERT_TRUE(run.evictions) << policy.name;
@@ -325,21 +332,13 @@ TEST(DriftInVirtualTime, WithoutTheDriftNothingIsEvicted) {
   const Policy* defaults = nullptr;
   const auto policies = standard_policies();
   for (const auto& policy : policies) {
-    if (policy.kind == PolicyKind::netscore && policy.env.empty() && policy.weight == 0)
-      defaults = &policy;
+    if (is_netscore_defaults(policy)) defaults = &policy;
   }
   ASSERT_NE(defaults, nullptr);
   LoopParams loop;
   loop.descheduler_interval_s = 150;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-    WorkloadParams workload;
-    workload.seed = seed;
-    workload.nodes = 20;
-    ASSERT_EQ(apply_flag(workload, "--scenario", "drift"), "");
-    workload.duration_s = 180;
-    workload.drift_grow_fraction = 0;
-    workload.drift_shrink_fraction = 0;
-    const RunResult run = run_policy(generate_trace(workload), *defaults, loop);
+    const RunResult run = run_policy(generate_trace(drift_workload(seed, false)), *defaults, loop);
     ASSERT_TRUE(run.evictions);
     EXPECT_EQ(run.evictions->evictions, 0u) << "seed " << seed;
   }
