@@ -12,9 +12,10 @@ void LabelerModel::round(const ScoreTableReader& table, const model::PlacementLe
   shm::SnapshotMeta meta{};
   if (table.read_all(rows, meta) != ReadStatus::ok) return;
   const model::LearnedRates learned = ledger.learned_per_pod();
-  RebalanceInputs in = rebalance_inputs(rows, collector.query.direction, ledger.bound_pods(),
-                                        learned.receive.value_or(collector.kube.pod_receive_rate),
-                                        learned.transmit.value_or(collector.kube.pod_transmit_rate));
+  RebalanceInputs in =
+      rebalance_inputs(rows, collector.query.direction, ledger.bound_pods(),
+                       learned.receive.value_or(collector.kube.pod_receive_rate),
+                       learned.transmit.value_or(collector.kube.pod_transmit_rate));
   memory_.mark_resting(in.pods, now_ms);
   const auto chosen = model::nominate_evictions(in.nodes, in.pods, settings_, now_ms);
   memory_.remember(chosen, in.pods);
