@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,9 @@ struct RunResult {
   BurstSpread bursts{};
   std::vector<std::pair<double, double>> peak_to_mean{};  // smoothed, for plots
   std::optional<EvictionSummary> evictions{};             // with a descheduler
+  // Virtual time: pods netscore's extender scored without a fresh table (neutral scores, so
+  // kube-scheduler's own plugins alone placed them).
+  std::uint32_t unscored_pods = 0;
 };
 
 }  // namespace netscore::sim

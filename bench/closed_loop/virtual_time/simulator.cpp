@@ -47,6 +47,13 @@ std::int64_t to_ms(double t) {
   return kEpochMs + std::llround(t * 1000);
 }
 
+// Prometheus scrapes before the trace starts: the real harness creates the first pod once netscore
+// is ready, every node measured, which takes two scrapes and a refresh; the rate window is still
+// filling then.
+double ready_lead_s(const LoopParams& params) {
+  return 2 * params.scrape_s;
+}
+
 Config load(Component component, const Environment& env) {
   return load_config(component, {}, env);
 }
@@ -99,7 +106,7 @@ class Loop {
         node_transmit_(trace.background_transmit),
         counter_(trace.counter_start),
         counter_transmit_(trace.counter_start_transmit),
-        counter_t_(nodes_, 0.0),
+        counter_t_(nodes_, -ready_lead_s(params)),
         series_(nodes_),
         transmit_series_(nodes_),
         started_(trace.pods.size(), false),
@@ -142,8 +149,8 @@ class Loop {
     for (const auto pod : trace_.initial_pods) place_initial(pod);
     for (std::uint32_t i = 0; i < trace_.events.size(); ++i)
       push(trace_.events[i].t, EventKind::trace, i);
-    push(params_.scrape_s / 2, EventKind::scrape);
-    push(0.75 * refresh_s_, EventKind::refresh);
+    push(params_.scrape_s / 2 - ready_lead_s(params_), EventKind::scrape);
+    push(-params_.scrape_s / 4, EventKind::refresh);  // the first after the second scrape
     push(0, EventKind::sample);
     if (evictions_) push(0, EventKind::deschedule);
     const double end = trace_.params.duration_s;
@@ -157,6 +164,7 @@ class Loop {
                   .bursts = burst_spread(trace_, placement_.node_of_pod()),
                   .peak_to_mean = recorder_.peak_to_mean_series(30)};
     if (evictions_) out.evictions = evictions_->summary();
+    out.unscored_pods = unscored_pods_;
     return out;
   }
 
@@ -203,7 +211,8 @@ class Loop {
     placed_ms_[pod] = to_ms(-1e6);
     state_.upsert_pod(facts(pod), placed_ms_[pod]);
     if (pod_series_) {
-      pod_counters_.start(pod, pod_name(pod), to_ms(0), pod_rate_[pod], pod_transmit_[pod], 1e6);
+      pod_counters_.start(pod, pod_name(pod), to_ms(-ready_lead_s(params_)), pod_rate_[pod],
+                          pod_transmit_[pod], 1e6);
     }
   }
 
@@ -400,6 +409,7 @@ class Loop {
     const std::int64_t now_ns = std::llround(t * 1e9);
     const bool fresh =
         read && model::snapshot_age(published_ns_, nullptr, now_ns, max_age_ns_).fresh;
+    if (!fresh) ++unscored_pods_;
     model::prioritize(prioritize_settings(extender_),
                       {.fresh = fresh, .meta = meta, .nodes = found, .name_hashes = name_hashes_},
                       {.owner = owner,
@@ -454,7 +464,8 @@ class Loop {
   std::vector<std::uint64_t> name_hashes_;
   model::BurstMemory burst_memory_;
   std::int64_t published_ns_ = 0;  // virtual time of the latest publish
-  std::vector<double> speed_;      // per node, bytes/s; 0: no speed series
+  std::uint32_t unscored_pods_ = 0;
+  std::vector<double> speed_;  // per node, bytes/s; 0: no speed series
   // Per node and direction: true traffic now and the counter.
   std::vector<double> node_rate_, node_transmit_;
   std::vector<double> counter_, counter_transmit_;

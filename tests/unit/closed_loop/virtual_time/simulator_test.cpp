@@ -59,6 +59,22 @@ INSTANTIATE_TEST_SUITE_P(StandardWorkload, ClosedLoop,
                                                                  : "_NoTopologySpread");
                          });
 
+// The real harness creates the first pod only once netscore's table measures every node, so a pod
+// created at the start of a trace is scored like any later one, not left to kube-scheduler's own
+// plugins (which put it on the emptiest node, however busy its link).
+TEST(ClosedLoopStart, EveryPodIsScoredOnAFreshTableFromTheFirstOn) {
+  WorkloadParams workload;
+  workload.seed = 56;
+  workload.duration_s = 20;
+  const Trace trace = generate_trace(workload);
+  ASSERT_FALSE(trace.events.empty());
+  ASSERT_LT(trace.events.front().t, 0.5) << "a pod created before the first refresh would be";
+  std::vector<Policy> policies;
+  ASSERT_EQ(select_policies("netscore defaults", policies), "");
+  const RunResult result = run_policy(trace, policies.at(0), LoopParams{});
+  EXPECT_EQ(result.unscored_pods, 0U);
+}
+
 // Pods without an owner (CI runners, workflow pods), on the standard trace and on the CI-runner
 // scenario (short, heavy pods created one by one): kube-scheduler spreads none of them, and
 // without burst spreading every pod of a burst sees the same quietest node.
