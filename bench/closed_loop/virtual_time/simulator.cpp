@@ -14,6 +14,7 @@
 #include "bench/closed_loop/reports/eviction_log.h"
 #include "bench/closed_loop/virtual_time/descheduler_model.h"
 #include "bench/closed_loop/virtual_time/labeler_model.h"
+#include "bench/closed_loop/virtual_time/node_counters.h"
 #include "bench/closed_loop/virtual_time/node_query.h"
 #include "bench/closed_loop/virtual_time/pod_counters.h"
 #include "bench/closed_loop/virtual_time/pod_reads.h"
@@ -102,13 +103,9 @@ class Loop {
         writer_({.name = table_.str(), .capacity = 1024}),
         reader_({.name = table_.str()}),
         speed_(trace.speed),
-        node_rate_(trace.background),
-        node_transmit_(trace.background_transmit),
-        counter_(trace.counter_start),
-        counter_transmit_(trace.counter_start_transmit),
-        counter_t_(nodes_, -ready_lead_s(params)),
-        series_(nodes_),
-        transmit_series_(nodes_),
+        nodes_traffic_(trace.background, trace.background_transmit, trace.counter_start,
+                       trace.counter_start_transmit, -ready_lead_s(params),
+                       range_ms_ + 3 * std::llround(params.scrape_s * 1000)),
         started_(trace.pods.size(), false),
         removed_(trace.pods.size(), false),
         pod_rate_(trace.pods.size()),
@@ -173,17 +170,9 @@ class Loop {
     queue_.push({.t = t, .seq = seq_++, .kind = kind, .arg = arg});
   }
 
-  void advance_counter(std::size_t node, double t) {
-    counter_[node] += node_rate_[node] * (t - counter_t_[node]);
-    counter_transmit_[node] += node_transmit_[node] * (t - counter_t_[node]);
-    counter_t_[node] = t;
-  }
-
   // The pod's traffic starts (sign 1) or stops (-1) on the node.
   void set_rate(std::size_t node, double t, std::uint32_t pod, double sign) {
-    advance_counter(node, t);
-    node_rate_[node] += sign * pod_rate_[pod];
-    node_transmit_[node] += sign * pod_transmit_[pod];
+    nodes_traffic_.add(node, t, sign * pod_rate_[pod], sign * pod_transmit_[pod]);
   }
 
   // A workload's traffic drifted: its running pods carry the new rate from t on.
@@ -206,8 +195,8 @@ class Loop {
     const std::size_t best = placement_.initial_node(pod);
     placement_.bind(pod, best);
     started_[pod] = true;
-    node_rate_[best] += trace_.pods[pod].rate;
-    node_transmit_[best] += trace_.pods[pod].transmit_rate;
+    nodes_traffic_.add(best, -ready_lead_s(params_), trace_.pods[pod].rate,
+                       trace_.pods[pod].transmit_rate);
     placed_ms_[pod] = to_ms(-1e6);
     state_.upsert_pod(facts(pod), placed_ms_[pod]);
     if (pod_series_) {
@@ -247,17 +236,7 @@ class Loop {
         on_trace(trace_.events[e.arg], e.t);
         break;
       case EventKind::scrape:
-        for (std::size_t n = 0; n < nodes_; ++n) {
-          advance_counter(n, e.t);
-          const std::int64_t keep_after =
-              to_ms(e.t) - range_ms_ - 3 * std::llround(params_.scrape_s * 1000);
-          series_[n].t_ms.push_back(to_ms(e.t));
-          series_[n].v.push_back(counter_[n]);
-          trim(series_[n], keep_after);
-          transmit_series_[n].t_ms.push_back(to_ms(e.t));
-          transmit_series_[n].v.push_back(counter_transmit_[n]);
-          trim(transmit_series_[n], keep_after);
-        }
+        nodes_traffic_.scrape(e.t, to_ms(e.t));
         if (pod_series_) pod_counters_.scrape(to_ms(e.t));
         push(e.t + params_.scrape_s, EventKind::scrape);
         break;
@@ -290,14 +269,14 @@ class Loop {
         }
         break;
       case EventKind::sample:
-        recorder_.add(node_rate_);
+        recorder_.add(nodes_traffic_.receive());
         if (evictions_) {
-          evictions_->sample(e.t, hot_nodes(node_rate_, params_.hot_factor),
-                             unavoidably_hot_nodes(node_rate_, running_pod_receive(),
+          evictions_->sample(e.t, hot_nodes(nodes_traffic_.receive(), params_.hot_factor),
+                             unavoidably_hot_nodes(nodes_traffic_.receive(), running_pod_receive(),
                                                    trace_.background, params_.hot_factor));
         }
         if (placement_.with_speeds()) {
-          recorder_.add_links(node_rate_, node_transmit_, speed_);
+          recorder_.add_links(nodes_traffic_.receive(), nodes_traffic_.transmit(), speed_);
           recorder_.add_pods(placement_.node_pods(), speed_);
         }
         push(e.t + params_.sample_s, EventKind::sample);
@@ -320,10 +299,8 @@ class Loop {
   // The descheduler reads the recorded utilisation (the collector's query at this moment) and
   // evicts; the harness plays the kubelet and the ReplicaSet controller at once.
   void deschedule(double t) {
-    const auto utilisation = recorded_utilisation(
-        collector_.query,
-        {.names = names_, .receive = series_, .transmit = transmit_series_, .speed = speed_},
-        to_ms(t), range_ms_);
+    const auto utilisation =
+        recorded_utilisation(collector_.query, node_series(), to_ms(t), range_ms_);
     std::vector<EvictablePod> evictable;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod) {
       const int node = node_of_pod(pod);
@@ -384,7 +361,7 @@ class Loop {
         placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p, t); });
     placement_.bind(pod, node);
     if (evictions_ && incarnation_[pod] > 0)
-      evictions_->landed(pod, node, hot_nodes(node_rate_, params_.hot_factor)[node]);
+      evictions_->landed(pod, node, hot_nodes(nodes_traffic_.receive(), params_.hot_factor)[node]);
     push(t + params_.visible_s, EventKind::visible_bind, pod);
     // Its containers start and the next scrape after that is the first to count its traffic.
     push(std::floor(t / params_.scrape_s) * params_.scrape_s + params_.scrape_s, EventKind::traffic,
@@ -420,11 +397,16 @@ class Loop {
     return scores;
   }
 
+  // What Prometheus holds of the nodes.
+  NodeSeries node_series() const {
+    return {.names = names_,
+            .receive = nodes_traffic_.receive_series(),
+            .transmit = nodes_traffic_.transmit_series(),
+            .speed = speed_};
+  }
+
   void measure(double t) {
-    samples_ = answer_node_query(
-        collector_.query,
-        {.names = names_, .receive = series_, .transmit = transmit_series_, .speed = speed_},
-        to_ms(t), range_ms_);
+    samples_ = answer_node_query(collector_.query, node_series(), to_ms(t), range_ms_);
     eval_ms_ = to_ms(t);
     have_measurement_ = true;
     if (pod_series_) pod_reads_.refresh(pod_counters_, state_, eval_ms_);
@@ -466,11 +448,7 @@ class Loop {
   std::int64_t published_ns_ = 0;  // virtual time of the latest publish
   std::uint32_t unscored_pods_ = 0;
   std::vector<double> speed_;  // per node, bytes/s; 0: no speed series
-  // Per node and direction: true traffic now and the counter.
-  std::vector<double> node_rate_, node_transmit_;
-  std::vector<double> counter_, counter_transmit_;
-  std::vector<double> counter_t_;
-  std::vector<Series> series_, transmit_series_;
+  NodeCounters nodes_traffic_;
   std::vector<bool> started_, removed_;
   std::vector<double> pod_rate_, pod_transmit_;  // per pod, its true rates now (drift included)
   std::vector<std::int64_t> placed_ms_;          // per pod, when the ledger counts it placed from
