@@ -79,13 +79,22 @@ EvictionSummary EvictionLog::summary() const {
   return out;
 }
 
+namespace {
+
+// hot_factor x the mean of the nodes' receive rates; 0 without nodes.
+double hot_line(const std::vector<double>& receive, double hot_factor) {
+  if (receive.empty()) return 0;
+  double total = 0;
+  for (const double rate : receive) total += rate;
+  return hot_factor * total / static_cast<double>(receive.size());
+}
+
+}  // namespace
+
 std::vector<bool> hot_nodes(const std::vector<double>& receive, double hot_factor) {
-  double mean = 0;
-  for (const double rate : receive) mean += rate;
-  if (!receive.empty()) mean /= static_cast<double>(receive.size());
+  const double line = hot_line(receive, hot_factor);
   std::vector<bool> hot(receive.size());
-  for (std::size_t n = 0; n < receive.size(); ++n)
-    hot[n] = mean > 0 && receive[n] > hot_factor * mean;
+  for (std::size_t n = 0; n < receive.size(); ++n) hot[n] = line > 0 && receive[n] > line;
   return hot;
 }
 
@@ -93,9 +102,7 @@ std::size_t unavoidably_hot_nodes(const std::vector<double>& node_receive,
                                   const std::vector<double>& pod_receive,
                                   const std::vector<double>& background, double hot_factor) {
   if (node_receive.empty() || background.empty()) return 0;
-  double total = 0;
-  for (const double rate : node_receive) total += rate;
-  const double line = hot_factor * total / static_cast<double>(node_receive.size());
+  const double line = hot_line(node_receive, hot_factor);
   const double quietest = *std::min_element(background.begin(), background.end());
   std::size_t hot = 0;
   for (const double rate : pod_receive) hot += rate + quietest > line;
