@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     if (!watcher && config.rebalance.label)
       spdlog::warn("NETSCORE_REBALANCE_LABEL=true needs the Kubernetes API: no pod is labelled");
     if (watcher && config.rebalance.label) {
-      labeler.emplace(nc::RebalanceLabeler::options(config), *state, *watcher, &rebalance);
+      labeler.emplace(nc::RebalanceLabeler::options(config), *state, *watcher, rebalance);
       labeler->start();
     }
     nc::Measurer measurer(

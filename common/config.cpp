@@ -215,6 +215,19 @@ PromDuration pod_traffic_recent_range(const Config& config) {
   return {.value = range, .text = std::to_string(range.count()) + "ms"};
 }
 
+PromDuration rebalance_window(const Config& config) {
+  constexpr int kRefreshesPerRebalanceWindow = 4;
+  if (config.rebalance.window) return *config.rebalance.window;
+  return prom_duration(std::min(kRefreshesPerRebalanceWindow * config.refresh_interval.value,
+                                config.query.time_range.value));
+}
+
+PromDuration rebalance_rest(const Config& config) {
+  constexpr int kRefreshesPerRest = 20;
+  if (config.rebalance.rest) return *config.rebalance.rest;
+  return prom_duration(kRefreshesPerRest * config.refresh_interval.value);
+}
+
 std::string help_text(Component component, std::string_view program) {
   std::ostringstream out;
   out << "usage: " << program << " [--flag=VALUE ...]\n"

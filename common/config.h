@@ -143,7 +143,11 @@ struct RebalanceConfig {
   double target_points = 10;
   double low_points = 5;
   PromDuration min_pod_age;
-  PromDuration rest;
+  // Unset ("auto"): rebalance_rest() derives it.
+  std::optional<PromDuration> rest;
+  // The range of the rates the descheduler's utilisation and the nomination read; unset ("auto"):
+  // rebalance_window() derives it.
+  std::optional<PromDuration> window;
 };
 
 // Every field is set from its variable's documented default, then the environment, then flags.
@@ -197,6 +201,18 @@ std::chrono::milliseconds pod_traffic_interval(const Config& config);
 // refresh intervals and at least a minute (two samples at kube-prometheus' 30 s kubelet scrape
 // interval), at most NETSCORE_TIME_RANGE.
 PromDuration pod_traffic_recent_range(const Config& config);
+
+// The range of the rates in the utilisation the descheduler reads and the collector nominates by:
+// NETSCORE_REBALANCE_WINDOW, or by default four refresh intervals (a minute at the shipped 15 s,
+// four of kube-prometheus' 15 s node-exporter scrapes), at most NETSCORE_TIME_RANGE. Shorter than
+// the scores' range: a placement wants what a node carries over a pod's life, a move wants to know
+// soon that a link went hot, and soon that it cooled once a pod left.
+PromDuration rebalance_window(const Config& config);
+
+// How long a workload whose nominee left gets no other nominee: NETSCORE_REBALANCE_REST, or by
+// default twenty refresh intervals (five minutes at the shipped 15 s), so that it follows the
+// collector's pace as the window does.
+PromDuration rebalance_rest(const Config& config);
 
 std::vector<VariableDoc> documented_variables(Component component);
 std::string help_text(Component component, std::string_view program);

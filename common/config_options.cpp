@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -48,6 +49,16 @@ std::string_view direction_name(Direction direction) {
 }
 
 namespace {
+
+// "auto" leaves `field` unset, for the default derived from other settings; anything else is a
+// duration.
+void set_duration_or_auto(std::optional<PromDuration>& field, std::string_view v) {
+  if (v == "auto") {
+    field.reset();
+  } else {
+    field = parse_duration(v);
+  }
+}
 
 // Help that quotes a size the code defines.
 const std::string kExplainDecisionsHelp = "filter/prioritize decisions kept for GET /explain, " +
@@ -114,26 +125,15 @@ const std::array kOptionTable{
            "rates over NETSCORE_TIME_RANGE); auto: every four NETSCORE_REFRESH_INTERVALs or "
            "more, so that the per-pod reads take no longer per refresh, on average, than the "
            "refresh's own query (measured; at least once an hour)",
-           [](Config& c, std::string_view v) {
-             if (v == "auto") {
-               c.pod_traffic.interval.reset();
-             } else {
-               c.pod_traffic.interval = parse_duration(v);
-             }
-           }},
-    Option{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "auto", kCollector,
-           "range of the read, every refresh, of the pods placed within NETSCORE_TIME_RANGE "
-           "that the last read of every pod does not price (the slope of their samples, "
-           "measurable from a pod's second scrape); set it to two to four scrape intervals of "
-           "kubelet's cAdvisor target; auto: four NETSCORE_REFRESH_INTERVALs, at least 1m, at "
-           "most NETSCORE_TIME_RANGE",
-           [](Config& c, std::string_view v) {
-             if (v == "auto") {
-               c.pod_traffic.recent_range.reset();
-             } else {
-               c.pod_traffic.recent_range = parse_duration(v);
-             }
-           }},
+           [](Config& c, std::string_view v) { set_duration_or_auto(c.pod_traffic.interval, v); }},
+    Option{
+        "NETSCORE_POD_TRAFFIC_RECENT_RANGE", "auto", kCollector,
+        "range of the read, every refresh, of the pods placed within NETSCORE_TIME_RANGE "
+        "that the last read of every pod does not price (the slope of their samples, "
+        "measurable from a pod's second scrape); set it to two to four scrape intervals of "
+        "kubelet's cAdvisor target; auto: four NETSCORE_REFRESH_INTERVALs, at least 1m, at "
+        "most NETSCORE_TIME_RANGE",
+        [](Config& c, std::string_view v) { set_duration_or_auto(c.pod_traffic.recent_range, v); }},
     Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector,
            "Prometheus base URL; user:password@ in it is sent as basic auth",
            [](Config& c, std::string_view v) { c.prometheus.url = parse_url(v); }},
@@ -411,9 +411,15 @@ const std::array kOptionTable{
     Option{"NETSCORE_REBALANCE_MIN_POD_AGE", "20m", kCollector,
            "pods younger than this are not nominated: the descheduler's DefaultEvictor minPodAge",
            [](Config& c, std::string_view v) { c.rebalance.min_pod_age = parse_duration(v); }},
-    Option{"NETSCORE_REBALANCE_REST", "10m", kCollector,
-           "a workload whose nominated pod left (evicted) gets no other nominee for this long",
-           [](Config& c, std::string_view v) { c.rebalance.rest = parse_duration(v); }},
+    Option{"NETSCORE_REBALANCE_REST", "auto", kCollector,
+           "a workload whose nominated pod left (evicted) gets no other nominee for this long; "
+           "auto: twenty NETSCORE_REFRESH_INTERVALs",
+           [](Config& c, std::string_view v) { set_duration_or_auto(c.rebalance.rest, v); }},
+    Option{"NETSCORE_REBALANCE_WINDOW", "auto", kCollector,
+           "the range of the rates in the utilisation the descheduler reads and the nomination "
+           "uses (--print-rules' recording rule), at least four of Prometheus' scrape intervals; "
+           "auto: four NETSCORE_REFRESH_INTERVALs, at most NETSCORE_TIME_RANGE",
+           [](Config& c, std::string_view v) { set_duration_or_auto(c.rebalance.window, v); }},
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <string>
 
 namespace netscore {
 namespace {
@@ -54,6 +55,20 @@ std::optional<PromDuration> parse_prom_duration(std::string_view text) {
   }
   if (total <= 0) return std::nullopt;
   return PromDuration{std::chrono::milliseconds{total}, std::string{text}};
+}
+
+PromDuration prom_duration(std::chrono::milliseconds value) {
+  struct Unit {
+    std::int64_t ms;
+    const char* suffix;
+  };
+  static constexpr std::array<Unit, 3> kLargestFirst{
+      {{3'600'000, "h"}, {60'000, "m"}, {1'000, "s"}}};
+  const std::int64_t ms = value.count();
+  for (const Unit& unit : kLargestFirst) {
+    if (ms > 0 && ms % unit.ms == 0) return {value, std::to_string(ms / unit.ms) + unit.suffix};
+  }
+  return {value, std::to_string(ms) + "ms"};
 }
 
 }  // namespace netscore

@@ -18,4 +18,8 @@ struct PromDuration {
 // largest first; "0" alone is rejected because an empty window or interval is never meant.
 std::optional<PromDuration> parse_prom_duration(std::string_view text);
 
+// `value` with the text Prometheus would accept for it, in the largest unit that divides it exactly
+// (h, m, s, ms).
+PromDuration prom_duration(std::chrono::milliseconds value);
+
 }  // namespace netscore

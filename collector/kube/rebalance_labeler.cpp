@@ -38,12 +38,12 @@ RebalanceLabeler::Options RebalanceLabeler::options(const Config& config) {
   o.settings.min_pod_age_ms = config.rebalance.min_pod_age.value.count();
   o.direction = config.query.direction;
   o.interval = config.refresh_interval.value;
-  o.rest = config.rebalance.rest.value;
+  o.rest = rebalance_rest(config).value;
   return o;
 }
 
 RebalanceLabeler::RebalanceLabeler(Options options, ClusterState& state,
-                                   const ClusterWatcher& watcher, RebalanceStatus* status)
+                                   const ClusterWatcher& watcher, RebalanceStatus& status)
     : options_(std::move(options)),
       state_(state),
       watcher_(watcher),
@@ -93,6 +93,9 @@ void RebalanceLabeler::round() {
   }
   // Before the first list the pods are not known: every label would look stale.
   if (watcher_.status().state != shm::WatchState::synced) return;
+  // Without the descheduler's reading the labels stay as they are until the next one.
+  const auto utilisation = status_.utilisation();
+  if (!utilisation) return;
   std::vector<TableRow> rows;
   try {
     if (!reader_) reader_.emplace(ScoreTableReader::Options{.name = options_.table});
@@ -105,7 +108,7 @@ void RebalanceLabeler::round() {
   }
   const auto bound = state_.bound_pods();
   const model::LearnedRates learned = state_.learned_per_pod();
-  RebalanceInputs in = rebalance_inputs(rows, options_.direction, bound,
+  RebalanceInputs in = rebalance_inputs(rows, *utilisation, options_.direction, bound,
                                         learned.receive.value_or(options_.kube.pod_receive_rate),
                                         learned.transmit.value_or(options_.kube.pod_transmit_rate));
   const std::int64_t now = options_.now_ms();
@@ -114,7 +117,7 @@ void RebalanceLabeler::round() {
 
   std::set<std::string> wanted;
   for (const auto& n : nominees) wanted.insert(n.pod);
-  if (status_) status_->nominees = static_cast<std::uint32_t>(nominees.size());
+  status_.nominees = static_cast<std::uint32_t>(nominees.size());
   std::size_t writes = 0;
   const auto due = [&](const std::string& pod, bool nominated) {
     const auto it = written_.find(pod);
@@ -137,7 +140,7 @@ void RebalanceLabeler::round() {
 void RebalanceLabeler::write(const std::string& pod, bool nominated, std::int64_t now) {
   const HttpResult result = client_.merge_patch(pod_path(pod), rebalance_label_patch(nominated));
   const bool gone = result.answered() && result.http_status == 404;
-  if (status_ && !gone) ++(result.ok() ? status_->patches_total : status_->patch_failures_total);
+  if (!gone) ++(result.ok() ? status_.patches_total : status_.patch_failures_total);
   std::lock_guard lock(mutex_);
   if (result.ok()) {
     written_[pod] = {nominated, now};

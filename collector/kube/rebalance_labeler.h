@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -20,7 +21,8 @@
 #include "common/table/score_table_reader.h"
 
 // NETSCORE_REBALANCE_LABEL: the pod a descheduler should evict from each over-utilised node,
-// chosen by model::nominate_evictions from the collector's own table and watched pods, labelled
+// chosen by model::nominate_evictions from the utilisation the descheduler reads (as the refresh
+// last read it), the collector's own table (link speeds, pod prices) and watched pods, labelled
 // kRebalanceLabel=kRebalanceLabelValue with a merge patch; pods no longer chosen lose the label.
 // A thread of its own with its own API session, so a slow API server never delays a refresh.
 namespace netscore::collector {
@@ -28,12 +30,27 @@ namespace netscore::collector {
 // The merge patch that sets (true) or removes the label.
 std::string rebalance_label_patch(bool nominated);
 
-// What the labeler reports to the collector status (thread-safe: the labeler writes, the publisher
-// reads when it writes the status).
+// What the labeler and the refresh share (thread-safe): the labeler writes its counts, which the
+// publisher reads when it writes the collector status; the publisher passes on each refresh's
+// reading of the utilisation the descheduler reads, which the labeler nominates by.
 struct RebalanceStatus {
   std::atomic<std::uint32_t> nominees{0};
   std::atomic<std::uint64_t> patches_total{0};
   std::atomic<std::uint64_t> patch_failures_total{0};
+
+  // Null: not read yet, or the last read failed.
+  void set_utilisation(std::shared_ptr<const model::NodeUtilisation> utilisation) {
+    std::lock_guard lock(mutex_);
+    utilisation_ = std::move(utilisation);
+  }
+  std::shared_ptr<const model::NodeUtilisation> utilisation() const {
+    std::lock_guard lock(mutex_);
+    return utilisation_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const model::NodeUtilisation> utilisation_{};
 };
 
 class RebalanceLabeler {
@@ -60,9 +77,9 @@ class RebalanceLabeler {
 
   static Options options(const Config& config);
 
-  // `status`, when given, outlives the labeler.
+  // `status` outlives the labeler.
   RebalanceLabeler(Options options, ClusterState& state, const ClusterWatcher& watcher,
-                   RebalanceStatus* status = nullptr);
+                   RebalanceStatus& status);
   RebalanceLabeler(const RebalanceLabeler&) = delete;
   RebalanceLabeler& operator=(const RebalanceLabeler&) = delete;
   ~RebalanceLabeler();
@@ -82,7 +99,7 @@ class RebalanceLabeler {
   Options options_;
   ClusterState& state_;
   const ClusterWatcher& watcher_;
-  RebalanceStatus* status_;
+  RebalanceStatus& status_;
   std::stop_source stop_{};  // before client_, which is built with its token
   KubeClient client_;
   std::optional<ScoreTableReader> reader_;

@@ -1,5 +1,6 @@
 #include "collector/pipeline/measure.h"
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -17,6 +18,7 @@ Measurer::Measurer(const Config& config, PrometheusClient& client, Options optio
       query_config_(config.query),
       options_(options) {
   if (config.pod_traffic.enabled) pod_traffic_.emplace(config, options.clock, options.cluster);
+  if (config.rebalance.label) rebalance_query_ = rebalance_query_config(config);
 }
 
 std::optional<ParsedVector> Measurer::ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
@@ -82,6 +84,7 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
     m.pod_traffic_interval_ms = pod_traffic_->interval_ms();
     m.pod_traffic_costs = pod_traffic_->last_costs();
   }
+  if (rebalance_query_ && m.ok && !client_.aborted()) ask_rebalance_utilisation(eval_time_ms, m);
   if (m.answered) diagnose_if_due(m);
   m.finished_wall_ms = wall_now_ms();
   m.finished_mono_ns = mono_now_ns();
@@ -106,6 +109,24 @@ void Measurer::parse(ParsedVector parsed, Measurement& m) const {
   } else {
     m.samples = std::move(parsed.samples);
   }
+}
+
+void Measurer::ask_rebalance_utilisation(std::int64_t eval_time_ms, Measurement& m) {
+  unsigned attempts = 0;
+  const ApiResult<std::string> body = api_.query_body(
+      build_utilisation_query(*rebalance_query_, plan_.shape()), eval_time_ms, nullptr, attempts);
+  if (!body.ok()) {
+    m.rebalance_error = body.error;
+    return;
+  }
+  ParsedVector parsed = parse_vector_response(*body.value, "instance");
+  if (!parsed.ok()) {
+    m.rebalance_error = parsed.error;
+    return;
+  }
+  auto utilisation = std::make_shared<model::NodeUtilisation>();
+  for (const auto& sample : parsed.samples) (*utilisation)[sample.node] = sample.value;
+  m.rebalance_utilisation = std::move(utilisation);
 }
 
 void Measurer::diagnose_if_due(Measurement& m) {

@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
+#include "common/model/rebalance.h"
 
 namespace netscore::collector {
 
@@ -68,6 +69,11 @@ struct Measurement {
   // weighs took as last measured; 0 when off.
   std::int64_t pod_traffic_interval_ms = 0;
   ReadCosts pod_traffic_costs{};
+  // With NETSCORE_REBALANCE_LABEL, after a read that succeeded: the utilisation the descheduler
+  // reads (rebalance_query_config's), per node. Null when off or when it failed (`rebalance_error`
+  // says why).
+  std::shared_ptr<const model::NodeUtilisation> rebalance_utilisation{};
+  std::string rebalance_error{};
 };
 
 // Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the
@@ -116,12 +122,15 @@ class Measurer {
                                         Measurement& m, std::string& failure);
   void parse(ParsedVector parsed, Measurement& m) const;
   void diagnose_if_due(Measurement& m);
+  // One attempt, asked again at the next refresh when it fails.
+  void ask_rebalance_utilisation(std::int64_t eval_time_ms, Measurement& m);
 
   PrometheusClient& client_;
   PrometheusApi api_;
   QueryPlan plan_;
   std::optional<PodTrafficReader> pod_traffic_;
   QueryConfig query_config_;
+  std::optional<QueryConfig> rebalance_query_;  // with NETSCORE_REBALANCE_LABEL
   Options options_;
   bool diagnosed_ = false;  // the current failing streak has been diagnosed
 };

@@ -78,14 +78,15 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
   PrometheusClient& client = one_shot.client;
   const Measurer& measurer = one_shot.measurer;
   // The node label alone: the utilisation reads the counters whatever else the plan found.
-  out << utilisation_rules_text(config.query, measurer.shape(), m.plan.substr(0, m.plan.find(';')));
+  const QueryConfig query = rebalance_query_config(config);
+  out << utilisation_rules_text(query, measurer.shape(), m.plan.substr(0, m.plan.find(';')));
   if (!m.answered) {
     out << "# FAIL: the refresh's query failed, so no layout was found and the rules are the "
            "configuration's alone: "
         << m.error << "\n";
     return 1;
   }
-  const std::string promql = build_utilisation_query(config.query, measurer.shape());
+  const std::string promql = build_utilisation_query(query, measurer.shape());
   const HttpResult result = client.query(promql, eval_time_ms);
   if (!result.ok()) {
     out << "# FAIL: the utilisation query failed: " << describe_failure(result) << "\n";

@@ -70,6 +70,11 @@ void Publisher::publish(const Measurement& m) {
     log_answer(m);
     std::uint32_t published = 0;
     if (cluster_ && m.pod_traffic) measure_pods(*m.pod_traffic, m.recent_pod_traffic.get());
+    if (cluster_ && cluster_->rebalance) {
+      cluster_->rebalance->set_utilisation(m.rebalance_utilisation);
+      if (!m.rebalance_error.empty())
+        spdlog::warn("rebalance utilisation error=\"{}\"", m.rebalance_error);
+    }
     if (m.ok) {
       model::MeasuredSnapshot measured =
           model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring, name_order_);

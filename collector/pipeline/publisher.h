@@ -64,7 +64,7 @@ class Publisher {
   struct Cluster {
     ClusterState& state;
     const ClusterWatcher& watcher;
-    const RebalanceStatus* rebalance = nullptr;  // with NETSCORE_REBALANCE_LABEL
+    RebalanceStatus* rebalance = nullptr;  // with NETSCORE_REBALANCE_LABEL
   };
 
   static Options options(const Config& config, std::string prometheus_url);

@@ -384,4 +384,10 @@ std::string build_utilisation_query(const QueryConfig& config, const QueryShape&
   return q;
 }
 
+QueryConfig rebalance_query_config(const Config& config) {
+  QueryConfig query = config.query;
+  query.time_range = rebalance_window(config);
+  return query;
+}
+
 }  // namespace netscore::collector

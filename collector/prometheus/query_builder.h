@@ -125,4 +125,8 @@ namespace netscore::collector {
 // basis: the raw basis scores bytes, but a reader that wants a fraction gets this one.
 std::string build_utilisation_query(const QueryConfig& config, const QueryShape& shape = {});
 
+// The refresh's query settings with the rates over NETSCORE_REBALANCE_WINDOW: the utilisation the
+// descheduler reads and the rebalance labeler nominates by is build_utilisation_query of these.
+QueryConfig rebalance_query_config(const Config& config);
+
 }  // namespace netscore::collector

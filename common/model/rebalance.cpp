@@ -22,27 +22,36 @@ std::string_view kind_of(std::string_view workload) {
   return workload.substr(first + 1, second - first - 1);
 }
 
-// The pod to move off one node, or nullopt; `need` and `room` in bytes/s.
-std::optional<std::size_t> pick(const std::vector<const RebalancePod*>& candidates, double need,
-                                double room) {
-  std::optional<std::size_t> enough, dearest;
+// The pod to move off `hot` onto `coolest`, or nullopt: the cheapest whose move brings `hot` down
+// to `target` (a utilisation; by at least one point) without taking `coolest` over it; else the one
+// whose move leaves the busier of the two least busy, if that is below `hot` now. A pod too large
+// for the room under the target on `coolest` still cools a node that has no smaller one to give;
+// the node it lands on ends cooler than the one it left was, so no move makes a hotter node than
+// the one it cools.
+std::optional<std::size_t> pick(const std::vector<const RebalancePod*>& candidates,
+                                const RebalanceNode& hot, const RebalanceNode& coolest,
+                                double target) {
+  const double need = std::max(hot.utilisation - target, 0.01) * hot.speed;
+  const double room = (target - coolest.utilisation) * coolest.speed;
+  std::optional<std::size_t> enough, coolest_pair;
+  double pair_peak = hot.utilisation;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const RebalancePod& pod = *candidates[i];
-    if (pod.price > room) continue;
-    const auto better = [&](const std::optional<std::size_t>& best, bool cheaper) {
-      if (!best) return true;
-      const RebalancePod& other = *candidates[*best];
-      if (pod.price != other.price)
-        return cheaper ? pod.price < other.price : pod.price > other.price;
-      return pod.name < other.name;
-    };
-    if (pod.price >= need) {
-      if (better(enough, true)) enough = i;
-    } else if (better(dearest, false)) {
-      dearest = i;
+    if (pod.price >= need && pod.price <= room) {
+      const RebalancePod* best = enough ? candidates[*enough] : nullptr;
+      if (!best || pod.price < best->price || (pod.price == best->price && pod.name < best->name))
+        enough = i;
+      continue;
+    }
+    const double peak = std::max(hot.utilisation - pod.price / hot.speed,
+                                 coolest.utilisation + pod.price / coolest.speed);
+    if (peak < pair_peak ||
+        (coolest_pair && peak == pair_peak && pod.name < candidates[*coolest_pair]->name)) {
+      pair_peak = peak;
+      coolest_pair = i;
     }
   }
-  return enough ? enough : dearest;
+  return enough ? enough : coolest_pair;
 }
 
 }  // namespace
@@ -81,7 +90,6 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
     if (node.speed > 0 && (!coolest || node.utilisation < coolest->utilisation)) coolest = &node;
   }
   if (under == 0 || under == nodes.size() || !coolest) return nominees;
-  const double room = (target / 100 - coolest->utilisation) * coolest->speed;
 
   std::unordered_map<std::string_view, std::vector<const RebalancePod*>> by_node;
   for (const auto& pod : pods) {
@@ -109,8 +117,7 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
     const auto found = by_node.find(node->name);
     if (found == by_node.end()) continue;
     std::erase_if(found->second, share_taken);
-    const double need = std::max(node->utilisation - target / 100, 0.01) * node->speed;
-    if (const auto chosen = pick(found->second, need, room)) {
+    if (const auto chosen = pick(found->second, *node, *coolest, target / 100)) {
       const RebalancePod& pod = *found->second[*chosen];
       nominees.push_back({pod.name, node->name});
       ++moving[pod.workload];

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 // Which pod the descheduler should evict from a node whose link is over its target: the
@@ -39,6 +40,9 @@ struct RebalanceSettings {
   // LowNodeUtilization's evictableNamespaces.exclude.
   std::vector<std::string> excluded_namespaces{"kube-system", "monitoring", "descheduler"};
 };
+
+// Per node name, the utilisation the descheduler's query reads (0..1).
+using NodeUtilisation = std::unordered_map<std::string, double>;
 
 // A node as the descheduler's query reads it.
 struct RebalanceNode {
@@ -79,11 +83,12 @@ double rebalance_target(const std::vector<RebalanceNode>& nodes, const Rebalance
 
 // At most one pod per node whose utilisation is above rebalance_target() + margin_points, sorted
 // by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
-// Per node, hottest first, among its eligible pods with a known price that would not take the
-// coolest node over the target and whose workload has not yet reached its share of nominees
-// (max_workload_share of its pods, at least one) on hotter nodes: the cheapest
-// whose move brings the node down to the target (at least one point), else the dearest. A node
-// without such a pod gets none. Ties go to the lower name.
+// Per node, hottest first, among its eligible pods with a known price whose workload has not yet
+// reached its share of nominees (max_workload_share of its pods, at least one) on hotter nodes: the
+// cheapest whose move to the coolest node brings the node down to the target (by at least one
+// point) without taking the coolest over it, else the one whose move leaves the busier of the two
+// least busy, if that is below the node now. A node without such a pod gets none. Ties go to the
+// lower name.
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
                                         const std::vector<RebalancePod>& pods,
                                         const RebalanceSettings& settings, std::int64_t now_ms);

@@ -7,20 +7,23 @@
 
 namespace netscore {
 
-RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows, model::Direction direction,
+RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows,
+                                 const model::NodeUtilisation& utilisation,
+                                 model::Direction direction,
                                  const std::vector<model::BoundPod>& pods, double average_receive,
                                  double average_transmit) {
   RebalanceInputs in;
   std::unordered_map<std::string_view, bool> transmit_of;  // node -> its utilisation is transmit
   for (const auto& row : rows) {
-    const auto utilisation = model::utilisation_in(row.score, direction);
+    const auto measured = model::utilisation_in(row.score, direction);
     const auto speed = model::link_speed(row.score);
-    if (!utilisation || !speed) continue;
+    const auto read = utilisation.find(row.name);
+    if (!measured || !speed || read == utilisation.end()) continue;
     const auto receive = model::receive_utilisation(row.score);
     transmit_of[row.name] =
         direction == model::Direction::transmit ||
-        (direction == model::Direction::max && (!receive || *utilisation > *receive));
-    in.nodes.push_back({.name = row.name, .utilisation = *utilisation, .speed = *speed});
+        (direction == model::Direction::max && (!receive || *measured > *receive));
+    in.nodes.push_back({.name = row.name, .utilisation = read->second, .speed = *speed});
   }
   for (const auto& pod : pods) {
     const auto node = transmit_of.find(pod.node);

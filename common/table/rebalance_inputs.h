@@ -9,15 +9,18 @@
 
 namespace netscore {
 
-// The nomination's view of the table and the pods: each node's utilisation in the snapshot's
-// direction (with max, the busier one, as the recorded series has it) and each pod's price in the
-// direction its node's utilisation comes from, `average_*` where nothing prices it. Nodes without
-// a utilisation (no link speed) are left out, as are their pods.
+// The nomination's view of the table and the pods: each node's utilisation as the descheduler
+// reads it (`utilisation`), its link speed, and each pod's price in the direction its node's
+// measured utilisation comes from (with max, the busier one, as the recorded series has it),
+// `average_*` where nothing prices it. Nodes without both a reading and a link speed are left
+// out, as are their pods.
 struct RebalanceInputs {
   std::vector<model::RebalanceNode> nodes{};
   std::vector<model::RebalancePod> pods{};
 };
-RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows, model::Direction direction,
+RebalanceInputs rebalance_inputs(const std::vector<TableRow>& rows,
+                                 const model::NodeUtilisation& utilisation,
+                                 model::Direction direction,
                                  const std::vector<model::BoundPod>& pods, double average_receive,
                                  double average_transmit);
 

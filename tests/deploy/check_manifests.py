@@ -221,7 +221,8 @@ def main():
     for overlay in ("control-plane", "second-scheduler"):
         docs = render_with_nominating_collector(args.repo, overlay)
         errors += [f"{overlay} with the descheduler's collector component: {e}"
-                   for e in descheduler_checks.check_nominating_collector(docs, policy)]
+                   for e in descheduler_checks.check_nominating_collector(
+                       docs, policy, descheduler_checks.recorded_window(args.repo))]
     if not errors:
         for overlay, stanza, extender in stanzas:
             errors += [f"{overlay}: {e}" for e in live_extender.check(args.extender, stanza, mc.env_of(extender), variables)]

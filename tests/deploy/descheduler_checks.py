@@ -2,6 +2,7 @@
 kubernetes-sigs/descheduler v0.33.0 reads and what netscore records. Each function returns a list of
 error strings, so the self-test can feed it broken documents and see the errors it must report."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -51,10 +52,38 @@ CLUSTER_GRANTS = {("events.k8s.io", "events"): {"create", "update"}, ("", "nodes
 REBALANCE_SELECTOR = {"matchLabels": {"netscore.io/rebalance": "evict"}}
 
 
+def descheduler_rules(repo):
+    with open(os.path.join(repo, "deploy", "monitoring", "netscore-descheduler-rules.yaml"), encoding="utf-8") as f:
+        return [r for g in yaml.safe_load(f)["groups"] for r in g["rules"]]
+
+
 def recorded_series(repo):
     """The series deploy/monitoring's descheduler rule records."""
-    with open(os.path.join(repo, "deploy", "monitoring", "netscore-descheduler-rules.yaml"), encoding="utf-8") as f:
-        return [r["record"] for g in yaml.safe_load(f)["groups"] for r in g["rules"] if "record" in r]
+    return [r["record"] for r in descheduler_rules(repo) if "record" in r]
+
+
+def recorded_window(repo):
+    """The one range of the rates in deploy/monitoring's descheduler rule, or None if not one."""
+    ranges = {m for r in descheduler_rules(repo) for m in re.findall(r"\[([0-9]+[smhd])\]", r.get("expr", ""))}
+    return ranges.pop() if len(ranges) == 1 else None
+
+
+def seconds(duration):
+    """A single-unit Prometheus duration ("15s", "5m") in seconds."""
+    number, unit = re.fullmatch(r"([0-9]+)(ms|s|m|h|d)", duration).groups()
+    return int(number) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
+
+
+def collector_rebalance_window(env):
+    """The range the collector's nomination reads (common/config's rebalance_window): its
+    NETSCORE_REBALANCE_WINDOW, else four NETSCORE_REFRESH_INTERVALs, at most NETSCORE_TIME_RANGE
+    (the loader's defaults where unset)."""
+    window = str(env.get("NETSCORE_REBALANCE_WINDOW", "auto"))
+    if window != "auto":
+        return window
+    derived = min(4 * seconds(str(env.get("NETSCORE_REFRESH_INTERVAL", "15s"))),
+                  seconds(str(env.get("NETSCORE_TIME_RANGE", "5m"))))
+    return f"{derived:g}s"
 
 
 def descheduler_workload(docs):
@@ -211,9 +240,10 @@ def policy_of(docs):
     return mounted_policy(docs, workload)[0] if workload is not None else None
 
 
-def check_nominating_collector(docs, policy):
+def check_nominating_collector(docs, policy, window):
     """An overlay running netscore with the component deploy/overlays/descheduler/collector: its
-    collector nominates with the policy's numbers and may patch pods."""
+    collector nominates with the policy's numbers and the rule's rate range (`window`), and may
+    patch pods."""
     workloads = [d for d in docs if d["kind"] in ("DaemonSet", "Deployment") and "collector" in mc.containers_by_name(d)]
     if len(workloads) != 1:
         return ["expected one workload with a collector container"]
@@ -226,6 +256,9 @@ def check_nominating_collector(docs, policy):
                        ("NETSCORE_REBALANCE_MIN_POD_AGE", evictor["minPodAge"])):
         if str(env.get(name)) != str(want):
             errors.append(f"collector: {name}={env.get(name)} but the policy says {want}")
+    if seconds(collector_rebalance_window(env)) != seconds(window):
+        errors.append(f"collector: NETSCORE_REBALANCE_WINDOW is {collector_rebalance_window(env)} "
+                      f"but the rule's rates run over {window}")
     account = mc.pod_spec(workloads[0]).get("serviceAccountName")
     roles = {b["roleRef"]["name"] for b in docs if b["kind"] == "ClusterRoleBinding"
              and any(s.get("kind") == "ServiceAccount" and s.get("name") == account for s in b.get("subjects", []))}

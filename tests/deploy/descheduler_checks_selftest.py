@@ -95,7 +95,14 @@ def collector_env(docs):
 
 
 def set_env(name, value):
-    return lambda docs: next(e for e in collector_env(docs) if e["name"] == name).update(value=value)
+    def change(docs):
+        env = collector_env(docs)
+        found = [e for e in env if e["name"] == name]
+        if found:
+            found[0].update(value=value)
+        else:
+            env.append({"name": name, "value": value})
+    return change
 
 
 # The control-plane overlay with the descheduler's collector component, broken one way each.
@@ -103,6 +110,8 @@ COLLECTOR_CASES = [
     ("labelling off", set_env("NETSCORE_REBALANCE_LABEL", "false"), "NETSCORE_REBALANCE_LABEL is not true"),
     ("another target", set_env("NETSCORE_REBALANCE_TARGET_POINTS", "20"), "NETSCORE_REBALANCE_TARGET_POINTS=20"),
     ("another age", set_env("NETSCORE_REBALANCE_MIN_POD_AGE", "5m"), "NETSCORE_REBALANCE_MIN_POD_AGE=5m"),
+    ("the scores' window", set_env("NETSCORE_REBALANCE_WINDOW", "5m"), "NETSCORE_REBALANCE_WINDOW is 5m"),
+    ("a slower refresh", set_env("NETSCORE_REFRESH_INTERVAL", "30s"), "NETSCORE_REBALANCE_WINDOW is 120s"),
     ("no patch", lambda docs: [d for d in docs if d["kind"] == "ClusterRole"
                                and d["metadata"]["name"] == "netscore-collector-rebalance"][0].update(rules=[]),
      "may not patch pods"),
@@ -124,11 +133,13 @@ def main():
             failures.append(f"{name}: no error containing {expected!r}, got {errors}")
     policy = dc.policy_of(rendered)
     nominating = check_manifests.render_with_nominating_collector(args.repo, "control-plane")
-    failures += [f"the real collector component: {e}" for e in dc.check_nominating_collector(nominating, policy)]
+    window = dc.recorded_window(args.repo)
+    failures += [f"the real collector component: {e}"
+                 for e in dc.check_nominating_collector(nominating, policy, window)]
     for name, breaks, expected in COLLECTOR_CASES:
         docs = copy.deepcopy(nominating)
         breaks(docs)
-        errors = dc.check_nominating_collector(docs, policy)
+        errors = dc.check_nominating_collector(docs, policy, window)
         if not any(expected in e for e in errors):
             failures.append(f"{name}: no error containing {expected!r}, got {errors}")
     if args.descheduler:

@@ -44,9 +44,6 @@ unsigned count_lines(const std::string& log, const std::string& text) {
   return count;
 }
 
-// The collector's NETSCORE_REBALANCE_REST as shipped: ten minutes, scaled like minPodAge.
-constexpr double kRest_s = 600;
-
 }  // namespace
 
 LoopbackCertificate::LoopbackCertificate() : dir_(testing::make_temp_dir("netscore-loopback-tls")) {
@@ -135,9 +132,7 @@ Environment DeschedulerProcess::collector_env() const {
   return {{"NETSCORE_REBALANCE_LABEL", "true"},
           {"NETSCORE_REBALANCE_MIN_POD_AGE", min_pod_age_},
           {"NETSCORE_REBALANCE_TARGET_POINTS", target_points_},
-          {"NETSCORE_REBALANCE_LOW_POINTS", low_points_},
-          {"NETSCORE_REBALANCE_REST",
-           fmt::format("{}ms", std::lround(kRest_s * 1000 / options_.time_scale))}};
+          {"NETSCORE_REBALANCE_LOW_POINTS", low_points_}};
 }
 
 std::string DeschedulerProcess::summary() const {

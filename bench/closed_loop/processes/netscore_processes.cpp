@@ -52,6 +52,9 @@ Environment collector_environment(const Policy& policy, double time_scale,
   Environment env = policy.env;
   env["NETSCORE_REFRESH_INTERVAL"] = duration_text(scaled_ms(shipped.refresh_interval, time_scale));
   env["NETSCORE_TIME_RANGE"] = duration_text(scaled_ms(shipped.query.time_range, time_scale));
+  env["NETSCORE_REBALANCE_REST"] = duration_text(scaled_ms(rebalance_rest(shipped), time_scale));
+  env["NETSCORE_REBALANCE_WINDOW"] =
+      duration_text(scaled_ms(rebalance_window(shipped), time_scale));
   env["NETSCORE_PROMETHEUS_URL"] = prometheus_url;
   env["NETSCORE_INTERFACE"] = "eth0";
   for (const auto& [name, value] : extra) env[name] = value;

@@ -19,9 +19,9 @@ struct RealtimeBinaries {
   std::string extender;
 };
 
-// The collector's environment for a policy: its settings, refresh and window divided by the time
-// scale, the exporter's interface, the Prometheus URL, then `extra` (the NETSCORE_KUBE_* settings
-// that reach the API server, the Prometheus CA).
+// The collector's environment for a policy: its settings, its refresh, window and the rebalance's
+// window and rest divided by the time scale, the exporter's interface, the Prometheus URL, then
+// `extra` (the NETSCORE_KUBE_* settings that reach the API server, the Prometheus CA).
 Environment collector_environment(const Policy& policy, double time_scale,
                                   const std::string& prometheus_url, const Environment& extra);
 

@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "bench/closed_loop/processes/cadvisor_series.h"
+#include "common/duration.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
 #include "tests/support/prometheus_process.h"
@@ -240,7 +241,7 @@ void TrafficExporter::serve() {
 }
 
 std::string duration_text(std::int64_t ms) {
-  return ms % 1000 == 0 ? fmt::format("{}s", ms / 1000) : fmt::format("{}ms", ms);
+  return prom_duration(std::chrono::milliseconds(ms)).text;
 }
 
 ScrapingPrometheus::TempDir::TempDir() : path(testing::make_temp_dir("netscore-realtime")) {}

@@ -10,8 +10,9 @@
 #include "common/table/score_table_reader.h"
 
 // The collector's rebalance labeler (collector/kube/rebalance_labeler) in virtual time: a round
-// nominates by the labeler's own code on the table just published and the ledger's pods, and the
-// nominees stand until the next round. Not emulated: the patches and the watch that shows them.
+// nominates by the labeler's own code on the refresh's reading of the descheduler's utilisation,
+// the table just published and the ledger's pods, and the nominees stand until the next round. Not
+// emulated: the patches and the watch that shows them.
 namespace netscore::sim {
 
 class LabelerModel {
@@ -20,7 +21,8 @@ class LabelerModel {
       : settings_(settings), memory_(rest_ms) {}
 
   void round(const ScoreTableReader& table, const model::PlacementLedger& ledger,
-             const Config& collector, std::int64_t now_ms);
+             const Config& collector, const model::NodeUtilisation& utilisation,
+             std::int64_t now_ms);
   // Whether the pod ("namespace/name") carries the label now.
   bool nominated(const std::string& pod) const { return nominees_.contains(pod); }
 

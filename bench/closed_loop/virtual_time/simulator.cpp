@@ -96,6 +96,7 @@ class Loop {
         refresh_s_(static_cast<double>(collector_.refresh_interval.value.count()) / 1000.0 /
                    params.time_scale),
         range_ms_(scaled_ms(collector_.query.time_range.value, params)),
+        rebalance_range_ms_(scaled_ms(rebalance_window(collector_).value, params)),
         max_age_ns_(std::llround(static_cast<double>(extender_.max_age.value.count()) * 1e6 /
                                  params.time_scale)),
         state_(std::llround(refresh_s_ * 1000) + range_ms_),
@@ -103,9 +104,10 @@ class Loop {
         writer_({.name = table_.str(), .capacity = 1024}),
         reader_({.name = table_.str()}),
         speed_(trace.speed),
-        nodes_traffic_(trace.background, trace.background_transmit, trace.counter_start,
-                       trace.counter_start_transmit, -ready_lead_s(params),
-                       range_ms_ + 3 * std::llround(params.scrape_s * 1000)),
+        nodes_traffic_(
+            trace.background, trace.background_transmit, trace.counter_start,
+            trace.counter_start_transmit, -ready_lead_s(params),
+            std::max(range_ms_, rebalance_range_ms_) + 3 * std::llround(params.scrape_s * 1000)),
         started_(trace.pods.size(), false),
         removed_(trace.pods.size(), false),
         pod_rate_(trace.pods.size()),
@@ -138,7 +140,7 @@ class Loop {
                     .low_points = collector_.rebalance.low_points,
                     .min_pod_age_ms = scaled_ms(collector_.rebalance.min_pod_age.value, params)};
       if (policy.kind == PolicyKind::netscore)
-        labeler_.emplace(rebalance_, scaled_ms(collector_.rebalance.rest.value, params));
+        labeler_.emplace(rebalance_, scaled_ms(rebalance_rest(collector_).value, params));
     }
   }
 
@@ -300,7 +302,7 @@ class Loop {
   // evicts; the harness plays the kubelet and the ReplicaSet controller at once.
   void deschedule(double t) {
     const auto utilisation =
-        recorded_utilisation(collector_.query, node_series(), to_ms(t), range_ms_);
+        recorded_utilisation(collector_.query, node_series(), to_ms(t), rebalance_range_ms_);
     std::vector<EvictablePod> evictable;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod) {
       const int node = node_of_pod(pod);
@@ -411,7 +413,13 @@ class Loop {
     have_measurement_ = true;
     if (pod_series_) pod_reads_.refresh(pod_counters_, state_, eval_ms_);
     publish(t, true);
-    if (labeler_) labeler_->round(reader_, state_, collector_, to_ms(t));
+    if (labeler_) {
+      const auto read =
+          recorded_utilisation(collector_.query, node_series(), to_ms(t), rebalance_range_ms_);
+      model::NodeUtilisation utilisation;
+      for (std::size_t n = 0; n < nodes_; ++n) utilisation[names_[n]] = read[n];
+      labeler_->round(reader_, state_, collector_, utilisation, to_ms(t));
+    }
   }
 
   void publish(double t, bool fresh_measurement) {
@@ -437,7 +445,8 @@ class Loop {
   Config collector_, extender_;
   double refresh_s_;
   std::int64_t range_ms_;
-  std::int64_t max_age_ns_;  // NETSCORE_MAX_AGE in virtual time
+  std::int64_t rebalance_range_ms_;  // NETSCORE_REBALANCE_WINDOW in virtual time
+  std::int64_t max_age_ns_;          // NETSCORE_MAX_AGE in virtual time
   model::PlacementLedger state_;
   testing::ScratchTable table_;
   ScoreTableWriter writer_;

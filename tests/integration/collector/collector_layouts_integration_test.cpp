@@ -215,10 +215,11 @@ TEST_F(CollectorLayoutsTest, PrintRulesBinaryRecordsTheUtilisationOnTheLayoutFou
   EXPECT_THAT(print.log(),
               HasSubstr("node label instance (the one NETSCORE_NODE_LABEL candidate the series "
                         "carry).\n"));
-  EXPECT_THAT(print.log(), HasSubstr("        expr: |-\n          " +
-                                     collector::build_utilisation_query(
-                                         config.query, {.node_label = "instance"}) +
-                                     "\n"));
+  EXPECT_THAT(print.log(),
+              HasSubstr("        expr: |-\n          " +
+                        collector::build_utilisation_query(
+                            collector::rebalance_query_config(config), {.node_label = "instance"}) +
+                        "\n"));
   EXPECT_THAT(print.log(), HasSubstr("# OK: 12 of the 12 nodes measured have a utilisation"));
 }
 

@@ -289,8 +289,9 @@ TYPED_TEST(LinkUtilisationTest, RawBasisScoresTheDirectionsValue) {
   }
 }
 
-// The descheduler's query (--print-rules) gives each node the utilisation the collector scores it
-// by, under `instance`, and no series to a node scored on another basis.
+// The descheduler's query (--print-rules records it over NETSCORE_REBALANCE_WINDOW), over the
+// scores' range, gives each node the utilisation the collector scores it by, under `instance`, and
+// no series to a node scored on another basis.
 TYPED_TEST(LinkUtilisationTest, TheDeschedulersQueryIsTheUtilisationTheCollectorScores) {
   const std::string url = this->engine_->url();
   for (const char* direction : {"receive", "transmit", "max"}) {

@@ -114,6 +114,35 @@ TEST(Config, TheRecentPodsAreReadOverFourRefreshesAtLeastAMinuteAtMostTheWindow)
   EXPECT_EQ(set.text, "45s");
 }
 
+TEST(Config, TheRebalanceWindowIsFourRefreshesAtMostTheWindow) {
+  const PromDuration shipped = rebalance_window(load(Component::collector, {}));
+  EXPECT_EQ(shipped.value, std::chrono::minutes(1));
+  EXPECT_EQ(shipped.text, "1m");
+  // The closed-loop benchmarks' 15x: a 1 s refresh.
+  EXPECT_EQ(rebalance_window(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1s"},
+                                                         {"NETSCORE_TIME_RANGE", "20s"}}))
+                .text,
+            "4s");
+  EXPECT_EQ(rebalance_window(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1m"},
+                                                         {"NETSCORE_TIME_RANGE", "3m"}}))
+                .value,
+            std::chrono::minutes(3));
+  const PromDuration set =
+      rebalance_window(load(Component::collector, {{"NETSCORE_REBALANCE_WINDOW", "90s"}}));
+  EXPECT_EQ(set.value, std::chrono::seconds(90));
+  EXPECT_EQ(set.text, "90s");
+}
+
+TEST(Config, TheRebalanceRestIsTwentyRefreshes) {
+  EXPECT_EQ(rebalance_rest(load(Component::collector, {})).value, std::chrono::minutes(5));
+  EXPECT_EQ(rebalance_rest(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1s"}})).text,
+            "20s");
+  EXPECT_EQ(rebalance_rest(load(Component::collector, {{"NETSCORE_REBALANCE_REST", "10m"},
+                                                       {"NETSCORE_REFRESH_INTERVAL", "1s"}}))
+                .value,
+            std::chrono::minutes(10));
+}
+
 TEST(Config, ARecentRangeLongerThanTheWindowIsRefused) {
   try {
     load(Component::collector,

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,10 +74,17 @@ class RebalanceLabelerTest : public ::testing::Test {
   }
   void TearDown() override { watcher_.stop(); }
 
+  // The table and the descheduler's reading alike.
   void publish(const std::vector<std::pair<std::string, double>>& nodes) {
     std::vector<TableEntry> entries;
     for (const auto& [name, utilisation] : nodes) entries.push_back(node_entry(name, utilisation));
     writer_.publish(entries, wall_now_ms());
+    read(nodes);
+  }
+
+  void read(const std::vector<std::pair<std::string, double>>& nodes) {
+    status_.set_utilisation(
+        std::make_shared<const model::NodeUtilisation>(nodes.begin(), nodes.end()));
   }
 
   RebalanceLabeler::Options labeler_options() const {
@@ -93,6 +101,7 @@ class RebalanceLabelerTest : public ::testing::Test {
   ScoreTableWriter writer_{{.name = table_, .capacity = 16, .mode = 0600}};
   ClusterState state_;
   ClusterWatcher watcher_{{.kube = {.url = server_.url()}}, state_};
+  RebalanceStatus status_;
 };
 
 TEST_F(RebalanceLabelerTest, LabelsTheNomineeAndRemovesStaleLabels) {
@@ -101,7 +110,7 @@ TEST_F(RebalanceLabelerTest, LabelsTheNomineeAndRemovesStaleLabels) {
   server_.create_pod(stale);
   ASSERT_TRUE(eventually([&] { return nominated_in(state_, "stale"); }));
 
-  RebalanceLabeler labeler(labeler_options(), state_, watcher_);
+  RebalanceLabeler labeler(labeler_options(), state_, watcher_, status_);
   labeler.round();
   EXPECT_TRUE(labelled(server_, "enough"));
   EXPECT_FALSE(labelled(server_, "stale"));
@@ -135,7 +144,7 @@ TEST_F(RebalanceLabelerTest, WritesPerRoundAreBounded) {
   ASSERT_TRUE(eventually([&] { return nominated_in(state_, "old-c"); }));
   RebalanceLabeler::Options options = labeler_options();
   options.max_writes = 2;
-  RebalanceLabeler labeler(options, state_, watcher_);
+  RebalanceLabeler labeler(options, state_, watcher_, status_);
   labeler.round();
   EXPECT_EQ(server_.counters().patches, 2U);
   labeler.round();
@@ -147,22 +156,42 @@ TEST_F(RebalanceLabelerTest, WritesPerRoundAreBounded) {
 }
 
 TEST_F(RebalanceLabelerTest, AFailedPatchIsCountedAndRetried) {
-  RebalanceStatus status;
-  RebalanceLabeler labeler(labeler_options(), state_, watcher_, &status);
+  RebalanceLabeler labeler(labeler_options(), state_, watcher_, status_);
   server_.fail_next_requests(500, 1, 0, "PATCH");
   labeler.round();
   EXPECT_EQ(labeler.counters().failures, 1U);
-  EXPECT_EQ(status.patch_failures_total, 1U);
-  EXPECT_EQ(status.nominees, 1U);
+  EXPECT_EQ(status_.patch_failures_total, 1U);
+  EXPECT_EQ(status_.nominees, 1U);
   EXPECT_FALSE(labelled(server_, "enough"));
   labeler.round();  // a failed write is not remembered: tried again at once
   EXPECT_TRUE(labelled(server_, "enough"));
   EXPECT_EQ(labeler.counters().labelled, 1U);
-  EXPECT_EQ(status.patches_total, 1U);
+  EXPECT_EQ(status_.patches_total, 1U);
+}
+
+// The table's utilisation is over the scores' window; the descheduler's reading, over a shorter
+// one, is what decides.
+TEST_F(RebalanceLabelerTest, NominatesByTheDeschedulersReading) {
+  read({{"n1", 0.30}, {"n2", 0.30}, {"n3", 0.20}, {"n4", 0.20}});
+  RebalanceLabeler labeler(labeler_options(), state_, watcher_, status_);
+  labeler.round();
+  EXPECT_EQ(status_.nominees, 0U);
+  EXPECT_FALSE(labelled(server_, "enough"));
+  read({{"n1", 0.70}, {"n2", 0.30}, {"n3", 0.20}, {"n4", 0.20}});
+  labeler.round();
+  EXPECT_EQ(status_.nominees, 1U);
+  EXPECT_TRUE(labelled(server_, "enough"));
+  // Without a reading (the last failed) the labels stay as they are, although n1 cooled.
+  publish({{"n1", 0.30}, {"n2", 0.30}, {"n3", 0.20}, {"n4", 0.20}});
+  status_.set_utilisation(nullptr);
+  const auto patches = server_.counters().patches;
+  labeler.round();
+  EXPECT_EQ(server_.counters().patches, patches);
+  EXPECT_TRUE(labelled(server_, "enough"));
 }
 
 TEST_F(RebalanceLabelerTest, AWorkloadWhoseNomineeLeftRests) {
-  RebalanceLabeler labeler(labeler_options(), state_, watcher_);
+  RebalanceLabeler labeler(labeler_options(), state_, watcher_, status_);
   labeler.round();
   ASSERT_TRUE(labelled(server_, "enough"));
   // Evicted: its workload gets no other nominee for the rest period, although n1 is still hot.

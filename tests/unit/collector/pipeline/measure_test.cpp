@@ -4,6 +4,7 @@
 #include <curl/curl.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -137,6 +138,43 @@ TEST_F(MeasureTest, TheRateFunctionsAnswersCarryTransmitAndLinkSpeedPerNode) {
   EXPECT_FALSE(b.transmit_rate_valid);
   EXPECT_EQ(b.speed, 0);
   EXPECT_EQ(b.unusable_speeds, 1U);
+}
+
+// With NETSCORE_REBALANCE_LABEL each refresh also reads the utilisation the descheduler reads,
+// over NETSCORE_REBALANCE_WINDOW, once: a failure leaves the refresh's figures alone.
+TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
+  std::atomic<bool> failing{false};
+  server_.respond_by([&](const SeenRequest& request) {
+    if (request.body.find("clamp") == std::string::npos) return CannedResponse{200, kGoodBody, {}};
+    if (failing) return CannedResponse{503, "unavailable", {}};
+    return CannedResponse{200,
+                          R"({"status":"success","data":{"resultType":"vector","result":[)"
+                          R"({"metric":{"instance":"a"},"value":[1700000000,"0.25"]},)"
+                          R"({"metric":{"instance":"b"},"value":[1700000000,"0.5"]}]}})",
+                          {}};
+  });
+  Config config = config_;
+  Measurer without(config, client_);
+  EXPECT_EQ(without.measure(kEvalMs, no_wait()).rebalance_utilisation, nullptr);
+  EXPECT_EQ(server_.requests(), 1U);
+
+  config.rebalance.label = true;
+  config.rebalance.window = *parse_prom_duration("45s");
+  Measurer measurer(config, client_);
+  Measurement m = measurer.measure(kEvalMs, no_wait());
+  ASSERT_TRUE(m.ok) << m.error;
+  ASSERT_NE(m.rebalance_utilisation, nullptr) << m.rebalance_error;
+  EXPECT_EQ(*m.rebalance_utilisation, (model::NodeUtilisation{{"a", 0.25}, {"b", 0.5}}));
+  EXPECT_NE(server_.last_request().body.find("%5B45s%5D"), std::string::npos)
+      << server_.last_request().body;
+  EXPECT_EQ(server_.requests(), 3U);
+
+  failing = true;
+  m = measurer.measure(kEvalMs, no_wait());
+  EXPECT_TRUE(m.ok) << m.error;
+  EXPECT_EQ(m.rebalance_utilisation, nullptr);
+  EXPECT_NE(m.rebalance_error.find("503"), std::string::npos) << m.rebalance_error;
+  EXPECT_EQ(server_.requests(), 5U) << "one attempt";
 }
 
 TEST_F(MeasureTest, RetriesAServerErrorWithDoublingBackoff) {

@@ -67,7 +67,7 @@ TEST(UtilisationRulesTextTest, TheShippedRuleIsTheOnePrintedForKubePrometheus) {
                                       {{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:1"},
                                        {"NETSCORE_NODE_LABEL", "auto"},
                                        {"NETSCORE_INTERFACE", "eth0"},
-                                       {"NETSCORE_TIME_RANGE", "5m"}});
+                                       {"NETSCORE_REBALANCE_WINDOW", "1m"}});
   std::ifstream file(std::string(NETSCORE_DEPLOY_DIR) +
                      "/monitoring/netscore-descheduler-rules.yaml");
   ASSERT_TRUE(file.good());
@@ -79,7 +79,8 @@ TEST(UtilisationRulesTextTest, TheShippedRuleIsTheOnePrintedForKubePrometheus) {
     if (line == "        expr: |-" && std::getline(file, expr)) expr = expr.substr(10);
   }
   EXPECT_EQ(record, kUtilisationRecord);
-  EXPECT_EQ(expr, build_utilisation_query(deployed.query, {.node_label = "instance"}));
+  EXPECT_EQ(expr,
+            build_utilisation_query(rebalance_query_config(deployed), {.node_label = "instance"}));
 }
 
 constexpr const char* kTwoNodes =
@@ -106,11 +107,11 @@ class PrintRulesTest : public ::testing::Test {
   }
   std::string expected_rules() const {
     return rules_text(
-        "# netscore's link utilisation per node: direction receive, rates over 5m on "
+        "# netscore's link utilisation per node: direction receive, rates over 1m on "
         "device=\"eth0\", divided by the link speed; node label kubernetes_node.\n"
         "# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a figure netscore "
         "does not score by.\n",
-        build_utilisation_query(config_.query));
+        build_utilisation_query(rebalance_query_config(config_)));
   }
 
   FakeHttpServer server_;

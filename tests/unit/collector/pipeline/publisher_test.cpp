@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -245,6 +246,57 @@ TEST_F(PublisherTest, TheRebalanceCountsReachTheStatus) {
   EXPECT_EQ(s.rebalance_nominees, 2U);
   EXPECT_EQ(s.rebalance_patches_total, 5U);
   EXPECT_EQ(s.rebalance_patch_failures_total, 1U);
+}
+
+// Each refresh's reading of the descheduler's utilisation reaches the labeler, a failed one as
+// none.
+TEST_F(PublisherTest, TheRebalanceReadingReachesTheLabeler) {
+  ClusterState state;
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  RebalanceStatus rebalance;
+  Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher, &rebalance});
+  Measurement m = good(42, 7000);
+  m.rebalance_utilisation =
+      std::make_shared<const model::NodeUtilisation>(model::NodeUtilisation{{"node-a", 0.25}});
+  publisher.publish(m);
+  ASSERT_NE(rebalance.utilisation(), nullptr);
+  EXPECT_EQ(*rebalance.utilisation(), (model::NodeUtilisation{{"node-a", 0.25}}));
+  m.rebalance_utilisation = nullptr;
+  m.rebalance_error = "HTTP 503";
+  publisher.publish(m);
+  EXPECT_EQ(rebalance.utilisation(), nullptr);
+}
+
+// The labeler's thread reads each reading whole while refreshes hand over new ones: every node of
+// one reading has the same value, which a torn or shared reading would break.
+TEST_F(PublisherTest, TheLabelerReadsEachRebalanceReadingWhole) {
+  ClusterState state;
+  ClusterWatcher watcher({.kube = {.url = "http://127.0.0.1:1"}}, state);
+  RebalanceStatus rebalance;
+  Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher, &rebalance});
+  constexpr int kReadings = 2000;
+  std::atomic<bool> done{false};
+  std::jthread labeler([&] {
+    int read = 0;
+    while (!done || read == 0) {
+      const auto u = rebalance.utilisation();
+      if (!u) continue;
+      ++read;
+      ASSERT_EQ(u->size(), 3U);
+      ASSERT_EQ(u->at("a"), u->at("b"));
+      ASSERT_EQ(u->at("b"), u->at("c"));
+    }
+  });
+  Measurement m = good(42, 7000);
+  for (int i = 1; i <= kReadings; ++i) {
+    const double value = i / static_cast<double>(kReadings);
+    m.rebalance_utilisation = std::make_shared<const model::NodeUtilisation>(
+        model::NodeUtilisation{{"a", value}, {"b", value}, {"c", value}});
+    publisher.publish(m);
+  }
+  done = true;
+  labeler.join();
+  EXPECT_EQ(rebalance.utilisation()->at("a"), 1.0);
 }
 
 TEST(PublisherGap, GrowsWithThePublishCostWithinItsBounds) {

@@ -49,12 +49,23 @@ TEST(RebalanceNominate, TheCheapestPodThatBringsTheNodeToTheTarget) {
             std::vector<std::string>{"shop/enough@a"});
 }
 
-TEST(RebalanceNominate, TheDearestPodThatFitsWhenNoneIsEnough) {
-  const std::vector<RebalancePod> pods{rebalance_pod("big", "a", 3e7),
-                                       rebalance_pod("small", "a", 0.5e7),
-                                       rebalance_pod("middle", "a", 1e7)};
+TEST(RebalanceNominate, WhenNoneIsEnoughTheMoveThatLeavesTheBusierOfTheTwoLeastBusy) {
+  // Moved to c (20 points): big leaves a at 40 and c at 50, middle a at 60, small a at 65; huge
+  // would leave c at 70, as busy as a is now.
+  const std::vector<RebalancePod> pods{
+      rebalance_pod("huge", "a", 5e7), rebalance_pod("big", "a", 3e7),
+      rebalance_pod("small", "a", 0.5e7), rebalance_pod("middle", "a", 1e7)};
   EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+            std::vector<std::string>{"shop/big@a"});
+  const std::vector<RebalancePod> without_big{pods[0], pods[2], pods[3]};
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), without_big, {}, kNow)),
             std::vector<std::string>{"shop/middle@a"});
+}
+
+TEST(RebalanceNominate, NoPodWhoseMoveLeavesTheCoolestAsBusyAsTheNode) {
+  const std::vector<RebalancePod> pods{rebalance_pod("huge", "a", 5e7),
+                                       rebalance_pod("larger", "a", 6e7)};
+  EXPECT_TRUE(nominate_evictions(one_hot_node(), pods, {}, kNow).empty());
 }
 
 TEST(RebalanceNominate, EqualPricesGoToTheLowerName) {
@@ -94,7 +105,8 @@ TEST(RebalanceNominate, OnePodPerNodeMoreThanTheMarginOverTheThresholdSortedByNa
 
 TEST(RebalanceNominate, AWorkloadGivesUpOnePodAtATimeToTheHottestNode) {
   // Points 60 (a), 70 (b) and four at 0: mean 21.67, target 31.67, low 16.67. The coolest (c) has
-  // room for 31.67 points; a needs 28.33, b 38.33: neither gets enough, each its dearest.
+  // room for 31.67 points; a needs 28.33, b 38.33: neither pod is enough, and each node gives the
+  // one whose move leaves it least busy.
   const std::vector<RebalanceNode> nodes{{"a", 0.60, kSpeed}, {"b", 0.70, kSpeed},
                                          {"c", 0.0, kSpeed},  {"d", 0.0, kSpeed},
                                          {"e", 0.0, kSpeed},  {"f", 0.0, kSpeed}};
