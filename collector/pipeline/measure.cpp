@@ -1,6 +1,8 @@
 #include "collector/pipeline/measure.h"
 
 #include <memory>
+
+#include <fmt/format.h>
 #include <optional>
 #include <utility>
 
@@ -126,6 +128,19 @@ void Measurer::ask_rebalance_utilisation(std::int64_t eval_time_ms, Measurement&
   }
   auto utilisation = std::make_shared<model::NodeUtilisation>();
   for (const auto& sample : parsed.samples) (*utilisation)[sample.node] = sample.value;
+  std::size_t missing = 0;
+  for (const auto& sample : m.samples) {
+    const bool has_speed = sample.speed > 0 || rebalance_query_->fallback_speed > 0;
+    if (!has_speed || utilisation->contains(sample.node)) continue;
+    if (++missing == 1) m.rebalance_missing = sample.node;
+  }
+  if (missing > 0) {
+    m.rebalance_missing = fmt::format(
+        "{} node{} with a link speed ({}{}) without a utilisation over {} "
+        "(NETSCORE_REBALANCE_WINDOW): fewer than two scrapes in it?",
+        missing, missing == 1 ? "" : "s", m.rebalance_missing, missing > 1 ? ", ..." : "",
+        rebalance_query_->time_range.text);
+  }
   m.rebalance_utilisation = std::move(utilisation);
 }
 

@@ -74,6 +74,9 @@ struct Measurement {
   // says why).
   std::shared_ptr<const model::NodeUtilisation> rebalance_utilisation{};
   std::string rebalance_error{};
+  // What the reading lacks: the measured nodes with a link speed it has no value for (a window that
+  // holds fewer than two scrapes, most likely), named; empty when none.
+  std::string rebalance_missing{};
 };
 
 // Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the

@@ -74,6 +74,8 @@ void Publisher::publish(const Measurement& m) {
       cluster_->rebalance->set_utilisation(m.rebalance_utilisation);
       if (!m.rebalance_error.empty())
         spdlog::warn("rebalance utilisation error=\"{}\"", m.rebalance_error);
+      if (!m.rebalance_missing.empty())
+        spdlog::warn("rebalance utilisation missing=\"{}\"", m.rebalance_missing);
     }
     if (m.ok) {
       model::MeasuredSnapshot measured =

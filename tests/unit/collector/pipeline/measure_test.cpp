@@ -177,6 +177,30 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   EXPECT_EQ(server_.requests(), 5U) << "one attempt";
 }
 
+// A reading that lacks a node with a link speed says so: its window may hold fewer than two
+// scrapes, and the descheduler skips its cycle while a node has no series.
+TEST_F(MeasureTest, ARebalanceReadingWithoutANodeWithASpeedNamesIt) {
+  server_.respond_by([&](const SeenRequest& request) {
+    if (request.body.find("clamp") == std::string::npos) return CannedResponse{200, kMixedBody, {}};
+    return CannedResponse{200,
+                          R"({"status":"success","data":{"resultType":"vector","result":[)"
+                          R"({"metric":{"instance":"b"},"value":[1700000000,"0.5"]}]}})",
+                          {}};
+  });
+  Config config = config_;
+  config.rebalance.label = true;
+  Measurer without_speeds(config, client_);
+  EXPECT_EQ(without_speeds.measure(kEvalMs, no_wait()).rebalance_missing, "")
+      << "a node without a link speed has no utilisation";
+  config.query.fallback_speed = 125e6;
+  Measurer measurer(config, client_);
+  const Measurement m = measurer.measure(kEvalMs, no_wait());
+  ASSERT_NE(m.rebalance_utilisation, nullptr) << m.rebalance_error;
+  EXPECT_EQ(m.rebalance_missing,
+            "1 node with a link speed (a) without a utilisation over 1m "
+            "(NETSCORE_REBALANCE_WINDOW): fewer than two scrapes in it?");
+}
+
 TEST_F(MeasureTest, RetriesAServerErrorWithDoublingBackoff) {
   server_.respond_with({500, "oops", {}});
   Measurer measurer(config_, client_);
