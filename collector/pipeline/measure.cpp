@@ -1,10 +1,11 @@
 #include "collector/pipeline/measure.h"
 
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
-#include <optional>
-#include <utility>
 
 #include "common/clock.h"
 
@@ -129,16 +130,17 @@ void Measurer::ask_rebalance_utilisation(std::int64_t eval_time_ms, Measurement&
   auto utilisation = std::make_shared<model::NodeUtilisation>();
   for (const auto& sample : parsed.samples) (*utilisation)[sample.node] = sample.value;
   std::size_t missing = 0;
+  std::string_view first_missing;
   for (const auto& sample : m.samples) {
     const bool has_speed = sample.speed > 0 || rebalance_query_->fallback_speed > 0;
     if (!has_speed || utilisation->contains(sample.node)) continue;
-    if (++missing == 1) m.rebalance_missing = sample.node;
+    if (missing++ == 0) first_missing = sample.node;
   }
   if (missing > 0) {
     m.rebalance_missing = fmt::format(
         "{} node{} with a link speed ({}{}) without a utilisation over {} "
         "(NETSCORE_REBALANCE_WINDOW): fewer than two scrapes in it?",
-        missing, missing == 1 ? "" : "s", m.rebalance_missing, missing > 1 ? ", ..." : "",
+        missing, missing == 1 ? "" : "s", first_missing, missing > 1 ? ", ..." : "",
         rebalance_query_->time_range.text);
   }
   m.rebalance_utilisation = std::move(utilisation);
