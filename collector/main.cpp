@@ -27,6 +27,7 @@
 #include "common/clock.h"
 #include "common/config.h"
 #include "common/logging.h"
+#include "common/model_settings.h"
 #include "common/signals.h"
 #include "common/table/score_table_writer.h"
 
@@ -110,7 +111,7 @@ int main(int argc, char** argv) {
     std::optional<nc::ClusterWatcher> watcher;
     std::optional<nc::RebalanceLabeler> labeler;
     if (!config.kube.url.empty()) {
-      state.emplace(config.refresh_interval.value.count() + config.query.time_range.value.count());
+      state.emplace(netscore::placement_horizon_ms(config));
       watcher.emplace(
           nc::ClusterWatcher::Options{.kube = config.kube,
                                       .rules = config.label_rules,

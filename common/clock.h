@@ -30,4 +30,11 @@ inline std::int64_t wall_now_ms() {
   return static_cast<std::int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
 }
 
+// The clocks a component reads, injected where something else drives time: the closed-loop
+// simulator runs the collector's publisher and table writer in virtual time.
+struct Clocks {
+  std::function<std::int64_t()> wall_ms = wall_now_ms;
+  std::function<std::int64_t()> mono_ns = mono_now_ns;
+};
+
 }  // namespace netscore

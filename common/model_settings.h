@@ -15,6 +15,13 @@ model::ScoringSettings scoring_settings(const Config& config);
 // the default pod rates and workload learning.
 model::CorrectionSettings correction_settings(const Config& config);
 
+// The window a placement's traffic enters at `now_ms`: its lag is one refresh interval (a pod
+// placed just after a refresh reaches the table at the next one), its length NETSCORE_TIME_RANGE.
+model::LoadWindow load_window(const Config& config, std::int64_t now_ms);
+
+// How long the collector keeps a placement pending: a placement's lag and window.
+std::int64_t placement_horizon_ms(const Config& config);
+
 // NETSCORE_NORMALISATION, NETSCORE_NEUTRAL_SCORE, NETSCORE_SPREAD_WINDOW.
 model::PrioritizeSettings prioritize_settings(const Config& config);
 

@@ -49,9 +49,10 @@ void ClusterState::measure_pods(std::span<const model::MeasuredPod> measured,
   ledger_.measure_pods(measured, read);
 }
 
-void ClusterState::measure_recent_pods(std::span<const model::MeasuredPod> measured) {
+void ClusterState::measure_recent_pods(std::span<const model::MeasuredPod> measured,
+                                       const model::LoadWindow& recent) {
   std::lock_guard lock(mutex_);
-  ledger_.measure_recent_pods(measured);
+  ledger_.measure_recent_pods(measured, recent);
 }
 
 model::LearnedRates ClusterState::learned_per_pod() const {

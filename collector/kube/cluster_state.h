@@ -42,7 +42,8 @@ class ClusterState {
   std::vector<model::NodeLoad> loads(const model::LoadWindow& window);
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
   void measure_pods(std::span<const model::MeasuredPod> measured, const model::LoadWindow& read);
-  void measure_recent_pods(std::span<const model::MeasuredPod> measured);
+  void measure_recent_pods(std::span<const model::MeasuredPod> measured,
+                           const model::LoadWindow& recent);
   model::LearnedRates learned_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;
   std::optional<double> workload_transmit_rate(const std::string& workload) const;

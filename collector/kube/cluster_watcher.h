@@ -29,6 +29,14 @@ struct WatcherStatus {
   std::string error{};             // latest failure; empty while healthy
 };
 
+// Where the publisher learns whether the watched state is whole: the watcher, or in virtual time
+// the closed-loop simulator, whose cluster is always synced.
+class WatchStatusSource {
+ public:
+  virtual ~WatchStatusSource() = default;
+  virtual WatcherStatus status() const = 0;
+};
+
 // List + watch of bound pods and of nodes into a ClusterState, one thread per resource, the
 // way client-go's Reflector does it, written once for any resource: paginated list
 // (limit/continue), replace the state (so objects deleted while disconnected vanish), watch from
@@ -38,7 +46,7 @@ struct WatcherStatus {
 // off exponentially with jitter and relist. Malformed events are counted and skipped.
 // Thread-safe: start/stop and status() from any thread; `on_change` runs on a watcher thread
 // after each change.
-class ClusterWatcher {
+class ClusterWatcher final : public WatchStatusSource {
  public:
   struct Options {
     KubeConfig kube{};
@@ -61,7 +69,7 @@ class ClusterWatcher {
   void start();
   // Ends both loops, a list or watch in flight included, and waits for them.
   void stop();
-  WatcherStatus status() const;
+  WatcherStatus status() const override;
 
   // What the loop needs to know of one resource; defined with the two resources in the source.
   template <class Facts>

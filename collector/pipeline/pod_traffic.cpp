@@ -7,6 +7,7 @@
 
 #include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/promql.h"
+#include "common/model_settings.h"
 
 namespace netscore::collector {
 
@@ -44,6 +45,25 @@ std::unordered_map<std::string, PodRates> rates_by_pod(const PodTrafficAnswer& r
 
 }  // namespace
 
+ApiResult<bool> PrometheusPodTraffic::labelled_series(const std::string& query,
+                                                      std::int64_t eval_time_ms) {
+  auto answer = api_.query({.promql = query}, eval_time_ms);
+  if (!answer.ok()) return {.error = std::move(answer.error), .http_status = answer.http_status};
+  // count() of no series is no series; of some, one series (without labels) with their number.
+  return {.value = answer.value->series > 0, .http_status = answer.http_status};
+}
+
+ApiResult<std::unordered_map<std::string, PodRates>> PrometheusPodTraffic::rates(
+    const PodRatesRequest& request, std::int64_t eval_time_ms) {
+  auto receive = api_.pod_traffic(request.receive_query, eval_time_ms);
+  if (!receive.ok()) return {.error = std::move(receive.error), .http_status = receive.http_status};
+  auto transmit = api_.pod_traffic(request.transmit_query, eval_time_ms);
+  if (!transmit.ok())
+    return {.error = std::move(transmit.error), .http_status = transmit.http_status};
+  return {.value = rates_by_pod(*receive.value, *transmit.value),
+          .http_status = transmit.http_status};
+}
+
 PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& state) {
   PodTrafficJoin out{.eval_time_ms = traffic.eval_time_ms};
   std::vector<std::string> names;
@@ -79,9 +99,9 @@ PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
     : recheck_ms_(config.recheck_interval.value.count()),
       refresh_ms_(config.refresh_interval.value.count()),
       adaptive_(!config.pod_traffic.interval),
-      lag_ms_(config.refresh_interval.value.count()),
-      window_ms_(config.query.time_range.value.count()),
-      recent_range_(pod_traffic_recent_range(config).text),
+      lag_ms_(load_window(config, 0).lag_ms),
+      window_ms_(load_window(config, 0).window_ms),
+      recent_range_(pod_traffic_recent_range(config)),
       clock_(std::move(clock)),
       cluster_(cluster),
       interval_ms_(pod_traffic_interval(config).count()) {
@@ -92,10 +112,17 @@ PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
   empty.transmit_query = build_pod_traffic_query(std::string(kPodTransmitMetric), window);
   traffic_ = std::make_shared<const PodTraffic>(std::move(empty));
   recent_ = std::make_shared<const RecentPodTraffic>(
-      RecentPodTraffic{.range_ms = pod_traffic_recent_range(config).value.count()});
+      RecentPodTraffic{.range_ms = recent_range_.value.count()});
 }
 
 std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
+                                                            std::int64_t eval_time_ms,
+                                                            std::int64_t node_read_ms) {
+  PrometheusPodTraffic source(api);
+  return refresh(source, eval_time_ms, node_read_ms);
+}
+
+std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PodTrafficSource& source,
                                                             std::int64_t eval_time_ms,
                                                             std::int64_t node_read_ms) {
   node_ms_total_ += node_read_ms;
@@ -106,18 +133,18 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
   // Copied only when something is asked: the read of every pod may hold a hundred thousand.
   if (detection_due || (read_due && traffic_->in_use)) {
     PodTraffic next = *traffic_;
-    if (detection_due) detect(api, eval_time_ms, next);
+    if (detection_due) detect(source, eval_time_ms, next);
     // A runtime that fills no pod labels gives no pod traffic: nothing to read until it does.
-    if (next.in_use && clock_() >= next_read_ms_) read(api, eval_time_ms, next);
+    if (next.in_use && clock_() >= next_read_ms_) read(source, eval_time_ms, next);
     if (!next.in_use) {
       next.pods.clear();
       next.eval_time_ms = 0;
     }
     traffic_ = std::make_shared<const PodTraffic>(std::move(next));
   }
-  if (traffic_->in_use && cluster_ != nullptr && !api.aborted()) {
+  if (traffic_->in_use && cluster_ != nullptr && !source.aborted()) {
     const std::int64_t started_ms = clock_();
-    read_recent(api, eval_time_ms);
+    read_recent(source, eval_time_ms);
     const std::int64_t took_ms = clock_() - started_ms;
     recent_ms_total_ += took_ms;
     last_costs_.recent_ms = static_cast<double>(took_ms);
@@ -125,10 +152,11 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
   return traffic_;
 }
 
-void PodTrafficReader::detect(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next) {
+void PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_ms,
+                              PodTraffic& next) {
   ++counts_.detections;
   const std::int64_t now_ms = clock_();
-  const auto answer = api.query({.promql = next.detection_query}, eval_time_ms);
+  const auto answer = source.labelled_series(next.detection_query, eval_time_ms);
   if (!answer.ok()) {
     // What was found before stands; asked again at the next refresh.
     ++counts_.failed;
@@ -138,8 +166,7 @@ void PodTrafficReader::detect(PrometheusApi& api, std::int64_t eval_time_ms, Pod
   }
   next.error.clear();
   next.checked = true;
-  // count() of no series is no series; of some, one series (without labels) with their number.
-  const bool in_use = answer.value->series > 0;
+  const bool in_use = *answer.value;
   if (in_use && !next.in_use) next_read_ms_ = now_ms;  // newly found: read at once
   next.in_use = in_use;
   // While none are found, looked for again at the read's cadence: kubelet's targets may not be
@@ -147,20 +174,22 @@ void PodTrafficReader::detect(PrometheusApi& api, std::int64_t eval_time_ms, Pod
   next_detection_ms_ = now_ms + (in_use ? recheck_ms_ : std::min(recheck_ms_, interval_ms_));
 }
 
-void PodTrafficReader::read(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next) {
+void PodTrafficReader::read(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next) {
   ++counts_.reads;
   const std::int64_t now_ms = clock_();
-  const auto receive = api.pod_traffic(next.receive_query, eval_time_ms);
-  const auto transmit = receive.ok() ? api.pod_traffic(next.transmit_query, eval_time_ms) : receive;
-  if (!receive.ok() || !transmit.ok()) {
+  auto answer = source.rates({.receive_query = next.receive_query,
+                              .transmit_query = next.transmit_query,
+                              .range_ms = window_ms_},
+                             eval_time_ms);
+  if (!answer.ok()) {
     // The last traffic read stands (with its evaluation time); asked again at the next refresh.
     ++counts_.failed;
-    next.error = "read: " + (receive.ok() ? transmit.error : receive.error);
+    next.error = "read: " + answer.error;
     next_read_ms_ = now_ms;
     return;
   }
   next.error.clear();
-  next.pods = rates_by_pod(*receive.value, *transmit.value);
+  next.pods = std::move(*answer.value);
   next.eval_time_ms = eval_time_ms;
   const std::int64_t took_ms = clock_() - now_ms;
   last_costs_.full_ms = static_cast<double>(took_ms);
@@ -183,7 +212,7 @@ void PodTrafficReader::adapt_interval(std::int64_t full_ms) {
   node_ms_total_ = recent_ms_total_ = refreshes_ = 0;
 }
 
-void PodTrafficReader::read_recent(PrometheusApi& api, std::int64_t eval_time_ms) {
+void PodTrafficReader::read_recent(PodTrafficSource& source, std::int64_t eval_time_ms) {
   const PodTraffic& full = *traffic_;
   const model::LoadWindow full_read{
       .now_ms = full.eval_time_ms, .lag_ms = lag_ms_, .window_ms = window_ms_};
@@ -203,19 +232,21 @@ void PodTrafficReader::read_recent(PrometheusApi& api, std::int64_t eval_time_ms
   if (!selection.asked.empty()) {
     ++counts_.recent_reads;
     next.receive_query = build_recent_pod_traffic_query(std::string(kPodReceiveMetric),
-                                                        recent_range_, selection.asked);
+                                                        recent_range_.text, selection.asked);
     next.transmit_query = build_recent_pod_traffic_query(std::string(kPodTransmitMetric),
-                                                         recent_range_, selection.asked);
-    const auto receive = api.pod_traffic(next.receive_query, eval_time_ms);
-    const auto transmit =
-        receive.ok() ? api.pod_traffic(next.transmit_query, eval_time_ms) : receive;
-    if (!receive.ok() || !transmit.ok()) {
+                                                         recent_range_.text, selection.asked);
+    auto answer = source.rates({.receive_query = next.receive_query,
+                                .transmit_query = next.transmit_query,
+                                .range_ms = recent_range_.value.count(),
+                                .names = selection.asked},
+                               eval_time_ms);
+    if (!answer.ok()) {
       // What was read before stands; asked again at the next refresh.
       ++counts_.recent_failed;
-      next.error = "recent read: " + (receive.ok() ? transmit.error : receive.error);
+      next.error = "recent read: " + answer.error;
     } else {
       const std::unordered_set<std::string> asked(selection.asked.begin(), selection.asked.end());
-      for (auto& [name, rates] : rates_by_pod(*receive.value, *transmit.value)) {
+      for (auto& [name, rates] : *answer.value) {
         // The selector's two alternations may match a pod not asked: left out.
         if (!asked.contains(name)) continue;
         ++next.answered;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -66,6 +67,40 @@ PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& 
 
 struct RecentPodTraffic;  // recent_pod_traffic.h
 
+// One read of the traffic per pod, in PromQL and in what it means.
+struct PodRatesRequest {
+  const std::string& receive_query;
+  const std::string& transmit_query;
+  std::int64_t range_ms = 0;             // the rates' range
+  std::span<const std::string> names{};  // "namespace/name"; empty: every pod
+};
+
+// What answers the reads: Prometheus (PrometheusPodTraffic), or the counters of the closed-loop
+// simulator, which runs the reader in virtual time.
+class PodTrafficSource {
+ public:
+  virtual ~PodTrafficSource() = default;
+  // Whether per-pod series with namespace and pod labels exist; `query` counts them.
+  virtual ApiResult<bool> labelled_series(const std::string& query, std::int64_t eval_time_ms) = 0;
+  // Both directions' rates by "namespace/name"; a pod without a series in a direction has that
+  // direction invalid, one with neither is absent.
+  virtual ApiResult<std::unordered_map<std::string, PodRates>> rates(const PodRatesRequest& request,
+                                                                     std::int64_t eval_time_ms) = 0;
+  virtual bool aborted() const = 0;
+};
+
+class PrometheusPodTraffic final : public PodTrafficSource {
+ public:
+  explicit PrometheusPodTraffic(PrometheusApi& api) : api_(api) {}
+  ApiResult<bool> labelled_series(const std::string& query, std::int64_t eval_time_ms) override;
+  ApiResult<std::unordered_map<std::string, PodRates>> rates(const PodRatesRequest& request,
+                                                             std::int64_t eval_time_ms) override;
+  bool aborted() const override { return api_.aborted(); }
+
+ private:
+  PrometheusApi& api_;
+};
+
 // What the reads took (ms), for NETSCORE_POD_TRAFFIC_INTERVAL=auto: the refresh's own query (its
 // mean since the last read of every pod), the last read of every pod, and the recent pods' read
 // (its mean per refresh since then).
@@ -103,6 +138,8 @@ class PodTrafficReader {
 
   // The detection and the reads when due; the traffic as it stands after them. `node_read_ms`:
   // what this refresh's own query took, the measure of NETSCORE_POD_TRAFFIC_INTERVAL=auto.
+  std::shared_ptr<const PodTraffic> refresh(PodTrafficSource& source, std::int64_t eval_time_ms,
+                                            std::int64_t node_read_ms = 0);
   std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms,
                                             std::int64_t node_read_ms = 0);
   // The traffic as it stands, nothing asked.
@@ -116,9 +153,9 @@ class PodTrafficReader {
   const ReadCosts& last_costs() const { return last_costs_; }
 
  private:
-  void detect(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next);
-  void read(PrometheusApi& api, std::int64_t eval_time_ms, PodTraffic& next);
-  void read_recent(PrometheusApi& api, std::int64_t eval_time_ms);
+  void detect(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
+  void read(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
+  void read_recent(PodTrafficSource& source, std::int64_t eval_time_ms);
   // After a read of every pod that took `full_ms`: auto's next interval, and a new tally.
   void adapt_interval(std::int64_t full_ms);
 
@@ -127,7 +164,7 @@ class PodTrafficReader {
   const bool adaptive_;  // NETSCORE_POD_TRAFFIC_INTERVAL=auto
   const std::int64_t lag_ms_;
   const std::int64_t window_ms_;
-  const std::string recent_range_;
+  const PromDuration recent_range_;
   const MonoClockMs clock_;
   const ClusterState* cluster_;
   std::int64_t interval_ms_;

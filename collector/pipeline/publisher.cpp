@@ -35,7 +35,7 @@ model::MeasuredPod measured_pod(const std::string& name, const PodRates& rates) 
 Publisher::Options Publisher::options(const Config& config, std::string prometheus_url) {
   return {.correction = correction_settings(config),
           .scoring = scoring_settings(config),
-          .lag_ms = config.refresh_interval.value.count(),
+          .lag_ms = load_window(config, 0).lag_ms,
           .rules_hash = config.label_rules.hash,
           .refresh_interval_ms = config.refresh_interval.value.count(),
           .prometheus_url = std::move(prometheus_url)};
@@ -120,7 +120,11 @@ void Publisher::run(std::stop_token stop) {
     auto deadline = Clock::now() + std::chrono::seconds(1);
     {
       std::lock_guard write(write_mutex_);
-      if (placed_ > 0 && have_measurement_) deadline = std::min(deadline, next_decay_);
+      if (placed_ > 0 && have_measurement_) {
+        const auto decay_in =
+            std::chrono::nanoseconds(next_decay_mono_ns_ - options_.clocks.mono_ns());
+        deadline = std::min(deadline, Clock::now() + decay_in);
+      }
     }
     std::unique_lock lock(mutex_);
     if (cluster_dirty_) deadline = std::min(deadline, next_cluster_publish);
@@ -137,7 +141,7 @@ void Publisher::run(std::stop_token stop) {
     // Leading edge: this change is published now, the next ones wait out the gap.
     if (cluster_due) cluster_dirty_ = false;
     lock.unlock();
-    publish_for_cluster(cluster_due);
+    republish(cluster_due);
     if (cluster_due) next_cluster_publish = now + cluster_publish_gap(Clock::now() - now, options_);
   }
 }
@@ -149,9 +153,9 @@ std::chrono::nanoseconds Publisher::cluster_publish_gap(std::chrono::nanoseconds
   return std::clamp<std::chrono::nanoseconds>(share, options.coalesce, options.coalesce_max);
 }
 
-void Publisher::publish_for_cluster(bool cluster_due) {
+void Publisher::republish(bool cluster_due) {
   std::lock_guard write(write_mutex_);
-  const bool decay_due = placed_ > 0 && std::chrono::steady_clock::now() >= next_decay_;
+  const bool decay_due = placed_ > 0 && options_.clocks.mono_ns() >= next_decay_mono_ns_;
   const bool publish_now = have_measurement_ && (cluster_due || decay_due);
   if (publish_now) publish_snapshot(measured_, nullptr);
   // A watch state change shows in the status at once, not only with the next refresh (which
@@ -164,7 +168,7 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
   const bool synced = cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
   std::vector<model::NodeLoad> loads;
   if (synced) {
-    const model::LoadWindow window{.now_ms = wall_now_ms(),
+    const model::LoadWindow window{.now_ms = options_.clocks.wall_ms(),
                                    .lag_ms = options_.lag_ms,
                                    .window_ms = options_.correction.window_ms};
     if (fresh != nullptr && learning()) cluster_->state.learn(model::node_rates(*fresh), window);
@@ -176,7 +180,7 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
       options_.scoring, snapshot_buffers_);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
   if (synced && options_.correction.enabled)
-    placement_records_.record(cluster_->state, writer_, wall_now_ms());
+    placement_records_.record(cluster_->state, writer_, options_.clocks.wall_ms());
   if (counts.overflow > 0 || counts.rejected > 0) {
     spdlog::warn("publish dropped overflow={} rejected={}", counts.overflow, counts.rejected);
   }
@@ -194,7 +198,9 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
     corrected_ = corrected;
   }
   placed_ = snapshot.placed;
-  next_decay_ = std::chrono::steady_clock::now() + options_.decay_tick;
+  next_decay_mono_ns_ =
+      options_.clocks.mono_ns() +
+      std::chrono::duration_cast<std::chrono::nanoseconds>(options_.decay_tick).count();
   ++publishes_;
   return counts.stored;
 }
@@ -280,8 +286,12 @@ void Publisher::measure_pods(const PodTraffic& traffic, const RecentPodTraffic* 
   if (recent == nullptr || recent->pods.empty()) return;
   std::vector<model::MeasuredPod> measured;
   measured.reserve(recent->pods.size());
-  for (const auto& [name, read] : recent->pods) measured.push_back(measured_pod(name, read.rates));
-  cluster_->state.measure_recent_pods(measured);
+  for (const auto& [name, read] : recent->pods) {
+    measured.push_back(measured_pod(name, read.rates));
+    measured.back().read_ms = read.eval_time_ms;
+  }
+  cluster_->state.measure_recent_pods(measured,
+                                      {.lag_ms = options_.lag_ms, .window_ms = recent->range_ms});
 }
 
 void Publisher::record_pod_traffic(const PodTraffic& traffic) {

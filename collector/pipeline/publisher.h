@@ -17,6 +17,7 @@
 #include "collector/pipeline/placement_records.h"
 #include "collector/pipeline/pod_traffic.h"
 #include "collector/pipeline/recent_pod_traffic.h"
+#include "common/clock.h"
 #include "common/config.h"
 #include "common/model/inputs.h"
 #include "common/model/snapshot.h"
@@ -59,11 +60,13 @@ class Publisher {
     double cluster_busy_share = 0.005;
     std::chrono::milliseconds coalesce_max{100};
     std::chrono::milliseconds decay_tick{1000};
+    // The table's stamps, the placements' "now" and the decay tick's.
+    Clocks clocks{};
   };
   // The watched cluster: its state and the watcher filling it (read for the status).
   struct Cluster {
     ClusterState& state;
-    const ClusterWatcher& watcher;
+    const WatchStatusSource& watcher;
     RebalanceStatus* rebalance = nullptr;  // with NETSCORE_REBALANCE_LABEL
   };
 
@@ -84,11 +87,14 @@ class Publisher {
   // A stopped measurement says nothing about Prometheus and is not recorded.
   void publish(const Measurement& measurement);
   void cluster_changed();
+  // What the cluster's thread does when it wakes: publish for a cluster change, or when the decay
+  // tick is due. Public for whoever drives time instead of that thread (the closed-loop
+  // simulator, which never start()s it).
+  void republish(bool cluster_changed);
   std::uint64_t publishes() const;
 
  private:
   void run(std::stop_token stop);
-  void publish_for_cluster(bool cluster_due);
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
   void record_pod_traffic(const PodTraffic& traffic);
@@ -121,7 +127,7 @@ class Publisher {
   model::SnapshotBuffers snapshot_buffers_{};  // kept between publishes: see build_snapshot
   std::uint32_t placed_ = 0;
   bool corrected_ = false;
-  std::chrono::steady_clock::time_point next_decay_{};
+  std::int64_t next_decay_mono_ns_ = 0;  // on options_.clocks
   std::uint64_t publishes_ = 0;
   std::string logged_rejected_{};
   std::string logged_plan_{};  // the query path last logged

@@ -281,12 +281,15 @@ std::string build_part_query(const QueryConfig& config, std::string_view kind) {
   return part(config, kind, false);
 }
 
+bool score_is_rate(const QueryConfig& config) {
+  return config.mode != QueryMode::custom && config.function == QueryFunction::rate;
+}
+
 BuiltQuery build_batch_query(const QueryConfig& config, const QueryShape& shape) {
   validate(config);
   const QueryConfig shaped = with_layout(config, shape);
   if (!shape.receive_rule.empty()) return rule_batch(shaped, shape);
-  const bool score_is_rate =
-      config.mode != QueryMode::custom && config.function == QueryFunction::rate;
+  const bool score_is_rate = collector::score_is_rate(config);
   std::vector<std::string_view> receive{kKindScore};
   if (!score_is_rate) receive.push_back(kKindRate);
   std::vector<std::string_view> transmit;

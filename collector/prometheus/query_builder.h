@@ -76,6 +76,10 @@ std::string quote_promql_string(std::string_view value);
 // and device!="x" / device!~"x" for "!x" (every device but those).
 std::string device_matcher(const QueryConfig& config);
 
+// Whether the score part is the receive rate itself, which the answer then holds once: the rate
+// function outside custom mode (a custom query's score is whatever it computes).
+bool score_is_rate(const QueryConfig& config);
+
 // The query of a refresh: one read of each direction's counter, every node at once. Per node: the
 // score and the receive rate; unless the basis is raw and the direction receive, the transmit
 // rate; and the transmit score when the direction is not receive and the function is not rate

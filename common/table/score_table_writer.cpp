@@ -114,7 +114,7 @@ void ScoreTableWriter::create(const std::string& name) {
     h.snapshot_offset[c] = layout_.snapshot_offset[c];
   }
   h.placements_offset = layout_.placements_offset;
-  h.created_wall_ms = wall_now_ms();
+  h.created_wall_ms = options_.clocks.wall_ms();
   // Last: a reader that sees the magic (acquire) sees every field above.
   h.magic.store(shm::kMagic, std::memory_order_release);
 }
@@ -137,8 +137,8 @@ PublishCounts ScoreTableWriter::publish(std::span<const TableEntry> entries,
   reached(WritePoint::entries_stored, counts.stored);
 
   meta.publish_id = ++publish_id_;
-  meta.published_wall_ms = wall_now_ms();
-  meta.published_mono_ns = mono_now_ns();
+  meta.published_wall_ms = options_.clocks.wall_ms();
+  meta.published_mono_ns = options_.clocks.mono_ns();
   meta.eval_time_ms = info.eval_time_ms;
   meta.flags = info.flags;
   meta.rules_hash = info.rules_hash;

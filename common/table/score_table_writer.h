@@ -11,6 +11,7 @@
 #include <boost/interprocess/mapped_region.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
 
+#include "common/clock.h"
 #include "common/table/score_table_layout.h"
 
 namespace netscore {
@@ -54,6 +55,8 @@ class ScoreTableWriter {
     // hoping a timed kill lands there. Never set outside tests; unset, it costs one predictable
     // branch per entry (no measurable change in score_table_bench's publish).
     std::function<void(WritePoint, std::uint32_t stored)> test_hook = {};
+    // What publish() stamps a snapshot with (its freshness is judged on the monotonic one).
+    Clocks clocks{};
   };
 
   // Opens (takes over) a compatible segment or creates a new one: exclusive create with `mode`,

@@ -35,8 +35,6 @@ constexpr LoopFlag kLoopFlags[] = {
     {"topology-spread", &LoopParams::topology_spread, "the default PodTopologySpread constraint"},
     {"shipped-weight", &LoopParams::shipped_weight, "extender weight of the shipped configuration"},
     {"tie-seed", &LoopParams::tie_seed, "seed of kube-scheduler's random tie-break"},
-    {"recent-pod-reads", &LoopParams::recent_pod_reads,
-     "virtual time: recent pods' own traffic read every refresh"},
     {"descheduler-interval-s", &LoopParams::descheduler_interval_s,
      "virtual time: the descheduler overlay modelled, every this many cluster seconds (150 as "
      "shipped; 0: none)",

@@ -87,9 +87,6 @@ struct LoopParams {
   std::int64_t shipped_weight = 3;  // the extender weight of the shipped configuration
   std::uint64_t tie_seed = 7;       // kube-scheduler breaks score ties at random
   PodSeries pod_series = PodSeries::cadvisor;
-  // Virtual time only: besides the full per-pod read, the pods bound since the window before the
-  // last one are read every refresh over four scrapes (virtual_time/pod_reads.h).
-  bool recent_pod_reads = false;
   // Virtual time only: a model of deploy/overlays/descheduler's descheduler every this many
   // seconds of cluster time (divided by time_scale; 0: none), evicting what netscore's collector
   // nominates under the netscore policies (virtual_time/descheduler_model.h).

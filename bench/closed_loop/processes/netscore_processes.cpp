@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 
+#include "bench/closed_loop/placement/scaled_environment.h"
 #include "bench/closed_loop/processes/control_plane.h"
-
 #include "bench/closed_loop/processes/control_plane_files.h"
 #include "bench/closed_loop/processes/traffic_exporter.h"
 #include "bench/prometheus_text/exposition.h"
@@ -31,11 +31,6 @@ using namespace std::chrono_literals;
 constexpr std::chrono::seconds kNetscoreStartup{60};
 constexpr std::chrono::seconds kNetscoreStop{10};
 
-std::int64_t scaled_ms(const PromDuration& duration, double time_scale) {
-  return std::max<std::int64_t>(
-      1, std::llround(static_cast<double>(duration.value.count()) / time_scale));
-}
-
 std::vector<std::string> as_list(const Environment& env) {
   std::vector<std::string> out;
   for (const auto& [name, value] : env) out.push_back(name + "=" + value);
@@ -46,15 +41,7 @@ std::vector<std::string> as_list(const Environment& env) {
 
 Environment collector_environment(const Policy& policy, double time_scale,
                                   const std::string& prometheus_url, const Environment& extra) {
-  // The virtual-time level divides the collector's refresh and window by time_scale; the same
-  // here, on the policy's values where it sets them.
-  const Config shipped = load_config(Component::collector, {}, policy.env);
-  Environment env = policy.env;
-  env["NETSCORE_REFRESH_INTERVAL"] = duration_text(scaled_ms(shipped.refresh_interval, time_scale));
-  env["NETSCORE_TIME_RANGE"] = duration_text(scaled_ms(shipped.query.time_range, time_scale));
-  env["NETSCORE_REBALANCE_REST"] = duration_text(scaled_ms(rebalance_rest(shipped), time_scale));
-  env["NETSCORE_REBALANCE_WINDOW"] =
-      duration_text(scaled_ms(rebalance_window(shipped), time_scale));
+  Environment env = scaled_environment(policy.env, time_scale);
   env["NETSCORE_PROMETHEUS_URL"] = prometheus_url;
   env["NETSCORE_INTERFACE"] = "eth0";
   for (const auto& [name, value] : extra) env[name] = value;

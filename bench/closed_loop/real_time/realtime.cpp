@@ -19,6 +19,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 
+#include "bench/closed_loop/placement/host_priorities.h"
 #include "bench/closed_loop/placement/placement.h"
 #include "bench/closed_loop/placement/timed_event.h"
 #include "bench/closed_loop/processes/netscore_processes.h"
@@ -342,20 +343,8 @@ class RealtimeLoop {
     prioritize_total_s_ += round_trip_s;
     prioritize_max_s_ = std::max(prioritize_max_s_, round_trip_s);
     ++prioritize_calls_;
-    rapidjson::Document list;
-    list.Parse(reply.body.c_str());
-    if (reply.status != 200 || !list.IsArray()) {
-      ++extender_failures_;
-      return std::nullopt;
-    }
-    std::vector<std::int64_t> scores(nodes_, 0);
-    for (const auto& host : list.GetArray()) {
-      if (!host.IsObject() || !host.HasMember("Host") || !host["Host"].IsString() ||
-          !host.HasMember("Score") || !host["Score"].IsInt64())
-        continue;
-      const auto it = index_.find(host["Host"].GetString());
-      if (it != index_.end()) scores[it->second] = host["Score"].GetInt64();
-    }
+    auto scores = reply.status == 200 ? host_priorities(reply.body, index_) : std::nullopt;
+    if (!scores) ++extender_failures_;
     return scores;
   }
 

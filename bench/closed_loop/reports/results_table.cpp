@@ -1,5 +1,7 @@
 #include "bench/closed_loop/reports/results_table.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,38 @@ std::string results_table(const std::vector<RunResult>& results) {
                        r.balance.peak_to_mean, r.balance.cv, r.balance.p99_peak_to_mean,
                        r.balance.hot_node_seconds, r.bursts.mean_max_on_one_node,
                        r.bursts.max_on_one_node);
+  }
+  return out;
+}
+
+namespace {
+
+// The lower median of an even count: a figure one seed had.
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[(values.size() - 1) / 2];
+}
+
+}  // namespace
+
+std::string seeds_table(const std::vector<std::vector<RunResult>>& runs) {
+  std::string out = fmt::format(
+      "| policy ({} seeds) | hot node-s median | worst | all seeds | peak/mean median | worst |\n"
+      "|---|---|---|---|---|---|\n",
+      runs.size());
+  if (runs.empty()) return out;
+  for (std::size_t p = 0; p < runs.front().size(); ++p) {
+    std::vector<double> hot, peak;
+    for (const auto& seed : runs) {
+      hot.push_back(seed[p].balance.hot_node_seconds);
+      peak.push_back(seed[p].balance.peak_to_mean);
+    }
+    double total = 0;
+    for (const double h : hot) total += h;
+    out +=
+        fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {:.3f} | {:.3f} |\n", runs.front()[p].policy,
+                    median(hot), *std::max_element(hot.begin(), hot.end()), total, median(peak),
+                    *std::max_element(peak.begin(), peak.end()));
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // netscore-closed-loop: the policies on one generated trace, in virtual time. Prints a Markdown
 // table (and one of the links' utilisation when the nodes have link speeds) and writes an SVG of
-// max/mean over time (one line per policy).
+// max/mean over time (one line per policy); with --seeds=N, the policies on the traces of N seeds
+// from --seed on, and one table of their figures over the seeds.
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -18,14 +20,29 @@ int main(int argc, char** argv) {
   namespace flags = netscore::flags;
   RunFlags run;
   std::string svg_path = "closed-loop.svg";
+  std::uint64_t seeds = 1;
   flags::po::options_description options;
-  options.add_options()("svg", flags::text(svg_path), "where the plot goes (closed-loop.svg)");
+  options.add_options()("svg", flags::text(svg_path), "where the plot goes (closed-loop.svg)")(
+      "seeds", flags::number(seeds), "traces of this many seeds from --seed on: figures over them");
   if (const auto stop = parse_run_flags(
           argc, argv, options,
-          "usage: netscore-closed-loop [--policies=NAME,NAME...] [--svg=PATH]\n"
+          "usage: netscore-closed-loop [--policies=NAME,NAME...] [--svg=PATH] [--seeds=N]\n"
           "         [--netscore-env=NAME=VALUE;NAME=VALUE...] [workload and loop flags]\n",
           run, std::cout, std::cerr))
     return *stop;
+  if (seeds > 1) {
+    std::vector<std::vector<RunResult>> runs;
+    for (std::uint64_t i = 0; i < seeds; ++i) {
+      WorkloadParams workload = run.workload;
+      workload.seed += i;
+      const Trace trace = generate_trace(workload);
+      runs.emplace_back();
+      for (const auto& policy : run.policies)
+        runs.back().push_back(run_policy(trace, policy, run.loop));
+    }
+    std::cout << seeds_table(runs);
+    return 0;
+  }
   const Trace trace = generate_trace(run.workload);
   std::vector<RunResult> results;
   std::vector<PlotSeries> lines;

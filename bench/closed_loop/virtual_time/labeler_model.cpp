@@ -6,7 +6,7 @@
 
 namespace netscore::sim {
 
-void LabelerModel::round(const ScoreTableReader& table, const model::PlacementLedger& ledger,
+void LabelerModel::round(const ScoreTableReader& table, const collector::ClusterState& ledger,
                          const Config& collector, const model::NodeUtilisation& utilisation,
                          std::int64_t now_ms) {
   std::vector<TableRow> rows;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/config.h"
-#include "common/model/placement_ledger.h"
+#include "collector/kube/cluster_state.h"
 #include "common/model/rebalance.h"
 #include "common/table/score_table_reader.h"
 
@@ -20,7 +20,7 @@ class LabelerModel {
   LabelerModel(const model::RebalanceSettings& settings, std::int64_t rest_ms)
       : settings_(settings), memory_(rest_ms) {}
 
-  void round(const ScoreTableReader& table, const model::PlacementLedger& ledger,
+  void round(const ScoreTableReader& table, const collector::ClusterState& ledger,
              const Config& collector, const model::NodeUtilisation& utilisation,
              std::int64_t now_ms);
   // Whether the pod ("namespace/name") carries the label now.

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "collector/prometheus/query_builder.h"
 #include "common/model/query_parts.h"
 #include "common/model/scoring.h"
 
@@ -14,8 +15,7 @@ std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const
                                                  std::int64_t eval_ms, std::int64_t range_ms) {
   std::vector<model::NodeSample> samples;
   const auto function = static_cast<Function>(query.function);
-  const bool score_is_rate =
-      query.mode != QueryMode::custom && query.function == QueryFunction::rate;
+  const bool score_is_rate = collector::score_is_rate(query);
   const bool scores_transmit = model::asks_transmit_value(query.direction, query.function);
   const auto known = [](std::optional<double> v) { return v && std::isfinite(*v); };
   for (std::size_t n = 0; n < nodes.names.size(); ++n) {

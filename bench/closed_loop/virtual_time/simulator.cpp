@@ -9,7 +9,9 @@
 #include <string>
 
 #include "bench/closed_loop/placement/placement.h"
+#include "bench/closed_loop/placement/scaled_environment.h"
 #include "bench/closed_loop/placement/timed_event.h"
+#include "bench/closed_loop/processes/kube_objects_json.h"
 #include "bench/closed_loop/reports/balance_metrics.h"
 #include "bench/closed_loop/reports/eviction_log.h"
 #include "bench/closed_loop/virtual_time/descheduler_model.h"
@@ -17,35 +19,25 @@
 #include "bench/closed_loop/virtual_time/node_counters.h"
 #include "bench/closed_loop/virtual_time/node_query.h"
 #include "bench/closed_loop/virtual_time/pod_counters.h"
-#include "bench/closed_loop/virtual_time/pod_reads.h"
 #include "bench/closed_loop/virtual_time/promql.h"
+#include "bench/closed_loop/virtual_time/virtual_clock.h"
+#include "bench/closed_loop/virtual_time/virtual_collector.h"
+#include "bench/closed_loop/virtual_time/virtual_extender.h"
 #include "bench/closed_loop/workload/pod_owner.h"
-#include "common/model/correction.h"
-#include "common/model/freshness.h"
-#include "common/model/inputs.h"
-#include "common/model/placement_ledger.h"
-#include "common/model/prioritize.h"
+#include "collector/pipeline/publisher.h"
 #include "common/model/rebalance.h"
-#include "common/model/scoring.h"
-#include "common/model/snapshot.h"
-#include "common/model_settings.h"
 #include "common/table/score_table_reader.h"
-#include "common/table/score_table_writer.h"
+#include "tests/support/fake_kube_objects.h"
 #include "tests/support/scratch_table.h"
 
 namespace netscore::sim {
 namespace {
 
-using model::NodeSample;
-
 // A pod of the same workload evicted again within ten minutes of cluster time is churn.
 constexpr double kReEvictionWindow_s = 600;
 
-// Wall-clock origin of virtual time: the collector's model works in Unix milliseconds.
-constexpr std::int64_t kEpochMs = 1'700'000'000'000;
-
 std::int64_t to_ms(double t) {
-  return kEpochMs + std::llround(t * 1000);
+  return VirtualClock::wall_ms(t);
 }
 
 // Prometheus scrapes before the trace starts: the real harness creates the first pod once netscore
@@ -55,19 +47,24 @@ double ready_lead_s(const LoopParams& params) {
   return 2 * params.scrape_s;
 }
 
-Config load(Component component, const Environment& env) {
-  return load_config(component, {}, env);
+// netscore's settings as both levels run it: the policy's, at the loop's time scale.
+Config load(Component component, const Policy& policy, const LoopParams& params) {
+  return load_config(component, {}, scaled_environment(policy.env, params.time_scale));
 }
 
-// Virtual milliseconds of one of the collector's durations.
+// Virtual milliseconds of a duration of the descheduler's, which the time scale divides too.
 std::int64_t scaled_ms(std::chrono::milliseconds d, const LoopParams& params) {
   return std::llround(static_cast<double>(d.count()) / params.time_scale);
 }
 
-// Only series with the pod's namespace and name are read: a runtime that leaves them empty
+// cAdvisor's series carry the pod's namespace and name; a runtime that leaves them empty
 // (PodSeries::unlabelled) gives the collector nothing, as none does.
-bool reads_pod_series(const Config& collector, const LoopParams& params) {
-  return collector.pod_traffic.enabled && params.pod_series == PodSeries::cadvisor;
+bool labelled_pod_series(const LoopParams& params) {
+  return params.pod_series == PodSeries::cadvisor;
+}
+
+std::int64_t ms(const PromDuration& d) {
+  return d.value.count();
 }
 
 enum class EventKind {
@@ -79,7 +76,8 @@ enum class EventKind {
   visible_remove,
   traffic,
   sample,
-  deschedule
+  deschedule,
+  tick
 };
 
 using Event = TimedEvent<EventKind>;
@@ -91,18 +89,13 @@ class Loop {
         policy_(policy),
         params_(params),
         nodes_(trace.node_names.size()),
-        collector_(load(Component::collector, policy.env)),
-        extender_(load(Component::extender, policy.env)),
-        refresh_s_(static_cast<double>(collector_.refresh_interval.value.count()) / 1000.0 /
-                   params.time_scale),
-        range_ms_(scaled_ms(collector_.query.time_range.value, params)),
-        rebalance_range_ms_(scaled_ms(rebalance_window(collector_).value, params)),
-        max_age_ns_(std::llround(static_cast<double>(extender_.max_age.value.count()) * 1e6 /
-                                 params.time_scale)),
-        state_(std::llround(refresh_s_ * 1000) + range_ms_),
+        collector_config_(load(Component::collector, policy, params)),
+        extender_config_(load(Component::extender, policy, params)),
+        refresh_s_(static_cast<double>(ms(collector_config_.refresh_interval)) / 1000.0),
+        range_ms_(ms(collector_config_.query.time_range)),
+        rebalance_range_ms_(ms(rebalance_window(collector_config_))),
         table_("closed-loop"),
-        writer_({.name = table_.str(), .capacity = 1024}),
-        reader_({.name = table_.str()}),
+        names_(trace.node_names),
         speed_(trace.speed),
         nodes_traffic_(
             trace.background, trace.background_transmit, trace.counter_start,
@@ -113,14 +106,14 @@ class Loop {
         pod_rate_(trace.pods.size()),
         pod_transmit_(trace.pods.size()),
         placed_ms_(trace.pods.size(), 0),
-        pod_series_(reads_pod_series(collector_, params)),
-        pod_counters_(std::max(range_ms_, recent_range_ms()) +
+        pod_series_(labelled_pod_series(params) && collector_config_.pod_traffic.enabled),
+        pod_counters_(std::max(range_ms_, ms(pod_traffic_recent_range(collector_config_))) +
                       3 * std::llround(params.scrape_s * 1000)),
-        pod_reads_({.interval_ms = scaled_ms(pod_traffic_interval(collector_), params),
-                    .window = {.lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_},
-                    .recent = params.recent_pod_reads,
-                    .recent_range_ms = recent_range_ms()},
-                   [this](std::uint32_t pod) { return placed_ms_[pod]; }),
+        collector_(collector_config_, clock_, table_.str(), pod_counters_,
+                   labelled_pod_series(params)),
+        extender_(extender_config_, table_.str(), names_),
+        reader_({.name = table_.str()}),
+        tick_s_(std::chrono::duration<double>(collector::Publisher::Options{}.decay_tick).count()),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
         placement_(trace, policy, params),
         incarnation_(trace.pods.size(), 0),
@@ -129,18 +122,15 @@ class Loop {
       pod_rate_[pod.id] = pod.rate;
       pod_transmit_[pod.id] = pod.transmit_rate;
     }
-    for (const auto& name : trace.node_names) {
-      names_.push_back(name);
-      name_hashes_.push_back(shm::name_hash(name));
-      state_.upsert_node({.name = name});
-    }
+    for (const auto& name : trace.node_names) collector_.add_node(name);
     if (descheduler_s_ > 0) {
       evictions_.emplace(kReEvictionWindow_s / params.time_scale, descheduler_s_);
-      rebalance_ = {.target_points = collector_.rebalance.target_points,
-                    .low_points = collector_.rebalance.low_points,
-                    .min_pod_age_ms = scaled_ms(collector_.rebalance.min_pod_age.value, params)};
+      rebalance_ = {
+          .target_points = collector_config_.rebalance.target_points,
+          .low_points = collector_config_.rebalance.low_points,
+          .min_pod_age_ms = scaled_ms(collector_config_.rebalance.min_pod_age.value, params)};
       if (policy.kind == PolicyKind::netscore)
-        labeler_.emplace(rebalance_, scaled_ms(rebalance_rest(collector_).value, params));
+        labeler_.emplace(rebalance_, ms(rebalance_rest(collector_config_)));
     }
   }
 
@@ -151,6 +141,7 @@ class Loop {
     push(params_.scrape_s / 2 - ready_lead_s(params_), EventKind::scrape);
     push(-params_.scrape_s / 4, EventKind::refresh);  // the first after the second scrape
     push(0, EventKind::sample);
+    push(-params_.scrape_s / 4, EventKind::tick);
     if (evictions_) push(0, EventKind::deschedule);
     const double end = trace_.params.duration_s;
     while (!queue_.empty() && queue_.top().t < end) {
@@ -199,30 +190,29 @@ class Loop {
     started_[pod] = true;
     nodes_traffic_.add(best, -ready_lead_s(params_), trace_.pods[pod].rate,
                        trace_.pods[pod].transmit_rate);
-    placed_ms_[pod] = to_ms(-1e6);
-    state_.upsert_pod(facts(pod), placed_ms_[pod]);
+    clock_.set(kLongAgo_s);
+    placed_ms_[pod] = clock_.wall_ms();
+    collector_.pod_bound(object(pod));
     if (pod_series_) {
       pod_counters_.start(pod, pod_name(pod), to_ms(-ready_lead_s(params_)), pod_rate_[pod],
                           pod_transmit_[pod], 1e6);
     }
   }
 
-  model::PodFacts facts(std::uint32_t pod) const {
+  // The pod as the API server serves it: to the collector's watch once bound, to the extender
+  // while pending.
+  testing::kube::Pod object(std::uint32_t pod) const {
     const PodSpec& spec = trace_.pods[pod];
-    return {.uid = pod_uid(pod),
-            .node = node_of_pod(pod) >= 0 ? names_[static_cast<std::size_t>(node_of_pod(pod))]
-                                          : std::string(),
-            .receive_ceiling = spec.receive_ceiling,
-            .transmit_ceiling = spec.transmit_ceiling,
-            .workload = workload_key(spec, trace_),
-            .name = pod_name(pod)};
+    testing::kube::Pod out = kube_json::trace_pod(trace_, spec, owner_uid(spec));
+    out.name = out.uid = pod_uid(pod);
+    if (node_of_pod(pod) >= 0) {
+      out.node = names_[static_cast<std::size_t>(node_of_pod(pod))];
+      out.phase = "Running";
+    }
+    return out;
   }
 
   int node_of_pod(std::uint32_t pod) const { return placement_.node_of_pod()[pod]; }
-
-  // The short range of the recent pods' read: four scrapes, the fewest that give a pod's rate
-  // once its series spans the range.
-  std::int64_t recent_range_ms() const { return 4 * std::llround(params_.scrape_s * 1000); }
 
   // An evicted pod's replacement is a pod of its own to the collector.
   std::string pod_uid(std::uint32_t pod) const {
@@ -233,6 +223,7 @@ class Loop {
   std::string pod_name(std::uint32_t pod) const { return trace_.pods[pod].ns + "/" + pod_uid(pod); }
 
   void handle(const Event& e) {
+    clock_.set(e.t);
     switch (e.kind) {
       case EventKind::trace:
         on_trace(trace_.events[e.arg], e.t);
@@ -252,13 +243,15 @@ class Loop {
       case EventKind::visible_bind:
         if (!removed_[e.arg]) {
           placed_ms_[e.arg] = to_ms(e.t);
-          state_.upsert_pod(facts(e.arg), placed_ms_[e.arg]);
-          publish(e.t, false);
+          collector_.pod_bound(object(e.arg));
         }
         break;
       case EventKind::visible_remove:
-        state_.remove_pod(pod_uid(e.arg), to_ms(e.t));
-        publish(e.t, false);
+        collector_.pod_deleted(pod_uid(e.arg));
+        break;
+      case EventKind::tick:
+        collector_.tick();
+        push(e.t + tick_s_, EventKind::tick);
         break;
       case EventKind::traffic:
         if (!removed_[e.arg] && !started_[e.arg] && node_of_pod(e.arg) >= 0) {
@@ -302,7 +295,7 @@ class Loop {
   // evicts; the harness plays the kubelet and the ReplicaSet controller at once.
   void deschedule(double t) {
     const auto utilisation =
-        recorded_utilisation(collector_.query, node_series(), to_ms(t), rebalance_range_ms_);
+        recorded_utilisation(collector_config_.query, node_series(), to_ms(t), rebalance_range_ms_);
     std::vector<EvictablePod> evictable;
     for (std::uint32_t pod = 0; pod < trace_.pods.size(); ++pod) {
       const int node = node_of_pod(pod);
@@ -316,14 +309,13 @@ class Loop {
         utilisation, evictable,
         {.target_points = rebalance_.target_points, .low_points = rebalance_.low_points});
     for (const auto pod : evicted) evict(pod, t);
-    if (!evicted.empty()) publish(t, false);
   }
 
   void evict(std::uint32_t pod, double t) {
     const auto node = static_cast<std::size_t>(node_of_pod(pod));
     set_rate(node, t, pod, -1);
     if (pod_series_) pod_counters_.stop(pod);
-    state_.remove_pod(pod_uid(pod), to_ms(t));
+    collector_.pod_deleted(pod_uid(pod));
     placement_.unbind(pod);
     evictions_->evicted(t, pod, trace_.pods[pod].deployment, node);
     ++incarnation_[pod];
@@ -360,7 +352,7 @@ class Loop {
     const std::uint32_t pod = pending_.front();
     pending_.pop_front();
     const std::size_t node =
-        placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p, t); });
+        placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p); });
     placement_.bind(pod, node);
     if (evictions_ && incarnation_[pod] > 0)
       evictions_->landed(pod, node, hot_nodes(nodes_traffic_.receive(), params_.hot_factor)[node]);
@@ -371,32 +363,10 @@ class Loop {
     if (!pending_.empty()) push(t + params_.cycle_s, EventKind::schedule);
   }
 
-  // What the extender answers, by the extender's own decision (model::prioritize) on the table
-  // the collector's model published.
-  std::vector<std::int64_t> extender_scores(std::uint32_t pod, double t) {
-    std::vector<std::string_view> names(names_.begin(), names_.end());
-    std::vector<NodeScore> found(nodes_);
-    shm::SnapshotMeta meta{};
-    const bool read = reader_.lookup(names, name_hashes_, found, meta) == ReadStatus::ok;
-    std::vector<std::int64_t> scores(nodes_);
-    std::vector<std::int16_t> percent(nodes_);
-    const PodSpec& spec = trace_.pods[pod];
-    const std::string owner = sibling_key(spec, trace_);
-    // The snapshot's publish time in the same virtual nanoseconds as the decision's clock; the
-    // simulated collector never fails.
-    meta.published_mono_ns = published_ns_;
-    const std::int64_t now_ns = std::llround(t * 1e9);
-    const bool fresh =
-        read && model::snapshot_age(published_ns_, nullptr, now_ns, max_age_ns_).fresh;
-    if (!fresh) ++unscored_pods_;
-    model::prioritize(prioritize_settings(extender_),
-                      {.fresh = fresh, .meta = meta, .nodes = found, .name_hashes = name_hashes_},
-                      {.owner = owner,
-                       .owner_by_label = by_project_label(spec, trace_),
-                       .uid = spec.name,
-                       .rate = 0},
-                      now_ns, &burst_memory_, scores, percent);
-    return scores;
+  // What the extender answers, by the extender's own handler on the table the collector published.
+  std::optional<std::vector<std::int64_t>> extender_scores(std::uint32_t pod) {
+    if (!extender_.fresh(clock_.mono_ns())) ++unscored_pods_;
+    return extender_.prioritize(testing::kube::to_json(object(pod), true), clock_.mono_ns());
   }
 
   // What Prometheus holds of the nodes.
@@ -408,66 +378,44 @@ class Loop {
   }
 
   void measure(double t) {
-    samples_ = answer_node_query(collector_.query, node_series(), to_ms(t), range_ms_);
-    eval_ms_ = to_ms(t);
-    have_measurement_ = true;
-    if (pod_series_) pod_reads_.refresh(pod_counters_, state_, eval_ms_);
-    publish(t, true);
+    collector_.refresh(
+        answer_node_query(collector_config_.query, node_series(), to_ms(t), range_ms_));
     if (labeler_) {
-      const auto read =
-          recorded_utilisation(collector_.query, node_series(), to_ms(t), rebalance_range_ms_);
+      const auto read = recorded_utilisation(collector_config_.query, node_series(), to_ms(t),
+                                             rebalance_range_ms_);
       model::NodeUtilisation utilisation;
       for (std::size_t n = 0; n < nodes_; ++n) utilisation[names_[n]] = read[n];
-      labeler_->round(reader_, state_, collector_, utilisation, to_ms(t));
+      labeler_->round(reader_, collector_.state(), collector_config_, utilisation, to_ms(t));
     }
   }
 
-  void publish(double t, bool fresh_measurement) {
-    if (!have_measurement_) return;
-    model::CorrectionSettings settings = correction_settings(collector_);
-    settings.window_ms = range_ms_;  // the time range in virtual time
-    const bool learning = model::learns_workloads(settings, pod_series_);
-    const model::LoadWindow window{
-        .now_ms = to_ms(t), .lag_ms = std::llround(refresh_s_ * 1000), .window_ms = range_ms_};
-    if (fresh_measurement && learning) state_.learn(model::node_rates(samples_), window);
-    const auto loads = state_.loads(window);
-    const auto snapshot = model::build_snapshot(
-        samples_, eval_ms_, &loads, settings, 0,
-        learning ? state_.learned_per_pod() : model::LearnedRates{}, scoring_settings(collector_));
-    writer_.publish(snapshot.entries, snapshot.info);
-    published_ns_ = std::llround(t * 1e9);
-  }
+  // Before the trace, when the pods alive at 0 were placed.
+  static constexpr double kLongAgo_s = -1e6;
 
   const Trace& trace_;
   const Policy& policy_;
   const LoopParams& params_;
   std::size_t nodes_;
-  Config collector_, extender_;
+  Config collector_config_, extender_config_;
   double refresh_s_;
   std::int64_t range_ms_;
-  std::int64_t rebalance_range_ms_;  // NETSCORE_REBALANCE_WINDOW in virtual time
-  std::int64_t max_age_ns_;          // NETSCORE_MAX_AGE in virtual time
-  model::PlacementLedger state_;
+  std::int64_t rebalance_range_ms_;  // NETSCORE_REBALANCE_WINDOW
+  VirtualClock clock_;
   testing::ScratchTable table_;
-  ScoreTableWriter writer_;
-  ScoreTableReader reader_;
   std::vector<std::string> names_;
-  std::vector<std::uint64_t> name_hashes_;
-  model::BurstMemory burst_memory_;
-  std::int64_t published_ns_ = 0;  // virtual time of the latest publish
   std::uint32_t unscored_pods_ = 0;
   std::vector<double> speed_;  // per node, bytes/s; 0: no speed series
   NodeCounters nodes_traffic_;
   std::vector<bool> started_, removed_;
   std::vector<double> pod_rate_, pod_transmit_;  // per pod, its true rates now (drift included)
-  std::vector<std::int64_t> placed_ms_;          // per pod, when the ledger counts it placed from
+  std::vector<std::int64_t> placed_ms_;          // per pod, when the collector saw it bound
   bool pod_series_;                              // whether the collector reads traffic per pod
   PodCounters pod_counters_;
-  PodReads pod_reads_;
+  VirtualCollector collector_;
+  VirtualExtender extender_;
+  ScoreTableReader reader_;  // the rebalance labeler's
+  double tick_s_;            // the publisher's decay tick
   std::deque<std::uint32_t> pending_;
-  std::vector<NodeSample> samples_;
-  std::int64_t eval_ms_ = 0;
-  bool have_measurement_ = false;
   BalanceRecorder recorder_;
   Placement placement_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;

@@ -144,6 +144,30 @@ Workload live_workload(const WorkloadParams& p, const std::vector<double>& cdf, 
   }
 }
 
+// Pods that die before their workload removes them (WorkloadParams::pod_lifetime_mean_s), from a
+// stream of their own: the trace's other draws stay those of a trace without pod lives. The pod
+// count a controller keeps is unchanged, so the arrival rate Little's law gives still holds for
+// them; a Job's or a bare group's pods end early, and such traces carry fewer pods.
+void end_pod_lives(const WorkloadParams& p, std::uint32_t index, const Workload& workload,
+                   std::size_t first, std::vector<Pod>& pods, std::vector<Burst>& bursts) {
+  if (p.pod_lifetime_mean_s <= 0) return;
+  const bool replaced =
+      workload.kind == OwnerKind::replicaset || workload.kind == OwnerKind::statefulset;
+  Random random(stream_seed(p.seed, pod_life_stream + std::uint64_t{index}));
+  // Replacements are appended and live their own lives in turn.
+  for (std::size_t i = first; i < pods.size(); ++i) {
+    const double dies = pods[i].created + random.exponential(p.pod_lifetime_mean_s);
+    if (dies >= pods[i].deleted || dies >= p.duration_s) continue;
+    Pod replacement = pods[i];
+    pods[i].deleted = dies;
+    if (!replaced) continue;
+    replacement.created = dies;
+    replacement.rate = workload.level * std::exp(p.pod_jitter_sigma * random.normal());
+    bursts.push_back({static_cast<std::uint32_t>(pods.size())});
+    pods.push_back(replacement);
+  }
+}
+
 }  // namespace
 }  // namespace raw
 
@@ -160,8 +184,8 @@ std::string validate(const WorkloadParams& p) {
   if (!finite(p.deployment_rate_median) || p.deployment_rate_median <= 0) {
     return "deployment_rate_median must be positive";
   }
-  if (!finite(p.deployment_rate_sigma) || p.deployment_rate_sigma < 1) {
-    return "deployment_rate_sigma must be at least 1 (heavy-tailed deployment rates)";
+  if (!finite(p.deployment_rate_sigma) || p.deployment_rate_sigma < 0.5) {
+    return "deployment_rate_sigma must be at least 0.5 (deployments of different traffic)";
   }
   if (!finite(p.pod_jitter_sigma) || p.pod_jitter_sigma < 0) {
     return "pod_jitter_sigma must not be negative";
@@ -176,6 +200,9 @@ std::string validate(const WorkloadParams& p) {
   if (!finite(p.pods_per_node) || p.pods_per_node <= 0) return "pods_per_node must be positive";
   if (!finite(p.deployment_lifetime_mean_s) || p.deployment_lifetime_mean_s <= 0) {
     return "deployment_lifetime_mean_s must be positive";
+  }
+  if (!finite(p.pod_lifetime_mean_s) || p.pod_lifetime_mean_s < 0) {
+    return "pod_lifetime_mean_s must not be negative";
   }
   if (!finite(p.rolling_update_rate) || p.rolling_update_rate < 0) {
     return "rolling_update_rate must not be negative";
@@ -288,7 +315,9 @@ Trace generate_trace(const WorkloadParams& p) {
   for (double t = -warmup + arrivals.exponential(1 / trace.deployment_arrival_rate);
        t < p.duration_s; t += arrivals.exponential(1 / trace.deployment_arrival_rate)) {
     const auto index = static_cast<std::uint32_t>(workloads.size());
+    const std::size_t first = pods.size();
     workloads.push_back(raw::live_workload(p, cdf, index, t, pods, bursts));
+    raw::end_pod_lives(p, index, workloads.back(), first, pods, bursts);
   }
   raw::assemble(p, pods, bursts, workloads, trace);
   raw::add_drift(p, trace);

@@ -19,7 +19,7 @@ struct WorkloadParams {
   double background_median = 1e6;
   double background_sigma = 0.5;
   double deployment_rate_median = 2e5;  // per pod of a deployment, lognormal per deployment
-  double deployment_rate_sigma = 1.0;   // the spec asks for heavy tails: validate() wants >= 1
+  double deployment_rate_sigma = 1.0;   // heavy tails by default; validate() wants >= 0.5
   double pod_jitter_sigma = 0.2;        // per-pod lognormal jitter around its deployment's level
   // A new deployment creates all its replicas in one burst. The count is Zipf-like over
   // [min, max], P(min + i) proportional to 1 / (i + 1)^exponent: with the defaults 44% of new
@@ -32,6 +32,10 @@ struct WorkloadParams {
   // seeds 1-10), since one large deployment that scales up is several percent of the cluster.
   double pods_per_node = 12.5;
   double deployment_lifetime_mean_s = 240;  // exponential; at its end every live pod is deleted
+  // A pod's own life, exponential, from its creation: a Deployment's or a StatefulSet's pod that
+  // dies is replaced by its controller at once (a pod of the same owner, a burst of its own), a
+  // Job's or a bare pod ends (its work done). 0: pods live as long as their workload or rollout.
+  double pod_lifetime_mean_s = 0;
   // "live": the pods of a deployment not already bound for deletion (its desired replicas).
   // Poisson per live deployment: k of its live pods (k uniform 1..live, chosen at random) are
   // replaced by pods of a new ReplicaSet, created at t; the old ones are deleted at
@@ -104,7 +108,9 @@ struct WorkloadParams {
 // short-lived, twice as heavy as the standard pods, without any identity; "ci-runners-labelled":
 // the same trace, its pods labelled with their project; "drift": long-lived Deployments on 1 GbE
 // links whose traffic grows sixfold or shrinks fourfold after placement (workload_flags.cpp has
-// the figures).
+// the figures); "churn": pods living a minute in Deployments rolled somewhere every 15 s, heavy
+// tails; "long-lived": Deployments of hours; "heavy-tails" and "light-tails": the standard life
+// cycle with traffic and backgrounds more or less alike (workload_flags.cpp has the figures).
 // Sets only the parameters it names: flags after it override them.
 std::string apply_scenario(WorkloadParams& params, std::string_view name);
 

@@ -35,7 +35,7 @@ constexpr Flag kFlags[] = {
     {"deployment-rate-median", &WorkloadParams::deployment_rate_median,
      "median per-pod traffic of a deployment, bytes/s (lognormal per deployment)"},
     {"deployment-rate-sigma", &WorkloadParams::deployment_rate_sigma,
-     "log-sd of the deployments' per-pod traffic (>= 1)"},
+     "log-sd of the deployments' per-pod traffic (>= 0.5)"},
     {"pod-jitter-sigma", &WorkloadParams::pod_jitter_sigma,
      "log-sd of a pod's traffic around its deployment's"},
     {"replicas-min", &WorkloadParams::replicas_min, "fewest replicas of a new deployment"},
@@ -45,6 +45,10 @@ constexpr Flag kFlags[] = {
     {"pods-per-node", &WorkloadParams::pods_per_node, "target mean of pods alive per node"},
     {"deployment-lifetime-mean-s", &WorkloadParams::deployment_lifetime_mean_s,
      "mean (exponential) lifetime of a deployment", true},
+    {"pod-lifetime-mean-s", &WorkloadParams::pod_lifetime_mean_s,
+     "mean (exponential) life of a pod, replaced at once by a Deployment or StatefulSet; 0: its "
+     "workload's",
+     true},
     {"rolling-update-rate", &WorkloadParams::rolling_update_rate,
      "rolling updates per live deployment per second"},
     {"rollout-delay-s", &WorkloadParams::rollout_delay_s,
@@ -110,6 +114,9 @@ constexpr Member kScenarioMembers[] = {
     &WorkloadParams::job_fraction,
     &WorkloadParams::create_spread_s,
     &WorkloadParams::deployment_lifetime_mean_s,
+    &WorkloadParams::pod_lifetime_mean_s,
+    &WorkloadParams::background_sigma,
+    &WorkloadParams::deployment_rate_sigma,
     &WorkloadParams::replicas_min,
     &WorkloadParams::replicas_max,
     &WorkloadParams::replicas_zipf_exponent,
@@ -222,9 +229,45 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
     params.drift_shrink_factor = 0.25;
     return {};
   }
+  if (name == "churn") {
+    // Short-lived pods in long-lived Deployments, rolled often, heavy tails: a pod lives a minute
+    // on average (15 minutes of a real cluster's time at the benchmark's scale), a Deployment ten;
+    // with about a hundred Deployments live, one is rolled somewhere every 15 s. Per-deployment
+    // traffic with sigma 1.2, node backgrounds with 0.7 (the busiest node's alone near a whole
+    // node's mean load), 14.5 pods per node.
+    params.pod_lifetime_mean_s = 60;
+    params.deployment_lifetime_mean_s = 600;
+    params.rolling_update_rate = 1.0 / 1500;
+    params.scale_up_rate = 1.0 / 1800;
+    params.deployment_rate_sigma = 1.2;
+    params.background_sigma = 0.7;
+    params.pods_per_node = 14.5;
+    return {};
+  }
+  if (name == "long-lived") {
+    // Deployments living ten hours, each rolled once an hour and scaled up about once in its
+    // life: placements stay, and what the window measures is what the cluster carries.
+    params.deployment_lifetime_mean_s = 36000;
+    params.rolling_update_rate = 1.0 / 3600;
+    params.scale_up_rate = 1.0 / 36000;
+    return {};
+  }
+  if (name == "heavy-tails") {
+    // The standard life cycle with the heaviest tails of the class: per-deployment traffic with
+    // sigma 1.5, node backgrounds with 1.0.
+    params.deployment_rate_sigma = 1.5;
+    params.background_sigma = 1.0;
+    return {};
+  }
+  if (name == "light-tails") {
+    // The standard life cycle with deployments and nodes alike: sigma 0.5 and 0.3.
+    params.deployment_rate_sigma = 0.5;
+    params.background_sigma = 0.3;
+    return {};
+  }
   return "unknown scenario \"" + std::string(name) +
          "\" (standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, "
-         "ci-runners-labelled, drift)";
+         "ci-runners-labelled, drift, churn, long-lived, heavy-tails, light-tails)";
 }
 
 void add_workload_options(flags::po::options_description& options, WorkloadParams& params) {
@@ -252,8 +295,9 @@ std::string workload_help() {
   const WorkloadParams defaults;
   std::ostringstream out;
   out << "  --" << std::left << std::setw(34) << "scenario=standard"
-      << "standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, ci-runners-labelled or "
-         "drift (sets the flags it needs; later flags override)\n";
+      << "standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, ci-runners-labelled, "
+         "drift, churn, long-lived, heavy-tails or light-tails (sets the flags it needs; later "
+         "flags override)\n";
   for (const auto& flag : kFlags) {
     std::ostringstream value;
     std::visit([&](auto member) { value << std::boolalpha << defaults.*member; }, flag.member);

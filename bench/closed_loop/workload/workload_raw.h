@@ -61,7 +61,9 @@ enum Stream : std::uint64_t {
   drift_stream = std::uint64_t{1} << 43,
   project_stream = std::uint64_t{1} << 44,        // + workload: its project
   project_level_stream = std::uint64_t{1} << 45,  // + project: its level
-  ceiling_stream = std::uint64_t{1} << 46,  // + project, else 1 << 20 + workload: its ceilings
+  ceiling_stream = std::uint64_t{1} << 46,
+  pod_life_stream = std::uint64_t{1} << 47,  // + workload: its pods' own lives  // + project, else
+                                             // 1 << 20 + workload: its ceilings
 };
 
 inline std::string padded(std::size_t value, std::size_t width) {

@@ -32,14 +32,6 @@ TEST(LoopOptionsTest, AnUnknownPodSeriesIsRefusedByName) {
   EXPECT_EQ(params.pod_series, PodSeries::cadvisor);
 }
 
-TEST(LoopOptionsTest, RecentPodReadsAreOffUnlessAsked) {
-  LoopParams params;
-  EXPECT_FALSE(params.recent_pod_reads);
-  EXPECT_EQ(apply_loop_flag(params, "--recent-pod-reads=true"), "");
-  EXPECT_TRUE(params.recent_pod_reads);
-  EXPECT_NE(loop_help().find("--recent-pod-reads=false "), std::string::npos) << loop_help();
-}
-
 TEST(LoopOptionsTest, HelpListsPodSeriesWithItsDefault) {
   EXPECT_NE(loop_help().find("--pod-series=cadvisor "), std::string::npos) << loop_help();
   EXPECT_NE(loop_help().find("--scrape-s=1 "), std::string::npos);

@@ -2,8 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <set>
+#include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -275,6 +276,50 @@ TEST(WorkloadTest, RollingUpdatesMakePodsOfANewReplicaSetAndRetireOldOnes) {
   EXPECT_GT(multi, 20U);
 }
 
+// Pods deleted at a moment when a pod of their ReplicaSet is created: replaced by it.
+unsigned replaced_pods(const Trace& trace) {
+  std::set<std::pair<std::string, double>> created;
+  for (const auto& pod : trace.pods) created.insert({pod.replicaset, pod.created_s});
+  unsigned replaced = 0;
+  for (const auto& pod : trace.pods)
+    if (std::isfinite(pod.deleted_s) && created.contains({pod.replicaset, pod.deleted_s}))
+      ++replaced;
+  return replaced;
+}
+
+double mean_life(const Trace& trace) {
+  double lives = 0;
+  unsigned whole = 0;
+  for (const auto& pod : trace.pods) {
+    if (pod.created_s < 0 || !std::isfinite(pod.deleted_s)) continue;
+    lives += pod.deleted_s - pod.created_s;
+    ++whole;
+  }
+  return lives / whole;
+}
+
+// A Deployment's pod that dies is replaced at that moment by a pod of the same ReplicaSet; the
+// pods' own lives follow their mean, and the trace's other draws stay as without them.
+TEST(WorkloadTest, PodsDieOnTheirOwnAndTheirControllerReplacesThem) {
+  WorkloadParams params;
+  params.duration_s = 3600;
+  params.deployment_lifetime_mean_s = 600;
+  const Trace plain = generate_trace(params);
+  params.pod_lifetime_mean_s = 60;
+  const Trace lived = generate_trace(params);
+  const auto levels = [](const Trace& trace) {
+    std::multiset<double> out;
+    for (const auto& d : trace.deployments) out.insert(d.level);
+    return out;
+  };
+  EXPECT_EQ(levels(lived), levels(plain)) << "the same workloads, numbered as they appear";
+  EXPECT_EQ(replaced_pods(plain), 0U);
+  EXPECT_GT(replaced_pods(lived), 2 * plain.pods.size()) << "ten pod lives per deployment life";
+  EXPECT_GT(mean_life(plain), 100.0);
+  EXPECT_GT(mean_life(lived), 30.0);
+  EXPECT_LT(mean_life(lived), 60.0) << "the pods' own lives, cut short by their workloads'";
+}
+
 TEST(WorkloadTest, LevelsAndRatesHaveTheirLognormalSpread) {
   WorkloadParams params;
   params.duration_s = 4 * 3600;
@@ -306,7 +351,9 @@ TEST(WorkloadTest, ValidateNamesTheBadParameter) {
   EXPECT_NE(bad([](auto& p) { p.duration_s = 0; }).find("duration_s"), std::string::npos);
   EXPECT_NE(bad([](auto& p) { p.background_median = -1; }).find("background_median"),
             std::string::npos);
-  EXPECT_NE(bad([](auto& p) { p.deployment_rate_sigma = 0.9; }).find("deployment_rate_sigma"),
+  EXPECT_NE(bad([](auto& p) { p.deployment_rate_sigma = 0.4; }).find("deployment_rate_sigma"),
+            std::string::npos);
+  EXPECT_NE(bad([](auto& p) { p.pod_lifetime_mean_s = -1; }).find("pod_lifetime_mean_s"),
             std::string::npos);
   EXPECT_NE(bad([](auto& p) { p.deployment_rate_median = NAN; }).find("deployment_rate_median"),
             std::string::npos);
@@ -343,12 +390,26 @@ TEST(WorkloadTest, EveryParameterIsAFlag) {
   EXPECT_NE(apply_flag(params, "--no-such-flag", "1").find("no-such-flag"), std::string::npos);
 
   const auto help = workload_help();
-  for (const auto* flag :
-       {"seed", "nodes", "duration-s", "background-median", "background-sigma",
-        "deployment-rate-median", "deployment-rate-sigma", "pod-jitter-sigma", "replicas-min",
-        "replicas-max", "replicas-zipf-exponent", "pods-per-node", "deployment-lifetime-mean-s",
-        "rolling-update-rate", "rollout-delay-s", "scale-up-rate", "counter-days-min",
-        "counter-days-max", "warmup-s"}) {
+  for (const auto* flag : {"seed",
+                           "nodes",
+                           "duration-s",
+                           "background-median",
+                           "background-sigma",
+                           "deployment-rate-median",
+                           "deployment-rate-sigma",
+                           "pod-jitter-sigma",
+                           "replicas-min",
+                           "replicas-max",
+                           "replicas-zipf-exponent",
+                           "pods-per-node",
+                           "deployment-lifetime-mean-s",
+                           "pod-lifetime-mean-s",
+                           "rolling-update-rate",
+                           "rollout-delay-s",
+                           "scale-up-rate",
+                           "counter-days-min",
+                           "counter-days-max",
+                           "warmup-s"}) {
     EXPECT_NE(help.find(std::string("--") + flag + "="), std::string::npos) << flag;
     WorkloadParams p;
     EXPECT_EQ(apply_flag(p, flag, "2"), "") << flag;

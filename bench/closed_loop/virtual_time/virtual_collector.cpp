@@ -1,0 +1,116 @@
+#include "bench/closed_loop/virtual_time/virtual_collector.h"
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "collector/pipeline/measure.h"
+#include "common/model_settings.h"
+
+namespace netscore::sim {
+
+class VirtualCollector::Counters final : public collector::PodTrafficSource {
+ public:
+  Counters(const PodCounters& pods, bool labelled) : pods_(pods), labelled_(labelled) {}
+
+  collector::ApiResult<bool> labelled_series(const std::string&, std::int64_t) override {
+    return {.value = labelled_};
+  }
+
+  collector::ApiResult<std::unordered_map<std::string, collector::PodRates>> rates(
+      const collector::PodRatesRequest& request, std::int64_t eval_time_ms) override {
+    const std::unordered_set<std::string> named(request.names.begin(), request.names.end());
+    std::unordered_map<std::string, collector::PodRates> out;
+    for (const PodRead& read : pods_.read(eval_time_ms, request.range_ms)) {
+      if (!named.empty() && !named.contains(read.rates.name)) continue;
+      out[read.rates.name] = {.receive = read.rates.receive,
+                              .transmit = read.rates.transmit,
+                              .receive_valid = read.rates.receive >= 0,
+                              .transmit_valid = read.rates.transmit >= 0};
+    }
+    return {.value = std::move(out)};
+  }
+
+  bool aborted() const override { return false; }
+
+ private:
+  const PodCounters& pods_;
+  bool labelled_;
+};
+
+collector::WatcherStatus VirtualCollector::Synced::status() const {
+  return {.state = shm::WatchState::synced};
+}
+
+namespace {
+
+collector::Publisher::Options publisher_options(const Config& config, const VirtualClock& clock) {
+  collector::Publisher::Options options = collector::Publisher::options(config, {});
+  options.clocks = clock.clocks();
+  return options;
+}
+
+}  // namespace
+
+VirtualCollector::VirtualCollector(const Config& config, const VirtualClock& clock,
+                                   const std::string& table, const PodCounters& pods,
+                                   bool pod_series)
+    : config_(config),
+      clock_(clock),
+      state_(placement_horizon_ms(config)),
+      writer_({.name = table, .capacity = 1024, .clocks = clock.clocks()}),
+      publisher_(publisher_options(config, clock), writer_,
+                 collector::Publisher::Cluster{state_, synced_}),
+      counters_(std::make_unique<Counters>(pods, pod_series)) {
+  // The product's logs describe a real collector's life: thousands of lines per virtual hour.
+  spdlog::set_level(spdlog::level::err);
+  if (config.pod_traffic.enabled) {
+    pod_traffic_.emplace(
+        config, [&clock] { return clock.mono_ns() / 1'000'000; }, &state_);
+  }
+}
+
+VirtualCollector::~VirtualCollector() = default;
+
+void VirtualCollector::add_node(const std::string& name) {
+  if (auto node = collector::parse_node(testing::kube::to_json(testing::kube::Node{.name = name}, true),
+                                        config_.label_rules)) {
+    state_.upsert_node(*node);
+  }
+}
+
+void VirtualCollector::pod_bound(const testing::kube::Pod& pod) {
+  if (auto facts = collector::parse_pod(testing::kube::to_json(pod, true))) {
+    state_.upsert_pod(*facts, clock_.wall_ms());
+    publisher_.republish(true);
+  }
+}
+
+void VirtualCollector::pod_deleted(const std::string& uid) {
+  state_.remove_pod(uid, clock_.wall_ms());
+  publisher_.republish(true);
+}
+
+void VirtualCollector::refresh(std::vector<model::NodeSample> samples) {
+  collector::Measurement m;
+  m.ok = m.queried = m.answered = true;
+  m.eval_time_ms = clock_.wall_ms();
+  m.started_wall_ms = m.finished_wall_ms = m.eval_time_ms;
+  m.finished_mono_ns = clock_.mono_ns();
+  m.series = static_cast<std::uint32_t>(samples.size());
+  m.samples = std::move(samples);
+  if (pod_traffic_) {
+    m.pod_traffic = pod_traffic_->refresh(*counters_, m.eval_time_ms);
+    m.recent_pod_traffic = pod_traffic_->recent();
+  }
+  publisher_.publish(m);
+}
+
+void VirtualCollector::tick() {
+  publisher_.republish(false);
+}
+
+}  // namespace netscore::sim

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/closed_loop/virtual_time/pod_counters.h"
+#include "bench/closed_loop/virtual_time/virtual_clock.h"
+#include "collector/kube/cluster_state.h"
+#include "collector/kube/cluster_watcher.h"
+#include "collector/pipeline/pod_traffic.h"
+#include "collector/pipeline/publisher.h"
+#include "common/config.h"
+#include "common/model/inputs.h"
+#include "common/table/score_table_writer.h"
+#include "tests/support/fake_kube_objects.h"
+
+// The collector in virtual time: the product's ClusterState fed the pod and node objects a watch
+// would deliver (parsed by the collector's own parse_pod / parse_node), its PodTrafficReader
+// answered by the simulator's cAdvisor counters, and its Publisher writing a real shared-memory
+// table, all on a VirtualClock. The simulator plays Prometheus for the refresh's node query (the
+// answers the collector's parser would assemble) and drives the publisher's cluster thread by
+// hand. Not emulated: the refresh query's HTTP path (query plan, layout and speed side
+// questions, diagnosis), the watch's own delays (the loop adds its visibility delay), and the
+// gap that coalesces cluster-driven publishes (each binding is published at once).
+namespace netscore::sim {
+
+class VirtualCollector {
+ public:
+  // `pods`: the cAdvisor counters, read when `pod_series` says they carry the pod's namespace and
+  // name; without, the detection finds none, as it would.
+  VirtualCollector(const Config& config, const VirtualClock& clock, const std::string& table,
+                   const PodCounters& pods, bool pod_series);
+  ~VirtualCollector();
+
+  void add_node(const std::string& name);
+  // A watch event of a bound pod or of a deleted one; each published at once.
+  void pod_bound(const testing::kube::Pod& pod);
+  void pod_deleted(const std::string& uid);
+  // A refresh: the node query's answer, then what the pod reads find, published.
+  void refresh(std::vector<model::NodeSample> samples);
+  // The publisher's decay tick.
+  void tick();
+
+  const collector::ClusterState& state() const { return state_; }
+
+ private:
+  class Synced final : public collector::WatchStatusSource {
+   public:
+    collector::WatcherStatus status() const override;
+  };
+  class Counters;  // the PodTrafficSource over PodCounters
+
+  const Config& config_;
+  const VirtualClock& clock_;
+  collector::ClusterState state_;
+  Synced synced_;
+  ScoreTableWriter writer_;
+  collector::Publisher publisher_;
+  std::unique_ptr<Counters> counters_;
+  std::optional<collector::PodTrafficReader> pod_traffic_;
+};
+
+}  // namespace netscore::sim
