@@ -55,6 +55,11 @@ void ClusterState::measure_recent_pods(std::span<const model::MeasuredPod> measu
   ledger_.measure_recent_pods(measured, recent);
 }
 
+model::LearnedRates ClusterState::measured_per_pod() const {
+  std::lock_guard lock(mutex_);
+  return ledger_.measured_per_pod();
+}
+
 model::LearnedRates ClusterState::learned_per_pod() const {
   std::lock_guard lock(mutex_);
   return ledger_.learned_per_pod();

@@ -45,6 +45,7 @@ class ClusterState {
   void measure_recent_pods(std::span<const model::MeasuredPod> measured,
                            const model::LoadWindow& recent);
   model::LearnedRates learned_per_pod() const;
+  model::LearnedRates measured_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;
   std::optional<double> workload_transmit_rate(const std::string& workload) const;
   std::vector<std::string> nodes_of_pods(std::span<const std::string> names) const;

@@ -176,8 +176,7 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
   }
   const model::BuiltSnapshot& snapshot = model::build_snapshot(
       measured, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
-      synced && learning() ? cluster_->state.learned_per_pod() : model::LearnedRates{},
-      options_.scoring, snapshot_buffers_);
+      synced ? unknown_pod_rates() : model::LearnedRates{}, options_.scoring, snapshot_buffers_);
   const PublishCounts counts = writer_.publish(snapshot.entries, snapshot.info);
   if (synced && options_.correction.enabled)
     placement_records_.record(cluster_->state, writer_, options_.clocks.wall_ms());
@@ -203,6 +202,12 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
       std::chrono::duration_cast<std::chrono::nanoseconds>(options_.decay_tick).count();
   ++publishes_;
   return counts.stored;
+}
+
+model::LearnedRates Publisher::unknown_pod_rates() const {
+  if (learning()) return cluster_->state.learned_per_pod();
+  if (pod_traffic_in_use()) return cluster_->state.measured_per_pod();
+  return {};
 }
 
 void Publisher::log_answer(const Measurement& m) {

@@ -106,11 +106,16 @@ class Publisher {
   std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured,
                                  const std::vector<model::NodeSample>* fresh);
   void write_status();
-  bool learning() const {
-    return model::learns_workloads(
-        options_.correction,
-        status_.pod_traffic_state == static_cast<std::uint32_t>(shm::PodTrafficState::in_use));
+  bool pod_traffic_in_use() const {
+    return status_.pod_traffic_state == static_cast<std::uint32_t>(shm::PodTrafficState::in_use);
   }
+  bool learning() const {
+    return model::learns_workloads(options_.correction, pod_traffic_in_use());
+  }
+  // What a pod of an unknown workload is expected to cost: what workload learning fits, or where
+  // each pod's own traffic is read instead, the measured pods' mean; nothing without either (the
+  // snapshot then divides the nodes' traffic by their settled pods).
+  model::LearnedRates unknown_pod_rates() const;
 
   const Options options_;
   ScoreTableWriter& writer_;

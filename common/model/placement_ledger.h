@@ -135,6 +135,11 @@ class PlacementLedger {
   // What a pod of an unknown workload is expected to receive and transmit (the learned traffic
   // per running pod); nullopt in a direction before anything was learned in it.
   LearnedRates learned_per_pod() const;
+  // What a pod of an unknown workload is priced at where each pod's own traffic is read and
+  // nothing is learned: the measured pods' (running, and gone with their last measurement) mean
+  // plus kUnknownPodDeviations standard deviations, per direction; nullopt in a direction without
+  // a measured pod.
+  LearnedRates measured_per_pod() const;
   // The learned traffic per pod of a workload key ("ns/Kind/name"), nullopt when not known (yet).
   std::optional<double> workload_rate(const std::string& workload) const;
   std::optional<double> workload_transmit_rate(const std::string& workload) const;
@@ -177,7 +182,8 @@ class PlacementLedger {
     std::string key{};
     std::uint32_t pods = 0;      // running
     std::uint32_t departed = 0;  // in departed_
-    // Over its running pods measured at the last measure_pods(): sums and counts per direction.
+    // Over its pods measured at the last read, running or gone within the horizon (with their last
+    // measurement): sums and counts per direction.
     double measured_sum = 0, measured_transmit_sum = 0;
     std::uint32_t measured = 0, measured_transmit = 0;
   };

@@ -2,9 +2,11 @@
 // placed recently, and every bound pod at its prices.
 #include "common/model/placement_ledger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,8 +72,8 @@ void PlacementLedger::sum_workload_measurements() {
     w.measured_sum = w.measured_transmit_sum = 0;
     w.measured = w.measured_transmit = 0;
   }
-  for (const auto& [uid, pod] : pods_) {
-    if (pod.workload == kNoWorkload) continue;
+  const auto add = [&](const PodRecord& pod) {
+    if (pod.workload == kNoWorkload) return;
     Workload& w = workloads_[pod.workload];
     if (pod.measured_rate >= 0) {
       w.measured_sum += pod.measured_rate;
@@ -81,7 +83,39 @@ void PlacementLedger::sum_workload_measurements() {
       w.measured_transmit_sum += pod.measured_transmit_rate;
       ++w.measured_transmit;
     }
-  }
+  };
+  for (const auto& [uid, pod] : pods_) add(pod);
+  // A gone pod's last measurement still says what its workload's pods cost while the workload is
+  // known (as long as workload learning remembers it): the next pods of a CI project whose last
+  // pipeline just ended are priced by it, not at the cluster's average.
+  for (const Departed& gone : departed_) add(gone.pod);
+}
+
+LearnedRates PlacementLedger::measured_per_pod() const {
+  double receive = 0, transmit = 0, receive2 = 0, transmit2 = 0;  // sums and sums of squares
+  std::uint32_t received = 0, transmitted = 0;
+  const auto add = [&](const PodRecord& pod) {
+    if (pod.measured_rate >= 0) {
+      receive += pod.measured_rate;
+      receive2 += pod.measured_rate * pod.measured_rate;
+      ++received;
+    }
+    if (pod.measured_transmit_rate >= 0) {
+      transmit += pod.measured_transmit_rate;
+      transmit2 += pod.measured_transmit_rate * pod.measured_transmit_rate;
+      ++transmitted;
+    }
+  };
+  for (const auto& [uid, pod] : pods_) add(pod);
+  for (const Departed& gone : departed_) add(gone.pod);
+  // Mean plus kUnknownPodDeviations standard deviations: see pricing.h.
+  const auto hedged = [](double sum, double squares, std::uint32_t n) -> std::optional<double> {
+    if (n == 0) return std::nullopt;
+    const double mean = sum / n;
+    return mean + kUnknownPodDeviations * std::sqrt(std::max(0.0, squares / n - mean * mean));
+  };
+  return {.receive = hedged(receive, receive2, received),
+          .transmit = hedged(transmit, transmit2, transmitted)};
 }
 
 bool window_measures_pod(std::int64_t age_ms, const LoadWindow& read) {

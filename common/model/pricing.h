@@ -41,6 +41,15 @@ inline constexpr std::int64_t kOtherPodPrices = 1;
 // 0-16% at weight 3; on equal links it adds the same to every node.
 inline constexpr std::int64_t kIncomingPodPrices = 4;
 
+// Where each pod's own traffic is read, a pod of a workload nothing is known of is priced at the
+// measured pods' mean plus this many standard deviations (the mean plus deviations that Trimaran's
+// LoadVariationRiskBalancing scores nodes by): such pods come in bursts of one unknown workload
+// whose traffic is correlated, and a node that takes several of them carries that risk several
+// times over. At the mean alone the quietest nodes take a heavy burst together; 2 measured best of
+// 0 (the cluster's traffic per settled pod instead), 1, 2 and 3 over the benchmark's regimes
+// (bench/results/regimes.md).
+inline constexpr double kUnknownPodDeviations = 2.0;
+
 // The measured traffic per pod (a node's measurement over its pods' settled parts, summed over the
 // cluster) prices a pod once this many settled pods' worth of traffic is in the window: with less,
 // the division by a fraction of a pod would charge every pod a multiple of its node's measurement.

@@ -13,8 +13,9 @@ namespace {
 
 // A Prometheus duration ("1s", "900ms"), whole seconds when exact as the shipped defaults are.
 std::string scaled(const PromDuration& duration, double time_scale) {
-  return prom_duration(std::chrono::milliseconds(std::max<std::int64_t>(
-                           1, std::llround(static_cast<double>(duration.value.count()) / time_scale))))
+  return prom_duration(
+             std::chrono::milliseconds(std::max<std::int64_t>(
+                 1, std::llround(static_cast<double>(duration.value.count()) / time_scale))))
       .text;
 }
 
@@ -26,8 +27,7 @@ Environment scaled_environment(const Environment& policy_env, double time_scale)
   env["NETSCORE_REFRESH_INTERVAL"] = scaled(shipped.refresh_interval, time_scale);
   env["NETSCORE_TIME_RANGE"] = scaled(shipped.query.time_range, time_scale);
   env["NETSCORE_REBALANCE_REST"] = scaled(rebalance_rest(shipped), time_scale);
-  env["NETSCORE_REBALANCE_WINDOW"] =
-      scaled(rebalance_window(shipped), time_scale);
+  env["NETSCORE_REBALANCE_WINDOW"] = scaled(rebalance_window(shipped), time_scale);
   return env;
 }
 

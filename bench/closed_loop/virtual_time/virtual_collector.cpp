@@ -76,8 +76,8 @@ VirtualCollector::VirtualCollector(const Config& config, const VirtualClock& clo
 VirtualCollector::~VirtualCollector() = default;
 
 void VirtualCollector::add_node(const std::string& name) {
-  if (auto node = collector::parse_node(testing::kube::to_json(testing::kube::Node{.name = name}, true),
-                                        config_.label_rules)) {
+  if (auto node = collector::parse_node(
+          testing::kube::to_json(testing::kube::Node{.name = name}, true), config_.label_rules)) {
     state_.upsert_node(*node);
   }
 }

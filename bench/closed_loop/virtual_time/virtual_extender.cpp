@@ -26,7 +26,7 @@ VirtualExtender::VirtualExtender(const Config& config, const std::string& table,
 }
 
 std::optional<std::vector<std::int64_t>> VirtualExtender::prioritize(std::string_view pod_json,
-                                                                      std::int64_t now_mono_ns) {
+                                                                     std::int64_t now_mono_ns) {
   std::string body = R"({"Pod":)";
   body += pod_json;
   body += R"(,"NodeNames":)";

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -55,8 +56,9 @@ TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMea
   EXPECT_EQ(n1.priced_transmit.measurement, 1U);
   EXPECT_EQ(n1.priced_transmit.workload_measurement, 3U);
 
-  // A watch update keeps the measurement; a gone pod is taken out at its last; the next read
-  // replaces them all.
+  // A watch update keeps the measurement; a gone pod is taken out at its last, and its last
+  // still prices its workload's unmeasured pods while it is known; the next read replaces the
+  // running pods' measurements.
   state.upsert_pod(annotated, read);
   EXPECT_EQ(load_of(state.loads(at(read)), "n1").priced_receive.measurement, 1U);
   state.remove_pod("settled", read);
@@ -66,7 +68,9 @@ TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMea
   EXPECT_EQ(later.departed, 1U);
   EXPECT_DOUBLE_EQ(later.departed_known, 0.5 * 3000);
   EXPECT_EQ(later.priced_receive.measurement, 1U) << "the gone pod";
-  EXPECT_EQ(later.priced_receive.workload_measurement, 0U) << "nothing measured any more";
+  // Of the pods placed, only young is still pending: at the gone pod's last, half of it missing.
+  EXPECT_EQ(later.priced_receive.workload_measurement, 1U) << "young";
+  EXPECT_DOUBLE_EQ(later.pending_known, 0.5 * 3000);
 }
 
 // The recent read's rates are over its own range: a pod that held half of it sent half its rate's
@@ -104,6 +108,27 @@ TEST(PlacementLedger, ARecentReadPricesItsPodsOverThePartOfItsRangeTheyHeld) {
   EXPECT_DOUBLE_EQ(n1.pending_known, 0.3 * 1000 + 0.9 * 300 + 0.98 * 650);
   // Transmit: new at 20 over half the range, 40 B/s; old and newest at that, the workload's mean.
   EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 0.3 * 40 + 0.9 * 40 + 0.98 * 40);
+}
+
+// A pod of a workload nothing is known of, where each pod's traffic is read: the measured pods'
+// mean plus two standard deviations, a gone pod at its last measurement included.
+TEST(PlacementLedger, AnUnknownPodIsPricedAtTheMeasuredMeanPlusTwoDeviations) {
+  PlacementLedger state;
+  EXPECT_FALSE(state.measured_per_pod().receive) << "nothing measured";
+  for (const char* uid : {"a", "b", "c"}) {
+    state.upsert_pod({.uid = uid, .node = "n1", .name = std::string("shop/") + uid}, kLongAgo);
+  }
+  state.measure_pods(std::vector<MeasuredPod>{{.name = "shop/a", .receive = 100, .transmit = 7},
+                                              {.name = "shop/b", .receive = 200},
+                                              {.name = "shop/c", .receive = 300}},
+                     at(kNow));
+  state.remove_pod("c", kNow);
+  const LearnedRates priced = state.measured_per_pod();
+  // Mean 200; variance (100² + 200² + 300²) / 3 - 200² = 20000 / 3.
+  ASSERT_TRUE(priced.receive);
+  EXPECT_DOUBLE_EQ(*priced.receive, 200 + 2 * std::sqrt(20000.0 / 3));
+  ASSERT_TRUE(priced.transmit);
+  EXPECT_DOUBLE_EQ(*priced.transmit, 7) << "one pod measured: no deviation";
 }
 
 TEST(PlacementLedger, PodsPlacedSinceAreThoseOffTheHostNetworkStillMaybePending) {
