@@ -115,10 +115,11 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
               {"age_seconds", static_cast<double>(h.table_age_ns) * 1e-9},
               {"publish_id", h.publish_id}});
     j.end_object();
-    j.fields({{"scoring", h.verb == Verb::prioritize ? normalisation_name(h.normalisation) : ""},
-              {"nodes_asked", h.nodes_asked},
-              {"nodes_recorded", h.nodes_recorded},
-              {"nodes_overwritten", d.nodes_overwritten}});
+    j.fields(
+        {{"normalisation", h.verb == Verb::prioritize ? normalisation_name(h.normalisation) : ""},
+         {"nodes_asked", h.nodes_asked},
+         {"nodes_recorded", h.nodes_recorded},
+         {"nodes_overwritten", d.nodes_overwritten}});
     j.key("nodes");
     j.begin_array();
     for (const NodeDecision& n : d.nodes) {
