@@ -119,7 +119,7 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   shared_.spread.prioritize(settings, read, pod, now_mono_ns, scores, percent);
   FilterOutcome unfiltered;
   if (!shared_.filter_served.load(std::memory_order_relaxed) && filter_.constrains(args)) {
-    score_unfiltered_constraints(args, table, now_mono_ns, scores, unfiltered);
+    score_unfiltered_constraints(args, lookup, found, scores, unfiltered);
   }
   record_prioritize(shared_.decisions, config_.extender, args, lookup, found, scores, percent,
                     unfiltered.failed);
@@ -128,13 +128,13 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   return r;
 }
 
-void Handlers::score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table,
-                                            std::int64_t now_mono_ns,
+void Handlers::score_unfiltered_constraints(const ExtenderArgs& args, const Lookup& lookup,
+                                            std::span<const NodeScore> found,
                                             std::span<std::int64_t> scores,
                                             FilterOutcome& outcome) {
   // Prioritize cannot refuse a node; the lowest score steers the pod away unless another plugin
   // outweighs it, which is why the configuration needs the filter verb and the operator is told.
-  filter_.run(args, table, now_mono_ns, outcome);
+  filter_.run(args, lookup, found, outcome);
   for (const FailedNode& f : outcome.failed) scores[f.index] = 0;
   if (shared_.constraints_without_filter.fetch_add(1, std::memory_order_relaxed) == 0) {
     spdlog::warn(

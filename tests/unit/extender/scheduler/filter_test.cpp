@@ -170,6 +170,29 @@ TEST_F(FilterTest, StaleTableFollowsThePolicyWithoutAnError) {
   EXPECT_EQ(names(R"({})", stale).passed.size(), 6U);
 }
 
+// Prioritize's lookup serves its filter too: no table exists here, the rows given decide.
+TEST_F(FilterTest, ALookupAlreadyMadeDecidesWithoutReadingTheTable) {
+  std::string body = R"({"Pod":{"metadata":{"annotations":{"netscore.io/max-receive-rate":"4k"}}},)"
+                     R"("NodeNames":["slow","fast"]})";
+  ExtenderArgs args;
+  ASSERT_FALSE(parse_extender_args(body, args).has_value());
+  const Lookup lookup{.freshness = Freshness::fresh};
+  const std::vector<NodeScore> found = {
+      {{.rate = 100, .flags = shm::kEntryValid | shm::kEntryRateValid}, true},
+      {{.rate = 5000, .flags = shm::kEntryValid | shm::kEntryRateValid}, true}};
+  Filter filter(config_);
+  FilterOutcome outcome;
+  filter.run(args, lookup, found, outcome);
+  EXPECT_THAT(outcome.passed, ElementsAre(0U));
+  ASSERT_EQ(outcome.failed.size(), 1U);
+  EXPECT_EQ(outcome.failed[0].index, 1U);
+  EXPECT_EQ(outcome.failed[0].reason,
+            "netscore: node receive rate above the pod's netscore.io/max-receive-rate of 4k");
+  EXPECT_TRUE(outcome.looked_up);
+  EXPECT_EQ(outcome.freshness, Freshness::fresh);
+  EXPECT_EQ(outcome.found.size(), 2U);
+}
+
 TEST_F(FilterTest, LabelRulesFromTheTableWhenOnlyNamesAreSent) {
   publish();
   const Answer space = names(R"({"type":"space"})");
