@@ -7,6 +7,7 @@
 
 #include "collector/prometheus/promql.h"
 #include "collector/prometheus/query_builder.h"
+#include "common/kubernetes_names.h"
 
 namespace netscore::collector {
 namespace {
@@ -147,7 +148,7 @@ void find_node_labels(PrometheusApi& api, const std::string& selector,
                    .values = static_cast<std::uint32_t>(label_set.size()),
                    .example = *label_set.begin()};
     for (const auto& v : label_set) {
-      if (is_kubernetes_node_name(v)) ++f.node_names;
+      if (is_dns_subdomain(v)) ++f.node_names;
       if (nodenames.count(v) > 0) ++f.uname_matches;
     }
     if (f.node_names == 0) {
@@ -195,25 +196,10 @@ void suggest_settings(const QueryConfig& config, const std::string& selector, Di
 
 }  // namespace
 
-bool is_kubernetes_node_name(std::string_view name) {
-  if (name.empty() || name.size() > 253) return false;
-  std::size_t part_start = 0;
-  for (std::size_t i = 0; i <= name.size(); ++i) {
-    if (i == name.size() || name[i] == '.') {
-      if (i == part_start || name[part_start] == '-' || name[i - 1] == '-') return false;
-      part_start = i + 1;
-      continue;
-    }
-    const char c = name[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
-  }
-  return true;
-}
-
 NameFilter remove_non_node_names(std::vector<model::NodeSample>& samples) {
   NameFilter filter;
   std::erase_if(samples, [&filter](const model::NodeSample& s) {
-    if (is_kubernetes_node_name(s.node)) return false;
+    if (is_dns_subdomain(s.node)) return false;
     if (filter.rejected++ == 0) filter.example = s.node;
     return true;
   });
