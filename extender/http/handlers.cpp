@@ -1,7 +1,7 @@
 #include "extender/http/handlers.h"
 
 #include <algorithm>
-#include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/model/prioritize.h"
 #include "common/model_settings.h"
+#include "common/parse_number.h"
 #include "common/pod_annotations.h"
 #include "extender/scheduler/decision_recording.h"
 #include "extender/scheduler/freshness.h"
@@ -210,12 +211,10 @@ Response Handlers::table(std::string_view query, std::string_view accept,
     if (param == "format=json") as_json = true;
     if (param == "format=html") as_html = true;
     if (param.starts_with("refresh=")) {
-      const auto value = param.substr(8);
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), refresh);
-      if (ec != std::errc{} || end != value.data() + value.size() || refresh == 0 ||
-          refresh > 3600) {
+      const std::optional<unsigned> seconds = parse_number<unsigned>(param.substr(8));
+      if (!seconds || *seconds == 0 || *seconds > 3600)
         return json_error(400, Verb::table, "refresh must be a number of seconds from 1 to 3600");
-      }
+      refresh = *seconds;
     }
   }
   if (as_text) return text(200, Verb::table, render_table_text(view));

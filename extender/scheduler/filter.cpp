@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -15,6 +13,7 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
+#include "common/parse_number.h"
 #include "common/quantity.h"
 #include "common/model/figures.h"
 #include "extender/scheduler/link_figures.h"
@@ -44,13 +43,10 @@ enum ReasonSlot : std::size_t {
 std::optional<double> parse_utilisation(std::string_view text) {
   const bool percent = !text.empty() && text.back() == '%';
   if (percent) text.remove_suffix(1);
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
-      !std::isfinite(value) || value < 0)
-    return std::nullopt;
-  if (percent) value /= 100;
-  if (value > 1) return std::nullopt;
+  std::optional<double> value = parse_number<double>(text);
+  if (!value || *value < 0) return std::nullopt;
+  if (percent) *value /= 100;
+  if (*value > 1) return std::nullopt;
   return value;
 }
 
