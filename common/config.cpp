@@ -1,5 +1,4 @@
 #include "common/config.h"
-#include "common/config_options.h"
 
 #include <unistd.h>
 
@@ -15,6 +14,9 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "common/config_options.h"
+#include "common/config_values.h"
 
 extern char** environ;
 

@@ -93,7 +93,7 @@ const std::array kOptionTable{
     Option{"NETSCORE_MAX_NODES", "16384", kCollector,
            "most nodes the table holds; more are counted as overflow",
            [](Config& c, std::string_view v) {
-             c.shm.capacity = parse_number<std::uint32_t>(v, 1, 1U << 20, "a node count");
+             c.shm.capacity = parse_in_range<std::uint32_t>(v, 1, 1U << 20, "a node count");
            }},
     Option{"NETSCORE_SHM_MODE", "0600", kCollector,
            "file mode the collector creates the table with",
@@ -145,7 +145,7 @@ const std::array kOptionTable{
     Option{"NETSCORE_PROMETHEUS_RETRIES", "2", kCollector,
            "extra attempts within one refresh, with backoff",
            [](Config& c, std::string_view v) {
-             c.prometheus.retries = parse_number<unsigned>(v, 0, 10, "a count");
+             c.prometheus.retries = parse_in_range<unsigned>(v, 0, 10, "a count");
            }},
     Option{"NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE", "", kCollector,
            "file holding a bearer token, re-read when it changes (empty: none)",
@@ -259,19 +259,19 @@ const std::array kOptionTable{
     Option{"NETSCORE_EXPLAIN_DECISIONS", "4096", kExtender, kExplainDecisionsHelp,
            [](Config& c, std::string_view v) {
              c.extender.explain_decisions =
-                 is_off(v) ? 0 : parse_number<std::uint32_t>(v, 0, 1U << 20, "a decision count");
+                 is_off(v) ? 0 : parse_in_range<std::uint32_t>(v, 0, 1U << 20, "a decision count");
            }},
     Option{"NETSCORE_EXPLAIN_NODES", "32768", kExtender, kExplainNodesHelp,
            [](Config& c, std::string_view v) {
              c.extender.explain_nodes =
-                 parse_number<std::uint32_t>(v, 1, 1U << 24, "a node record count");
+                 parse_in_range<std::uint32_t>(v, 1, 1U << 24, "a node record count");
            }},
     Option{"NETSCORE_URL_PREFIX", "", kExtender,
            "path before /filter and /prioritize, e.g. /netscore",
            [](Config& c, std::string_view v) { c.extender.url_prefix = parse_url_prefix(v); }},
     Option{"NETSCORE_THREADS", "1", kExtender, "server threads (0: one per hardware thread)",
            [](Config& c, std::string_view v) {
-             c.extender.threads = parse_number<unsigned>(v, 0, 256, "a thread count");
+             c.extender.threads = parse_in_range<unsigned>(v, 0, 256, "a thread count");
              if (c.extender.threads == 0)
                c.extender.threads = std::max(1U, std::thread::hardware_concurrency());
            }},
@@ -291,7 +291,7 @@ const std::array kOptionTable{
            "connections served at once; more are closed",
            [](Config& c, std::string_view v) {
              c.extender.max_connections =
-                 parse_number<unsigned>(v, 1, 1U << 20, "a connection count");
+                 parse_in_range<unsigned>(v, 1, 1U << 20, "a connection count");
            }},
     Option{
         "NETSCORE_NORMALISATION", "request", kExtender,
@@ -315,7 +315,7 @@ const std::array kOptionTable{
     Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender,
            "0..10 score for unknown nodes and stale tables",
            [](Config& c, std::string_view v) {
-             c.extender.neutral_score = parse_number<int>(v, 0, 10, "a score");
+             c.extender.neutral_score = parse_in_range<int>(v, 0, 10, "a score");
            }},
     Option{"NETSCORE_LABEL_RULES", "", kBoth,
            "filter rules podAnnotation=value:nodeLabel=value separated by ';' (a pod annotated so "
@@ -400,13 +400,13 @@ const std::array kOptionTable{
            "over-utilised: more than this many points (utilisation x 100) above the nodes' mean; "
            "the descheduler's LowNodeUtilization targetThresholds with useDeviationThresholds",
            [](Config& c, std::string_view v) {
-             c.rebalance.target_points = parse_number<double>(v, 0, 100, "points");
+             c.rebalance.target_points = parse_in_range<double>(v, 0, 100, "points");
            }},
     Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector,
            "under-utilised: at least this many points below the nodes' mean (nothing is nominated "
            "without such a node); the descheduler's thresholds with useDeviationThresholds",
            [](Config& c, std::string_view v) {
-             c.rebalance.low_points = parse_number<double>(v, 0, 100, "points");
+             c.rebalance.low_points = parse_in_range<double>(v, 0, 100, "points");
            }},
     Option{"NETSCORE_REBALANCE_MIN_POD_AGE", "20m", kCollector,
            "pods younger than this are not nominated: the descheduler's DefaultEvictor minPodAge",

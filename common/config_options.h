@@ -4,16 +4,11 @@
 #include <string>
 #include <string_view>
 
-#include "common/config.h"
+#include "common/config_types.h"
 
 // The table of NETSCORE_* options (name, default, components, documentation, parser), apart from
 // the loader in config.cpp that reads them from the environment and flags and reports errors.
 namespace netscore {
-
-// Thrown by a field parser; the loader adds the variable name and the value.
-struct BadValue {
-  std::string expected;
-};
 
 constexpr unsigned kBoth =
     static_cast<unsigned>(Component::collector) | static_cast<unsigned>(Component::extender);

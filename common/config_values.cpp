@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 
 #include "common/prometheus_names.h"
 #include "common/quantity.h"
@@ -126,12 +128,9 @@ HostPort parse_host_port(std::string_view text) {
     throw bad;
   }
   const auto port_text = text.substr(colon + 1);
-  std::uint16_t port = 0;
-  const auto [end, ec] =
-      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc{} || end != port_text.data() + port_text.size() || port_text.empty())
-    throw bad;
-  return {std::string(host), port};
+  const std::optional<std::uint16_t> port = parse_number<std::uint16_t>(port_text);
+  if (!port) throw bad;
+  return {std::string(host), *port};
 }
 
 // The scheduler appends "/<verb>" to its urlPrefix; ours is the path part, normalised to

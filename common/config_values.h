@@ -1,30 +1,36 @@
 #pragma once
 
 #include <array>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "common/config.h"
-#include "common/config_options.h"
+#include "common/config_types.h"
+#include "common/duration.h"
+#include "common/parse_number.h"
 
 // The value parsers behind the option table: each turns one NETSCORE_* value into a field or
 // throws BadValue naming what was expected.
 namespace netscore {
 
+// Thrown by a field parser; the loader adds the variable name and the value.
+struct BadValue {
+  std::string expected;
+};
+
+// A number from min to max (parse_number's rule), or BadValue naming `what` and the range.
 template <class T>
-T parse_number(std::string_view text, T min, T max, const char* what) {
-  T value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
+T parse_in_range(std::string_view text, T min, T max, const char* what) {
+  const std::optional<T> value = parse_number<T>(text);
+  if (!value || *value < min || *value > max) {
     throw BadValue{std::string(what) + " from " + std::to_string(min) + " to " +
                    std::to_string(max)};
   }
-  return value;
+  return *value;
 }
 
 template <class E, std::size_t N>

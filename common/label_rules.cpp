@@ -6,6 +6,7 @@
 #include <boost/algorithm/string/classification.hpp>
 #include <boost/algorithm/string/trim.hpp>
 
+#include "common/kubernetes_names.h"
 #include "common/model/table_records.h"
 
 namespace netscore {
@@ -24,17 +25,10 @@ bool label_value_ok(std::string_view v) {
                      [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
 }
 
-bool dns_subdomain_ok(std::string_view v) {
-  if (v.empty() || v.size() > 253 || !alnum(v.front()) || !alnum(v.back())) return false;
-  return std::all_of(v.begin(), v.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
-  });
-}
-
 bool qualified_name_ok(std::string_view key) {
   const auto slash = key.find('/');
   const std::string_view name = slash == std::string_view::npos ? key : key.substr(slash + 1);
-  if (slash != std::string_view::npos && !dns_subdomain_ok(key.substr(0, slash))) return false;
+  if (slash != std::string_view::npos && !is_dns_subdomain(key.substr(0, slash))) return false;
   return !name.empty() && label_value_ok(name);
 }
 

@@ -8,7 +8,8 @@
 
 #include "collector/pipeline/check.h"
 #include "collector/pipeline/measure.h"
-#include "collector/prometheus/prometheus_client.h"
+#include "collector/prometheus/prometheus_api.h"
+#include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
 
 namespace netscore::collector {
@@ -75,7 +76,6 @@ std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& 
 int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostream& out) {
   OneShotMeasurer one_shot(config, "netscore-collector --print-rules");
   const Measurement m = one_shot.measure(eval_time_ms);
-  PrometheusClient& client = one_shot.client;
   const Measurer& measurer = one_shot.measurer;
   // The node label alone: the utilisation reads the counters whatever else the plan found.
   const QueryConfig query = rebalance_query_config(config);
@@ -86,18 +86,18 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
         << m.error << "\n";
     return 1;
   }
-  const std::string promql = build_utilisation_query(query, measurer.shape());
-  const HttpResult result = client.query(promql, eval_time_ms);
-  if (!result.ok()) {
-    out << "# FAIL: the utilisation query failed: " << describe_failure(result) << "\n";
-    return 1;
-  }
-  const ParsedVector utilisation = parse_vector_response(result.body, "instance");
+  PrometheusApi api(one_shot.client, {});
+  const ApiResult<ParsedVector> utilisation = api.query(
+      {.promql = build_utilisation_query(query, measurer.shape()), .node_label = "instance"},
+      eval_time_ms);
   if (!utilisation.ok()) {
-    out << "# FAIL: the utilisation query's answer: " << utilisation.error << "\n";
+    // A request that failed, or an answer that did not decode.
+    out << (utilisation.http_status == 200 ? "# FAIL: the utilisation query's answer: "
+                                           : "# FAIL: the utilisation query failed: ")
+        << utilisation.error << "\n";
     return 1;
   }
-  const std::size_t covered = report_coverage(m, utilisation, out);
+  const std::size_t covered = report_coverage(m, *utilisation.value, out);
   if (covered == 0) {
     out << "# FAIL: no node measured by the refresh has a utilisation"
         << (m.samples.empty() ? " (it measured none: netscore-collector --check says why)" : "")

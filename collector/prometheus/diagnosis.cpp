@@ -7,6 +7,7 @@
 
 #include "collector/prometheus/promql.h"
 #include "collector/prometheus/query_builder.h"
+#include "common/kubernetes_names.h"
 
 namespace netscore::collector {
 namespace {
@@ -74,27 +75,131 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
-}  // namespace
+// The metric's devices, most series first; false after saying why there are none to look at.
+bool find_devices(PrometheusApi& api, const QueryConfig& config, std::int64_t eval_time_ms,
+                  Diagnosis& d) {
+  const Answer devices = ask(api, build_devices_query(config.metric), "device", eval_time_ms);
+  if (!devices.error.empty()) {
+    d.findings.push_back("Asking Prometheus for the devices of " + config.metric +
+                         " failed: " + devices.error + ".");
+    return false;
+  }
+  for (const auto& row : devices.rows) d.devices.push_back(row.node);
+  if (!d.devices.empty()) return true;
+  const Answer uname = ask(api, build_uname_nodenames_query(), "nodename", eval_time_ms);
+  d.findings.push_back("Prometheus has no series of " + config.metric +
+                       " at all: is node-exporter scraped, or for a recording rule, "
+                       "is the rule loaded? (NETSCORE_RECEIVE_METRIC)");
+  if (uname.error.empty() && uname.rows.empty())
+    d.findings.push_back("node_uname_info does not exist either.");
+  return false;
+}
 
-bool is_kubernetes_node_name(std::string_view name) {
-  if (name.empty() || name.size() > 253) return false;
-  std::size_t part_start = 0;
-  for (std::size_t i = 0; i <= name.size(); ++i) {
-    if (i == name.size() || name[i] == '.') {
-      if (i == part_start || name[part_start] == '-' || name[i - 1] == '-') return false;
-      part_start = i + 1;
+// The device to look for node labels on: empty when the configured interface has series, else
+// the first that is not virtual, suggested as NETSCORE_INTERFACE.
+std::string device_to_try(PrometheusApi& api, const QueryConfig& config, std::int64_t eval_time_ms,
+                          Diagnosis& d) {
+  const Answer matched =
+      ask(api, build_devices_query(config.metric, "{" + device_matcher(config) + "}"), "device",
+          eval_time_ms);
+  if (matched.error.empty() && !matched.rows.empty()) return {};
+  const auto uplink = std::find_if(d.devices.begin(), d.devices.end(),
+                                   [](const std::string& dev) { return !is_virtual(dev); });
+  const std::string device = uplink != d.devices.end() ? *uplink : d.devices.front();
+  d.findings.push_back("No series of " + config.metric + " has " + device_matcher(config) +
+                       " (NETSCORE_INTERFACE); its devices are " + join(d.devices, ", ", 12) + ".");
+  d.settings.push_back("NETSCORE_INTERFACE=" + device);
+  if (config.interface_regex) d.settings.push_back("NETSCORE_INTERFACE_REGEX=false");
+  return device;
+}
+
+// node_uname_info's nodenames, and whether they join the metric on instance.
+std::set<std::string> check_uname(PrometheusApi& api, const std::string& selector,
+                                  std::int64_t eval_time_ms, Diagnosis& d) {
+  std::set<std::string> nodenames;
+  const Answer uname = ask(api, build_uname_nodenames_query(), "nodename", eval_time_ms);
+  for (const auto& row : uname.rows) nodenames.insert(row.node);
+  if (nodenames.empty()) {
+    d.findings.push_back(
+        "node_uname_info does not exist, so NETSCORE_QUERY_MODE=uname cannot work.");
+    return nodenames;
+  }
+  const Answer joined = ask(api, build_uname_join_query(selector), "nodename", eval_time_ms);
+  d.uname_available = joined.error.empty() && !joined.rows.empty();
+  if (!d.uname_available) {
+    d.findings.push_back("node_uname_info exists but does not join " + selector + " on instance" +
+                         (joined.error.empty() ? "" : " (" + joined.error + ")") + ".");
+  }
+  return nodenames;
+}
+
+// The labels of the metric's series whose every value is a node name, best first.
+void find_node_labels(PrometheusApi& api, const std::string& selector,
+                      const std::set<std::string>& nodenames, std::int64_t eval_time_ms,
+                      Diagnosis& d) {
+  std::map<std::string, std::set<std::string>> values;
+  if (const std::string error = label_values(api, selector, eval_time_ms, values); !error.empty()) {
+    d.findings.push_back("Reading the labels of " + selector + " failed: " + error + ".");
+  }
+  for (const auto& [label, label_set] : values) {
+    if (std::find(kNotNodeLabels.begin(), kNotNodeLabels.end(), label) != kNotNodeLabels.end())
+      continue;
+    LabelFinding f{.label = label,
+                   .values = static_cast<std::uint32_t>(label_set.size()),
+                   .example = *label_set.begin()};
+    for (const auto& v : label_set) {
+      if (is_dns_subdomain(v)) ++f.node_names;
+      if (nodenames.count(v) > 0) ++f.uname_matches;
+    }
+    if (f.node_names == 0) {
+      if (label_rank(label) < static_cast<int>(auto_node_labels().size())) {
+        d.findings.push_back("Label " + label + " holds values like \"" + f.example +
+                             "\", which are not node names.");
+      }
       continue;
     }
-    const char c = name[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+    // Every value must be a node name, and where node_uname_info knows the nodes, some must be
+    // theirs.
+    if (f.node_names == f.values && (nodenames.empty() || f.uname_matches > 0))
+      d.labels.push_back(std::move(f));
   }
-  return true;
+  std::sort(d.labels.begin(), d.labels.end(), [](const LabelFinding& a, const LabelFinding& b) {
+    if (a.uname_matches != b.uname_matches) return a.uname_matches > b.uname_matches;
+    if (label_rank(a.label) != label_rank(b.label))
+      return label_rank(a.label) < label_rank(b.label);
+    return a.values > b.values;
+  });
 }
+
+// The layout the findings point to: the best node label, node_uname_info, or neither.
+void suggest_settings(const QueryConfig& config, const std::string& selector, Diagnosis& d) {
+  if (!d.labels.empty()) {
+    const LabelFinding& best = d.labels.front();
+    std::vector<std::string> names;
+    for (const auto& f : d.labels)
+      names.push_back(f.label + " (" + std::to_string(f.values) + " values, e.g. \"" + f.example +
+                      "\")");
+    d.findings.push_back("Labels carrying node-like names: " + join(names, ", ", 5) + ".");
+    if (config.mode != QueryMode::label) d.settings.push_back("NETSCORE_QUERY_MODE=label");
+    d.settings.push_back("NETSCORE_NODE_LABEL=" + best.label);
+  } else if (d.uname_available) {
+    d.findings.push_back("No label of " + selector +
+                         " carries node names, but node_uname_info{nodename} joins on instance.");
+    if (config.mode != QueryMode::uname) d.settings.push_back("NETSCORE_QUERY_MODE=uname");
+  } else {
+    d.findings.push_back(
+        "No label of " + selector +
+        " carries node names and node_uname_info does not help: relabel node-exporter's targets "
+        "(e.g. instance from __meta_kubernetes_pod_node_name) or use NETSCORE_QUERY_MODE=custom.");
+  }
+}
+
+}  // namespace
 
 NameFilter remove_non_node_names(std::vector<model::NodeSample>& samples) {
   NameFilter filter;
   std::erase_if(samples, [&filter](const model::NodeSample& s) {
-    if (is_kubernetes_node_name(s.node)) return false;
+    if (is_dns_subdomain(s.node)) return false;
     if (filter.rejected++ == 0) filter.example = s.node;
     return true;
   });
@@ -123,107 +228,12 @@ std::string Diagnosis::summary() const {
 
 Diagnosis diagnose(PrometheusApi& api, const QueryConfig& config, std::int64_t eval_time_ms) {
   Diagnosis d;
-  const Answer devices = ask(api, build_devices_query(config.metric), "device", eval_time_ms);
-  if (!devices.error.empty()) {
-    d.findings.push_back("Asking Prometheus for the devices of " + config.metric +
-                         " failed: " + devices.error + ".");
-    return d;
-  }
-  for (const auto& row : devices.rows) d.devices.push_back(row.node);
-  if (d.devices.empty()) {
-    const Answer uname = ask(api, build_uname_nodenames_query(), "nodename", eval_time_ms);
-    d.findings.push_back("Prometheus has no series of " + config.metric +
-                         " at all: is node-exporter scraped, or for a recording rule, "
-                         "is the rule loaded? (NETSCORE_RECEIVE_METRIC)");
-    if (uname.error.empty() && uname.rows.empty())
-      d.findings.push_back("node_uname_info does not exist either.");
-    return d;
-  }
-
-  const Answer matched =
-      ask(api, build_devices_query(config.metric, "{" + device_matcher(config) + "}"), "device",
-          eval_time_ms);
-  std::string device;
-  const bool configured_matches = matched.error.empty() && !matched.rows.empty();
-  if (!configured_matches) {
-    const auto uplink = std::find_if(d.devices.begin(), d.devices.end(),
-                                     [](const std::string& dev) { return !is_virtual(dev); });
-    device = uplink != d.devices.end() ? *uplink : d.devices.front();
-    d.findings.push_back("No series of " + config.metric + " has " + device_matcher(config) +
-                         " (NETSCORE_INTERFACE); its devices are " + join(d.devices, ", ", 12) +
-                         ".");
-    d.settings.push_back("NETSCORE_INTERFACE=" + device);
-    if (config.interface_regex) d.settings.push_back("NETSCORE_INTERFACE_REGEX=false");
-  }
-  const std::string selector = build_diagnosis_selector(config, device);
-
-  std::set<std::string> nodenames;
-  const Answer uname = ask(api, build_uname_nodenames_query(), "nodename", eval_time_ms);
-  for (const auto& row : uname.rows) nodenames.insert(row.node);
-  if (nodenames.empty()) {
-    d.findings.push_back(
-        "node_uname_info does not exist, so NETSCORE_QUERY_MODE=uname cannot work.");
-  } else {
-    const Answer joined = ask(api, build_uname_join_query(selector), "nodename", eval_time_ms);
-    d.uname_available = joined.error.empty() && !joined.rows.empty();
-    if (!d.uname_available) {
-      d.findings.push_back("node_uname_info exists but does not join " + selector + " on instance" +
-                           (joined.error.empty() ? "" : " (" + joined.error + ")") + ".");
-    }
-  }
-
-  std::map<std::string, std::set<std::string>> values;
-  if (const std::string error = label_values(api, selector, eval_time_ms, values); !error.empty()) {
-    d.findings.push_back("Reading the labels of " + selector + " failed: " + error + ".");
-  }
-  for (const auto& [label, label_set] : values) {
-    if (std::find(kNotNodeLabels.begin(), kNotNodeLabels.end(), label) != kNotNodeLabels.end())
-      continue;
-    LabelFinding f{.label = label,
-                   .values = static_cast<std::uint32_t>(label_set.size()),
-                   .example = *label_set.begin()};
-    for (const auto& v : label_set) {
-      if (is_kubernetes_node_name(v)) ++f.node_names;
-      if (nodenames.count(v) > 0) ++f.uname_matches;
-    }
-    if (f.node_names == 0) {
-      if (label_rank(label) < static_cast<int>(auto_node_labels().size())) {
-        d.findings.push_back("Label " + label + " holds values like \"" + f.example +
-                             "\", which are not node names.");
-      }
-      continue;
-    }
-    // Every value must be a node name, and where node_uname_info knows the nodes, some must be
-    // theirs.
-    if (f.node_names == f.values && (nodenames.empty() || f.uname_matches > 0))
-      d.labels.push_back(std::move(f));
-  }
-  std::sort(d.labels.begin(), d.labels.end(), [](const LabelFinding& a, const LabelFinding& b) {
-    if (a.uname_matches != b.uname_matches) return a.uname_matches > b.uname_matches;
-    if (label_rank(a.label) != label_rank(b.label))
-      return label_rank(a.label) < label_rank(b.label);
-    return a.values > b.values;
-  });
-
-  if (!d.labels.empty()) {
-    const LabelFinding& best = d.labels.front();
-    std::vector<std::string> names;
-    for (const auto& f : d.labels)
-      names.push_back(f.label + " (" + std::to_string(f.values) + " values, e.g. \"" + f.example +
-                      "\")");
-    d.findings.push_back("Labels carrying node-like names: " + join(names, ", ", 5) + ".");
-    if (config.mode != QueryMode::label) d.settings.push_back("NETSCORE_QUERY_MODE=label");
-    d.settings.push_back("NETSCORE_NODE_LABEL=" + best.label);
-  } else if (d.uname_available) {
-    d.findings.push_back("No label of " + selector +
-                         " carries node names, but node_uname_info{nodename} joins on instance.");
-    if (config.mode != QueryMode::uname) d.settings.push_back("NETSCORE_QUERY_MODE=uname");
-  } else {
-    d.findings.push_back(
-        "No label of " + selector +
-        " carries node names and node_uname_info does not help: relabel node-exporter's targets "
-        "(e.g. instance from __meta_kubernetes_pod_node_name) or use NETSCORE_QUERY_MODE=custom.");
-  }
+  if (!find_devices(api, config, eval_time_ms, d)) return d;
+  const std::string selector =
+      build_diagnosis_selector(config, device_to_try(api, config, eval_time_ms, d));
+  const std::set<std::string> nodenames = check_uname(api, selector, eval_time_ms, d);
+  find_node_labels(api, selector, nodenames, eval_time_ms, d);
+  suggest_settings(config, selector, d);
   return d;
 }
 

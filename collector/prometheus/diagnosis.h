@@ -15,12 +15,8 @@
 // `netscore-collector --check` and, once per failing streak, by the refresh loop.
 namespace netscore::collector {
 
-// Kubernetes node names are DNS subdomains (RFC 1123): lowercase alphanumerics, '-' and '.',
-// each dot-separated part starting and ending alphanumeric, at most 253 bytes. `10.0.0.2:9100`
-// (a scrape address) is not one.
-bool is_kubernetes_node_name(std::string_view name);
-
-// Samples whose name can never be a node's, moved out of a parsed answer.
+// Samples whose name can never be a node's (Kubernetes node names are DNS subdomains,
+// is_dns_subdomain), moved out of a parsed answer.
 struct NameFilter {
   std::uint32_t rejected = 0;
   std::string example;  // the first rejected name

@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -145,101 +147,145 @@ std::string read_envelope(const rapidjson::Document& doc, std::vector<std::strin
   return {};
 }
 
-ParsedVector parse(std::span<const RequestAnswer> answers, std::string_view node_label,
-                   std::string_view kind_label, bool score_is_rate, const Aliases& aliases) {
-  ParsedVector out;
-  // The node names below point into the buffers: they live until the end.
-  std::vector<rapidjson::Document> docs(answers.size());
+// A refresh's answers parsed in situ; the node names read from them point into `buffers`.
+struct ParsedAnswers {
+  std::vector<rapidjson::Document> docs;
   // In-situ parsing on a copy: RapidJSON then leaves every string where it is instead of copying
   // it into the document, a fifth less time than parsing the answer as it is, copy included.
-  std::vector<std::string> buffers(answers.size());
-  std::vector<const rapidjson::Value*> results(answers.size(), nullptr);
-  std::size_t total = 0;
+  std::vector<std::string> buffers;
+  std::vector<const rapidjson::Value*> results;  // each answer's array of series
+  std::size_t series = 0;
+};
+
+// False after setting out.error when an answer is malformed or failed.
+bool parse_answers(std::span<const RequestAnswer> answers, ParsedAnswers& parsed,
+                   ParsedVector& out) {
+  parsed.docs.resize(answers.size());
+  parsed.buffers.resize(answers.size());
+  parsed.results.assign(answers.size(), nullptr);
   for (std::size_t i = 0; i < answers.size(); ++i) {
     // Parsed as a NUL-terminated string, which RapidJSON scans with SIMD: a NUL byte would end the
     // answer early, and JSON holds none.
     if (const auto nul = answers[i].body.find('\0'); nul != std::string::npos) {
       out.error = "unparsable response: a NUL byte at offset " + std::to_string(nul);
-      return out;
+      return false;
     }
-    buffers[i] = answers[i].body;
-    docs[i].ParseInsitu(buffers[i].data());
-    out.error = read_envelope(docs[i], out.warnings, results[i]);
-    if (!out.ok()) return out;
-    total += results[i]->Size();
+    parsed.buffers[i] = answers[i].body;
+    parsed.docs[i].ParseInsitu(parsed.buffers[i].data());
+    out.error = read_envelope(parsed.docs[i], out.warnings, parsed.results[i]);
+    if (!out.ok()) return false;
+    parsed.series += parsed.results[i]->Size();
   }
-  out.samples.reserve(total);
-  const std::string label(node_label);
-  const std::string kind(kind_label);
-  // Each node's sample, by name; the annotations wait for every score series to be read, as a
-  // node's annotation may come before its score.
-  std::unordered_map<std::string_view, std::size_t> sample_of;
-  sample_of.reserve(total);
+  return true;
+}
+
+// Reads series into samples: a score series becomes a node's sample; an annotation waits until
+// every score series is read, as a node's annotation may come before its score.
+class SeriesReader {
+ public:
+  SeriesReader(std::string_view node_label, std::string_view kind_label, bool score_is_rate,
+               const Aliases& aliases, std::size_t series, ParsedVector& out)
+      : label_(node_label),
+        kind_(kind_label),
+        score_is_rate_(score_is_rate),
+        aliases_(aliases),
+        out_(out) {
+    out_.samples.reserve(series);
+    sample_of_.reserve(series);
+  }
+
+  // One series of an answer whose untagged series are `untagged` (nullopt: score series).
+  void read(const rapidjson::Value& s, const std::optional<Part>& untagged) {
+    if (!s.IsObject()) {
+      ++(untagged ? out_.rate_series : out_.series);
+      if (!untagged) ++out_.not_a_number;
+      return;
+    }
+    const auto metric = s.FindMember("metric");
+    const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
+    const std::string_view kind_value = !kind_.empty() && has_metric
+                                            ? string_member(metric->value, kind_.c_str())
+                                            : std::string_view{};
+    const std::optional<Part> part =
+        kind_value.empty() ? untagged : annotation_part(kind_value, aliases_);
+    // An annotating request holds no scores: a series of no part of it is no part of the answer.
+    if (!part && untagged) {
+      ++out_.rate_series;
+      return;
+    }
+    ++(part ? out_.rate_series : out_.series);
+    const std::string_view node =
+        has_metric ? string_member(metric->value, label_.c_str()) : std::string_view{};
+    const std::optional<double> number = sample_value(s);
+    if (part) {
+      // These only annotate a score series; problems with them are the score's to report.
+      if (!node.empty() && number) annotations_.push_back({*part, node, *number});
+      return;
+    }
+    add_sample(node, number);
+  }
+
+  // The parts each sample has been annotated with, as bits: the first annotation of a part wins.
+  void annotate_samples() {
+    std::vector<std::uint8_t> annotated(out_.samples.size(), 0);
+    for (const Annotation& a : annotations_) {
+      const auto it = sample_of_.find(a.node);
+      if (it == sample_of_.end()) continue;
+      const auto bit = static_cast<std::uint8_t>(1U << static_cast<unsigned>(a.part));
+      if ((annotated[it->second] & bit) != 0) {
+        ++out_.duplicate_part;
+        continue;
+      }
+      annotated[it->second] |= bit;
+      annotate(out_.samples[it->second], a.part, a.value, score_is_rate_);
+    }
+  }
+
+ private:
   struct Annotation {
     Part part;
     std::string_view node;
     double value;
   };
-  std::vector<Annotation> annotations;
+
+  void add_sample(std::string_view node, const std::optional<double>& number) {
+    if (node.empty()) {
+      ++out_.missing_label;
+      return;
+    }
+    if (!number) {
+      ++out_.not_a_number;
+      return;
+    }
+    if (!sample_of_.emplace(node, out_.samples.size()).second) {
+      ++out_.duplicate_node;
+      return;
+    }
+    out_.samples.push_back({.node = std::string(node),
+                            .value = *number,
+                            .rate = score_is_rate_ ? *number : 0,
+                            .rate_valid = score_is_rate_ && std::isfinite(*number)});
+  }
+
+  const std::string label_;
+  const std::string kind_;
+  const bool score_is_rate_;
+  const Aliases& aliases_;
+  ParsedVector& out_;
+  std::unordered_map<std::string_view, std::size_t> sample_of_;
+  std::vector<Annotation> annotations_;
+};
+
+ParsedVector parse(std::span<const RequestAnswer> answers, std::string_view node_label,
+                   std::string_view kind_label, bool score_is_rate, const Aliases& aliases) {
+  ParsedVector out;
+  ParsedAnswers parsed;
+  if (!parse_answers(answers, parsed, out)) return out;
+  SeriesReader reader(node_label, kind_label, score_is_rate, aliases, parsed.series, out);
   for (std::size_t i = 0; i < answers.size(); ++i) {
-    for (const auto& s : results[i]->GetArray()) {
-      if (!s.IsObject()) {
-        ++(answers[i].untagged ? out.rate_series : out.series);
-        if (!answers[i].untagged) ++out.not_a_number;
-        continue;
-      }
-      const auto metric = s.FindMember("metric");
-      const bool has_metric = metric != s.MemberEnd() && metric->value.IsObject();
-      const std::string_view kind_value = !kind.empty() && has_metric
-                                              ? string_member(metric->value, kind.c_str())
-                                              : std::string_view{};
-      const std::optional<Part> part =
-          kind_value.empty() ? answers[i].untagged : annotation_part(kind_value, aliases);
-      // An annotating request holds no scores: a series of no part of it is no part of the answer.
-      if (!part && answers[i].untagged) {
-        ++out.rate_series;
-        continue;
-      }
-      ++(part ? out.rate_series : out.series);
-      const std::string_view node =
-          has_metric ? string_member(metric->value, label.c_str()) : std::string_view{};
-      const std::optional<double> number = sample_value(s);
-      if (part) {
-        // These only annotate a score series; problems with them are the score's to report.
-        if (!node.empty() && number) annotations.push_back({*part, node, *number});
-        continue;
-      }
-      if (node.empty()) {
-        ++out.missing_label;
-        continue;
-      }
-      if (!number) {
-        ++out.not_a_number;
-        continue;
-      }
-      if (!sample_of.emplace(node, out.samples.size()).second) {
-        ++out.duplicate_node;
-        continue;
-      }
-      out.samples.push_back({.node = std::string(node),
-                             .value = *number,
-                             .rate = score_is_rate ? *number : 0,
-                             .rate_valid = score_is_rate && std::isfinite(*number)});
-    }
+    for (const auto& s : parsed.results[i]->GetArray()) reader.read(s, answers[i].untagged);
   }
-  // The parts each sample has been annotated with, as bits: the first annotation of a part wins.
-  std::vector<std::uint8_t> annotated(out.samples.size(), 0);
-  for (const Annotation& a : annotations) {
-    const auto it = sample_of.find(a.node);
-    if (it == sample_of.end()) continue;
-    const auto bit = static_cast<std::uint8_t>(1U << static_cast<unsigned>(a.part));
-    if ((annotated[it->second] & bit) != 0) {
-      ++out.duplicate_part;
-      continue;
-    }
-    annotated[it->second] |= bit;
-    annotate(out.samples[it->second], a.part, a.value, score_is_rate);
-  }
+  reader.annotate_samples();
   return out;
 }
 

@@ -1,7 +1,7 @@
 #include "extender/http/handlers.h"
 
 #include <algorithm>
-#include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/model/prioritize.h"
 #include "common/model_settings.h"
+#include "common/parse_number.h"
 #include "common/pod_annotations.h"
 #include "extender/scheduler/decision_recording.h"
 #include "extender/scheduler/freshness.h"
@@ -119,7 +120,7 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   shared_.spread.prioritize(settings, read, pod, now_mono_ns, scores, percent);
   FilterOutcome unfiltered;
   if (!shared_.filter_served.load(std::memory_order_relaxed) && filter_.constrains(args)) {
-    score_unfiltered_constraints(args, table, now_mono_ns, scores, unfiltered);
+    score_unfiltered_constraints(args, lookup, found, scores, unfiltered);
   }
   record_prioritize(shared_.decisions, config_.extender, args, lookup, found, scores, percent,
                     unfiltered.failed);
@@ -128,13 +129,13 @@ Response Handlers::prioritize(std::string& body, const ScoreTableReader* table,
   return r;
 }
 
-void Handlers::score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table,
-                                            std::int64_t now_mono_ns,
+void Handlers::score_unfiltered_constraints(const ExtenderArgs& args, const Lookup& lookup,
+                                            std::span<const NodeScore> found,
                                             std::span<std::int64_t> scores,
                                             FilterOutcome& outcome) {
   // Prioritize cannot refuse a node; the lowest score steers the pod away unless another plugin
   // outweighs it, which is why the configuration needs the filter verb and the operator is told.
-  filter_.run(args, table, now_mono_ns, outcome);
+  filter_.run(args, lookup, found, outcome);
   for (const FailedNode& f : outcome.failed) scores[f.index] = 0;
   if (shared_.constraints_without_filter.fetch_add(1, std::memory_order_relaxed) == 0) {
     spdlog::warn(
@@ -210,12 +211,10 @@ Response Handlers::table(std::string_view query, std::string_view accept,
     if (param == "format=json") as_json = true;
     if (param == "format=html") as_html = true;
     if (param.starts_with("refresh=")) {
-      const auto value = param.substr(8);
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), refresh);
-      if (ec != std::errc{} || end != value.data() + value.size() || refresh == 0 ||
-          refresh > 3600) {
+      const std::optional<unsigned> seconds = parse_number<unsigned>(param.substr(8));
+      if (!seconds || *seconds == 0 || *seconds > 3600)
         return json_error(400, Verb::table, "refresh must be a number of seconds from 1 to 3600");
-      }
+      refresh = *seconds;
     }
   }
   if (as_text) return text(200, Verb::table, render_table_text(view));

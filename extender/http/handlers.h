@@ -68,9 +68,10 @@ class Handlers {
   Response table(std::string_view query, std::string_view accept, const TableAttachment& table,
                  std::int64_t now_mono_ns) const;
   Response explain(std::string_view query, const ScoreTableReader* table) const;
-  void score_unfiltered_constraints(const ExtenderArgs& args, const ScoreTableReader* table,
-                                    std::int64_t now_mono_ns, std::span<std::int64_t> scores,
-                                    FilterOutcome& outcome);
+  // With prioritize's own lookup: the filter reads the same snapshot, not the table again.
+  void score_unfiltered_constraints(const ExtenderArgs& args, const Lookup& lookup,
+                                    std::span<const NodeScore> found,
+                                    std::span<std::int64_t> scores, FilterOutcome& outcome);
   void note_missing(std::span<const std::string_view> names, std::span<const NodeScore> scores);
 
   const Config& config_;

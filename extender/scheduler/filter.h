@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +41,8 @@ inline constexpr std::string_view kRemovedCeilingAnnotation = "netscore.io/max-r
 struct FilterOutcome {
   std::vector<std::size_t> passed;  // indices into ExtenderArgs::names
   std::vector<FailedNode> failed;
-  // Set when the table was read: the lookup's freshness and one NodeScore per name.
+  // Set when the pod needed the table (read by run() or given to it): the lookup's freshness and
+  // one NodeScore per name.
   bool looked_up = false;
   Freshness freshness = Freshness::detached;
   Lookup lookup;  // the whole lookup when looked_up, for the decision log
@@ -58,7 +60,12 @@ class Filter {
   bool constrains(const ExtenderArgs& args) const;
 
   // The reasons in `outcome.failed` view strings this Filter owns: valid until the next run().
+  // Reads the table when the pod asks for something the table answers.
   void run(const ExtenderArgs& args, const ScoreTableReader* table, std::int64_t now_mono_ns,
+           FilterOutcome& outcome);
+  // The same with the request's names already looked up (`found`: one per name, as
+  // lookup_nodes fills them), so that one table read serves a caller that needs it too.
+  void run(const ExtenderArgs& args, const Lookup& lookup, std::span<const NodeScore> found,
            FilterOutcome& outcome);
 
  private:
@@ -73,8 +80,28 @@ class Filter {
       return required != 0 || rate_text || transmit_rate_text || utilisation_text || removed;
     }
   };
+  struct Ceilings {
+    std::optional<double> receive;      // bytes/s
+    std::optional<double> transmit;     // bytes/s
+    std::optional<double> utilisation;  // fraction of the link
+    bool any() const { return receive || transmit || utilisation; }
+  };
   PodAsks asks(const ExtenderArgs& args) const;
   void warn_once_about(const Lookup& lookup);
+  // `look_up(outcome)` fills outcome.found and outcome.lookup when the pod needs the table.
+  template <class LookUp>
+  void run_with(const ExtenderArgs& args, const LookUp& look_up, FilterOutcome& outcome);
+  // The pod's ceilings; nullopt after failing every node when one does not parse.
+  std::optional<Ceilings> parse_ceilings(const PodAsks& pod, std::size_t n, FilterOutcome& outcome);
+  void fail_all(std::string reason, std::size_t n, FilterOutcome& outcome);
+  // Fills reasons_ for this pod: one text per cause, the same for every node it fails.
+  void prepare_reasons(const PodAsks& pod, const Ceilings& ceilings, const Lookup& lookup);
+  // Why a node the fresh table holds fails one of the pod's ceilings; empty when it passes.
+  std::string_view above_ceiling(std::string_view name, const NodeScore& s, const Ceilings& c,
+                                 Direction direction, bool closed) const;
+  // Why node i fails the pod's label rules; empty when it passes them.
+  std::string_view label_verdict(const ExtenderArgs& args, std::size_t i, std::uint64_t required,
+                                 bool masks_usable, const FilterOutcome& outcome) const;
 
   const Config& config_;
   std::vector<std::string> reasons_;  // this call's reasons; FailedNode::reason views them

@@ -6,8 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-#include <rapidjson/error/en.h>
-#include <rapidjson/reader.h>
+#include <rapidjson/stream.h>
 
 #include "extender/scheduler/protocol_args_handler.h"
 
@@ -37,20 +36,11 @@ bool all_ascii(std::string_view text) {
   return (seen & kHigh) == 0;
 }
 
-template <unsigned kFlags>
-rapidjson::ParseResult parse(rapidjson::InsituStringStream& stream,
-                             protocol_detail::ArgsHandler& handler) {
-  rapidjson::Reader reader;
-  return reader.Parse<kFlags>(stream, handler);
-}
-
 }  // namespace
 
 std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& out) {
   out = ExtenderArgs{};
   const std::size_t size = body.size();
-  // Iterative: a hostile 1e6-deep nesting must not recurse on the stack.
-  constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseIterativeFlag;
   // A body of ASCII bytes alone (what kube-scheduler sends: node names are DNS names) is valid
   // UTF-8 without checking each string again, and unchecked strings are scanned 16 bytes at a
   // time: that was half of a /prioritize of 500 names. Any other body is validated as it is read.
@@ -64,16 +54,7 @@ std::optional<std::string> parse_extender_args(std::string& body, ExtenderArgs& 
                   body.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
   if (may_end_mid_sequence) body.append(3, '\0');
   rapidjson::InsituStringStream stream(body.data());
-  protocol_detail::ArgsHandler handler(out, stream);
-  const rapidjson::ParseResult result =
-      ascii ? parse<kFlags>(stream, handler)
-            : parse<kFlags | rapidjson::kParseValidateEncodingFlag>(stream, handler);
-  if (!result) {
-    if (!handler.error().empty()) return handler.error();
-    return std::string("malformed JSON at byte ") + std::to_string(result.Offset()) + ": " +
-           rapidjson::GetParseError_En(result.Code());
-  }
-  if (!handler.finish()) return handler.error();
+  if (auto error = protocol_detail::read_extender_args(stream, !ascii, out)) return error;
   // The in-situ stream ends at the first NUL byte: a body with one inside is not one JSON text.
   if (stream.Tell() != size)
     return "malformed JSON: NUL byte at byte " + std::to_string(stream.Tell());

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstddef>
 #include <iterator>
+#include <optional>
 
 #include <spdlog/fmt/fmt.h>
 
+#include "common/parse_number.h"
 #include "common/table/score_table_layout.h"
 #include "extender/scheduler/request.h"
 #include "extender/views/json_writer.h"
@@ -71,13 +74,10 @@ std::optional<std::string> parse_explain_query(std::string_view query, ExplainQu
       if (*value != "text" && *value != "json") return "format must be json or text";
       out.as_text = *value == "text";
     } else if (key == "limit") {
-      std::size_t n = 0;
-      const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
-      if (ec != std::errc{} || end != value->data() + value->size() || n == 0 ||
-          n > kMaxExplainLimit) {
+      const std::optional<std::size_t> n = parse_number<std::size_t>(*value);
+      if (!n || *n == 0 || *n > kMaxExplainLimit)
         return "limit must be a number from 1 to " + std::to_string(kMaxExplainLimit);
-      }
-      out.limit = n;
+      out.limit = *n;
       out.limit_given = true;
     } else {
       return "unknown parameter " + std::string(key.substr(0, 32)) +
@@ -115,10 +115,11 @@ std::string render_explain_json(const ExplainQuery& query, std::span<const Decis
               {"age_seconds", static_cast<double>(h.table_age_ns) * 1e-9},
               {"publish_id", h.publish_id}});
     j.end_object();
-    j.fields({{"scoring", h.verb == Verb::prioritize ? normalisation_name(h.normalisation) : ""},
-              {"nodes_asked", h.nodes_asked},
-              {"nodes_recorded", h.nodes_recorded},
-              {"nodes_overwritten", d.nodes_overwritten}});
+    j.fields(
+        {{"normalisation", h.verb == Verb::prioritize ? normalisation_name(h.normalisation) : ""},
+         {"nodes_asked", h.nodes_asked},
+         {"nodes_recorded", h.nodes_recorded},
+         {"nodes_overwritten", d.nodes_overwritten}});
     j.key("nodes");
     j.begin_array();
     for (const NodeDecision& n : d.nodes) {

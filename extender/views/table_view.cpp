@@ -1,26 +1,23 @@
 #include "extender/views/table_view.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <iterator>
 #include <optional>
+#include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include <spdlog/fmt/fmt.h>
 
 #include "common/clock.h"
-#include "common/model/scoring.h"
-#include "common/model/figures.h"
-#include "extender/scheduler/link_figures.h"
 #include "common/model/prioritize.h"
+#include "extender/views/cluster_view.h"
 #include "extender/views/json_writer.h"
 #include "extender/views/link_view.h"
 
 namespace netscore::extender {
 namespace {
-
-std::string_view view_collector_state(const TableView& v) {
-  return collector_state(v.has_status ? &v.status : nullptr, v.heard_ns);
-}
 
 void write_names(JsonWriter& j, std::string_view key, const std::vector<std::string>& names) {
   j.key(key);
@@ -44,13 +41,6 @@ std::string percent_or_dash(std::optional<double> fraction) {
   const double percent = *fraction * 100;
   return percent >= 0.1 || percent == 0 ? fmt::format("{:.1f}", percent)
                                         : fmt::format("{:.2g}", percent);
-}
-
-// What the node was scored on; "-" for a node that was not scored.
-std::string_view basis_of(const NodeScore& s) {
-  if (!s.valid()) return "-";
-  return score_basis_name(model::scored_on_utilisation(s) ? ScoreBasis::utilisation
-                                                          : ScoreBasis::raw);
 }
 
 constexpr MetricInfo kTableAttached{"netscore_extender_table_attached",
@@ -108,13 +98,6 @@ constexpr MetricInfo kCollectorSilent{
 
 }  // namespace
 
-std::string_view collector_state(const shm::CollectorStatus* status, std::int64_t heard_ns) {
-  if (status == nullptr) return "unknown";
-  if (status->refresh_interval_ms > 0 && heard_ns > 3 * status->refresh_interval_ms * 1'000'000)
-    return "silent";
-  return status->consecutive_failures == 0 ? "ok" : "failing";
-}
-
 TableView read_table_view(const TableAttachment& table, const MissingNodes& missing,
                           const Config& config, std::int64_t now_mono_ns) {
   TableView v;
@@ -149,17 +132,18 @@ TableView read_table_view(const TableAttachment& table, const MissingNodes& miss
   return v;
 }
 
-std::string render_table_json(const TableView& v) {
-  JsonWriter j;
-  j.begin_object();
+namespace {
+
+void write_table_object(JsonWriter& j, const TableModel& m) {
+  const TableView& v = m.read;
   j.key("table");
   j.begin_object();
   j.fields({{"attached", v.attached},
             {"attach_error", v.attach_error},
-            {"state", to_string(v.freshness)},
-            {"age_seconds", seconds(v.age_ns)},
+            {"state", m.state},
+            {"age_seconds", m.age_seconds},
             {"max_age", v.max_age},
-            {"scoring", normalisation_name(v.normalisation)},
+            {"normalisation", normalisation_name(v.normalisation)},
             {"publish_id", v.meta.publish_id},
             {"published_wall_ms", v.meta.published_wall_ms},
             {"eval_time_ms", v.meta.eval_time_ms},
@@ -169,120 +153,128 @@ std::string render_table_json(const TableView& v) {
             {"overflow", v.meta.overflow},
             {"rejected", v.meta.rejected},
             {"corrected", v.corrected}});
-  write_link_summary(j, v.meta, summarise_links(v.rows));
+  write_link_summary(j, v.meta, m.links);
   j.end_object();
+}
+
+void write_collector_object(JsonWriter& j, const TableModel& m) {
+  const shm::CollectorStatus& status = m.read.status;
   j.key("collector");
   j.begin_object();
-  j.fields({{"status", view_collector_state(v)},
-            {"last_heard_seconds", v.heard_ns < 0 ? -1.0 : seconds(v.heard_ns)},
-            {"last_error", v.status.last_error},
-            {"diagnosis", v.status.diagnosis},
-            {"skipped_series", v.status.skipped_series},
-            {"consecutive_failures", v.status.consecutive_failures},
-            {"refreshes_total", v.status.refreshes_total},
-            {"failures_total", v.status.failures_total},
-            {"query_duration_seconds", static_cast<double>(v.status.query_duration_us) * 1e-6},
-            {"side_requests_total", v.status.side_requests_total},
-            {"side_requests_failed_total", v.status.side_requests_failed_total},
-            {"link_speeds_eval_wall_ms", v.status.link_speeds_eval_wall_ms},
-            {"pod_traffic", shm::pod_traffic_state_name(v.status.pod_traffic_state)},
-            {"pod_traffic_pods", v.status.pod_traffic_pods},
-            {"pod_traffic_watched_pods", v.status.pod_traffic_watched},
-            {"pod_traffic_eval_wall_ms", v.status.pod_traffic_eval_wall_ms},
-            {"pod_traffic_recent_pods", v.status.pod_traffic_recent_pods},
-            {"pod_traffic_recent_eval_wall_ms", v.status.pod_traffic_recent_eval_wall_ms},
-            {"last_success_wall_ms", v.status.last_success_wall_ms},
-            {"writer_pid", v.status.writer_pid}});
+  j.fields({{"status", m.collector},
+            {"last_heard_seconds", m.heard_seconds.value_or(-1.0)},
+            {"last_error", status.last_error},
+            {"diagnosis", status.diagnosis},
+            {"skipped_series", status.skipped_series},
+            {"consecutive_failures", status.consecutive_failures},
+            {"refreshes_total", status.refreshes_total},
+            {"failures_total", status.failures_total},
+            {"query_duration_seconds", m.query_duration_seconds},
+            {"side_requests_total", status.side_requests_total},
+            {"side_requests_failed_total", status.side_requests_failed_total},
+            {"link_speeds_eval_wall_ms", status.link_speeds_eval_wall_ms},
+            {"pod_traffic", shm::pod_traffic_state_name(status.pod_traffic_state)},
+            {"pod_traffic_pods", status.pod_traffic_pods},
+            {"pod_traffic_watched_pods", status.pod_traffic_watched},
+            {"pod_traffic_eval_wall_ms", status.pod_traffic_eval_wall_ms},
+            {"pod_traffic_recent_pods", status.pod_traffic_recent_pods},
+            {"pod_traffic_recent_eval_wall_ms", status.pod_traffic_recent_eval_wall_ms},
+            {"last_success_wall_ms", status.last_success_wall_ms},
+            {"writer_pid", status.writer_pid}});
   j.end_object();
+}
+
+void write_watcher_object(JsonWriter& j, const TableModel& m) {
+  const shm::CollectorStatus& status = m.read.status;
   j.key("watcher");
   j.begin_object();
-  j.fields({{"state", shm::watch_state_name(v.status.watch_state)},
-            {"synced_wall_ms", v.status.watch_synced_wall_ms},
-            {"resource_version", v.status.watch_resource_version},
-            {"last_event_wall_ms", v.status.watch_last_event_wall_ms},
-            {"last_event_age_seconds",
-             v.watch_event_age_ns < 0 ? JsonScalar(nullptr) : seconds(v.watch_event_age_ns)},
-            {"errors_total", v.status.watch_errors_total},
-            {"relists_total", v.status.watch_relists_total},
-            {"nodes", v.status.watch_nodes},
-            {"pods", v.status.watch_pods},
-            {"placements", v.status.watch_placements},
-            {"error", v.status.watch_error}});
+  j.fields({{"state", shm::watch_state_name(status.watch_state)},
+            {"synced_wall_ms", status.watch_synced_wall_ms},
+            {"resource_version", status.watch_resource_version},
+            {"last_event_wall_ms", status.watch_last_event_wall_ms},
+            {"last_event_age_seconds", or_null(m.watch_event_age_seconds)},
+            {"errors_total", status.watch_errors_total},
+            {"relists_total", status.watch_relists_total},
+            {"nodes", status.watch_nodes},
+            {"pods", status.watch_pods},
+            {"placements", status.watch_placements},
+            {"error", status.watch_error}});
   j.end_object();
+}
+
+void write_cluster_object(JsonWriter& j, const TableView& v) {
   j.key("cluster");
   j.begin_object();
   j.fields({{"synced", v.cluster.known}, {"in_cluster_count", v.meta.in_cluster_count}});
   write_names(j, "nodes_without_series", v.cluster.nodes_without_series);
   write_names(j, "series_without_node", v.cluster.series_without_node);
   j.end_object();
-  write_names(j, "missing_nodes", v.missing);
-  j.fields({{"missing_nodes_dropped", v.missing_dropped}});
-  j.key("nodes");
-  j.begin_array();
-  for (const auto& row : v.rows) {
-    const NodeScore& s = row.score;
-    const std::int64_t effective = model::effective_node_score(s, v.meta);
-    j.begin_object();
-    j.fields({{"name", row.name},
-              {"raw", s.raw},
-              {"raw_score", s.raw_score},
-              {"score", s.node_score},
-              {"extender_score", model::to_extender_score(s.node_score)},
-              {"sample_time_ms", s.sample_ms},
-              {"sample_age_seconds", static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3},
-              {"valid", s.valid()},
-              {"has_series", (s.flags & shm::kEntryHasSeries) != 0},
-              {"in_cluster", (s.flags & shm::kEntryInCluster) != 0},
-              {"rate", (s.flags & shm::kEntryRateValid) != 0 ? JsonScalar(s.rate) : nullptr},
-              {"expected", s.expected},
-              {"placed_pods", s.placed_pods},
-              {"corrected_raw_score", s.corrected_raw_score},
-              {"corrected_score", s.corrected_node_score},
-              {"effective_score", effective},
-              {"effective_extender_score", model::to_extender_score(effective)},
-              {"labels_known", (s.flags & shm::kEntryLabelsKnown) != 0},
-              {"rule_mask", s.rule_mask}});
-    write_priced_by(j, "expected_priced_by", s.flags);
-    const auto speed = model::link_speed(s);
-    j.fields(
-        {{"raw_transmit",
-          (s.flags & shm::kEntryTransmitValid) != 0 ? JsonScalar(s.raw_transmit) : nullptr},
-         {"transmit_rate",
-          (s.flags & shm::kEntryTransmitRateValid) != 0 ? JsonScalar(s.transmit_rate) : nullptr},
-         {"speed", or_null(speed)},
-         {"speed_source", speed ? JsonScalar(speed_source(s)) : nullptr},
-         {"speed_unusable", (s.flags & shm::kEntrySpeedUnusable) != 0},
-         {"receive_utilisation", or_null(model::receive_utilisation(s))},
-         {"transmit_utilisation", or_null(model::transmit_utilisation(s))},
-         {"basis", s.valid() ? JsonScalar(basis_of(s)) : nullptr},
-         {"scored", s.scored}});
-    j.end_object();
-  }
-  j.end_array();
-  j.end_object();
-  return j.str();
 }
 
-std::string render_table_text(const TableView& v) {
-  std::string out;
+JsonScalar text_or_null(std::optional<std::string_view> text) {
+  return text ? JsonScalar(*text) : JsonScalar(nullptr);
+}
+
+void write_node_object(JsonWriter& j, const NodeRow& row) {
+  const NodeScore& s = *row.score;
+  j.begin_object();
+  j.fields({{"name", row.name},
+            {"raw", s.raw},
+            {"raw_score", s.raw_score},
+            {"score", s.node_score},
+            {"extender_score", row.extender_score},
+            {"sample_time_ms", s.sample_ms},
+            {"sample_age_seconds", row.sample_age_seconds},
+            {"valid", row.valid},
+            {"has_series", row.has_series},
+            {"in_cluster", row.in_cluster},
+            {"rate", or_null(row.rate)},
+            {"expected", s.expected},
+            {"placed_pods", s.placed_pods},
+            {"corrected_raw_score", s.corrected_raw_score},
+            {"corrected_score", s.corrected_node_score},
+            {"effective_score", row.effective_score},
+            {"effective_extender_score", row.effective_extender_score},
+            {"labels_known", row.labels_known},
+            {"rule_mask", s.rule_mask}});
+  write_priced_by(j, "expected_priced_by", s.flags);
+  j.fields({{"raw_transmit", or_null(row.raw_transmit)},
+            {"transmit_rate", or_null(row.transmit_rate)},
+            {"speed", or_null(row.speed)},
+            {"speed_source", text_or_null(row.speed_source)},
+            {"speed_unusable", row.speed_unusable},
+            {"receive_utilisation", or_null(row.receive_utilisation)},
+            {"transmit_utilisation", or_null(row.transmit_utilisation)},
+            {"basis", text_or_null(row.basis)},
+            {"scored", s.scored}});
+  j.end_object();
+}
+
+void write_names_line(std::string& out, std::string_view label,
+                      const std::vector<std::string>& names) {
+  fmt::format_to(std::back_inserter(out), "{} ({}):", label, names.size());
+  for (const auto& name : names) fmt::format_to(std::back_inserter(out), " {}", name);
+}
+
+void write_text_header(std::string& out, const TableModel& m) {
+  const TableView& v = m.read;
   auto it = std::back_inserter(out);
   fmt::format_to(it,
                  "table: {} attached={} age={:.1f}s max_age={} "
                  "nodes={} valid={} capacity={} overflow={} rejected={}\n",
-                 to_string(v.freshness), v.attached, seconds(v.age_ns), v.max_age,
-                 v.meta.node_count, v.meta.valid_count, v.capacity, v.meta.overflow,
-                 v.meta.rejected);
+                 m.state, v.attached, m.age_seconds, v.max_age, v.meta.node_count,
+                 v.meta.valid_count, v.capacity, v.meta.overflow, v.meta.rejected);
   if (!v.attach_error.empty()) fmt::format_to(it, "attach error: {}\n", v.attach_error);
-  fmt::format_to(
-      it,
-      "collector: {}{} consecutive_failures={} query_duration={:.3f}s side_requests={} "
-      "side_request_failures={} last_error=\"{}\"\n",
-      view_collector_state(v),
-      view_collector_state(v) == "silent"
-          ? fmt::format(" (not heard from for {:.0f}s)", seconds(v.heard_ns))
-          : "",
-      v.status.consecutive_failures, static_cast<double>(v.status.query_duration_us) * 1e-6,
-      v.status.side_requests_total, v.status.side_requests_failed_total, v.status.last_error);
+  fmt::format_to(it,
+                 "collector: {}{} consecutive_failures={} query_duration={:.3f}s side_requests={} "
+                 "side_request_failures={} last_error=\"{}\"\n",
+                 m.collector,
+                 m.collector == "silent"
+                     ? fmt::format(" (not heard from for {:.0f}s)", m.heard_seconds.value_or(0))
+                     : "",
+                 v.status.consecutive_failures, m.query_duration_seconds,
+                 v.status.side_requests_total, v.status.side_requests_failed_total,
+                 v.status.last_error);
   if (v.status.diagnosis[0] != '\0') fmt::format_to(it, "diagnosis: {}\n", v.status.diagnosis);
   fmt::format_to(it, "missing nodes ({}{}):", v.missing.size(), v.missing_dropped ? "+" : "");
   for (const auto& name : v.missing) fmt::format_to(it, " {}", name);
@@ -290,66 +282,82 @@ std::string render_table_text(const TableView& v) {
                  "\nwatcher: {} resource_version=\"{}\" last_event_age={} errors={} relists={} "
                  "nodes={} pods={} placements={} error=\"{}\"\n",
                  shm::watch_state_name(v.status.watch_state), v.status.watch_resource_version,
-                 v.watch_event_age_ns < 0 ? std::string("none")
-                                          : fmt::format("{:.1f}s", seconds(v.watch_event_age_ns)),
+                 m.watch_event_age_seconds ? fmt::format("{:.1f}s", *m.watch_event_age_seconds)
+                                           : std::string("none"),
                  v.status.watch_errors_total, v.status.watch_relists_total, v.status.watch_nodes,
                  v.status.watch_pods, v.status.watch_placements, v.status.watch_error);
-  const LinkSummary links = summarise_links(v.rows);
   fmt::format_to(it,
                  "scoring: basis={} direction={} nodes raw={} utilisation={}; speed measured={} "
                  "fallback={} none={} unusable={}\n",
-                 score_basis_name(snapshot_basis(v.meta)),
-                 direction_name(snapshot_direction(v.meta)), links.raw, links.utilisation,
-                 links.measured, links.fallback, links.none, links.unusable);
+                 score_basis_name(m.basis), direction_name(m.direction), m.links.raw,
+                 m.links.utilisation, m.links.measured, m.links.fallback, m.links.none,
+                 m.links.unusable);
   fmt::format_to(it, "correction: {}\n",
                  v.corrected ? "on (EFF = measured + expected traffic)" : "off (EFF = SCORE)");
   if (v.cluster.known) {
-    fmt::format_to(it, "nodes without series ({}):", v.cluster.nodes_without_series.size());
-    for (const auto& name : v.cluster.nodes_without_series) fmt::format_to(it, " {}", name);
-    fmt::format_to(it, "\nseries without node ({}):", v.cluster.series_without_node.size());
-    for (const auto& name : v.cluster.series_without_node) fmt::format_to(it, " {}", name);
+    write_names_line(out, "nodes without series", v.cluster.nodes_without_series);
+    out += "\n";
+    write_names_line(out, "series without node", v.cluster.series_without_node);
   } else {
     out += "cluster: not synced (nodes without series unknown)";
   }
   out += "\n\n";
-  std::vector<const TableRow*> sorted;
+}
+
+std::string number_or_dash(std::optional<double> value) {
+  return value ? fmt::format("{:.0f}", *value) : std::string("-");
+}
+
+void write_text_nodes(std::string& out, const TableModel& m) {
+  auto it = std::back_inserter(out);
   std::size_t width = 4;
-  for (const auto& row : v.rows) {
-    sorted.push_back(&row);
-    width = std::max(width, row.name.size());
-  }
-  // Best (highest effective score: what prioritize answers) first; invalid rows last.
-  std::stable_sort(sorted.begin(), sorted.end(), [&](const TableRow* a, const TableRow* b) {
-    if (a->score.valid() != b->score.valid()) return a->score.valid();
-    return model::effective_node_score(a->score, v.meta) >
-           model::effective_node_score(b->score, v.meta);
-  });
+  for (const NodeRow& row : m.rows) width = std::max(width, row.name.size());
   const auto yes_no = [](bool b) { return b ? "yes" : "no"; };
   fmt::format_to(it,
                  "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22}  {:>14}  {:>4}  {:>9}  {:<5}  {:<6}  {:<7}  "
                  "{:<11}  {:>14}  {:>7}  {:>7}  {:>14}\n",
                  "NODE", width, "SCORE", "EFF", "EXT", "RAW", "EXPECTED", "PODS", "AGE_S", "VALID",
                  "SERIES", "CLUSTER", "BASIS", "SPEED_B/S", "RX_UTIL", "TX_UTIL", "TX_RATE_B/S");
-  const auto number_or_dash = [](bool known, double value) {
-    return known ? fmt::format("{:.0f}", value) : std::string("-");
-  };
-  for (const TableRow* row : sorted) {
-    const NodeScore& s = row->score;
-    const std::int64_t effective = model::effective_node_score(s, v.meta);
-    const auto speed = model::link_speed(s);
+  for (const std::size_t i : m.ranked) {
+    const NodeRow& row = m.rows[i];
+    const NodeScore& s = *row.score;
     fmt::format_to(
         it,
         "{:<{}}  {:>5}  {:>3}  {:>3}  {:>22.0f}  {:>14.0f}  {:>4}  {:>9.1f}  {:<5}  {:<6}  {:<7}  "
         "{:<11}  {:>14}  {:>7}  {:>7}  {:>14}\n",
-        row->name, width, s.node_score, effective, model::to_extender_score(effective), s.raw,
-        s.expected, s.placed_pods, static_cast<double>(v.now_wall_ms - s.sample_ms) * 1e-3,
-        yes_no(s.valid()), yes_no((s.flags & shm::kEntryHasSeries) != 0),
-        yes_no((s.flags & shm::kEntryInCluster) != 0), basis_of(s),
-        number_or_dash(speed.has_value(), speed.value_or(0)),
-        percent_or_dash(model::receive_utilisation(s)),
-        percent_or_dash(model::transmit_utilisation(s)),
-        number_or_dash((s.flags & shm::kEntryTransmitRateValid) != 0, s.transmit_rate));
+        row.name, width, s.node_score, row.effective_score, row.effective_extender_score, s.raw,
+        s.expected, s.placed_pods, row.sample_age_seconds, yes_no(row.valid),
+        yes_no(row.has_series), yes_no(row.in_cluster), row.basis.value_or("-"),
+        number_or_dash(row.speed), percent_or_dash(row.receive_utilisation),
+        percent_or_dash(row.transmit_utilisation), number_or_dash(row.transmit_rate));
   }
+}
+
+}  // namespace
+
+std::string render_table_json(const TableView& v) {
+  const TableModel m = model_table(v);
+  JsonWriter j;
+  j.begin_object();
+  write_table_object(j, m);
+  write_collector_object(j, m);
+  write_watcher_object(j, m);
+  write_cluster_object(j, v);
+  write_names(j, "missing_nodes", v.missing);
+  j.fields({{"missing_nodes_dropped", v.missing_dropped}});
+  j.key("nodes");
+  j.begin_array();
+  for (const NodeRow& row : m.rows) write_node_object(j, row);
+  j.end_array();
+  j.end_object();
+  return j.str();
+}
+
+std::string render_table_text(const TableView& v) {
+  const TableModel m = model_table(v);
+  std::string out;
+  write_text_header(out, m);
+  write_text_nodes(out, m);
   return out;
 }
 

@@ -5,27 +5,27 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <iostream>
 #include <string>
-#include <string_view>
+
+#include <boost/program_options.hpp>
 
 #include "common/signals.h"
+#include "tests/support/command_line.h"
 #include "tests/support/prometheus_process.h"
 
 int main(int argc, char** argv) {
+  namespace po = boost::program_options;
   std::string openmetrics;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--openmetrics" && i + 1 < argc) {
-      openmetrics = argv[++i];
-    } else if (arg != "--print-url") {
-      std::fprintf(stderr, "usage: %s --openmetrics FILE [--print-url]\n", argv[0]);
-      return 2;
-    }
-  }
-  if (openmetrics.empty()) {
-    std::fprintf(stderr, "%s: --openmetrics FILE is required\n", argv[0]);
-    return 2;
-  }
+  bool print_url = false;
+  po::options_description flags("Flags");
+  flags.add_options()("openmetrics", po::value(&openmetrics)->required(),
+                      "the OpenMetrics file to backfill")(
+      "print-url", po::bool_switch(&print_url),
+      "print the server's URL on the first line (it always is: kept for the callers that ask)");
+  if (const auto exit_status = netscore::testing::parse_command_line(
+          argc, argv, flags, "--openmetrics FILE [--print-url]", std::cout, std::cerr))
+    return *exit_status;
   const sigset_t signals = netscore::block_termination_signals();
   curl_global_init(CURL_GLOBAL_DEFAULT);
   try {

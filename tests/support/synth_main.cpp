@@ -1,42 +1,35 @@
 // netscore-synth: synthetic node-exporter OpenMetrics for promtool backfill (tests, bench, demos).
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
-#include <string_view>
 
+#include <boost/program_options.hpp>
+
+#include "tests/support/command_line.h"
 #include "tests/support/synth.h"
 
 int main(int argc, char** argv) {
-  netscore::testing::SynthOptions options;
+  namespace nt = netscore::testing;
+  namespace po = boost::program_options;
+  nt::SynthOptions options;
   options.end_s = std::time(nullptr) + 3600;
   std::string out_file;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--nodes" && has_value) {
-      options.nodes = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
-    } else if (arg == "--end" && has_value) {
-      options.end_s = std::strtoll(argv[++i], nullptr, 10);
-    } else if (arg == "--hours" && has_value) {
-      options.hours = std::strtod(argv[++i], nullptr);
-    } else if (arg == "--links") {
-      options.links = true;
-    } else if (arg == "--out" && has_value) {
-      out_file = argv[++i];
-    } else {
-      std::fprintf(
-          stderr,
-          "usage: %s [--nodes N] [--end UNIX_SECONDS (default now+1h)] [--hours H] [--links] "
-          "--out FILE\n",
-          argv[0]);
-      return 2;
-    }
-  }
-  if (out_file.empty() || options.nodes == 0 || options.hours <= 0) {
-    std::fprintf(stderr, "%s: --out FILE, --nodes > 0 and --hours > 0 are required\n", argv[0]);
+  po::options_description flags("Flags");
+  flags.add_options()("nodes", nt::number(options.nodes), "nodes to write series for (> 0)")(
+      "end", nt::number(options.end_s), "the last sample's time in Unix seconds (default now+1h)")(
+      "hours", nt::number(options.hours), "hours of samples before --end (> 0)")(
+      "links", po::bool_switch(&options.links),
+      "also write the transmit counters and the link speeds")(
+      "out", po::value(&out_file)->required(), "the OpenMetrics file to write");
+  if (const auto exit_status = nt::parse_command_line(
+          argc, argv, flags, "--out FILE [--nodes N] [--end UNIX_SECONDS] [--hours H] [--links]",
+          std::cout, std::cerr))
+    return *exit_status;
+  if (options.nodes == 0 || options.hours <= 0) {
+    std::fprintf(stderr, "%s: --nodes and --hours must be above 0\n", argv[0]);
     return 2;
   }
   std::ofstream out(out_file);

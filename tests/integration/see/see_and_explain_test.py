@@ -96,7 +96,7 @@ def check_explain(base, answer):
     decisions = json.loads(body)["decisions"]
     check(len(decisions) == 1 and decisions[0]["verb"] == "prioritize", f"one prioritize decision: {decisions}")
     d = decisions[0]
-    check(d["table"]["state"] == "fresh" and d["scoring"] == "request", f"table/scoring in {d}")
+    check(d["table"]["state"] == "fresh" and d["normalisation"] == "request", f"table/normalisation in {d}")
     explained = {n["name"]: n for n in d["nodes"]}
     check(sorted(explained) == sorted(answer), f"/explain nodes {sorted(explained)} != asked {sorted(answer)}")
     for name, score in answer.items():

@@ -26,6 +26,9 @@ TEST(LabelRules, RejectsMalformedRulesSayingWhich) {
   EXPECT_THROW(parse_label_rules("a=b:c=d:e=f"), LabelRuleError);
   EXPECT_THROW(parse_label_rules("=space:role=edge"), LabelRuleError);
   EXPECT_THROW(parse_label_rules("type=space:Bad_Prefix/role=edge"), LabelRuleError);
+  // A key's prefix is a DNS subdomain as a node name is: each part alphanumeric at both ends.
+  EXPECT_THROW(parse_label_rules("type=space:example..io/role=edge"), LabelRuleError);
+  EXPECT_THROW(parse_label_rules("type=space:example-.io/role=edge"), LabelRuleError);
   EXPECT_THROW(parse_label_rules("type=space:role=-edge"), LabelRuleError);
   try {
     parse_label_rules("a=b:c=d;x=y:zz");

@@ -142,6 +142,29 @@ TEST_F(PrintRulesTest, AnEmptyUtilisationFails) {
   EXPECT_TRUE(out.ends_with("# FAIL: no node measured by the refresh has a utilisation\n")) << out;
 }
 
+// Asked through PrometheusApi: a failed request reads as every API failure does, an answer that
+// does not decode says so.
+TEST_F(PrintRulesTest, AFailedUtilisationQueryFailsNamingWhy) {
+  server_.respond_by([](const SeenRequest& request) {
+    if (request.body.find("clamp") != std::string::npos)
+      return CannedResponse{503, R"({"status":"error","errorType":"unavailable","error":"busy"})"};
+    return CannedResponse{200, kTwoNodes};
+  });
+  int exit_status = -1;
+  std::string out = run(exit_status);
+  EXPECT_EQ(exit_status, 1);
+  EXPECT_TRUE(out.starts_with(expected_rules() + "# FAIL: the utilisation query failed: http "
+                                                 "status 503"))
+      << out;
+  EXPECT_NE(out.find("busy"), std::string::npos) << out;
+
+  answer_utilisation("not json");
+  out = run(exit_status);
+  EXPECT_EQ(exit_status, 1);
+  EXPECT_TRUE(out.starts_with(expected_rules() + "# FAIL: the utilisation query's answer: "))
+      << out;
+}
+
 TEST_F(PrintRulesTest, WithoutPrometheusTheConfigurationsRulesArePrintedAndItFails) {
   server_.respond_with({500, "overloaded"});
   int exit_status = -1;

@@ -13,20 +13,6 @@
 namespace netscore::collector {
 namespace {
 
-TEST(NodeNameTest, AcceptsDnsSubdomainsOnly) {
-  EXPECT_TRUE(is_kubernetes_node_name("node-1"));
-  EXPECT_TRUE(is_kubernetes_node_name("ip-10-0-0-2.eu-west-1.compute.internal"));
-  EXPECT_TRUE(is_kubernetes_node_name("10.0.0.2"));
-  EXPECT_FALSE(is_kubernetes_node_name("10.0.0.2:9100"));
-  EXPECT_FALSE(is_kubernetes_node_name("Node-1"));
-  EXPECT_FALSE(is_kubernetes_node_name("-node"));
-  EXPECT_FALSE(is_kubernetes_node_name("node-"));
-  EXPECT_FALSE(is_kubernetes_node_name("a..b"));
-  EXPECT_FALSE(is_kubernetes_node_name(""));
-  EXPECT_FALSE(is_kubernetes_node_name(std::string(254, 'a')));
-  EXPECT_TRUE(is_kubernetes_node_name(std::string(253, 'a')));
-}
-
 TEST(NodeNameTest, RemovesAndCountsNonNodeNames) {
   std::vector<model::NodeSample> samples{
       {.node = "10.0.0.2:9100"}, {.node = "node-a"}, {.node = "10.0.0.3:9100"}};

@@ -18,7 +18,8 @@
 namespace netscore::extender {
 
 // The extender's handlers over a scratch table this test publishes, with the prefix "/netscore",
-// a one-minute max age and neutral score 5, as the handler and correction tests share them.
+// a one-minute max age and neutral score 5, as the handler, prioritize and cluster view tests share
+// them.
 class HandlersFixture : public ::testing::Test {
  protected:
   explicit HandlersFixture(std::string_view kind) : name_(kind) {

@@ -91,7 +91,7 @@ TEST_F(ExplainTest, PrioritizeIsExplainedNodeByNode) {
   const auto& d = decisions[0];
   EXPECT_STREQ(d["verb"].GetString(), "prioritize");
   EXPECT_STREQ(d["table"]["state"].GetString(), "fresh");
-  EXPECT_STREQ(d["scoring"].GetString(), "request");
+  EXPECT_STREQ(d["normalisation"].GetString(), "request");
   EXPECT_STREQ(d["pod"]["uid"].GetString(), "uid-1");
   EXPECT_EQ(d["nodes_asked"].GetUint(), 5U);
   // request mode, max raw_score 200: a 100 → 10, b 100-25=75 → 8, c 0 → 0; zz unknown and bad

@@ -65,7 +65,7 @@ TEST(TableViewTest, CollectorState) {
 TEST(TableViewTest, JsonCarriesEffectiveScoresAndNullRates) {
   const std::string json = render_table_json(view());
   EXPECT_THAT(json, StartsWith(R"({"table":{"attached":true,"attach_error":"","state":"fresh",)"
-                               R"("age_seconds":2.5,"max_age":"1m","scoring":"request",)"));
+                               R"("age_seconds":2.5,"max_age":"1m","normalisation":"request",)"));
   EXPECT_THAT(json, HasSubstr(R"("name":"quiet","raw":10.0,)"));
   EXPECT_THAT(json, HasSubstr(R"("rate":2.0,)"));
   EXPECT_THAT(json, HasSubstr(R"("effective_score":20,"effective_extender_score":2,)"));

@@ -1,7 +1,7 @@
-#include <gmock/gmock.h>
+#include "extender/scheduler/burst_spread.h"
+
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,95 +10,18 @@
 #include "common/model/pricing.h"
 #include "common/table/score_table_writer.h"
 #include "extender/http/handlers.h"
-#include "tests/unit/extender/http/handlers_fixture.h"
+#include "tests/unit/extender/correction_fixture.h"
 
-// Placement correction and the cluster view as the extender serves them: prioritize, /table and
-// /metrics over tables published here (the collector's side is tested with the collector).
+// The extender's prioritize decision (BurstSpread around model::prioritize) as the handlers serve
+// it, over tables published here with placement correction (the collector's side is tested with
+// the collector).
 namespace netscore::extender {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
+using correction_fixture::CorrectionTest;
+using correction_fixture::entries;
+using correction_fixture::uncorrected_entries;
 namespace http = boost::beast::http;
-
-// Seed raw scores a=0, b=50, c=200 (cluster node_score 100, 75, 0). Placed pods add expected
-// traffic: a +300 (corrected raw 300), b +0 (50), c +0 (200); cluster corrected scores by
-// NormalizeScore over max 300: a 0, b 84, c 34.
-std::vector<TableEntry> entries() {
-  constexpr std::uint32_t kBoth = shm::kEntryHasSeries | shm::kEntryInCluster;
-  return {{{.raw = 0.0,
-            .raw_score = 0,
-            .node_score = 100,
-            .sample_ms = 1000,
-            .rate = 0.0,
-            .expected = 300.0,
-            .corrected_raw_score = 300,
-            .corrected_node_score = 0,
-            .placed_pods = 3,
-            .flags = kBoth | shm::kEntryRateValid | shm::kEntryValid},
-           "a"},
-          {{.raw = 50.0,
-            .raw_score = 50,
-            .node_score = 75,
-            .sample_ms = 1000,
-            .corrected_raw_score = 50,
-            .corrected_node_score = 84,
-            .flags = kBoth | shm::kEntryValid},
-           "b"},
-          {{.raw = 200.0,
-            .raw_score = 200,
-            .node_score = 0,
-            .sample_ms = 1000,
-            .corrected_raw_score = 200,
-            .corrected_node_score = 34,
-            .flags = kBoth | shm::kEntryValid},
-           "c"},
-          // In the cluster, no series: no score, listed as a node without series.
-          {{.sample_ms = 1000, .flags = shm::kEntryInCluster}, "quiet-node"},
-          // A series the cluster has no node for.
-          {{.raw = 10.0,
-            .raw_score = 10,
-            .node_score = 95,
-            .sample_ms = 1000,
-            .corrected_raw_score = 10,
-            .corrected_node_score = 97,
-            .flags = shm::kEntryHasSeries | shm::kEntryValid},
-           "old-node"}};
-}
-
-// The same nodes as a collector without correction publishes them: corrected == seed.
-std::vector<TableEntry> uncorrected_entries() {
-  std::vector<TableEntry> out = entries();
-  for (auto& e : out) {
-    e.expected = 0;
-    e.placed_pods = 0;
-    e.corrected_raw_score = e.raw_score;
-    e.corrected_node_score = e.node_score;
-  }
-  return out;
-}
-
-class CorrectionTest : public HandlersFixture {
- protected:
-  CorrectionTest() : HandlersFixture("correction") {}
-
-  void publish(const std::vector<TableEntry>& rows, std::uint32_t flags) {
-    publish_rows(rows, {.eval_time_ms = 1000, .flags = flags});
-  }
-  std::string prioritize(std::string_view names_json) { return prioritize_names(names_json).body; }
-  // Every answer prioritize gives for a fixed set of requests, both modes.
-  std::vector<std::string> answers() {
-    std::vector<std::string> out;
-    for (const auto mode : {Normalisation::request, Normalisation::cluster}) {
-      config_.extender.normalisation = mode;
-      for (const auto* names :
-           {R"(["a","b","c"])", R"(["b","c"])", R"(["a","quiet-node","old-node","zz"])"}) {
-        out.push_back(prioritize(names));
-      }
-    }
-    return out;
-  }
-};
 
 TEST_F(CorrectionTest, RequestModeNormalisesMeasuredPlusExpectedOverTheRequestedNodes) {
   publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
@@ -297,117 +220,6 @@ TEST_F(CorrectionTest, WithoutTheFlagAnswersAreByteIdenticalToAnUncorrectedTable
   EXPECT_EQ(answers(), seed);
   publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
   EXPECT_NE(answers(), seed);  // the comparison above can fail
-}
-
-TEST_F(CorrectionTest, TableJsonShowsSeedAndCorrectedScoresAndTheClusterMismatch) {
-  publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
-  const std::string body = call(http::verb::get, "/table").body;
-  EXPECT_THAT(body, HasSubstr(R"("corrected":true)"));
-  EXPECT_THAT(body,
-              HasSubstr(R"({"name":"a","raw":0.0,"raw_score":0,"score":100,"extender_score":10,)"));
-  EXPECT_THAT(
-      body,
-      HasSubstr(
-          R"("valid":true,"has_series":true,"in_cluster":true,"rate":0.0,"expected":300.0,)"
-          R"("placed_pods":3,"corrected_raw_score":300,"corrected_score":0,"effective_score":0,)"
-          R"("effective_extender_score":0,)"));
-  EXPECT_THAT(
-      body,
-      HasSubstr(
-          R"("cluster":{"synced":true,"in_cluster_count":4,"nodes_without_series":["quiet-node"],)"
-          R"("series_without_node":["old-node"]})"));
-  // Correction off: the effective score is the seed score.
-  publish(entries(), shm::kSnapshotClusterSynced);
-  const std::string off = call(http::verb::get, "/table").body;
-  EXPECT_THAT(off, HasSubstr(R"("corrected":false)"));
-  EXPECT_THAT(
-      off,
-      HasSubstr(R"("corrected_score":0,"effective_score":100,"effective_extender_score":10,)"));
-}
-
-TEST_F(CorrectionTest, MismatchListsNeedAClusterSyncedSnapshot) {
-  publish(entries(), 0);
-  const std::string body = call(http::verb::get, "/table").body;
-  EXPECT_THAT(
-      body, HasSubstr(R"("cluster":{"synced":false,"in_cluster_count":4,"nodes_without_series":[],)"
-                      R"("series_without_node":[]})"));
-  EXPECT_THAT(call(http::verb::get, "/metrics").body,
-              Not(HasSubstr("netscore_extender_nodes_without_series")));
-}
-
-TEST_F(CorrectionTest, TableShowsTheWatcherState) {
-  publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
-  shm::CollectorStatus status{};
-  status.watch_state = static_cast<std::uint32_t>(shm::WatchState::failing);
-  status.watch_nodes = 4;
-  status.watch_pods = 31;
-  status.watch_placements = 3;
-  status.watch_errors_total = 2;
-  status.watch_relists_total = 1;
-  status.watch_synced_wall_ms = 5000;
-  status.watch_last_event_wall_ms = 6000;
-  status.watch_last_event_mono_ns = mono_now_ns() - 2'000'000'000;
-  std::strcpy(status.watch_resource_version, "12345");
-  std::strcpy(status.watch_error, "watch pods: HTTP 403");
-  writer_->record_status(status);
-  const std::string body = call(http::verb::get, "/table").body;
-  EXPECT_THAT(
-      body,
-      HasSubstr(R"("watcher":{"state":"failing","synced_wall_ms":5000,"resource_version":"12345",)"
-                R"("last_event_wall_ms":6000,"last_event_age_seconds":)"));
-  EXPECT_THAT(body,
-              HasSubstr(R"("errors_total":2,"relists_total":1,"nodes":4,"pods":31,"placements":3,)"
-                        R"("error":"watch pods: HTTP 403"})"));
-  const std::string text = call(http::verb::get, "/table?format=text").body;
-  EXPECT_THAT(text, HasSubstr("watcher: failing resource_version=\"12345\" last_event_age="));
-  EXPECT_THAT(
-      text,
-      HasSubstr(
-          "errors=2 relists=1 nodes=4 pods=31 placements=3 error=\"watch pods: HTTP 403\"\n"));
-  EXPECT_THAT(
-      text, HasSubstr("nodes without series (1): quiet-node\nseries without node (1): old-node\n"));
-  // Sorted by the effective score: b (84) before c (34) before a (0).
-  const auto b = text.find("\nb "), c = text.find("\nc "), a = text.find("\na ");
-  ASSERT_NE(a, std::string::npos);
-  EXPECT_LT(b, c);
-  EXPECT_LT(c, a);
-}
-
-TEST_F(CorrectionTest, MetricsExposeWatcherHealthAndTheMismatch) {
-  publish(entries(), shm::kSnapshotCorrected | shm::kSnapshotClusterSynced);
-  shm::CollectorStatus status{};
-  status.watch_state = static_cast<std::uint32_t>(shm::WatchState::synced);
-  status.watch_nodes = 4;
-  status.watch_pods = 31;
-  status.watch_placements = 3;
-  status.watch_errors_total = 2;
-  status.watch_relists_total = 1;
-  status.watch_last_event_mono_ns = mono_now_ns();
-  writer_->record_status(status);
-  const std::string body = call(http::verb::get, "/metrics").body;
-  EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_state{state=\"synced\"} 1\n"));
-  EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_state{state=\"failing\"} 0\n"));
-  EXPECT_THAT(body, HasSubstr("# TYPE netscore_extender_kube_watch_errors_total counter\n"
-                              "netscore_extender_kube_watch_errors_total 2\n"));
-  EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_relists_total 1\n"));
-  EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_pods 31\n"));
-  EXPECT_THAT(body, HasSubstr("netscore_extender_kube_watch_placements 3\n"));
-  EXPECT_THAT(body,
-              HasSubstr("# TYPE netscore_extender_kube_watch_last_event_age_seconds gauge\n"));
-  EXPECT_THAT(body, HasSubstr("netscore_extender_table_corrected 1\n"));
-  EXPECT_THAT(body, HasSubstr("netscore_extender_nodes_without_series 1\n"));
-  EXPECT_THAT(body, HasSubstr("netscore_extender_series_without_node 1\n"));
-}
-
-TEST_F(CorrectionTest, WatchOffShowsNoEventAge) {
-  publish(uncorrected_entries(), 0);
-  writer_->record_status(shm::CollectorStatus{});
-  EXPECT_THAT(call(http::verb::get, "/table").body, HasSubstr(R"("state":"off",)"));
-  EXPECT_THAT(call(http::verb::get, "/table").body, HasSubstr(R"("last_event_age_seconds":null,)"));
-  const std::string metrics = call(http::verb::get, "/metrics").body;
-  EXPECT_THAT(metrics, HasSubstr("netscore_extender_kube_watch_state{state=\"off\"} 1\n"));
-  EXPECT_THAT(metrics, Not(HasSubstr("netscore_extender_kube_watch_last_event_age_seconds")));
-  EXPECT_THAT(metrics, HasSubstr("netscore_extender_table_corrected 0\n"));
 }
 
 }  // namespace

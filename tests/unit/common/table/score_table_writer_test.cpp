@@ -1,120 +1,23 @@
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "common/table/score_table_writer.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "common/table/score_table_reader.h"
-#include "common/table/score_table_writer.h"
-#include "tests/support/table_name.h"
+#include "tests/unit/common/table/score_table_fixture.h"
 
 namespace netscore {
 namespace {
 
 using ::testing::HasSubstr;
-
-class ScoreTable : public ::testing::Test {
- protected:
-  ScoreTableWriter::Options writer_options(std::uint32_t capacity = 64) const {
-    return {.name = name_, .capacity = capacity};
-  }
-  ScoreTableReader::Options reader_options() const { return {.name = name_}; }
-
-  static TableEntry entry(std::string name, double raw, bool valid = true) {
-    return {{.raw = raw,
-             .raw_score = static_cast<std::int64_t>(raw),
-             .node_score = 100 - static_cast<std::int64_t>(raw),
-             .sample_ms = 1234,
-             .corrected_raw_score = static_cast<std::int64_t>(raw),
-             .corrected_node_score = 100 - static_cast<std::int64_t>(raw),
-             .flags = shm::kEntryHasSeries | (valid ? shm::kEntryValid : 0U)},
-            std::move(name)};
-  }
-
-  std::string error_of_attach() const {
-    try {
-      ScoreTableReader reader(reader_options());
-    } catch (const shm::TableError& e) {
-      return e.what();
-    }
-    return "attached";
-  }
-
-  netscore::testing::TableName name_{"unit"};
-};
-
-TEST_F(ScoreTable, SegmentAt15000NodesFitsIn16MB) {
-  EXPECT_LE(shm::compute_layout(15000).segment_bytes, 16U * 1000 * 1000);
-}
-
-TEST_F(ScoreTable, LayoutPartsDoNotOverlapAndStayAligned) {
-  for (std::uint32_t capacity : {1U, 100U, 5000U, 65536U}) {
-    const auto l = shm::compute_layout(capacity);
-    EXPECT_GE(l.index_slots, 2 * capacity);
-    EXPECT_EQ(l.index_slots & (l.index_slots - 1), 0U);
-    EXPECT_GE(l.status_offset[0], sizeof(shm::SegmentHeader));
-    EXPECT_EQ(l.status_offset[1], l.status_offset[0] + l.status_bytes);
-    EXPECT_EQ(l.snapshot_offset[0], l.status_offset[1] + l.status_bytes);
-    EXPECT_EQ(l.snapshot_offset[1], l.snapshot_offset[0] + l.snapshot_bytes);
-    EXPECT_EQ(l.placements_offset, l.snapshot_offset[1] + l.snapshot_bytes);
-    EXPECT_LE(l.entry_word(1, capacity - 1) * 8 + sizeof(shm::EntryRecord), l.placements_offset);
-    EXPECT_EQ(l.snapshot_offset[1] % shm::kCacheLine, 0U);
-    EXPECT_EQ(l.placements_offset % shm::kCacheLine, 0U);
-    EXPECT_EQ(l.placement_word(1) * 8, l.placements_offset);
-    EXPECT_EQ(l.placement_word(1 + shm::kPlacementSlots), l.placement_word(1));
-    EXPECT_LE((l.placement_word(shm::kPlacementSlots) + shm::Layout::kPlacementSlotWords) * 8,
-              l.segment_bytes);
-  }
-}
-
-TEST_F(ScoreTable, ReaderSeesEmptyTableUntilFirstPublish) {
-  ScoreTableWriter writer(writer_options());
-  ScoreTableReader reader(reader_options());
-  std::vector<std::string_view> names{"a"};
-  std::vector<NodeScore> out(1);
-  shm::SnapshotMeta meta{};
-  EXPECT_EQ(reader.lookup(names, out, meta), ReadStatus::empty);
-  shm::CollectorStatus status{};
-  EXPECT_EQ(reader.read_status(status), ReadStatus::empty);
-}
-
-TEST_F(ScoreTable, LookupFindsEveryPublishedNodeAndOnlyThose) {
-  ScoreTableWriter writer(writer_options());
-  std::vector<TableEntry> entries{entry("node-a", 10.5), entry("node-b", 20),
-                                  entry("node-c", 0, false)};
-  const auto counts = writer.publish(entries, 99'000);
-  EXPECT_EQ(counts.stored, 3U);
-  ScoreTableReader reader(reader_options());
-  std::vector<std::string_view> names{"node-b", "node-x", "node-a", "node-c", "node-", ""};
-  std::vector<NodeScore> out(names.size());
-  shm::SnapshotMeta meta{};
-  ASSERT_EQ(reader.lookup(names, out, meta), ReadStatus::ok);
-  EXPECT_TRUE(out[0].found && out[0].valid());
-  EXPECT_EQ(out[0].raw, 20);
-  EXPECT_EQ(out[0].node_score, 80);
-  EXPECT_FALSE(out[1].found);
-  EXPECT_EQ(out[2].raw, 10.5);
-  EXPECT_EQ(out[2].raw_score, 10);
-  EXPECT_EQ(out[2].sample_ms, 1234);
-  EXPECT_TRUE(out[3].found);
-  EXPECT_FALSE(out[3].valid());
-  EXPECT_FALSE(out[4].found);
-  EXPECT_FALSE(out[5].found);
-  EXPECT_EQ(meta.publish_id, 1U);
-  EXPECT_EQ(meta.node_count, 3U);
-  EXPECT_EQ(meta.valid_count, 2U);
-  EXPECT_EQ(meta.max_raw_score, 20);
-  EXPECT_EQ(meta.eval_time_ms, 99'000);
-}
 
 TEST_F(ScoreTable, LaterPublishReplacesTheWholeSnapshot) {
   ScoreTableWriter writer(writer_options());
@@ -248,21 +151,6 @@ TEST_F(ScoreTable, TakeOverRestoresTheConfiguredMode) {
   EXPECT_EQ(st.st_mode & 0777, 0600U);
 }
 
-// Another UID's segment could have been planted to steer scheduling. Needs root (CAP_CHOWN) to
-// hand the segment to another UID, as in the build container and scripts/test.sh (which runs as
-// root or through sudo); as another user it fails saying so.
-TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegmentUnlessAllowed) {
-  ScoreTableWriter writer(writer_options());
-  constexpr uid_t kOther = 4242;
-  ASSERT_NE(::geteuid(), kOther);
-  ASSERT_EQ(::chown(("/dev/shm/" + name_.str()).c_str(), kOther, kOther), 0)
-      << "this test needs root (CAP_CHOWN) to give the segment to uid 4242: "
-      << std::strerror(errno);
-  EXPECT_THAT(error_of_attach(), HasSubstr("owned by uid 4242"));
-  EXPECT_THAT(error_of_attach(), HasSubstr("NETSCORE_SHM_ALLOW_FOREIGN_OWNER"));
-  EXPECT_NO_THROW(ScoreTableReader({.name = name_, .allow_foreign_owner = true}));
-}
-
 TEST_F(ScoreTable, SecondWriterIsRefusedWhileTheFirstLives) {
   ScoreTableWriter writer(writer_options());
   try {
@@ -305,16 +193,6 @@ TEST_F(ScoreTable, WriterWithOtherCapacityRecreatesAndReadersReattach) {
   EXPECT_TRUE(attachment.reader()->superseded());
   EXPECT_TRUE(attachment.poll());
   EXPECT_EQ(attachment.reader()->layout().capacity, 128U);
-}
-
-TEST_F(ScoreTable, AttachmentKeepsTheOldReaderWhenTheTableVanishes) {
-  ScoreTableWriter writer(writer_options());
-  TableAttachment attachment(reader_options());
-  ASSERT_TRUE(attachment.poll());
-  ScoreTableWriter::remove(name_);
-  EXPECT_FALSE(attachment.poll());
-  EXPECT_NE(attachment.reader(), nullptr);
-  EXPECT_THAT(attachment.last_error(), HasSubstr("cannot open"));
 }
 
 shm::PlacementRecord placement(std::string_view node, std::string_view pod, std::int64_t placed) {
@@ -364,77 +242,6 @@ TEST_F(ScoreTable, TheRingKeepsTheLatestPlacementsAndATakeOverNumbersOn) {
     EXPECT_EQ(read[i].number, number);
     EXPECT_EQ(read[i].placed_wall_ms, static_cast<std::int64_t>(number));
   }
-}
-
-TEST_F(ScoreTable, ReaderRefusesMissingSegment) {
-  EXPECT_THAT(error_of_attach(), HasSubstr("cannot open"));
-}
-
-// Writes a raw segment by hand to check what the reader refuses.
-class ForgedSegment : public ScoreTable {
- protected:
-  void forge(std::size_t bytes, const std::function<void(shm::SegmentHeader&)>& edit) {
-    const int fd = ::shm_open(("/" + name_.str()).c_str(), O_CREAT | O_RDWR, 0600);
-    ASSERT_GE(fd, 0);
-    ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(bytes)), 0);
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    ASSERT_NE(p, MAP_FAILED);
-    if (bytes >= sizeof(shm::SegmentHeader)) {
-      const auto layout = shm::compute_layout(16);
-      auto* h = new (p) shm::SegmentHeader{};
-      h->layout_version = shm::kLayoutVersion;
-      h->segment_bytes = layout.segment_bytes;
-      h->capacity = 16;
-      h->index_slots = layout.index_slots;
-      for (int c = 0; c < 2; ++c) {
-        h->status_offset[c] = layout.status_offset[c];
-        h->snapshot_offset[c] = layout.snapshot_offset[c];
-      }
-      h->placements_offset = layout.placements_offset;
-      h->magic.store(shm::kMagic);
-      edit(*h);
-    }
-    ::munmap(p, bytes);
-    ::close(fd);
-  }
-};
-
-TEST_F(ForgedSegment, ReaderAcceptsAWellFormedForgery) {
-  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader&) {});
-  EXPECT_EQ(error_of_attach(), "attached");
-}
-
-TEST_F(ForgedSegment, ReaderRefusesTooSmall) {
-  forge(16, [](shm::SegmentHeader&) {});
-  EXPECT_THAT(error_of_attach(), HasSubstr("not a score table"));
-}
-
-TEST_F(ForgedSegment, ReaderRefusesWrongMagic) {
-  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.magic.store(0xBAD); });
-  EXPECT_THAT(error_of_attach(), HasSubstr("magic"));
-}
-
-TEST_F(ForgedSegment, ReaderRefusesOtherLayoutVersion) {
-  forge(shm::compute_layout(16).segment_bytes,
-        [](shm::SegmentHeader& h) { h.layout_version = 99; });
-  EXPECT_THAT(error_of_attach(), HasSubstr("layout version 99"));
-}
-
-TEST_F(ForgedSegment, ReaderRefusesSizeThatDoesNotMatchCapacity) {
-  forge(shm::compute_layout(16).segment_bytes, [](shm::SegmentHeader& h) { h.capacity = 17; });
-  EXPECT_THAT(error_of_attach(), HasSubstr("do not match its capacity"));
-}
-
-TEST_F(ForgedSegment, ReaderRefusesShiftedOffsets) {
-  forge(shm::compute_layout(16).segment_bytes,
-        [](shm::SegmentHeader& h) { h.snapshot_offset[1] += 64; });
-  EXPECT_THAT(error_of_attach(), HasSubstr("offsets"));
-}
-
-TEST_F(ForgedSegment, ReaderRefusesAShiftedPlacementRing) {
-  forge(shm::compute_layout(16).segment_bytes,
-        [](shm::SegmentHeader& h) { h.placements_offset -= 64; });
-  EXPECT_THAT(error_of_attach(), HasSubstr("offsets"));
 }
 
 TEST_F(ForgedSegment, WriterReplacesAnIncompatibleSegment) {
