@@ -116,7 +116,7 @@ def render_second_scheduler_with_filter(repo):
         return render(os.path.dirname(path))
 
 
-# The descheduler overlay's README: its collector component added after the base.
+# As docs/rebalancing.md says: the descheduler overlay's collector component added after the base.
 BASE_COMPONENT = "  - ../../base\n"
 NOMINATING_COMPONENT = "  - ../descheduler/collector\n"
 

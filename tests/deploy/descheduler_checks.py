@@ -225,8 +225,8 @@ def check_policy(policy, namespace, records):
         errors.append(f"policy: thresholds and targetThresholds must name {METRIC_RESOURCE} alone")
     elif not 0 <= low_t[METRIC_RESOURCE] < high_t[METRIC_RESOURCE] <= 100:
         errors.append(f"policy: expected 0 <= thresholds < targetThresholds <= 100, found {low_t} and {high_t}")
-    # The thresholds are points around the cluster's mean utilisation (README.md): read as absolute
-    # percentages they would make every node above 20% of its link a source.
+    # The thresholds are points around the cluster's mean utilisation (docs/rebalancing.md): read as
+    # absolute percentages they would make every node above 20% of its link a source.
     if low.get("useDeviationThresholds") is not True:
         errors.append("policy: LowNodeUtilization useDeviationThresholds must be true (thresholds around the mean)")
     if not isinstance(low.get("evictionLimits", {}).get("node"), int):

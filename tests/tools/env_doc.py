@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Renders the README's environment-variable table from netscore-env-doc's JSON.
+"""Renders the configuration reference's environment-variable table from netscore-env-doc's JSON.
 
-    env_doc.py --tool build/default/tests/tools/netscore-env-doc --write README.md
-    env_doc.py --tool ... --check README.md     # exit 1 and a diff when the README drifted
+    env_doc.py --tool build/default/tests/tools/netscore-env-doc --write docs/configuration.md
+    env_doc.py --tool ... --check docs/configuration.md     # exit 1 and a diff when the page drifted
 
-The table sits between the env-table markers; everything else in the README is left alone.
+The table sits between the env-table markers; everything else in the page is left alone.
 """
 import argparse
 import difflib
@@ -40,19 +40,19 @@ def render(variables):
     return "\n".join(lines)
 
 
-def splice(readme, table):
-    start, end = readme.find(BEGIN), readme.find(END)
+def splice(page, table):
+    start, end = page.find(BEGIN), page.find(END)
     if start < 0 or end < start:
-        raise SystemExit(f"env_doc: README lacks the markers {BEGIN!r} ... {END!r}")
-    return readme[: start + len(BEGIN)] + "\n" + table + "\n" + readme[end:]
+        raise SystemExit(f"env_doc: the page lacks the markers {BEGIN!r} ... {END!r}")
+    return page[: start + len(BEGIN)] + "\n" + table + "\n" + page[end:]
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", required=True, help="path of netscore-env-doc")
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", metavar="README")
-    mode.add_argument("--check", metavar="README")
+    mode.add_argument("--write", metavar="PAGE")
+    mode.add_argument("--check", metavar="PAGE")
     args = parser.parse_args()
 
     path = args.write or args.check

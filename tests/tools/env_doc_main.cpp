@@ -1,5 +1,5 @@
 // Prints every documented NETSCORE_* variable of both binaries as JSON, straight from
-// netscore::documented_variables: the single source the README table and the manifest
+// netscore::documented_variables: the single source the configuration reference and the manifest
 // tests are checked against, so a renamed variable or changed default cannot drift.
 #include <cstdio>
 #include <string>

@@ -4,7 +4,7 @@
 // PromQL written here by hand, evaluated at the same time. Nodes with a 1 Gb/s and a 10 Gb/s link,
 // one reporting -1 (no link speed), one without a speed series, and one whose speed changes
 // between two evaluation times (synth.h). Each engine is compared with itself: their rate()
-// semantics differ (collector/README.md).
+// semantics differ (docs/prometheus.md).
 #include <curl/curl.h>
 
 #include <algorithm>

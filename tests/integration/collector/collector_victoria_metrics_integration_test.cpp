@@ -1,6 +1,6 @@
 // A second real engine: VictoriaMetrics. For every node, the table built from ONE batched query
 // equals what VictoriaMetrics itself answers to the original per-node query, in label and uname
-// modes, score and rate. Its semantics differ from Prometheus' (collector/README.md), so the
+// modes, score and rate. Its semantics differ from Prometheus' (docs/prometheus.md), so the
 // values are compared with its own answers, not with Prometheus'.
 #include <cmath>
 #include <ctime>
