@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -196,10 +197,9 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
   c::PrometheusClient seed_client({defaults.prometheus});
   // The one-query form before the query plan: the auto chain summed by node, both directions
   // and the speeds in one expression.
-  std::string one_query = c::build_part_query(defaults.query, c::kKindScore);
-  for (const auto kind : {c::kKindTransmitRate, c::kKindSpeed, c::kKindUnusableSpeed})
-    one_query += " or label_replace(" + c::build_part_query(defaults.query, kind) +
-                 ", \"netscore_kind\", \"" + std::string(kind) + "\", \"\", \"\")";
+  constexpr std::string_view kOneQueryParts[] = {c::kKindScore, c::kKindTransmitRate, c::kKindSpeed,
+                                                 c::kKindUnusableSpeed};
+  const std::string one_query = c::build_tagged_parts_query(defaults.query, kOneQueryParts);
   const std::string seed = "sum_over_time(node_network_receive_bytes_total{device=\"" +
                            std::string(netscore::testing::kSynthInterface) + "\"}[5m])";
   const std::string rule_series =

@@ -28,6 +28,7 @@
 #include "collector/pipeline/recent_pod_traffic.h"
 #include "common/clock.h"
 #include "common/config.h"
+#include "common/model_settings.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/synth.h"
 
@@ -170,9 +171,7 @@ void BM_PodTraffic_ReadCost(benchmark::State& state) {
     }
   }
   // As every publish does: the pods whose traffic the window holds wholly are no longer recent.
-  cluster.loads({.now_ms = eval_time_ms(),
-                 .lag_ms = config.refresh_interval.value.count(),
-                 .window_ms = config.query.time_range.value.count()});
+  cluster.loads(netscore::load_window(config, eval_time_ms()));
   c::PrometheusClient client({config.prometheus, 256U << 20, "netscore-bench"});
   std::int64_t offset_ms = 0;
   c::Measurer measurer(config, client,

@@ -28,7 +28,9 @@
 #include "collector/kube/cluster_watcher.h"
 #include "collector/kube/kube_objects.h"
 #include "collector/pipeline/publisher.h"
+#include "common/config.h"
 #include "common/model/inputs.h"
+#include "common/model_settings.h"
 #include "common/table/score_table_reader.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
@@ -150,10 +152,9 @@ void BM_Watcher_Loads(benchmark::State& state) {
                     .scheduled_ms = i < kPods - recent ? 1 : kNowMs - i % 1000});
   }
   cluster.replace_pods(pods, kNowMs);
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(
-        cluster.loads({.now_ms = kNowMs, .lag_ms = 15000, .window_ms = 300000}));
-  }
+  const netscore::model::LoadWindow window =
+      netscore::load_window(netscore::load_config(netscore::Component::collector, {}, {}), kNowMs);
+  for (auto _ : state) benchmark::DoNotOptimize(cluster.loads(window));
   state.counters["recent"] = static_cast<double>(cluster.recent_count());
 }
 

@@ -277,6 +277,16 @@ BuiltQuery rule_batch(const QueryConfig& config, const QueryShape& shape) {
 
 }  // namespace
 
+std::string build_tagged_parts_query(const QueryConfig& config,
+                                     std::span<const std::string_view> kinds) {
+  std::string out;
+  for (const std::string_view kind : kinds) {
+    if (!out.empty()) out += " or ";
+    out += tagged(part(config, kind, false), kind);
+  }
+  return out;
+}
+
 std::string build_part_query(const QueryConfig& config, std::string_view kind) {
   return part(config, kind, false);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -106,6 +107,12 @@ BuiltQuery build_speed_query(const QueryConfig& config, const QueryShape& shape 
 // form's cost. nullopt when the shape does not allow it.
 std::optional<BuiltQuery> build_speed_series_query(const QueryConfig& config,
                                                    const QueryShape& shape);
+
+// The given parts in one expression, each tagged with its kind under kKindLabel: the form a
+// refresh asked before its parts were split by direction and the speeds asked apart (the
+// benchmark compares the two).
+std::string build_tagged_parts_query(const QueryConfig& config,
+                                     std::span<const std::string_view> kinds);
 
 // One part of the batch on its own, exactly as the batch embeds it before tagging: tests evaluate
 // it in Prometheus to check the batch's answer, and the benchmark prices the parts.
