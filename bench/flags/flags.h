@@ -1,7 +1,5 @@
 #pragma once
 
-#include <charconv>
-#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -9,13 +7,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include <boost/any.hpp>
 #include <boost/program_options.hpp>
+
+#include "common/parse_number.h"
 
 // The benchmarks' command lines, on Boost.Program_options: `--name=value` (or `--name value`),
 // typed values read whole, seconds with a unit, --help, and every bad flag reported by name with
@@ -38,16 +36,7 @@ struct Seconds {
 
 std::optional<double> parse_seconds(std::string_view text);
 
-template <class T>
-std::optional<T> parse_number(std::string_view text) {
-  T out{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  if constexpr (std::is_floating_point_v<T>) {
-    if (!std::isfinite(out)) return std::nullopt;
-  }
-  return out;
-}
+using netscore::parse_number;
 
 // Program_options' hooks for the two types (found by argument-dependent lookup).
 template <class T>

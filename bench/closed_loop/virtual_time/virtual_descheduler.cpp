@@ -1,0 +1,64 @@
+#include "bench/closed_loop/virtual_time/virtual_descheduler.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+
+#include "bench/closed_loop/virtual_time/node_query.h"
+
+namespace netscore::sim {
+namespace {
+
+// A pod of the same workload evicted again within ten minutes of cluster time is churn.
+constexpr double kReEvictionWindow_s = 600;
+
+// Virtual milliseconds of a duration of the descheduler's, which the time scale divides too.
+std::int64_t scaled_ms(std::chrono::milliseconds d, const LoopParams& params) {
+  return std::llround(static_cast<double>(d.count()) / params.time_scale);
+}
+
+}  // namespace
+
+VirtualDescheduler::VirtualDescheduler(const Config& collector, const Policy& policy,
+                                       const LoopParams& params, const std::string& table)
+    : collector_(collector),
+      interval_s_(params.descheduler_interval_s / params.time_scale),
+      window_ms_(rebalance_window(collector).value.count()),
+      settings_{.target_points = collector.rebalance.target_points,
+                .low_points = collector.rebalance.low_points,
+                .min_pod_age_ms = scaled_ms(collector.rebalance.min_pod_age.value, params)},
+      log_(kReEvictionWindow_s / params.time_scale, interval_s_),
+      table_({.name = table}) {
+  if (policy.kind == PolicyKind::netscore)
+    labeler_.emplace(settings_, rebalance_rest(collector).value.count());
+}
+
+std::vector<double> VirtualDescheduler::utilisation(const ClusterTraffic& traffic,
+                                                    std::int64_t now_ms) const {
+  return recorded_utilisation(collector_.query, traffic.node_series(), now_ms, window_ms_);
+}
+
+void VirtualDescheduler::label(const collector::ClusterState& state,
+                               const ClusterTraffic& traffic, std::int64_t now_ms) {
+  if (!labeler_) return;
+  const auto read = utilisation(traffic, now_ms);
+  model::NodeUtilisation by_node;
+  for (std::size_t n = 0; n < read.size(); ++n) by_node[traffic.node_series().names[n]] = read[n];
+  labeler_->round(table_, state, collector_, by_node, now_ms);
+}
+
+bool VirtualDescheduler::evictable(std::int64_t placed_ms, const std::string& name,
+                                   std::int64_t now_ms) const {
+  if (now_ms - placed_ms < settings_.min_pod_age_ms) return false;
+  return !labeler_ || labeler_->nominated(name);
+}
+
+std::vector<std::uint32_t> VirtualDescheduler::cycle(const ClusterTraffic& traffic,
+                                                     const std::vector<EvictablePod>& evictable,
+                                                     std::int64_t now_ms) const {
+  return descheduler_cycle(
+      utilisation(traffic, now_ms), evictable,
+      {.target_points = settings_.target_points, .low_points = settings_.low_points});
+}
+
+}  // namespace netscore::sim
