@@ -49,10 +49,9 @@ void ClusterState::measure_pods(std::span<const model::MeasuredPod> measured,
   ledger_.measure_pods(measured, read);
 }
 
-void ClusterState::measure_recent_pods(std::span<const model::MeasuredPod> measured,
-                                       const model::LoadWindow& recent) {
+void ClusterState::measure_recent_pods(std::span<const model::MeasuredPod> measured) {
   std::lock_guard lock(mutex_);
-  ledger_.measure_recent_pods(measured, recent);
+  ledger_.measure_recent_pods(measured);
 }
 
 model::LearnedRates ClusterState::measured_per_pod() const {

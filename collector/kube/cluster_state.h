@@ -42,8 +42,7 @@ class ClusterState {
   std::vector<model::NodeLoad> loads(const model::LoadWindow& window);
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
   void measure_pods(std::span<const model::MeasuredPod> measured, const model::LoadWindow& read);
-  void measure_recent_pods(std::span<const model::MeasuredPod> measured,
-                           const model::LoadWindow& recent);
+  void measure_recent_pods(std::span<const model::MeasuredPod> measured);
   model::LearnedRates learned_per_pod() const;
   model::LearnedRates measured_per_pod() const;
   std::optional<double> workload_rate(const std::string& workload) const;

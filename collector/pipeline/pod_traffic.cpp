@@ -237,6 +237,7 @@ void PodTrafficReader::read_recent(PodTrafficSource& source, std::int64_t eval_t
                                                          recent_range_.text, selection.asked);
     auto answer = source.rates({.receive_query = next.receive_query,
                                 .transmit_query = next.transmit_query,
+                                .function = PodRateFunction::deriv,
                                 .range_ms = recent_range_.value.count(),
                                 .names = selection.asked},
                                eval_time_ms);

@@ -67,10 +67,16 @@ PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& 
 
 struct RecentPodTraffic;  // recent_pod_traffic.h
 
+// How a read turns a pod's counter samples into bytes/s: rate() over the range (the read of every
+// pod, over the window), or deriv(), their slope (the recent reads: a pod that ran for part of the
+// range reads at its own rate, not spread over the whole range).
+enum class PodRateFunction { rate, deriv };
+
 // One read of the traffic per pod, in PromQL and in what it means.
 struct PodRatesRequest {
   const std::string& receive_query;
   const std::string& transmit_query;
+  PodRateFunction function = PodRateFunction::rate;
   std::int64_t range_ms = 0;             // the rates' range
   std::span<const std::string> names{};  // "namespace/name"; empty: every pod
 };

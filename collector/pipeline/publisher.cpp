@@ -291,12 +291,8 @@ void Publisher::measure_pods(const PodTraffic& traffic, const RecentPodTraffic* 
   if (recent == nullptr || recent->pods.empty()) return;
   std::vector<model::MeasuredPod> measured;
   measured.reserve(recent->pods.size());
-  for (const auto& [name, read] : recent->pods) {
-    measured.push_back(measured_pod(name, read.rates));
-    measured.back().read_ms = read.eval_time_ms;
-  }
-  cluster_->state.measure_recent_pods(measured,
-                                      {.lag_ms = options_.lag_ms, .window_ms = recent->range_ms});
+  for (const auto& [name, read] : recent->pods) measured.push_back(measured_pod(name, read.rates));
+  cluster_->state.measure_recent_pods(measured);
 }
 
 void Publisher::record_pod_traffic(const PodTraffic& traffic) {

@@ -51,7 +51,6 @@ struct MeasuredPod {
   std::string name{};  // "namespace/name"
   double receive = -1;
   double transmit = -1;
-  std::int64_t read_ms = 0;  // when its rates were read (Unix ms): the recent reads' pods only
 };
 
 // Whether a rate over the window read as of `read.now_ms` measures a pod placed `age_ms` before:
@@ -126,12 +125,10 @@ class PlacementLedger {
   // within it is measured at its rate over the part it held (kMeasuredAfterHeld at least). A pod
   // that leaves keeps its last. O(pods): call it once per read of the traffic per pod.
   void measure_pods(std::span<const MeasuredPod> measured, const LoadWindow& read);
-  // Measures these running pods at rates of their own recent samples, each read at its read_ms
-  // over `recent`'s range (its window; its lag the read of every pod's): a rate over a range the
-  // pod held only part of is divided by that part, as measure_pods does over the window, and a pod
-  // that held less than kMeasuredAfterHeld of it keeps its price. The other pods keep theirs.
+  // Measures these running pods at rates of their own recent samples (their slope, deriv()), not
+  // over the window: as they are, whatever the window holds of them; the other pods keep theirs.
   // O(pods) for the workloads' means: call it once per read.
-  void measure_recent_pods(std::span<const MeasuredPod> measured, const LoadWindow& recent);
+  void measure_recent_pods(std::span<const MeasuredPod> measured);
   // What a pod of an unknown workload is expected to receive and transmit (the learned traffic
   // per running pod); nullopt in a direction before anything was learned in it.
   LearnedRates learned_per_pod() const;

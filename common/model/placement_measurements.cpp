@@ -43,19 +43,12 @@ void PlacementLedger::measure_pods(std::span<const MeasuredPod> measured, const 
   sum_workload_measurements();
 }
 
-void PlacementLedger::measure_recent_pods(std::span<const MeasuredPod> measured,
-                                          const LoadWindow& recent) {
+void PlacementLedger::measure_recent_pods(std::span<const MeasuredPod> measured) {
   for (const MeasuredPod& m : measured) {
     PodRecord* pod = running_pod(m.name);
     if (pod == nullptr) continue;
-    // rate() spreads what a pod sent since it started over the whole range: a pod that held a
-    // fifth of it reads at a fifth of its rate, and priced so, the node that just took it (and
-    // its workload's mean) would look that much cooler until the read of every pod.
-    const std::int64_t age_ms = m.read_ms - pod->placed_ms;
-    if (!window_measures_pod(age_ms, recent)) continue;
-    const double held = 1.0 - pending_fraction(age_ms, recent);
-    pod->measured_rate = per_second(m.receive, held);
-    pod->measured_transmit_rate = per_second(m.transmit, held);
+    pod->measured_rate = per_second(m.receive, 1.0);
+    pod->measured_transmit_rate = per_second(m.transmit, 1.0);
   }
   sum_workload_measurements();
 }

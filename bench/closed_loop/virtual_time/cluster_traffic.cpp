@@ -36,8 +36,7 @@ void ClusterTraffic::start_settled(std::uint32_t pod, std::size_t node, const st
   }
 }
 
-void ClusterTraffic::start(std::uint32_t pod, std::size_t node, const std::string& name,
-                           double t) {
+void ClusterTraffic::start(std::uint32_t pod, std::size_t node, const std::string& name, double t) {
   running_[pod] = true;
   add(node, t, pod, 1);
   if (pod_series_)

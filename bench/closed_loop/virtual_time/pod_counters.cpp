@@ -51,12 +51,13 @@ void PodCounters::scrape(std::int64_t t_ms) {
 }
 
 std::vector<PodRead> PodCounters::read(std::int64_t eval_ms, std::int64_t range_ms,
-                                       const std::function<bool(std::uint32_t)>& wanted) const {
+                                       const std::function<bool(std::uint32_t)>& wanted,
+                                       Function function) const {
   std::vector<PodRead> out;
   for (const auto& [pod, counter] : pods_) {
     if (wanted && !wanted(pod)) continue;
-    const auto receive = rate(counter.receive_series, eval_ms, range_ms);
-    const auto transmit = rate(counter.transmit_series, eval_ms, range_ms);
+    const auto receive = evaluate(function, counter.receive_series, eval_ms, range_ms);
+    const auto transmit = evaluate(function, counter.transmit_series, eval_ms, range_ms);
     if (!receive && !transmit) continue;
     out.push_back({.pod = pod,
                    .rates = {.name = counter.name,

@@ -37,11 +37,12 @@ class PodCounters {
   // One sample of every running pod's counters at `t_ms`.
   void scrape(std::int64_t t_ms);
 
-  // rate() over [eval_ms - range_ms, eval_ms] of each pod's series that `wanted` accepts (all
-  // without it), in pod order; a direction with fewer than two samples there is not answered
-  // (< 0), a pod with neither is left out, as Prometheus returns no series for it.
+  // `function` (rate() or deriv()) over [eval_ms - range_ms, eval_ms] of each pod's series that
+  // `wanted` accepts (all without it), in pod order; a direction with fewer than two samples there
+  // is not answered (< 0), a pod with neither is left out, as Prometheus returns no series for it.
   std::vector<PodRead> read(std::int64_t eval_ms, std::int64_t range_ms,
-                            const std::function<bool(std::uint32_t)>& wanted = {}) const;
+                            const std::function<bool(std::uint32_t)>& wanted = {},
+                            Function function = Function::rate) const;
 
   std::size_t running() const { return pods_.size(); }
 

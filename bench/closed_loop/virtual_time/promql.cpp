@@ -91,9 +91,30 @@ std::optional<double> sum_over_time(const Series& series, std::int64_t eval_ms,
   return sum + c;
 }
 
+std::optional<double> deriv(const Series& series, std::int64_t eval_ms, std::int64_t range_ms) {
+  const Window w = select(series, eval_ms, range_ms);
+  if (w.t.size() < 2) return std::nullopt;
+  // functions.go linearRegression, x in seconds from the first sample's time.
+  double sum_x = 0, sum_y = 0, sum_xy = 0, sum_x2 = 0;
+  bool const_y = true;
+  for (std::size_t i = 0; i < w.t.size(); ++i) {
+    if (w.v[i] != w.v[0]) const_y = false;
+    const double x = static_cast<double>(w.t[i] - w.t[0]) / 1e3;
+    sum_x += x;
+    sum_y += w.v[i];
+    sum_xy += x * w.v[i];
+    sum_x2 += x * x;
+  }
+  if (const_y) return 0.0;
+  const auto n = static_cast<double>(w.t.size());
+  return (sum_xy - sum_x * sum_y / n) / (sum_x2 - sum_x * sum_x / n);
+}
+
 std::optional<double> evaluate(Function function, const Series& series, std::int64_t eval_ms,
                                std::int64_t range_ms) {
   switch (function) {
+    case Function::deriv:
+      return deriv(series, eval_ms, range_ms);
     case Function::sum_over_time:
       return sum_over_time(series, eval_ms, range_ms);
     case Function::rate:

@@ -26,7 +26,11 @@ std::optional<double> increase(const Series& series, std::int64_t eval_ms, std::
 std::optional<double> sum_over_time(const Series& series, std::int64_t eval_ms,
                                     std::int64_t range_ms);
 
-enum class Function { sum_over_time, rate, increase };
+// deriv(): the least-squares slope per second of the samples in the window (functions.go
+// funcDeriv, linearRegression); nullopt below 2 samples.
+std::optional<double> deriv(const Series& series, std::int64_t eval_ms, std::int64_t range_ms);
+
+enum class Function { sum_over_time, rate, increase, deriv };
 std::optional<double> evaluate(Function function, const Series& series, std::int64_t eval_ms,
                                std::int64_t range_ms);
 

@@ -24,7 +24,9 @@ class VirtualCollector::Counters final : public collector::PodTrafficSource {
       const collector::PodRatesRequest& request, std::int64_t eval_time_ms) override {
     const std::unordered_set<std::string> named(request.names.begin(), request.names.end());
     std::unordered_map<std::string, collector::PodRates> out;
-    for (const PodRead& read : pods_.read(eval_time_ms, request.range_ms)) {
+    const Function function =
+        request.function == collector::PodRateFunction::deriv ? Function::deriv : Function::rate;
+    for (const PodRead& read : pods_.read(eval_time_ms, request.range_ms, {}, function)) {
       if (!named.empty() && !named.contains(read.rates.name)) continue;
       out[read.rates.name] = {.receive = read.rates.receive,
                               .transmit = read.rates.transmit,

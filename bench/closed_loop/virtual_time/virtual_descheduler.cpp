@@ -38,8 +38,8 @@ std::vector<double> VirtualDescheduler::utilisation(const ClusterTraffic& traffi
   return recorded_utilisation(collector_.query, traffic.node_series(), now_ms, window_ms_);
 }
 
-void VirtualDescheduler::label(const collector::ClusterState& state,
-                               const ClusterTraffic& traffic, std::int64_t now_ms) {
+void VirtualDescheduler::label(const collector::ClusterState& state, const ClusterTraffic& traffic,
+                               std::int64_t now_ms) {
   if (!labeler_) return;
   const auto read = utilisation(traffic, now_ms);
   model::NodeUtilisation by_node;

@@ -73,41 +73,29 @@ TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMea
   EXPECT_DOUBLE_EQ(later.pending_known, 0.5 * 3000);
 }
 
-// The recent read's rates are over its own range: a pod that held half of it sent half its rate's
-// worth there and is priced at twice what the read says; one that held too little of it keeps its
-// price; the pods it does not name keep what the read of every pod measured.
-TEST(PlacementLedger, ARecentReadPricesItsPodsOverThePartOfItsRangeTheyHeld) {
-  constexpr std::int64_t kRecentRangeMs = 60'000;
+// The recent read's rates are the pods' own, counted as they are however young the pod; the
+// pods it does not name keep what the read of every pod measured.
+TEST(PlacementLedger, ARecentReadPricesItsPodsAtTheirOwnRatesAndLeavesTheRest) {
   PlacementLedger state;
   state.upsert_pod(
       {.uid = "old", .node = "n1", .workload = "shop/Deployment/web", .name = "shop/old"}, kNow);
   const std::int64_t read = kNow + kLagMs + kWindowMs / 2;
   state.measure_pods(std::vector<MeasuredPod>{{.name = "shop/old", .receive = 500}}, at(read));
-  // new: placed lag + half the range before the recent read; newest: lag + a tenth before it.
-  const std::int64_t recent_read = read + 60'000;
   state.upsert_pod(
       {.uid = "new", .node = "n1", .workload = "shop/Deployment/web", .name = "shop/new"},
-      recent_read - kLagMs - kRecentRangeMs / 2);
-  state.upsert_pod(
-      {.uid = "newest", .node = "n1", .workload = "shop/Deployment/web", .name = "shop/newest"},
-      recent_read - kLagMs - kRecentRangeMs / 10);
+      read + 20'000);
   state.measure_recent_pods(
-      std::vector<MeasuredPod>{
-          {.name = "shop/new", .receive = 150, .transmit = 20, .read_ms = recent_read},
-          {.name = "shop/newest", .receive = 900, .transmit = 900, .read_ms = recent_read}},
-      {.lag_ms = kLagMs, .window_ms = kRecentRangeMs});
-  const std::vector<NodeLoad> loads = state.loads(at(recent_read));
+      std::vector<MeasuredPod>{{.name = "shop/new", .receive = 300, .transmit = 40}});
+  const std::vector<NodeLoad> loads = state.loads(at(read + 30'000));
   const NodeLoad& n1 = load_of(loads, "n1");
-  EXPECT_EQ(n1.placed, 3U);
-  EXPECT_EQ(n1.priced_receive.measurement, 2U) << "old and new; newest held too little";
+  EXPECT_EQ(n1.placed, 2U);
+  EXPECT_EQ(n1.priced_receive.measurement, 2U);
   EXPECT_EQ(n1.priced_transmit.measurement, 1U);
-  // Receive: old at 500 over the half of the window it held, 1000 B/s, of which 0.3 is still
-  // missing now (held 0.5 + 60 s of 300 s); new at 150 over the half of the recent range it held,
-  // 300 B/s, 0.9 missing (30 s of the window held); newest at its workload's measured mean,
-  // (1000 + 300) / 2, 0.98 missing (6 s held).
-  EXPECT_DOUBLE_EQ(n1.pending_known, 0.3 * 1000 + 0.9 * 300 + 0.98 * 650);
-  // Transmit: new at 20 over half the range, 40 B/s; old and newest at that, the workload's mean.
-  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, 0.3 * 40 + 0.9 * 40 + 0.98 * 40);
+  // old: 500 over the half it held, 1000 B/s, 0.4 of it still missing; new: all of 300 missing.
+  const double old_pending = 0.4;
+  EXPECT_DOUBLE_EQ(n1.pending_known, old_pending * 1000 + 300);
+  // Transmit: new's own 40, old at its workload's measured mean, new's.
+  EXPECT_DOUBLE_EQ(n1.pending_transmit_known, old_pending * 40 + 40);
 }
 
 // A pod of a workload nothing is known of, where each pod's traffic is read: the measured pods'
