@@ -47,7 +47,7 @@ inline constexpr std::int64_t kIncomingPodPrices = 4;
 // whose traffic is correlated, and a node that takes several of them carries that risk several
 // times over. At the mean alone the quietest nodes take a heavy burst together; 2 measured best of
 // 0 (the cluster's traffic per settled pod instead), 1, 2 and 3 over the benchmark's regimes
-// (bench/results/regimes.md).
+// (bench/results/regimes.md says how).
 inline constexpr double kUnknownPodDeviations = 2.0;
 
 // The measured traffic per pod (a node's measurement over its pods' settled parts, summed over the
