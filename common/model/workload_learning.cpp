@@ -11,12 +11,6 @@
 namespace netscore::model {
 namespace {
 
-// A pod of a workload on a measured node, its rate to be fitted.
-struct Term {
-  std::uint32_t node, workload;
-  double held;
-};
-
 // One background and one traffic per pod for a set of nodes: traffic = background + pods x rate.
 struct Line {
   double background, rate;
@@ -63,63 +57,87 @@ void WorkloadLearner::forget_workload(std::uint32_t workload) {
   transmit_.forget_workload(workload);
 }
 
-void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<const HeldPod> pods,
-                                 double HeldPod::*annotated,
-                                 std::span<const std::uint32_t> running_pods) {
-  const std::size_t nodes = rate_of.size();
-  const std::size_t workloads = running_pods.size();
-  if (background_.size() < nodes) background_.resize(nodes, -1);
-  if (workloads_.size() < workloads) workloads_.resize(workloads);
-
+// A measurement's pods, split as the fit reads them: each node's traffic of annotated pods (fixed),
+// the other pods as terms, and the part of their traffic the window holds per workload and node.
+struct WorkloadLearner::Fit::Observation {
+  // A pod of a workload on a measured node, its rate to be fitted.
+  struct Term {
+    std::uint32_t node, workload;
+    double held;
+  };
   std::vector<Term> terms;
-  std::vector<double> fixed(nodes, 0);
+  std::vector<double> fixed;        // by node
+  std::vector<double> weight;       // by workload
+  std::vector<double> pods_weight;  // by node
+};
+
+WorkloadLearner::Fit::Observation WorkloadLearner::Fit::observe(std::span<const double> rate_of,
+                                                                std::span<const HeldPod> pods,
+                                                                double HeldPod::*annotated,
+                                                                std::size_t workloads) {
+  Observation seen{.terms = {},
+                   .fixed = std::vector<double>(rate_of.size(), 0),
+                   .weight = std::vector<double>(workloads, 0),
+                   .pods_weight = std::vector<double>(rate_of.size(), 0)};
   for (const HeldPod& pod : pods) {
     if (pod.held <= 0 || rate_of[pod.node] < 0) continue;
     if (pod.*annotated >= 0) {
-      fixed[pod.node] += pod.held * pod.*annotated;
+      seen.fixed[pod.node] += pod.held * pod.*annotated;
     } else {
-      terms.push_back({pod.node, pod.workload, pod.held});
+      seen.terms.push_back({pod.node, pod.workload, pod.held});
     }
   }
-
-  // Start values for the nodes measured for the first time (usually all of them, at the first
-  // measurement) and the workloads seen for the first time. A node's rate beyond its annotated
-  // pods (its unexplained traffic) is one background for all of them plus their pods' traffic
-  // per pod when their pod counts explain their rates (fit_line): a fit whose start already
-  // explains every node exactly would never move from its start. Otherwise kLearningStartPodShare
-  // of it goes to its pods. A new workload starts at the learned traffic per pod, else at the
-  // start's.
-  std::vector<double> weight(workloads, 0);
-  std::vector<double> pods_weight(nodes, 0);
-  for (const auto& t : terms) {
-    weight[t.workload] += t.held;
-    pods_weight[t.node] += t.held;
+  for (const auto& t : seen.terms) {
+    seen.weight[t.workload] += t.held;
+    seen.pods_weight[t.node] += t.held;
   }
+  return seen;
+}
+
+void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<const HeldPod> pods,
+                                 double HeldPod::*annotated,
+                                 std::span<const std::uint32_t> running_pods) {
+  if (background_.size() < rate_of.size()) background_.resize(rate_of.size(), -1);
+  if (workloads_.size() < running_pods.size()) workloads_.resize(running_pods.size());
+  const Observation seen = observe(rate_of, pods, annotated, running_pods.size());
+  start(rate_of, seen);
+  update(rate_of, seen);
+  summarise(seen, running_pods);
+}
+
+// Start values for the nodes measured for the first time (usually all of them, at the first
+// measurement) and the workloads seen for the first time. A node's rate beyond its annotated pods
+// (its unexplained traffic) is one background for all of them plus their pods' traffic per pod
+// when their pod counts explain their rates (fit_line): a fit whose start already explains every
+// node exactly would never move from its start. Otherwise kLearningStartPodShare of it goes to its
+// pods. A new workload starts at the learned traffic per pod, else at the start's.
+void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observation& seen) {
+  const std::size_t nodes = rate_of.size();
   std::vector<double> unexplained(nodes, 0);
   std::vector<double> new_pods, new_traffic;
   double split_traffic = 0, split_held = 0;
   for (std::size_t n = 0; n < nodes; ++n) {
     if (rate_of[n] < 0) continue;
-    unexplained[n] = std::max(0.0, rate_of[n] - fixed[n]);
+    unexplained[n] = std::max(0.0, rate_of[n] - seen.fixed[n]);
     if (background_[n] < 0) {
-      new_pods.push_back(pods_weight[n]);
+      new_pods.push_back(seen.pods_weight[n]);
       new_traffic.push_back(unexplained[n]);
     }
-    if (pods_weight[n] > 0) {
+    if (seen.pods_weight[n] > 0) {
       split_traffic += unexplained[n] * kLearningStartPodShare;
-      split_held += pods_weight[n];
+      split_held += seen.pods_weight[n];
     }
   }
   const std::optional<Line> line = fit_line(new_pods, new_traffic);
   double start_rate = split_held > 0 ? split_traffic / split_held : 0;
   if (line) start_rate = line->rate;
   start_rate = rate_per_pod_.value_or(start_rate);
-  for (std::size_t w = 0; w < workloads; ++w) {
-    if (!workloads_[w].known && weight[w] > 0) workloads_[w].rate = start_rate;
+  for (std::size_t w = 0; w < seen.weight.size(); ++w) {
+    if (!workloads_[w].known && seen.weight[w] > 0) workloads_[w].rate = start_rate;
   }
   for (std::size_t n = 0; n < nodes; ++n) {
     if (rate_of[n] < 0 || background_[n] >= 0) continue;
-    if (pods_weight[n] <= 0) {
+    if (seen.pods_weight[n] <= 0) {
       background_[n] = unexplained[n];
     } else if (line) {
       background_[n] = std::min(line->background, unexplained[n]);
@@ -127,33 +145,44 @@ void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<cons
       background_[n] = unexplained[n] * (1 - kLearningStartPodShare);
     }
   }
-  // Multiplicative updates keep every rate non-negative and move each in proportion to how much
-  // the nodes it appears on are under- or over-predicted. A background, constant in truth, moves
-  // slower than the workloads (square root of the ratio), so a change on a node is first
-  // attributed to the pods that came or went there.
+}
+
+// Multiplicative updates keep every rate non-negative and move each in proportion to how much the
+// nodes it appears on are under- or over-predicted. A background, constant in truth, moves slower
+// than the workloads (square root of the ratio), so a change on a node is first attributed to the
+// pods that came or went there.
+void WorkloadLearner::Fit::update(std::span<const double> rate_of, const Observation& seen) {
+  const std::size_t nodes = rate_of.size();
   std::vector<double> predicted(nodes);
   std::vector<double> ratio(nodes);
-  std::vector<double> gain(workloads);
+  std::vector<double> gain(seen.weight.size());
   for (int step = 0; step < kLearningSteps; ++step) {
-    for (std::size_t n = 0; n < nodes; ++n) predicted[n] = std::max(0.0, background_[n]) + fixed[n];
-    for (const auto& t : terms) predicted[t.node] += t.held * workloads_[t.workload].rate;
+    for (std::size_t n = 0; n < nodes; ++n)
+      predicted[n] = std::max(0.0, background_[n]) + seen.fixed[n];
+    for (const auto& t : seen.terms) predicted[t.node] += t.held * workloads_[t.workload].rate;
     for (std::size_t n = 0; n < nodes; ++n) {
-      const double variable = predicted[n] - fixed[n];
-      ratio[n] =
-          rate_of[n] < 0 || variable <= 0 ? 1.0 : std::max(0.0, rate_of[n] - fixed[n]) / variable;
+      const double variable = predicted[n] - seen.fixed[n];
+      ratio[n] = rate_of[n] < 0 || variable <= 0
+                     ? 1.0
+                     : std::max(0.0, rate_of[n] - seen.fixed[n]) / variable;
     }
     std::fill(gain.begin(), gain.end(), 0.0);
-    for (const auto& t : terms) gain[t.workload] += t.held * ratio[t.node];
-    for (std::size_t w = 0; w < workloads; ++w) {
-      if (weight[w] > 0) workloads_[w].rate *= gain[w] / weight[w];
+    for (const auto& t : seen.terms) gain[t.workload] += t.held * ratio[t.node];
+    for (std::size_t w = 0; w < gain.size(); ++w) {
+      if (seen.weight[w] > 0) workloads_[w].rate *= gain[w] / seen.weight[w];
     }
     for (std::size_t n = 0; n < nodes; ++n) {
       if (rate_of[n] >= 0 && background_[n] > 0) background_[n] *= std::sqrt(ratio[n]);
     }
   }
+}
+
+// Workloads held long enough are known; the traffic per running pod of the known ones.
+void WorkloadLearner::Fit::summarise(const Observation& seen,
+                                     std::span<const std::uint32_t> running_pods) {
   double pod_traffic = 0, running = 0;
-  for (std::size_t w = 0; w < workloads; ++w) {
-    if (weight[w] >= kLearnedAfterPodsHeld) workloads_[w].known = true;
+  for (std::size_t w = 0; w < running_pods.size(); ++w) {
+    if (seen.weight[w] >= kLearnedAfterPodsHeld) workloads_[w].known = true;
     const std::uint32_t count = running_pods[w];
     if (workloads_[w].known && count > 0) {
       pod_traffic += workloads_[w].rate * count;

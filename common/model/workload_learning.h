@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -73,6 +74,12 @@ class WorkloadLearner {
       double rate = 0;  // bytes/s per pod
       bool known = false;
     };
+    struct Observation;
+    static Observation observe(std::span<const double> rate_of, std::span<const HeldPod> pods,
+                               double HeldPod::*annotated, std::size_t workloads);
+    void start(std::span<const double> rate_of, const Observation& seen);
+    void update(std::span<const double> rate_of, const Observation& seen);
+    void summarise(const Observation& seen, std::span<const std::uint32_t> running_pods);
     std::vector<Workload> workloads_;  // by workload id
     std::vector<double> background_;   // by node id: bytes/s not explained by pods; < 0 unknown
     std::optional<double> rate_per_pod_;
