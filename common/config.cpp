@@ -56,17 +56,8 @@ void resolve_kube(Config& config, const Environment& env) {
   const std::string host = get("KUBERNETES_SERVICE_HOST");
   const std::string port = get("KUBERNETES_SERVICE_PORT");
   const bool in_cluster = !host.empty() && !port.empty();
-  if (kube.watch == KubeWatch::off ||
-      (kube.watch == KubeWatch::automatic && kube.url.empty() && !in_cluster)) {
-    kube.url.clear();
-    return;
-  }
+  if (kube.url.empty() && !in_cluster) return;
   if (kube.url.empty()) {
-    if (!in_cluster) {
-      throw ConfigError(
-          "invalid NETSCORE_KUBE_WATCH=\"true\": expected NETSCORE_KUBE_API_URL or "
-          "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT to be set");
-    }
     const bool ipv6 = host.find(':') != std::string::npos;
     kube.url = "https://" + (ipv6 ? "[" + host + "]" : host) + ":" + port;
     if (kube.token_file.empty()) kube.token_file = std::string(kServiceAccountDir) + "token";
@@ -84,12 +75,12 @@ const Option* find_option(std::string_view env) {
   return it == config_options().end() ? nullptr : &*it;
 }
 
-const Renamed* find_renamed(std::string_view name, bool as_flag) {
+const Retired* find_retired(std::string_view name, bool as_flag) {
   const auto it =
-      std::find_if(renamed_options().begin(), renamed_options().end(), [&](const Renamed& r) {
+      std::find_if(retired_options().begin(), retired_options().end(), [&](const Retired& r) {
         return as_flag ? flag_for(r.old_name) == name : r.old_name == name;
       });
-  return it == renamed_options().end() ? nullptr : &*it;
+  return it == retired_options().end() ? nullptr : &*it;
 }
 
 // One setting read from the environment or a flag, applied once all are known.
@@ -99,9 +90,24 @@ struct Assignment {
   std::string source;  // the variable or flag, as the user wrote it
 };
 
-std::string deprecation(const Renamed& r, bool as_flag) {
-  return as_flag ? flag_for(r.old_name) + " is deprecated: use " + flag_for(r.current)
-                 : std::string(r.old_name) + " is deprecated: use " + std::string(r.current);
+std::string deprecation(const Retired& r, bool as_flag) {
+  const std::string name = as_flag ? flag_for(r.old_name) : std::string(r.old_name);
+  if (r.current.empty()) return name + " is retired and ignored: " + std::string(r.rule);
+  return name + " is deprecated: use " +
+         (as_flag ? flag_for(r.current) : std::string(r.current));
+}
+
+// What the retired settings decided, from the settings that decide it now.
+void derive_settings(Config& config) {
+  constexpr int kRefreshesPerRecheck = 40;
+  constexpr int kConnectTimeoutShare = 5;
+  config.recheck_interval =
+      prom_duration(kRefreshesPerRecheck * config.refresh_interval.value);
+  config.prometheus.connect_timeout =
+      prom_duration(config.prometheus.timeout.value / kConnectTimeoutShare);
+  config.query.interface_regex = interface_is_regex(config.query.interface);
+  config.query.transmit_metric = transmit_metric_for(config.query.metric);
+  config.extender.max_connections = kConnectionsPerThread * config.extender.threads;
 }
 
 }  // namespace
@@ -118,15 +124,16 @@ Config load_config(Component component, const std::vector<std::string>& args,
     const std::string& name = variable.first;
     const std::string& value = variable.second;
     if (!name.starts_with("NETSCORE_")) continue;
-    if (const Renamed* renamed = find_renamed(name, false)) {
-      const auto current = env.find(renamed->current);
+    if (const Retired* retired = find_retired(name, false)) {
+      if (warnings) warnings->push_back(deprecation(*retired, false));
+      if (retired->current.empty()) continue;
+      const auto current = env.find(retired->current);
       if (current != env.end() && current->second != value) {
-        throw ConfigError(name + " and " + std::string(renamed->current) +
+        throw ConfigError(name + " and " + std::string(retired->current) +
                           " disagree: the first is the old name of the second; keep one");
       }
-      if (warnings) warnings->push_back(deprecation(*renamed, false));
       if (current != env.end()) continue;
-      const Option* option = find_option(renamed->current);
+      const Option* option = find_option(retired->current);
       if (used_by(*option, component)) assignments.push_back({option, value, name});
       continue;
     }
@@ -145,14 +152,16 @@ Config load_config(Component component, const std::vector<std::string>& args,
     if (arg == "--help" || arg == "-h") throw HelpRequested("--help");
     const auto eq = arg.find('=');
     const std::string flag = arg.substr(0, eq);
-    const Renamed* renamed = find_renamed(flag, true);
+    const Retired* retired = find_retired(flag, true);
+    const bool ignored = retired && retired->current.empty();
     const auto it =
         std::find_if(config_options().begin(), config_options().end(), [&](const Option& o) {
           return used_by(o, component) &&
-                 (renamed ? o.env == renamed->current : flag_for(o.env) == flag);
+                 (retired ? o.env == retired->current : flag_for(o.env) == flag);
         });
-    if (it == config_options().end()) throw ConfigError("unknown flag " + flag + " (see --help)");
-    if (renamed && warnings) warnings->push_back(deprecation(*renamed, true));
+    if (it == config_options().end() && !ignored)
+      throw ConfigError("unknown flag " + flag + " (see --help)");
+    if (retired && warnings) warnings->push_back(deprecation(*retired, true));
     std::string value;
     if (eq != std::string::npos) {
       value = arg.substr(eq + 1);
@@ -161,26 +170,20 @@ Config load_config(Component component, const std::vector<std::string>& args,
     } else {
       throw ConfigError("flag " + flag + " needs a value (" + flag + "=VALUE)");
     }
-    assignments.push_back({&*it, value, flag});
+    if (!ignored) assignments.push_back({&*it, value, flag});
   }
 
   // The profile first: it sets other options, which the variables and flags given may override.
   std::stable_partition(assignments.begin(), assignments.end(),
                         [](const Assignment& a) { return a.option->env == kProfileOption; });
   for (const Assignment& a : assignments) apply(*a.option, config, a.value, a.source);
+  derive_settings(config);
 
   if (component == Component::collector && config.query.mode == QueryMode::custom &&
       config.query.custom_template.empty()) {
     throw ConfigError(
         "invalid NETSCORE_QUERY_TEMPLATE=\"\": expected a PromQL template when "
         "NETSCORE_QUERY_MODE=custom");
-  }
-  if (component == Component::collector && config.pod_traffic.recent_range &&
-      config.pod_traffic.recent_range->value > config.query.time_range.value) {
-    throw ConfigError("invalid NETSCORE_POD_TRAFFIC_RECENT_RANGE=\"" +
-                      config.pod_traffic.recent_range->text +
-                      "\": expected at most NETSCORE_TIME_RANGE (" + config.query.time_range.text +
-                      "): longer is the read of every pod's");
   }
   if (component == Component::collector) resolve_kube(config, env);
   return config;
@@ -191,26 +194,40 @@ std::vector<VariableDoc> documented_variables(Component component) {
   for (const auto& option : config_options()) {
     if (!used_by(option, component)) continue;
     std::string help(option.help);
-    for (const Renamed& r : renamed_options()) {
+    for (const Retired& r : retired_options()) {
       if (r.current == option.env)
         help += " (formerly " + std::string(r.old_name) + ", still read with a warning)";
     }
-    docs.push_back({std::string(option.env), flag_for(option.env),
-                    std::string(option.default_value), std::move(help)});
+    docs.push_back({.env = std::string(option.env),
+                    .flag = flag_for(option.env),
+                    .default_value = std::string(option.default_value),
+                    .help = std::move(help),
+                    .when = std::string(option.when),
+                    .essential = option.tier == Tier::essential});
+  }
+  // Essential first, each group in the table's order.
+  std::stable_partition(docs.begin(), docs.end(), [](const VariableDoc& d) { return d.essential; });
+  return docs;
+}
+
+std::vector<RetiredDoc> retired_variables() {
+  std::vector<RetiredDoc> docs;
+  for (const Retired& r : retired_options()) {
+    docs.push_back({.env = std::string(r.old_name),
+                    .current = std::string(r.current),
+                    .rule = std::string(r.rule)});
   }
   return docs;
 }
 
 std::chrono::milliseconds pod_traffic_interval(const Config& config) {
   constexpr int kRefreshesPerPodTrafficRead = 4;
-  if (config.pod_traffic.interval) return config.pod_traffic.interval->value;
   return kRefreshesPerPodTrafficRead * config.refresh_interval.value;
 }
 
 PromDuration pod_traffic_recent_range(const Config& config) {
   constexpr int kRefreshesPerRecentRange = 4;
   constexpr std::chrono::milliseconds kShortestRecentRange = std::chrono::minutes(1);
-  if (config.pod_traffic.recent_range) return *config.pod_traffic.recent_range;
   const auto range = std::min(
       std::max(kRefreshesPerRecentRange * config.refresh_interval.value, kShortestRecentRange),
       config.query.time_range.value);
@@ -234,9 +251,18 @@ std::string help_text(Component component, std::string_view program) {
   std::ostringstream out;
   out << "usage: " << program << " [--flag=VALUE ...]\n"
       << "Every setting is an environment variable; the matching flag overrides it.\n\n";
+  bool first = true;
+  bool essential = false;
   for (const auto& doc : documented_variables(component)) {
+    if (first || doc.essential != essential) {
+      out << (first ? "" : "\n")
+          << (doc.essential ? "Essential settings (the ones deployments change):\n"
+                            : "Advanced settings (each for the situation it names):\n");
+      first = false;
+      essential = doc.essential;
+    }
     out << "  " << doc.env << " (" << doc.flag << ")\n      default \"" << doc.default_value
-        << "\": " << doc.help << "\n";
+        << "\": " << doc.help << "\n      change: " << doc.when << "\n";
   }
   return out.str();
 }

@@ -60,16 +60,12 @@ void set_duration_or_auto(std::optional<PromDuration>& field, std::string_view v
   }
 }
 
-// Help that quotes a size the code defines.
-const std::string kExplainDecisionsHelp = "filter/prioritize decisions kept for GET /explain, " +
-                                          std::to_string(kExplainDecisionBytes) +
-                                          " bytes each (0: /explain off)";
-const std::string kExplainNodesHelp = "per-node records those decisions share, " +
-                                      std::to_string(kExplainNodeBytes) +
-                                      " bytes each; the oldest are overwritten first";
+constexpr Tier kEssential = Tier::essential;
+constexpr Tier kAdvanced = Tier::advanced;
 
 const std::array kOptionTable{
-    Option{"NETSCORE_LOG_LEVEL", "info", kBoth, "trace, debug, info, warn, error or off",
+    Option{"NETSCORE_LOG_LEVEL", "info", kBoth, kEssential, "trace, debug, info, warn, error or off",
+           "debug while setting netscore up or chasing a problem, warn once it runs quietly",
            [](Config& c, std::string_view v) {
              c.log_level = parse_enum(v, std::array<std::pair<std::string_view, LogLevel>, 6>{
                                              {{"trace", LogLevel::trace},
@@ -79,109 +75,103 @@ const std::array kOptionTable{
                                               {"error", LogLevel::error},
                                               {"off", LogLevel::off}}});
            }},
-    Option{"NETSCORE_LOG_FORMAT", "text", kBoth,
+    Option{"NETSCORE_LOG_FORMAT", "text", kBoth, kAdvanced,
            "text: timestamp level logger message; json: one JSON object per line (time, level, "
            "logger, msg)",
+           "json when a log pipeline (Loki, Elasticsearch) parses the containers' output",
            [](Config& c, std::string_view v) {
              c.log_format =
                  parse_enum(v, std::array<std::pair<std::string_view, LogFormat>, 2>{
                                    {{"text", LogFormat::text}, {"json", LogFormat::json}}});
            }},
-    Option{"NETSCORE_SHM_NAME", "netscore", kBoth,
+    Option{"NETSCORE_SHM_NAME", "netscore", kBoth, kAdvanced,
            "POSIX shared-memory name of the score table (/dev/shm/<name>)",
+           "only when several collector/extender pairs share one /dev/shm (the same value in both "
+           "containers of a pair)",
            [](Config& c, std::string_view v) { c.shm.name = parse_shm_name(v); }},
-    Option{"NETSCORE_MAX_NODES", "16384", kCollector,
+    Option{"NETSCORE_MAX_NODES", "16384", kCollector, kAdvanced,
            "most nodes the table holds; more are counted as overflow",
+           "when /metrics or the NetscoreTableOverflow alert reports overflow",
            [](Config& c, std::string_view v) {
              c.shm.capacity = parse_in_range<std::uint32_t>(v, 1, 1U << 20, "a node count");
            }},
-    Option{"NETSCORE_SHM_MODE", "0600", kCollector,
-           "file mode the collector creates the table with",
-           [](Config& c, std::string_view v) { c.shm.mode = parse_mode(v); }},
-    Option{"NETSCORE_SHM_ALLOW_FOREIGN_OWNER", "false", kExtender,
-           "attach to a table owned by another UID (off: such a table is refused)",
-           [](Config& c, std::string_view v) { c.shm.allow_foreign_owner = parse_bool(v); }},
-    Option{"NETSCORE_MAX_AGE", "1m", kExtender,
+    Option{"NETSCORE_MAX_AGE", "1m", kExtender, kAdvanced,
            "table older than this (or collector failing that long) is stale: neutral scores, "
            "/readyz 503 (not /readyz?exclude=table)",
+           "after raising NETSCORE_REFRESH_INTERVAL: keep it at four refreshes or more",
            [](Config& c, std::string_view v) { c.max_age = parse_duration(v); }},
-    Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector,
-           "how often the collector queries Prometheus",
+    Option{"NETSCORE_REFRESH_INTERVAL", "15s", kCollector, kEssential,
+           "how often the collector queries Prometheus; the recheck of link speeds and layout "
+           "(forty of these), the reads of the traffic per pod and the rebalance window and rest "
+           "follow it",
+           "to match Prometheus' scrape interval of node-exporter, or slower when the query is "
+           "expensive",
            [](Config& c, std::string_view v) { c.refresh_interval = parse_duration(v); }},
-    Option{"NETSCORE_RECHECK_INTERVAL", "10m", kCollector,
-           "how often the collector re-asks, in a request of its own, what its refresh query "
-           "relies on and what rarely changes: link speeds, which NETSCORE_NODE_LABEL candidate "
-           "the series carry, the recording rules it reads (also at once when an answer "
-           "contradicts them, and speeds for a node seen first)",
-           [](Config& c, std::string_view v) { c.recheck_interval = parse_duration(v); }},
-    Option{"NETSCORE_POD_TRAFFIC", "true", kCollector,
+    Option{"NETSCORE_POD_TRAFFIC", "true", kCollector, kAdvanced,
            "read each pod's receive and transmit bytes/s from cAdvisor's "
            "container_network_*_bytes_total (kubelet's /metrics/cadvisor) where Prometheus has "
-           "them with pod labels; checked at every NETSCORE_RECHECK_INTERVAL, and at every "
-           "NETSCORE_POD_TRAFFIC_INTERVAL while none are found",
+           "them with pod labels, every four NETSCORE_REFRESH_INTERVALs or more (as long as the "
+           "reads take, measured, at least once an hour), the pods placed within "
+           "NETSCORE_TIME_RANGE every refresh over four refreshes (at least 1m)",
+           "false when Prometheus is too slow for the per-pod reads or does not scrape cAdvisor",
            [](Config& c, std::string_view v) { c.pod_traffic.enabled = parse_bool(v); }},
-    Option{"NETSCORE_POD_TRAFFIC_INTERVAL", "auto", kCollector,
-           "how often the collector reads the traffic of every pod (one request per direction, "
-           "rates over NETSCORE_TIME_RANGE); auto: every four NETSCORE_REFRESH_INTERVALs or "
-           "more, so that the per-pod reads take no longer per refresh, on average, than the "
-           "refresh's own query (measured; at least once an hour)",
-           [](Config& c, std::string_view v) { set_duration_or_auto(c.pod_traffic.interval, v); }},
-    Option{
-        "NETSCORE_POD_TRAFFIC_RECENT_RANGE", "auto", kCollector,
-        "range of the read, every refresh, of the pods placed within NETSCORE_TIME_RANGE "
-        "that the last read of every pod does not price (the slope of their samples, "
-        "measurable from a pod's second scrape); set it to two to four scrape intervals of "
-        "kubelet's cAdvisor target; auto: four NETSCORE_REFRESH_INTERVALs, at least 1m, at "
-        "most NETSCORE_TIME_RANGE",
-        [](Config& c, std::string_view v) { set_duration_or_auto(c.pod_traffic.recent_range, v); }},
-    Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector,
+    Option{"NETSCORE_PROMETHEUS_URL", "http://127.0.0.1:9090", kCollector, kEssential,
            "Prometheus base URL; user:password@ in it is sent as basic auth",
+           "always: your Prometheus (a path prefix works: Thanos, VictoriaMetrics)",
            [](Config& c, std::string_view v) { c.prometheus.url = parse_url(v); }},
-    Option{"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "2s", kCollector,
-           "TCP/TLS connect timeout per attempt",
-           [](Config& c, std::string_view v) { c.prometheus.connect_timeout = parse_duration(v); }},
-    Option{"NETSCORE_PROMETHEUS_TIMEOUT", "10s", kCollector, "total timeout of one query attempt",
+    Option{"NETSCORE_PROMETHEUS_TIMEOUT", "10s", kCollector, kAdvanced,
+           "total timeout of one query attempt; connecting may take a fifth of it; a refresh "
+           "retries twice, with backoff",
+           "when --check or the log reports timeouts and the query cannot be made cheaper",
            [](Config& c, std::string_view v) { c.prometheus.timeout = parse_duration(v); }},
-    Option{"NETSCORE_PROMETHEUS_RETRIES", "2", kCollector,
-           "extra attempts within one refresh, with backoff",
-           [](Config& c, std::string_view v) {
-             c.prometheus.retries = parse_in_range<unsigned>(v, 0, 10, "a count");
-           }},
-    Option{"NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE", "", kCollector,
+    Option{"NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE", "", kCollector, kEssential,
            "file holding a bearer token, re-read when it changes (empty: none)",
+           "when Prometheus wants a token (OpenShift, hosted Prometheus)",
            [](Config& c, std::string_view v) { c.prometheus.bearer_token_file = std::string(v); }},
-    Option{"NETSCORE_PROMETHEUS_CA_FILE", "", kCollector, "CA bundle for https (empty: system CAs)",
+    Option{"NETSCORE_PROMETHEUS_CA_FILE", "", kCollector, kAdvanced,
+           "CA bundle for https (empty: system CAs)",
+           "when Prometheus' https certificate is signed by a private CA",
            [](Config& c, std::string_view v) { c.prometheus.ca_file = std::string(v); }},
-    Option{"NETSCORE_PROMETHEUS_CERT_FILE", "", kCollector,
+    Option{"NETSCORE_PROMETHEUS_CERT_FILE", "", kCollector, kAdvanced,
            "client certificate for mTLS (empty: none)",
+           "when Prometheus requires client certificates (with NETSCORE_PROMETHEUS_KEY_FILE)",
            [](Config& c, std::string_view v) { c.prometheus.cert_file = std::string(v); }},
-    Option{"NETSCORE_PROMETHEUS_KEY_FILE", "", kCollector, "client key for mTLS (empty: none)",
+    Option{"NETSCORE_PROMETHEUS_KEY_FILE", "", kCollector, kAdvanced,
+           "client key for mTLS (empty: none)",
+           "with NETSCORE_PROMETHEUS_CERT_FILE, when Prometheus requires client certificates",
            [](Config& c, std::string_view v) { c.prometheus.key_file = std::string(v); }},
-    Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, "skip TLS certificate verification",
+    Option{"NETSCORE_PROMETHEUS_INSECURE", "false", kCollector, kAdvanced,
+           "skip TLS certificate verification",
+           "only to try out an https Prometheus whose CA you do not have yet",
            [](Config& c, std::string_view v) { c.prometheus.insecure = parse_bool(v); }},
-    Option{"NETSCORE_PROMETHEUS_HEADERS", "", kCollector,
+    Option{"NETSCORE_PROMETHEUS_HEADERS", "", kCollector, kAdvanced,
            "extra request headers as Name=value,Name=value (e.g. X-Scope-OrgID=tenant1); "
            "values are never logged",
+           "when a multi-tenant Prometheus (Mimir, Cortex, Thanos) wants a tenant header",
            [](Config& c, std::string_view v) { c.prometheus.headers = parse_headers(v); }},
-    Option{"NETSCORE_PROMETHEUS_HEADERS_FILE", "", kCollector,
+    Option{"NETSCORE_PROMETHEUS_HEADERS_FILE", "", kCollector, kAdvanced,
            "file of extra request headers, one \"Name: value\" per line, "
            "read at start (keeps secrets out of the environment; empty: none)",
+           "when a header carries a secret that should come from a mounted Secret",
            [](Config& c, std::string_view v) { c.prometheus.headers_file = std::string(v); }},
     Option{
-        "NETSCORE_QUERY_MODE", "label", kCollector,
+        "NETSCORE_QUERY_MODE", "label", kCollector, kAdvanced,
         "label: node name from NETSCORE_NODE_LABEL; uname: joined via node_uname_info{nodename}; "
         "custom: NETSCORE_QUERY_TEMPLATE",
+        "when --check says no series label holds the node name (uname), or for a layout no "
+        "setting covers (custom)",
         [](Config& c, std::string_view v) {
           c.query.mode = parse_enum(v, std::array<std::pair<std::string_view, QueryMode>, 3>{
                                            {{"label", QueryMode::label},
                                             {"uname", QueryMode::uname},
                                             {"custom", QueryMode::custom}}});
         }},
-    Option{"NETSCORE_PROFILE", "default", kCollector,
+    Option{"NETSCORE_PROFILE", "default", kCollector, kAdvanced,
            "default: every setting as documented here; plugin: the original NetworkTraffic "
            "plugin's exact scores, i.e. NETSCORE_QUERY_FUNCTION=sum_over_time, "
            "NETSCORE_SCORE_BASIS=raw and NETSCORE_DIRECTION=receive (any of those set as well "
            "overrides the profile)",
+           "plugin when you need the original plugin's exact scores, e.g. to compare",
            [](Config& c, std::string_view v) {
              if (v == "default") return;
              if (v != "plugin") throw BadValue{"default or plugin"};
@@ -189,9 +179,11 @@ const std::array kOptionTable{
              c.query.basis = ScoreBasis::raw;
              c.query.direction = Direction::receive;
            }},
-    Option{"NETSCORE_QUERY_FUNCTION", "rate", kCollector,
+    Option{"NETSCORE_QUERY_FUNCTION", "rate", kCollector, kAdvanced,
            "rate (current traffic, bytes/s), increase, or sum_over_time (the original plugin's "
            "exact scores: it sums counter values, so it ranks nodes by bytes since boot)",
+           "rarely: NETSCORE_PROFILE=plugin sets sum_over_time with the rest of the plugin's "
+           "scoring",
            [](Config& c, std::string_view v) {
              c.query.function =
                  parse_enum(v, std::array<std::pair<std::string_view, QueryFunction>, 3>{
@@ -199,55 +191,64 @@ const std::array kOptionTable{
                                     {"rate", QueryFunction::rate},
                                     {"increase", QueryFunction::increase}}});
            }},
-    Option{"NETSCORE_RECEIVE_METRIC", "node_network_receive_bytes_total", kCollector,
-           "receive counter metric to score by (a recording rule's name with ':' works)",
+    Option{"NETSCORE_RECEIVE_METRIC", "node_network_receive_bytes_total", kCollector, kEssential,
+           "receive counter metric to score by (a recording rule's name with ':' works); the "
+           "transmit counter is the same name with receive replaced by transmit "
+           "(node_network_transmit_bytes_total when the name has no receive)",
+           "when your Prometheus keeps node traffic under another name, e.g. a recording rule",
            [](Config& c, std::string_view v) { c.query.metric = parse_metric_name(v); }},
-    Option{"NETSCORE_INTERFACE", "ens192", kCollector,
-           "network device label value (the original plugin's default); a leading ! selects "
-           "every device but those (!lo|veth.+ with NETSCORE_INTERFACE_REGEX=true is what "
-           "node-exporter's *_physical recording rules sum)",
+    Option{"NETSCORE_INTERFACE", "ens192", kCollector, kEssential,
+           "network device label value (the original plugin's default); a value with one of "
+           "|*+?()[]{}^$\\ is a regex (device=~), a leading ! selects every device but those "
+           "(!lo|veth.+ is what node-exporter's *_physical recording rules sum)",
+           "always: the nodes' uplink as node-exporter names it (--check lists the devices)",
            [](Config& c, std::string_view v) { c.query.interface = parse_interface(v); }},
-    Option{"NETSCORE_INTERFACE_REGEX", "false", kCollector,
-           "treat NETSCORE_INTERFACE as a regex (device=~)",
-           [](Config& c, std::string_view v) { c.query.interface_regex = parse_bool(v); }},
-    Option{"NETSCORE_TIME_RANGE", "5m", kCollector, "range of the sum_over_time/rate window",
+    Option{"NETSCORE_TIME_RANGE", "5m", kCollector, kAdvanced,
+           "range of the sum_over_time/rate window",
+           "shorter to follow traffic faster, longer to smooth bursts; at least four of "
+           "Prometheus' scrape intervals",
            [](Config& c, std::string_view v) { c.query.time_range = parse_duration(v); }},
-    Option{"NETSCORE_NODE_LABEL", "auto", kCollector,
+    Option{"NETSCORE_NODE_LABEL", "auto", kCollector, kEssential,
            "series label holding the node name (label mode); a comma-separated list is tried in "
            "order per series; auto: kubernetes_node,node,nodename,instance",
+           "when --check says the node names are under another label, or to save the query's "
+           "label chain once you know the one",
            [](Config& c, std::string_view v) { parse_node_labels(v, c.query); }},
-    Option{"NETSCORE_QUERY_TEMPLATE", "", kCollector,
+    Option{"NETSCORE_QUERY_TEMPLATE", "", kCollector, kAdvanced,
            "custom mode: PromQL with {interface} {range} {node_label} placeholders, "
            "one series per node labelled by NETSCORE_NODE_LABEL",
+           "with NETSCORE_QUERY_MODE=custom, for a layout the other settings do not cover",
            [](Config& c, std::string_view v) { c.query.custom_template = std::string(v); }},
-    Option{"NETSCORE_TRANSMIT_METRIC", "node_network_transmit_bytes_total", kCollector,
-           "transmit counter, read with NETSCORE_RECEIVE_METRIC's device and node labels",
-           [](Config& c, std::string_view v) { c.query.transmit_metric = parse_metric_name(v); }},
-    Option{"NETSCORE_SPEED_METRIC", "node_network_speed_bytes", kCollector,
-           "link speed gauge in bytes/s (node-exporter reports -1 or nothing for virtual devices)",
-           [](Config& c, std::string_view v) { c.query.speed_metric = parse_metric_name(v); }},
-    Option{"NETSCORE_SCORE_BASIS", "utilisation", kCollector,
+    Option{"NETSCORE_SCORE_BASIS", "utilisation", kCollector, kAdvanced,
            "raw: score the query's value (bytes, the plugin's); utilisation: score the rate over "
-           "the window divided by the node's link speed",
+           "the window divided by the node's link speed (node-exporter's "
+           "node_network_speed_bytes)",
+           "raw when the nodes' links differ and you want bytes compared, not how full each is",
            [](Config& c, std::string_view v) { c.query.basis = parse_enum(v, kScoreBases); }},
-    Option{"NETSCORE_DIRECTION", "max", kCollector,
+    Option{"NETSCORE_DIRECTION", "max", kCollector, kAdvanced,
            "receive, transmit, or max (the busier of the two on each node)",
+           "receive or transmit when only one direction limits your workloads",
            [](Config& c, std::string_view v) { c.query.direction = parse_enum(v, kDirections); }},
-    Option{"NETSCORE_FALLBACK_LINK_SPEED", "", kCollector,
+    Option{"NETSCORE_FALLBACK_LINK_SPEED", "", kCollector, kEssential,
            "utilisation basis: link speed in bytes/s (a number or a quantity such as 125M) "
            "assumed where a node's speed series is absent or not positive (off: such nodes are "
            "scored on the raw basis, among themselves)",
+           "when nodes report no link speed (virtual NICs): e.g. 125M for 1 Gb/s",
            [](Config& c, std::string_view v) { c.query.fallback_speed = parse_speed(v); }},
-    Option{"NETSCORE_LISTEN", "127.0.0.1:8888", kExtender, "extender listen address (host:port)",
+    Option{"NETSCORE_LISTEN", "127.0.0.1:8888", kExtender, kEssential,
+           "extender listen address (host:port)",
+           "when the port is taken on the node, or the scheduler reaches the extender over the "
+           "network (keep it on loopback otherwise)",
            [](Config& c, std::string_view v) {
              auto [host, port] = parse_host_port(v);
              c.extender.listen_host = std::move(host);
              c.extender.listen_port = port;
            }},
-    Option{"NETSCORE_METRICS_LISTEN", "", kExtender,
+    Option{"NETSCORE_METRICS_LISTEN", "", kExtender, kAdvanced,
            "optional second address (host:port) serving only /metrics, /healthz, "
            "/readyz and /table, for Prometheus and probes while NETSCORE_LISTEN stays on loopback "
            "(off)",
+           "when Prometheus or the kubelet's probes must reach the extender from off the node",
            [](Config& c, std::string_view v) {
              c.extender.metrics_host.clear();
              c.extender.metrics_port = 0;
@@ -256,71 +257,43 @@ const std::array kOptionTable{
              c.extender.metrics_host = std::move(host);
              c.extender.metrics_port = port;
            }},
-    Option{"NETSCORE_EXPLAIN_DECISIONS", "4096", kExtender, kExplainDecisionsHelp,
-           [](Config& c, std::string_view v) {
-             c.extender.explain_decisions =
-                 is_off(v) ? 0 : parse_in_range<std::uint32_t>(v, 0, 1U << 20, "a decision count");
-           }},
-    Option{"NETSCORE_EXPLAIN_NODES", "32768", kExtender, kExplainNodesHelp,
-           [](Config& c, std::string_view v) {
-             c.extender.explain_nodes =
-                 parse_in_range<std::uint32_t>(v, 1, 1U << 24, "a node record count");
-           }},
-    Option{"NETSCORE_URL_PREFIX", "", kExtender,
-           "path before /filter and /prioritize, e.g. /netscore",
-           [](Config& c, std::string_view v) { c.extender.url_prefix = parse_url_prefix(v); }},
-    Option{"NETSCORE_THREADS", "1", kExtender, "server threads (0: one per hardware thread)",
+    Option{"NETSCORE_THREADS", "1", kExtender, kAdvanced,
+           "server threads (0: one per hardware thread); each takes up to 1024 connections",
+           "when several schedulers call one extender and its request latency grows",
            [](Config& c, std::string_view v) {
              c.extender.threads = parse_in_range<unsigned>(v, 0, 256, "a thread count");
              if (c.extender.threads == 0)
                c.extender.threads = std::max(1U, std::thread::hardware_concurrency());
            }},
-    Option{"NETSCORE_BODY_LIMIT", "33554432", kExtender,
-           "largest request body in bytes, a number or a quantity such as 32Mi (5000 full Nodes "
-           "~ 20 MB)",
-           [](Config& c, std::string_view v) {
-             c.extender.body_limit = parse_bytes(v, 1024, std::size_t{1} << 30);
-           }},
-    Option{"NETSCORE_REQUEST_TIMEOUT", "10s", kExtender,
-           "time allowed to send a whole request (headers and body)",
-           [](Config& c, std::string_view v) { c.extender.header_timeout = parse_duration(v); }},
-    Option{"NETSCORE_IDLE_TIMEOUT", "120s", kExtender,
-           "keep-alive idle timeout; keep it above the scheduler client's 90s",
-           [](Config& c, std::string_view v) { c.extender.idle_timeout = parse_duration(v); }},
-    Option{"NETSCORE_MAX_CONNECTIONS", "1024", kExtender,
-           "connections served at once; more are closed",
-           [](Config& c, std::string_view v) {
-             c.extender.max_connections =
-                 parse_in_range<unsigned>(v, 1, 1U << 20, "a connection count");
-           }},
     Option{
-        "NETSCORE_NORMALISATION", "request", kExtender,
+        "NETSCORE_NORMALISATION", "request", kExtender, kAdvanced,
         "request: normalise over the nodes in each request (the plugin's NormalizeScore); "
         "range: the whole 0..10 from the least (10) to the most (0) loaded node of each request; "
         "cluster: the collector's cluster-wide score",
+        "cluster when nearly idle nodes should not look as different as busy ones; range for "
+        "the strongest steer",
         [](Config& c, std::string_view v) {
           c.extender.normalisation = parse_enum(v, kNormalisations);
         }},
-    Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender,
+    Option{"NETSCORE_SPREAD_WINDOW", "200ms", kExtender, kAdvanced,
            "prioritize recommends one node (10) per pod and counts the pod there for the next pods "
            "(twice for pods of the same controlling owner, or without one, of the same "
            "app.kubernetes.io/name, at most two of which go to one node) until a snapshot "
            "published this long after shows the binding, so a burst of pods does not pile onto "
            "one node (off)",
+           "longer when the watch is slow to show bindings (a busy API server), off to compare "
+           "without it",
            [](Config& c, std::string_view v) {
              c.extender.spread_window = v == "0" || is_off(v)
                                             ? PromDuration{.value = {}, .text = "off"}
                                             : parse_duration(v);
            }},
-    Option{"NETSCORE_NEUTRAL_SCORE", "5", kExtender,
-           "0..10 score for unknown nodes and stale tables",
-           [](Config& c, std::string_view v) {
-             c.extender.neutral_score = parse_in_range<int>(v, 0, 10, "a score");
-           }},
-    Option{"NETSCORE_LABEL_RULES", "", kBoth,
+    Option{"NETSCORE_LABEL_RULES", "", kBoth, kEssential,
            "filter rules podAnnotation=value:nodeLabel=value separated by ';' (a pod annotated so "
            "may only go to nodes labelled so), e.g. type=space:kubernetes.io/role=edge; "
            "set the same in both containers",
+           "when pods must stay on labelled nodes (add the filter verb to the scheduler's "
+           "configuration)",
            [](Config& c, std::string_view v) {
              try {
                c.label_rules = parse_label_rules(v);
@@ -329,42 +302,38 @@ const std::array kOptionTable{
                               e.what()};
              }
            }},
-    Option{"NETSCORE_KUBE_WATCH", "auto", kCollector,
-           "watch pods and nodes in the Kubernetes API: auto (on in a pod or when "
-           "NETSCORE_KUBE_API_URL is set), true or false",
-           [](Config& c, std::string_view v) {
-             c.kube.watch = parse_enum(v, std::array<std::pair<std::string_view, KubeWatch>, 3>{
-                                              {{"auto", KubeWatch::automatic},
-                                               {"true", KubeWatch::on},
-                                               {"false", KubeWatch::off}}});
-           }},
-    Option{"NETSCORE_KUBE_API_URL", "", kCollector,
-           "Kubernetes API server URL (empty: in-cluster "
-           "https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT)",
+    Option{"NETSCORE_KUBE_API_URL", "", kCollector, kAdvanced,
+           "Kubernetes API server URL; the pods and nodes are watched in a pod or when this is "
+           "set (empty: in-cluster https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT)",
+           "only when the collector runs outside a pod (with NETSCORE_KUBE_TOKEN_FILE and "
+           "NETSCORE_KUBE_CA_FILE)",
            [](Config& c, std::string_view v) {
              c.kube.url = v.empty() ? std::string() : parse_url(v);
            }},
-    Option{"NETSCORE_KUBE_TOKEN_FILE", "", kCollector,
+    Option{"NETSCORE_KUBE_TOKEN_FILE", "", kCollector, kAdvanced,
            "bearer token file, re-read when it changes (empty: the service-account token in a pod, "
            "none outside)",
+           "outside a pod, with NETSCORE_KUBE_API_URL",
            [](Config& c, std::string_view v) { c.kube.token_file = std::string(v); }},
-    Option{"NETSCORE_KUBE_CA_FILE", "", kCollector,
+    Option{"NETSCORE_KUBE_CA_FILE", "", kCollector, kAdvanced,
            "CA bundle of the API server (empty: the service-account ca.crt in a pod, "
            "system CAs outside)",
+           "outside a pod, with NETSCORE_KUBE_API_URL, when the API server's CA is private",
            [](Config& c, std::string_view v) { c.kube.ca_file = std::string(v); }},
-    Option{"NETSCORE_KUBE_INSECURE", "false", kCollector,
-           "skip TLS verification of the Kubernetes API server",
-           [](Config& c, std::string_view v) { c.kube.insecure = parse_bool(v); }},
-    Option{"NETSCORE_CORRECTION", "true", kCollector,
+    Option{"NETSCORE_CORRECTION", "true", kCollector, kAdvanced,
            "count traffic that just-placed pods will add until Prometheus' window shows it (needs "
-           "the watcher)",
+           "the watcher); a pod neither annotated (netscore.io/expected-receive-rate, "
+           "expected-transmit-rate) nor measured nor learned counts 1 KiB/s each way",
+           "false to keep the original plugin's scores from Prometheus alone",
            [](Config& c, std::string_view v) { c.kube.correction = parse_bool(v); }},
-    Option{"NETSCORE_LEARN_WORKLOADS", "auto", kCollector,
+    Option{"NETSCORE_LEARN_WORKLOADS", "auto", kCollector, kAdvanced,
            "learn each workload's traffic per pod, receive and transmit, from the node rates and "
            "the pods on each node, and expect that of its new pods where no measured traffic per "
            "pod prices them; auto: only while no per-pod series are read (NETSCORE_POD_TRAFFIC), "
            "whose measured workload means price better; false: such pods are priced at the "
            "cluster's measured traffic per pod",
+           "true to learn even beside per-pod series, false when workloads' pods differ too much "
+           "for a mean",
            [](Config& c, std::string_view v) {
              c.kube.learn_workloads =
                  parse_enum(v, std::array<std::pair<std::string_view, model::WorkloadLearning>, 3>{
@@ -372,70 +341,126 @@ const std::array kOptionTable{
                                     {"false", model::WorkloadLearning::off},
                                     {"auto", model::WorkloadLearning::without_pod_traffic}}});
            }},
-    Option{"NETSCORE_POD_RECEIVE_RATE", "1024", kCollector,
-           "bytes/s (a number or a quantity such as 1Ki) a placed pod is expected to receive when "
-           "neither its netscore.io/expected-receive-rate annotation nor the measured traffic per "
-           "pod says",
-           [](Config& c, std::string_view v) { c.kube.pod_receive_rate = parse_rate(v); }},
-    Option{"NETSCORE_POD_TRANSMIT_RATE", "1024", kCollector,
-           "bytes/s (a number or a quantity such as 1Ki) a placed pod is expected to transmit when "
-           "neither its netscore.io/expected-transmit-rate annotation nor the measured transmit "
-           "traffic per pod says (used when NETSCORE_DIRECTION is transmit or max)",
-           [](Config& c, std::string_view v) { c.kube.pod_transmit_rate = parse_rate(v); }},
-    Option{"NETSCORE_STALE_POLICY", "open", kExtender,
+    Option{"NETSCORE_STALE_POLICY", "open", kExtender, kAdvanced,
            "what /filter does when it cannot check a pod (stale table, "
            "node labels unknown): open passes the nodes; closed fails them with the reason",
+           "closed when a pod must never land on a node NETSCORE_LABEL_RULES or a ceiling "
+           "would refuse, even if pods wait",
            [](Config& c, std::string_view v) {
              c.extender.stale_policy = parse_enum(
                  v, std::array<std::pair<std::string_view, StalePolicy>, 2>{
                         {{"open", StalePolicy::fail_open}, {"closed", StalePolicy::fail_closed}}});
            }},
-    Option{"NETSCORE_REBALANCE_LABEL", "false", kCollector,
+    Option{"NETSCORE_REBALANCE_LABEL", "false", kCollector, kAdvanced,
            "label netscore.io/rebalance=evict on the one pod per over-utilised node whose move "
            "best cools it, and remove the label from pods no longer chosen (patches pods: needs "
            "the watcher and the patch verb on pods), for a descheduler whose DefaultEvictor "
            "labelSelector matches it (deploy/overlays/descheduler)",
+           "true when you run the descheduler overlay (its collector/ component sets it)",
            [](Config& c, std::string_view v) { c.rebalance.label = parse_bool(v); }},
-    Option{"NETSCORE_REBALANCE_TARGET_POINTS", "10", kCollector,
+    Option{"NETSCORE_REBALANCE_TARGET_POINTS", "10", kCollector, kAdvanced,
            "over-utilised: more than this many points (utilisation x 100) above the nodes' mean; "
            "the descheduler's LowNodeUtilization targetThresholds with useDeviationThresholds",
+           "together with the descheduler policy's targetThresholds, to move pods sooner or later",
            [](Config& c, std::string_view v) {
              c.rebalance.target_points = parse_in_range<double>(v, 0, 100, "points");
            }},
-    Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector,
+    Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector, kAdvanced,
            "under-utilised: at least this many points below the nodes' mean (nothing is nominated "
            "without such a node); the descheduler's thresholds with useDeviationThresholds",
+           "together with the descheduler policy's thresholds",
            [](Config& c, std::string_view v) {
              c.rebalance.low_points = parse_in_range<double>(v, 0, 100, "points");
            }},
-    Option{"NETSCORE_REBALANCE_MIN_POD_AGE", "20m", kCollector,
+    Option{"NETSCORE_REBALANCE_MIN_POD_AGE", "20m", kCollector, kAdvanced,
            "pods younger than this are not nominated: the descheduler's DefaultEvictor minPodAge",
+           "together with the descheduler policy's minPodAge",
            [](Config& c, std::string_view v) { c.rebalance.min_pod_age = parse_duration(v); }},
-    Option{"NETSCORE_REBALANCE_REST", "auto", kCollector,
+    Option{"NETSCORE_REBALANCE_REST", "auto", kCollector, kAdvanced,
            "a workload whose nominated pod left (evicted) gets no other nominee for this long; "
            "auto: twenty NETSCORE_REFRESH_INTERVALs",
+           "longer when a workload's pods are moved one after another too eagerly",
            [](Config& c, std::string_view v) { set_duration_or_auto(c.rebalance.rest, v); }},
-    Option{"NETSCORE_REBALANCE_WINDOW", "auto", kCollector,
+    Option{"NETSCORE_REBALANCE_WINDOW", "auto", kCollector, kAdvanced,
            "the range of the rates in the utilisation the descheduler reads and the nomination "
            "uses (--print-rules' recording rule), at least four of Prometheus' scrape intervals; "
            "auto: four NETSCORE_REFRESH_INTERVALs, at most NETSCORE_TIME_RANGE",
+           "when Prometheus scrapes node-exporter less often than the refresh: four scrape "
+           "intervals",
            [](Config& c, std::string_view v) { set_duration_or_auto(c.rebalance.window, v); }},
 };
 
 }  // namespace
 
-// Old names that said less than their successors: a count of what (CAPACITY), a metric of which
-// direction beside TRANSMIT_METRIC (METRIC), "scoring" beside SCORE_BASIS for what is the
-// normalisation (SCORING), a header timeout that times the whole request (HEADER_TIMEOUT).
-constexpr std::array kRenamed{
-    Renamed{"NETSCORE_CAPACITY", "NETSCORE_MAX_NODES"},
-    Renamed{"NETSCORE_METRIC", "NETSCORE_RECEIVE_METRIC"},
-    Renamed{"NETSCORE_SCORING", "NETSCORE_NORMALISATION"},
-    Renamed{"NETSCORE_HEADER_TIMEOUT", "NETSCORE_REQUEST_TIMEOUT"},
+// Renamed: old names that said less than their successors: a count of what (CAPACITY), a metric
+// of which direction (METRIC), "scoring" beside SCORE_BASIS for what is the normalisation
+// (SCORING). Retired: settings that only tuned what the rule quoted already decides well, or that
+// no deployment needs to change; config.cpp's derive_settings applies the rules and config_types.h
+// holds the fixed values.
+constexpr std::array kRetired{
+    Retired{"NETSCORE_CAPACITY", "NETSCORE_MAX_NODES", ""},
+    Retired{"NETSCORE_METRIC", "NETSCORE_RECEIVE_METRIC", ""},
+    Retired{"NETSCORE_SCORING", "NETSCORE_NORMALISATION", ""},
+    Retired{"NETSCORE_RECHECK_INTERVAL", "",
+            "link speeds, the node-label layout and the recording rules are re-asked every forty "
+            "NETSCORE_REFRESH_INTERVALs (10m at the default 15s)"},
+    Retired{"NETSCORE_POD_TRAFFIC_INTERVAL", "",
+            "every pod's traffic is read every four NETSCORE_REFRESH_INTERVALs or more, as long as "
+            "the reads take (measured), at least once an hour"},
+    Retired{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "",
+            "the recently placed pods are read over four NETSCORE_REFRESH_INTERVALs, at least 1m, "
+            "at most NETSCORE_TIME_RANGE"},
+    Retired{"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "",
+            "connecting may take a fifth of NETSCORE_PROMETHEUS_TIMEOUT (2s at the default 10s)"},
+    Retired{"NETSCORE_PROMETHEUS_RETRIES", "",
+            "a failed query is retried twice within a refresh, with backoff from 200ms"},
+    Retired{"NETSCORE_TRANSMIT_METRIC", "",
+            "the transmit counter is NETSCORE_RECEIVE_METRIC with receive replaced by transmit "
+            "(node_network_transmit_bytes_total when it has no receive)"},
+    Retired{"NETSCORE_SPEED_METRIC", "",
+            "link speeds are node-exporter's node_network_speed_bytes; "
+            "NETSCORE_FALLBACK_LINK_SPEED covers nodes without it"},
+    Retired{"NETSCORE_INTERFACE_REGEX", "",
+            "NETSCORE_INTERFACE is a regex when it holds one of |*+?()[]{}^$\\"},
+    Retired{"NETSCORE_POD_RECEIVE_RATE", "",
+            "a placed pod neither annotated (netscore.io/expected-receive-rate) nor measured nor "
+            "learned is expected to receive 1 KiB/s"},
+    Retired{"NETSCORE_POD_TRANSMIT_RATE", "",
+            "a placed pod neither annotated (netscore.io/expected-transmit-rate) nor measured nor "
+            "learned is expected to transmit 1 KiB/s"},
+    Retired{"NETSCORE_KUBE_WATCH", "",
+            "pods and nodes are watched in a pod, or outside one when NETSCORE_KUBE_API_URL is set"},
+    Retired{"NETSCORE_KUBE_INSECURE", "",
+            "the API server's certificate is always verified (NETSCORE_KUBE_CA_FILE names a "
+            "private CA)"},
+    Retired{"NETSCORE_SHM_MODE", "", "the collector creates the table 0600, its own UID's only"},
+    Retired{"NETSCORE_SHM_ALLOW_FOREIGN_OWNER", "",
+            "the extender attaches only to a table its own UID owns: run both containers as one "
+            "UID"},
+    Retired{"NETSCORE_URL_PREFIX", "",
+            "/filter and /prioritize are answered under any path prefix, so the scheduler's "
+            "urlPrefix alone decides it"},
+    Retired{"NETSCORE_EXPLAIN_DECISIONS", "",
+            "/explain keeps the last 4096 decisions (1.7 MiB) and 32768 node records they share "
+            "(7.8 MiB)"},
+    Retired{"NETSCORE_EXPLAIN_NODES", "",
+            "/explain keeps the last 4096 decisions (1.7 MiB) and 32768 node records they share "
+            "(7.8 MiB)"},
+    Retired{"NETSCORE_BODY_LIMIT", "",
+            "request bodies up to 32 MiB are read (5000 full Nodes are about 20 MB)"},
+    Retired{"NETSCORE_REQUEST_TIMEOUT", "", "a request has 10s to arrive whole"},
+    Retired{"NETSCORE_HEADER_TIMEOUT", "", "a request has 10s to arrive whole"},
+    Retired{"NETSCORE_IDLE_TIMEOUT", "",
+            "keep-alive connections idle for 120s are closed (above the scheduler client's 90s)"},
+    Retired{"NETSCORE_MAX_CONNECTIONS", "",
+            "each NETSCORE_THREADS thread serves up to 1024 connections at once"},
+    Retired{"NETSCORE_NEUTRAL_SCORE", "",
+            "nodes the table lacks and stale tables score 5, the middle of 0..10, so the other "
+            "plugins decide"},
 };
 
-std::span<const Renamed> renamed_options() {
-  return kRenamed;
+std::span<const Retired> retired_options() {
+  return kRetired;
 }
 
 std::span<const Option> config_options() {

@@ -32,9 +32,21 @@ std::string parse_nonempty(std::string_view text) {
 std::string parse_interface(std::string_view text) {
   if (text.empty() || text == "!")
     throw BadValue{
-        "a device name (a regex with NETSCORE_INTERFACE_REGEX), or ! and one for every "
-        "device but those"};
+        "a device name or a regex, or ! and one for every device but those"};
   return std::string(text);
+}
+
+bool interface_is_regex(std::string_view interface) {
+  return interface.find_first_of("|*+?()[]{}^$\\") != std::string_view::npos;
+}
+
+std::string transmit_metric_for(std::string_view receive_metric) {
+  constexpr std::string_view kReceive = "receive";
+  const auto at = receive_metric.find(kReceive);
+  if (at == std::string_view::npos) return "node_network_transmit_bytes_total";
+  std::string transmit(receive_metric);
+  transmit.replace(at, kReceive.size(), "transmit");
+  return transmit;
 }
 
 // Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (the data model's rule), so a label can be

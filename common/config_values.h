@@ -56,6 +56,12 @@ std::string parse_nonempty(std::string_view text);
 
 // NETSCORE_INTERFACE: a device (or regex); a leading '!' selects every device but those.
 std::string parse_interface(std::string_view text);
+// A regex when it holds a regex operator: a device name never does, and '.' alone (VLAN devices
+// such as eth0.100) matches itself either way.
+bool interface_is_regex(std::string_view interface);
+// The transmit twin of a receive counter: node-exporter's and its recording rules' names differ
+// only there (node_network_transmit_bytes_total when `receive_metric` has no "receive").
+std::string transmit_metric_for(std::string_view receive_metric);
 
 // Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (the data model's rule), so a label can be
 // spliced into PromQL without quoting.

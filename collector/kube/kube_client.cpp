@@ -10,7 +10,7 @@ namespace {
 
 HttpSession::Options session_options(KubeClient::Options& options) {
   const KubeConfig& k = options.kube;
-  return {.tls = {.ca_file = k.ca_file, .insecure = k.insecure},
+  return {.tls = {.ca_file = k.ca_file},
           .tls_names = {.server = "the Kubernetes API server", .ca_file = "NETSCORE_KUBE_CA_FILE"},
           .bearer_token_file = k.token_file,
           // The one body this client sends is a merge patch.

@@ -98,7 +98,6 @@ PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
                                    const ClusterState* cluster)
     : recheck_ms_(config.recheck_interval.value.count()),
       refresh_ms_(config.refresh_interval.value.count()),
-      adaptive_(!config.pod_traffic.interval),
       lag_ms_(load_window(config, 0).lag_ms),
       window_ms_(load_window(config, 0).window_ms),
       recent_range_(pod_traffic_recent_range(config)),
@@ -198,7 +197,7 @@ void PodTrafficReader::read(PodTrafficSource& source, std::int64_t eval_time_ms,
 }
 
 void PodTrafficReader::adapt_interval(std::int64_t full_ms) {
-  if (adaptive_ && refreshes_ > 0) {
+  if (refreshes_ > 0) {
     const auto per_refresh = [&](std::int64_t total) {
       return static_cast<double>(total) / static_cast<double>(refreshes_);
     };

@@ -162,12 +162,11 @@ class PodTrafficReader {
   void detect(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
   void read(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
   void read_recent(PodTrafficSource& source, std::int64_t eval_time_ms);
-  // After a read of every pod that took `full_ms`: auto's next interval, and a new tally.
+  // After a read of every pod that took `full_ms`: the next interval, and a new tally.
   void adapt_interval(std::int64_t full_ms);
 
   const std::int64_t recheck_ms_;
   const std::int64_t refresh_ms_;
-  const bool adaptive_;  // NETSCORE_POD_TRAFFIC_INTERVAL=auto
   const std::int64_t lag_ms_;
   const std::int64_t window_ms_;
   const PromDuration recent_range_;

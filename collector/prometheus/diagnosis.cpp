@@ -109,7 +109,6 @@ std::string device_to_try(PrometheusApi& api, const QueryConfig& config, std::in
   d.findings.push_back("No series of " + config.metric + " has " + device_matcher(config) +
                        " (NETSCORE_INTERFACE); its devices are " + join(d.devices, ", ", 12) + ".");
   d.settings.push_back("NETSCORE_INTERFACE=" + device);
-  if (config.interface_regex) d.settings.push_back("NETSCORE_INTERFACE_REGEX=false");
   return device;
 }
 

@@ -39,8 +39,6 @@ void validate_metric(std::string_view variable, const std::string& metric) {
 
 void validate(const QueryConfig& config) {
   validate_metric("NETSCORE_RECEIVE_METRIC", config.metric);
-  validate_metric("NETSCORE_TRANSMIT_METRIC", config.transmit_metric);
-  validate_metric("NETSCORE_SPEED_METRIC", config.speed_metric);
   for (const auto& label : candidates(config)) {
     if (!is_prometheus_label_name(label)) {
       throw QueryError("invalid NETSCORE_NODE_LABEL=\"" + label +

@@ -27,10 +27,10 @@ ScoreTableReader::ScoreTableReader(const Options& options)
   struct stat st {};
   if (::fstat(object.get_mapping_handle().handle, &st) != 0)
     throw TableError("cannot stat " + what);
-  if (st.st_uid != ::geteuid() && !options.allow_foreign_owner) {
+  // Whoever owns the table writes the scores: only our own UID's are trusted.
+  if (st.st_uid != ::geteuid()) {
     throw TableError(what + " is owned by uid " + std::to_string(st.st_uid) + ", not " +
-                     std::to_string(::geteuid()) +
-                     " (NETSCORE_SHM_ALLOW_FOREIGN_OWNER=true accepts it)");
+                     std::to_string(::geteuid()) + " (run the collector as the same UID)");
   }
   if (static_cast<std::size_t>(st.st_size) < sizeof(shm::SegmentHeader)) {
     throw TableError(what + " is " + std::to_string(st.st_size) +

@@ -32,7 +32,6 @@ class ScoreTableReader {
  public:
   struct Options {
     std::string name;
-    bool allow_foreign_owner = false;
     unsigned max_retries = 64;
   };
 

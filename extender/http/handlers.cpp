@@ -60,7 +60,7 @@ Response Handlers::handle(http::verb method, std::string_view target, std::strin
                           const TableAttachment& table, std::int64_t now_mono_ns,
                           std::string_view accept) {
   const Target t = split_target(target);
-  const RouteMatch match = match_route(method, t.path, config_.extender.url_prefix, read_only_);
+  const RouteMatch match = match_route(method, t.path, read_only_);
   if (match.route == nullptr) {
     Response r = json_error(match.status, match.verb, match.error);
     r.allow = match.allow;
@@ -235,7 +235,7 @@ Response Handlers::explain(std::string_view query, const ScoreTableReader* table
     return {200, "application/json", render_node_placements_json(view), Verb::explain, {}};
   }
   if (!shared_.decisions.enabled()) {
-    return json_error(404, Verb::explain, "no decisions are kept (NETSCORE_EXPLAIN_DECISIONS=0)");
+    return json_error(404, Verb::explain, "no decisions are kept (the decision log is off)");
   }
   const auto decisions = shared_.decisions.find(q.pod_namespace, q.pod_name, q.uid, q.limit);
   if (decisions.empty()) {

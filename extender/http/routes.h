@@ -19,7 +19,9 @@ namespace netscore::extender {
 struct Route {
   Verb verb;
   std::string_view path;
-  bool under_prefix;  // the scheduler's verbs live under NETSCORE_URL_PREFIX
+  // The scheduler's verbs, answered under any path prefix: the scheduler's urlPrefix alone says
+  // which, with nothing to keep in step here.
+  bool under_prefix;
   bool post;          // POST only; every other route answers GET and HEAD
   // Also served by the NETSCORE_METRICS_LISTEN listener, which the cluster-wide scrape network
   // reaches: /explain names pods and stays off it.
@@ -46,10 +48,9 @@ struct RouteMatch {
   std::string error;
 };
 RouteMatch match_route(boost::beast::http::verb method, std::string_view path,
-                       std::string_view prefix, bool metrics_listener);
+                       bool metrics_listener);
 
 // The paths a listener serves, in table order, joined by `separator` (the last two by `last`).
-std::string served_paths(std::string_view prefix, bool metrics_listener, std::string_view separator,
-                         std::string_view last);
+std::string served_paths(bool metrics_listener, std::string_view separator, std::string_view last);
 
 }  // namespace netscore::extender

@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
+#include "common/config_types.h"
 #include "extender/http/exchange.h"
 
 namespace netscore::extender {
@@ -48,7 +49,7 @@ class Worker {
         acceptor_(ioc_),
         metrics_acceptor_(ioc_),
         poll_timer_(ioc_),
-        attachment_({config.shm.name, config.shm.allow_foreign_owner, 64}),
+        attachment_({config.shm.name, 64}),
         handlers_(config, shared, index),
         metrics_handlers_(config, shared, index, true),
         index_(index) {}
@@ -254,7 +255,7 @@ void Worker::accept(tcp::acceptor& acceptor, Handlers& handlers) {
     }
     if (connections_.fetch_add(1, std::memory_order_relaxed) >= config_.extender.max_connections) {
       connections_.fetch_sub(1, std::memory_order_relaxed);
-      SPDLOG_DEBUG("connection refused: NETSCORE_MAX_CONNECTIONS reached");
+      SPDLOG_DEBUG("connection refused: {} connections per thread reached", kConnectionsPerThread);
       socket.close(ec);
       return accept(acceptor, handlers);
     }

@@ -1,6 +1,7 @@
-// Prints every documented NETSCORE_* variable of both binaries as JSON, straight from
-// netscore::documented_variables: the single source the configuration reference and the manifest
-// tests are checked against, so a renamed variable or changed default cannot drift.
+// Prints every documented NETSCORE_* variable of both binaries, and the names no longer current, as
+// JSON, straight from netscore::documented_variables and retired_variables: the single source the
+// configuration reference and the manifest tests are checked against, so a renamed or retired
+// variable, a changed default or tier cannot drift.
 #include <cstdio>
 #include <string>
 
@@ -25,6 +26,10 @@ void write_component(rapidjson::Writer<rapidjson::StringBuffer>& out, const char
     out.String(doc.default_value);
     out.Key("help");
     out.String(doc.help);
+    out.Key("when");
+    out.String(doc.when);
+    out.Key("essential");
+    out.Bool(doc.essential);
     out.EndObject();
   }
   out.EndArray();
@@ -38,6 +43,19 @@ int main() {
   out.StartObject();
   write_component(out, "collector", netscore::Component::collector);
   write_component(out, "extender", netscore::Component::extender);
+  out.Key("retired");
+  out.StartArray();
+  for (const netscore::RetiredDoc& doc : netscore::retired_variables()) {
+    out.StartObject();
+    out.Key("env");
+    out.String(doc.env);
+    out.Key("current");
+    out.String(doc.current);
+    out.Key("rule");
+    out.String(doc.rule);
+    out.EndObject();
+  }
+  out.EndArray();
   out.EndObject();
   std::puts(buffer.GetString());
   return 0;
