@@ -188,8 +188,7 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
     return netscore::load_config(netscore::Component::collector, {}, env);
   };
   const netscore::Config defaults = config({});
-  const netscore::Config physical =
-      config({{"NETSCORE_INTERFACE", "!lo|veth.+"}, {"NETSCORE_INTERFACE_REGEX", "true"}});
+  const netscore::Config physical = config({{"NETSCORE_INTERFACE", "!lo|veth.+"}});
   const netscore::testing::ScratchTable default_table("bench-refresh-default");
   const netscore::testing::ScratchTable rules_table("bench-refresh-rules");
   RefreshPath default_path(defaults, default_table);

@@ -93,16 +93,14 @@ struct Assignment {
 std::string deprecation(const Retired& r, bool as_flag) {
   const std::string name = as_flag ? flag_for(r.old_name) : std::string(r.old_name);
   if (r.current.empty()) return name + " is retired and ignored: " + std::string(r.rule);
-  return name + " is deprecated: use " +
-         (as_flag ? flag_for(r.current) : std::string(r.current));
+  return name + " is deprecated: use " + (as_flag ? flag_for(r.current) : std::string(r.current));
 }
 
 // What the retired settings decided, from the settings that decide it now.
 void derive_settings(Config& config) {
   constexpr int kRefreshesPerRecheck = 40;
   constexpr int kConnectTimeoutShare = 5;
-  config.recheck_interval =
-      prom_duration(kRefreshesPerRecheck * config.refresh_interval.value);
+  config.recheck_interval = prom_duration(kRefreshesPerRecheck * config.refresh_interval.value);
   config.prometheus.connect_timeout =
       prom_duration(config.prometheus.timeout.value / kConnectTimeoutShare);
   config.query.interface_regex = interface_is_regex(config.query.interface);

@@ -74,8 +74,8 @@ std::vector<RetiredDoc> retired_variables();
 std::string help_text(Component component, std::string_view program);
 
 // For main(): reads the process environment and argv; prints and exits 0 for --help,
-// prints one line and exits 2 for a bad value. Warnings (unknown NETSCORE_* variables, old names) go to
-// stderr because logging is not set up before the log level is known.
+// prints one line and exits 2 for a bad value. Warnings (unknown NETSCORE_* variables, old names)
+// go to stderr because logging is not set up before the log level is known.
 Config load_config_or_exit(Component component, int argc, char** argv);
 
 }  // namespace netscore

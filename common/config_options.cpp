@@ -64,17 +64,18 @@ constexpr Tier kEssential = Tier::essential;
 constexpr Tier kAdvanced = Tier::advanced;
 
 const std::array kOptionTable{
-    Option{"NETSCORE_LOG_LEVEL", "info", kBoth, kEssential, "trace, debug, info, warn, error or off",
-           "debug while setting netscore up or chasing a problem, warn once it runs quietly",
-           [](Config& c, std::string_view v) {
-             c.log_level = parse_enum(v, std::array<std::pair<std::string_view, LogLevel>, 6>{
-                                             {{"trace", LogLevel::trace},
-                                              {"debug", LogLevel::debug},
-                                              {"info", LogLevel::info},
-                                              {"warn", LogLevel::warn},
-                                              {"error", LogLevel::error},
-                                              {"off", LogLevel::off}}});
-           }},
+    Option{
+        "NETSCORE_LOG_LEVEL", "info", kBoth, kEssential, "trace, debug, info, warn, error or off",
+        "debug while setting netscore up or chasing a problem, warn once it runs quietly",
+        [](Config& c, std::string_view v) {
+          c.log_level = parse_enum(
+              v, std::array<std::pair<std::string_view, LogLevel>, 6>{{{"trace", LogLevel::trace},
+                                                                       {"debug", LogLevel::debug},
+                                                                       {"info", LogLevel::info},
+                                                                       {"warn", LogLevel::warn},
+                                                                       {"error", LogLevel::error},
+                                                                       {"off", LogLevel::off}}});
+        }},
     Option{"NETSCORE_LOG_FORMAT", "text", kBoth, kAdvanced,
            "text: timestamp level logger message; json: one JSON object per line (time, level, "
            "logger, msg)",
@@ -428,8 +429,9 @@ constexpr std::array kRetired{
     Retired{"NETSCORE_POD_TRANSMIT_RATE", "",
             "a placed pod neither annotated (netscore.io/expected-transmit-rate) nor measured nor "
             "learned is expected to transmit 1 KiB/s"},
-    Retired{"NETSCORE_KUBE_WATCH", "",
-            "pods and nodes are watched in a pod, or outside one when NETSCORE_KUBE_API_URL is set"},
+    Retired{
+        "NETSCORE_KUBE_WATCH", "",
+        "pods and nodes are watched in a pod, or outside one when NETSCORE_KUBE_API_URL is set"},
     Retired{"NETSCORE_KUBE_INSECURE", "",
             "the API server's certificate is always verified (NETSCORE_KUBE_CA_FILE names a "
             "private CA)"},

@@ -31,8 +31,7 @@ std::string parse_nonempty(std::string_view text) {
 
 std::string parse_interface(std::string_view text) {
   if (text.empty() || text == "!")
-    throw BadValue{
-        "a device name or a regex, or ! and one for every device but those"};
+    throw BadValue{"a device name or a regex, or ! and one for every device but those"};
   return std::string(text);
 }
 

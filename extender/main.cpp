@@ -16,8 +16,9 @@ int main(int argc, char** argv) {
   try {
     netscore::extender::Server server(config);
     spdlog::info("listening address={}:{} threads={} shm={} scoring={} max_age={}",
-                 config.extender.listen_host, server.port(), config.extender.threads, config.shm.name,
-                 netscore::normalisation_name(config.extender.normalisation), config.max_age.text);
+                 config.extender.listen_host, server.port(), config.extender.threads,
+                 config.shm.name, netscore::normalisation_name(config.extender.normalisation),
+                 config.max_age.text);
     if (server.metrics_port() != 0) {
       spdlog::info("metrics listening address={}:{} endpoints={}", config.extender.metrics_host,
                    server.metrics_port(), netscore::extender::served_paths(true, ",", ","));

@@ -220,10 +220,9 @@ CorrectionOutcome apply_correction(std::vector<TableEntry>& entries,
   if (unpriced_rx || unpriced_tx) {
     out.uncorrected_reason =
         std::string("no traffic per pod measured yet and no rate to convert ") +
-        (unpriced_rx && unpriced_tx ? "NETSCORE_POD_RECEIVE_RATE and "
-                                      "NETSCORE_POD_TRANSMIT_RATE"
-         : unpriced_rx              ? "NETSCORE_POD_RECEIVE_RATE"
-                                    : "NETSCORE_POD_TRANSMIT_RATE");
+        (unpriced_rx && unpriced_tx ? "the default receive and transmit rates"
+         : unpriced_rx              ? "the default receive rate"
+                                    : "the default transmit rate");
     return out;
   }
   out.corrected = true;

@@ -22,10 +22,10 @@
 //   3. else the learned traffic per running pod;
 //   4. else the measured traffic per pod: the sum over the nodes with pods of their measurement
 //      divided by the sum of their pods' settled parts (needs one settled pod's worth);
-//   5. else NETSCORE_POD_RECEIVE_RATE.
+//   5. else the default rate (config_types.h: KubeConfig::pod_receive_rate).
 // Transmit the same way: the netscore.io/expected-transmit-rate annotation, the learned transmit
 // rates (fitted to the nodes' transmit rates), the measured transmit per settled pod, else
-// NETSCORE_POD_TRANSMIT_RATE.
+// the default transmit rate.
 // Where the traffic per pod is measured, a pod's own measured traffic comes before 1. and its
 // workload's measured mean before 2. A declared bandwidth
 // ceiling caps these, 1. and 2., and replaces 3. to 5. by kCeilingPodShare of it

@@ -36,8 +36,8 @@ std::optional<Reply> answer_read(beast::error_code ec, RequestParser& parser, Ha
     return std::nullopt;
   }
   if (ec == http::error::body_limit) {
-    return framing_error(413, "request body exceeds the limit of " +
-                                  std::to_string(config.body_limit) + " bytes");
+    return framing_error(
+        413, "request body exceeds the limit of " + std::to_string(config.body_limit) + " bytes");
   }
   if (ec == http::error::header_limit) return framing_error(431, "request header too large");
   if (ec) return framing_error(400, "malformed HTTP request: " + ec.message());

@@ -22,7 +22,7 @@ struct Route {
   // The scheduler's verbs, answered under any path prefix: the scheduler's urlPrefix alone says
   // which, with nothing to keep in step here.
   bool under_prefix;
-  bool post;          // POST only; every other route answers GET and HEAD
+  bool post;  // POST only; every other route answers GET and HEAD
   // Also served by the NETSCORE_METRICS_LISTEN listener, which the cluster-wide scrape network
   // reaches: /explain names pods and stays off it.
   bool metrics_listener;

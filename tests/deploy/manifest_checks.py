@@ -9,7 +9,7 @@ import subprocess
 EXTENDER_KEYS = {"urlPrefix", "filterVerb", "preemptVerb", "prioritizeVerb", "weight", "bindVerb",
                  "enableHTTPS", "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources",
                  "ignorable"}
-# The extender serves <NETSCORE_URL_PREFIX>/filter and /prioritize.
+# The extender serves /filter and /prioritize under any path prefix.
 FILTER_VERB = "filter"
 PRIORITIZE_VERB = "prioritize"
 GO_DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$")
@@ -154,8 +154,9 @@ def check_scheduler_config(config, extender, variables, scheduler_name, filter_v
     host, _, port = listen.rpartition(":")
     if host not in ("127.0.0.1", "0.0.0.0"):
         errors.append(f"extender listens on {listen}, which kube-scheduler cannot reach on 127.0.0.1")
-    wanted = f"http://127.0.0.1:{port}" + effective(extender, variables, "NETSCORE_URL_PREFIX")
-    if stanza.get("urlPrefix", "").rstrip("/") != wanted:
+    wanted = f"http://127.0.0.1:{port}"
+    url_prefix = stanza.get("urlPrefix", "")
+    if url_prefix.rstrip("/") != wanted and not url_prefix.startswith(wanted + "/"):
         errors.append(f"urlPrefix {stanza.get('urlPrefix')!r}, but the extender serves {wanted!r}")
     wanted_filter = FILTER_VERB if filter_verb else None
     if stanza.get("filterVerb") != wanted_filter or stanza.get("prioritizeVerb") != PRIORITIZE_VERB:

@@ -55,9 +55,9 @@ std::string serialized(const Value& v) {
 // time).
 struct Fixture {
   netscore::fuzz::PublishedTable table;
-  netscore::TableAttachment detached{{table.name.str() + "-absent", false, 64}};
+  netscore::TableAttachment detached{{table.name.str() + "-absent", 64}};
   netscore::extender::SharedState shared{1};
-  std::array<netscore::Config, 8> configs;
+  std::array<netscore::Config, 4> configs;
 
   Fixture() {
     spdlog::set_level(spdlog::level::off);  // a warning per rejected body would dominate the run
@@ -70,7 +70,6 @@ struct Fixture {
           (i & 1) != 0 ? netscore::Normalisation::cluster : netscore::Normalisation::request;
       c.extender.stale_policy =
           (i & 2) != 0 ? netscore::StalePolicy::fail_closed : netscore::StalePolicy::fail_open;
-      c.extender.url_prefix = (i & 4) != 0 ? "/netscore" : "";
     }
   }
 };
@@ -155,7 +154,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool stale_clock = (variant & 8) != 0;
   const bool detached = (variant & 16) != 0;
   const bool get = (variant & 32) != 0;
-  const netscore::Config& config = fixture.configs[(variant >> 1 & 3) | (variant >> 4 & 4)];
+  const netscore::Config& config = fixture.configs[variant >> 1 & 3];
+  // The scheduler's urlPrefix path, which the extender answers under whatever it is.
+  const std::string prefix = (variant & 64) != 0 ? "/netscore" : "";
   const std::string original(reinterpret_cast<const char*>(data) + 1, size - 1);
 
   std::string probe = original;
@@ -165,7 +166,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   netscore::extender::Handlers handlers(config, fixture.shared, 0);
   const auto& table = detached ? fixture.detached : fixture.table.attached;
   const std::int64_t now = netscore::mono_now_ns() + (stale_clock ? kDayNs * 2 : 0);
-  const std::string target = config.extender.url_prefix + (filter ? "/filter" : "/prioritize");
+  const std::string target = prefix + (filter ? "/filter" : "/prioritize");
   std::string body = original;
   const auto r =
       handlers.handle(get ? http::verb::get : http::verb::post, target, body, table, now);

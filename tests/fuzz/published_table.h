@@ -15,7 +15,7 @@ namespace netscore::fuzz {
 struct PublishedTable {
   testing::ScratchTable name{"fuzz"};
   ScoreTableWriter writer{{.name = name, .capacity = 64}};
-  TableAttachment attached{{name, false, 64}};
+  TableAttachment attached{{name, 64}};
 
   PublishedTable() {
     const std::vector<TableEntry> entries = {{{.raw = 0.0,

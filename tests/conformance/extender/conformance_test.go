@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	// The table is published once: a max age far beyond any run keeps a slow run (a loaded
 	// machine) from meeting a stale table and neutral scores.
 	cmd, address, err := StartExtender(bin, "NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_SHM_NAME="+shm,
-		"NETSCORE_URL_PREFIX=/scheduler", "NETSCORE_THREADS=2", "NETSCORE_MAX_AGE=24h", "NETSCORE_LABEL_RULES="+labelRules)
+		"NETSCORE_THREADS=2", "NETSCORE_MAX_AGE=24h", "NETSCORE_LABEL_RULES="+labelRules)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

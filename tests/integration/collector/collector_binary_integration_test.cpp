@@ -50,9 +50,28 @@ TEST(CollectorBinaryTest, UnreadableHeadersFileExitsTwoNamingIt) {
 TEST(CollectorBinaryTest, CheckFailsWhenPrometheusIsUnreachable) {
   FakeHttpServer server;
   server.respond_with({503, "unavailable", {}});
-  CollectorBinary collector(
-      {"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_PROMETHEUS_RETRIES=0"}, {"--check"});
+  CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + server.url()}, {"--check"});
   EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 1);
+  EXPECT_NE(collector.log().find("FAIL: the query failed: http status 503"), std::string::npos)
+      << collector.log();
+}
+
+// A retired variable and flag still start the process: each warns once with what decides its
+// value now, and the check runs as without them.
+TEST(CollectorBinaryTest, RetiredSettingsWarnAndAreIgnored) {
+  FakeHttpServer server;
+  server.respond_with({503, "unavailable", {}});
+  CollectorBinary collector(
+      {"NETSCORE_PROMETHEUS_URL=" + server.url(), "NETSCORE_RECHECK_INTERVAL=never"},
+      {"--check", "--prometheus-retries=0"});
+  EXPECT_EQ(collector.wait_exit(std::chrono::seconds(10)), 1);
+  EXPECT_NE(collector.log().find("warning: NETSCORE_RECHECK_INTERVAL is retired and ignored: "
+                                 "link speeds"),
+            std::string::npos)
+      << collector.log();
+  EXPECT_NE(collector.log().find("warning: --prometheus-retries is retired and ignored"),
+            std::string::npos)
+      << collector.log();
   EXPECT_NE(collector.log().find("FAIL: the query failed: http status 503"), std::string::npos)
       << collector.log();
 }
@@ -111,8 +130,7 @@ TEST(CollectorBinaryTest, CredentialsReachPrometheusButNeverTheLog) {
       "http://user:pw-secret-456@" + server.url().substr(std::string("http://").size());
   CollectorBinary collector({"NETSCORE_PROMETHEUS_URL=" + url, "NETSCORE_SHM_NAME=" + shm.str(),
                              "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file,
-                             "NETSCORE_PROMETHEUS_RETRIES=0", "NETSCORE_REFRESH_INTERVAL=1h",
-                             "NETSCORE_LOG_LEVEL=trace"});
+                             "NETSCORE_REFRESH_INTERVAL=1h", "NETSCORE_LOG_LEVEL=trace"});
   // The failure line is written (and flushed, being a warning) after the answer arrives.
   EXPECT_TRUE(collector.wait_for_log("prometheus failing", std::chrono::seconds(30)))
       << collector.log();

@@ -34,11 +34,11 @@ constexpr const char* kRules = R"(groups:
 )";
 
 Config physical_config(const std::string& url) {
-  return load_config(Component::collector, {},
-                     {{"NETSCORE_PROMETHEUS_URL", url},
-                      {"NETSCORE_INTERFACE", "!lo|veth.+"},
-                      {"NETSCORE_INTERFACE_REGEX", "true"},
-                      {"NETSCORE_PROMETHEUS_RETRIES", "0"}});
+  Config config =
+      load_config(Component::collector, {},
+                  {{"NETSCORE_PROMETHEUS_URL", url}, {"NETSCORE_INTERFACE", "!lo|veth.+"}});
+  config.prometheus.retries = 0;
+  return config;
 }
 
 std::map<std::string, model::NodeSample> by_node(const collector::Measurement& m) {

@@ -209,7 +209,6 @@ TEST_F(CollectorTlsTest, SecretsNeverReachTheLogTableOrMetrics) {
                                         "NETSCORE_INTERFACE=eth0",
                                         "NETSCORE_PROMETHEUS_CA_FILE=" + pki_->path("ca.crt"),
                                         "NETSCORE_PROMETHEUS_HEADERS_FILE=" + headers_file,
-                                        "NETSCORE_PROMETHEUS_RETRIES=0",
                                         "NETSCORE_REFRESH_INTERVAL=1h",
                                         "NETSCORE_LOG_LEVEL=trace"};
   std::vector<std::string> bad = common;

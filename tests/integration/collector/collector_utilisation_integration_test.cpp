@@ -117,18 +117,18 @@ struct Case {
 };
 
 Config case_config(const std::string& url, const Case& c) {
-  return load_config(Component::collector, {},
-                     {{"NETSCORE_PROMETHEUS_URL", url},
-                      {"NETSCORE_QUERY_FUNCTION", c.function},
-                      {"NETSCORE_NODE_LABEL", kNodeLabel},
-                      {"NETSCORE_INTERFACE", "eth0"},
-                      {"NETSCORE_TIME_RANGE", "5m"},
-                      {"NETSCORE_SCORE_BASIS", c.basis},
-                      {"NETSCORE_DIRECTION", c.direction},
-                      {"NETSCORE_FALLBACK_LINK_SPEED", c.fallback},
-                      {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
-                      {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "1s"},
-                      {"NETSCORE_PROMETHEUS_RETRIES", "0"}});
+  Config config = load_config(Component::collector, {},
+                              {{"NETSCORE_PROMETHEUS_URL", url},
+                               {"NETSCORE_QUERY_FUNCTION", c.function},
+                               {"NETSCORE_NODE_LABEL", kNodeLabel},
+                               {"NETSCORE_INTERFACE", "eth0"},
+                               {"NETSCORE_TIME_RANGE", "5m"},
+                               {"NETSCORE_SCORE_BASIS", c.basis},
+                               {"NETSCORE_DIRECTION", c.direction},
+                               {"NETSCORE_FALLBACK_LINK_SPEED", c.fallback},
+                               {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"}});
+  config.prometheus.retries = 0;
+  return config;
 }
 
 // The plugin's NormalizeScore, per group of nodes scored on the same basis.

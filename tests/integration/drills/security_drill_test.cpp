@@ -35,7 +35,7 @@ TEST_F(SecurityDrill, SecretsNeverReachTableMetricsErrorBodiesOrLogs) {
       "http://user:" + std::string(kPassword) + "@127.0.0.1:" + std::to_string(free_local_port());
   auto collector = start_collector({"NETSCORE_PROMETHEUS_URL=" + url,
                                     "NETSCORE_PROMETHEUS_BEARER_TOKEN_FILE=" + token_file,
-                                    "NETSCORE_PROMETHEUS_RETRIES=0", "NETSCORE_LOG_LEVEL=trace"});
+                                    "NETSCORE_LOG_LEVEL=trace"});
   const Extender extender = start_extender({"NETSCORE_LOG_LEVEL=trace"});
   std::string table;
   ASSERT_TRUE(eventually([&] {

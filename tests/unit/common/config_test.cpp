@@ -3,8 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,7 +49,6 @@ TEST(Config, DefaultsMatchTheDocumentedValues) {
   const Config e = load(Component::extender, {});
   EXPECT_EQ(e.extender.listen_host, "127.0.0.1");
   EXPECT_EQ(e.extender.listen_port, 8888);
-  EXPECT_EQ(e.extender.url_prefix, "");
   EXPECT_EQ(e.max_age.value, std::chrono::minutes(1));
   EXPECT_EQ(e.extender.neutral_score, 5);
   EXPECT_GT(e.extender.idle_timeout.value, std::chrono::seconds(90));
@@ -73,26 +74,18 @@ TEST(Config, EnvironmentSetsEveryPublicVariable) {
   EXPECT_EQ(c.shm.name, "ns-test");
   EXPECT_EQ(c.shm.capacity, 5000U);
   EXPECT_EQ(c.log_level, LogLevel::debug);
-  const Config e = load(Component::extender, {{"NETSCORE_LISTEN", "[::1]:9999"},
-                                              {"NETSCORE_URL_PREFIX", "netscore/"},
-                                              {"NETSCORE_MAX_AGE", "90s"}});
+  const Config e =
+      load(Component::extender, {{"NETSCORE_LISTEN", "[::1]:9999"}, {"NETSCORE_MAX_AGE", "90s"}});
   EXPECT_EQ(e.extender.listen_host, "::1");
   EXPECT_EQ(e.extender.listen_port, 9999);
-  EXPECT_EQ(e.extender.url_prefix, "/netscore");
   EXPECT_EQ(e.max_age.value, std::chrono::seconds(90));
 }
 
-TEST(Config, TheTrafficPerPodIsReadEveryFourRefreshesUnlessSet) {
+TEST(Config, TheTrafficPerPodIsReadEveryFourRefreshes) {
   EXPECT_EQ(pod_traffic_interval(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1s"}})),
             std::chrono::seconds(4));
-  EXPECT_EQ(
-      pod_traffic_interval(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1s"},
-                                                       {"NETSCORE_POD_TRAFFIC_INTERVAL", "30s"}})),
-      std::chrono::seconds(30));
-  EXPECT_EQ(
-      pod_traffic_interval(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "2s"},
-                                                       {"NETSCORE_POD_TRAFFIC_INTERVAL", "auto"}})),
-      std::chrono::seconds(8));
+  EXPECT_EQ(pod_traffic_interval(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "2s"}})),
+            std::chrono::seconds(8));
 }
 
 TEST(Config, TheRecentPodsAreReadOverFourRefreshesAtLeastAMinuteAtMostTheWindow) {
@@ -108,10 +101,39 @@ TEST(Config, TheRecentPodsAreReadOverFourRefreshesAtLeastAMinuteAtMostTheWindow)
                                                            {"NETSCORE_TIME_RANGE", "3m"}}))
           .value,
       std::chrono::minutes(3));
-  const PromDuration set = pod_traffic_recent_range(
-      load(Component::collector, {{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "45s"}}));
-  EXPECT_EQ(set.value, std::chrono::seconds(45));
-  EXPECT_EQ(set.text, "45s");
+}
+
+// What retired settings set is derived from the settings that decide it now.
+TEST(Config, DerivedValuesFollowTheSettingsThatDecideThem) {
+  const Config c = load(Component::collector, {});
+  EXPECT_EQ(c.recheck_interval.value, std::chrono::minutes(10));
+  EXPECT_EQ(c.prometheus.connect_timeout.value, std::chrono::seconds(2));
+  EXPECT_EQ(c.prometheus.retries, 2U);
+  EXPECT_EQ(c.query.transmit_metric, "node_network_transmit_bytes_total");
+  EXPECT_EQ(c.query.speed_metric, "node_network_speed_bytes");
+  EXPECT_FALSE(c.query.interface_regex);
+  const Config set =
+      load(Component::collector,
+           {{"NETSCORE_REFRESH_INTERVAL", "30s"},
+            {"NETSCORE_PROMETHEUS_TIMEOUT", "20s"},
+            {"NETSCORE_RECEIVE_METRIC", "instance:node_network_receive_bytes:rate5m"},
+            {"NETSCORE_INTERFACE", "!lo|veth.+"}});
+  EXPECT_EQ(set.recheck_interval.value, std::chrono::minutes(20));
+  EXPECT_EQ(set.prometheus.connect_timeout.value, std::chrono::seconds(4));
+  EXPECT_EQ(set.query.transmit_metric, "instance:node_network_transmit_bytes:rate5m");
+  EXPECT_TRUE(set.query.interface_regex);
+  EXPECT_FALSE(
+      load(Component::collector, {{"NETSCORE_INTERFACE", "eth0.100"}}).query.interface_regex);
+  EXPECT_EQ(
+      load(Component::collector, {{"NETSCORE_RECEIVE_METRIC", "rx_total"}}).query.transmit_metric,
+      "node_network_transmit_bytes_total");
+  const Config e = load(Component::extender, {});
+  EXPECT_EQ(e.extender.max_connections, 1024U);
+  EXPECT_EQ(load(Component::extender, {{"NETSCORE_THREADS", "4"}}).extender.max_connections, 4096U);
+  EXPECT_EQ(e.extender.body_limit, std::size_t{32} << 20);
+  EXPECT_EQ(e.extender.header_timeout.value, std::chrono::seconds(10));
+  EXPECT_EQ(e.extender.explain_decisions, 4096U);
+  EXPECT_EQ(e.extender.explain_nodes, 32768U);
 }
 
 TEST(Config, TheRebalanceWindowIsFourRefreshesAtMostTheWindow) {
@@ -141,19 +163,6 @@ TEST(Config, TheRebalanceRestIsTwentyRefreshes) {
                                                        {"NETSCORE_REFRESH_INTERVAL", "1s"}}))
                 .value,
             std::chrono::minutes(10));
-}
-
-TEST(Config, ARecentRangeLongerThanTheWindowIsRefused) {
-  try {
-    load(Component::collector,
-         {{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "10m"}, {"NETSCORE_TIME_RANGE", "5m"}});
-    FAIL() << "accepted";
-  } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("NETSCORE_POD_TRAFFIC_RECENT_RANGE=\"10m\""),
-              std::string::npos)
-        << e.what();
-    EXPECT_NE(std::string(e.what()).find("at most NETSCORE_TIME_RANGE"), std::string::npos);
-  }
 }
 
 TEST(Config, FlagsOverrideEnvironment) {
@@ -187,11 +196,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_URL", "http://", "http://"},
         BadCase{Component::collector, "NETSCORE_INTERFACE", "", "a device name"},
         BadCase{Component::collector, "NETSCORE_INTERFACE", "!", "! and one for every device"},
-        BadCase{Component::collector, "NETSCORE_RECHECK_INTERVAL", "0s", "positive duration"},
-        BadCase{Component::collector, "NETSCORE_POD_TRAFFIC_INTERVAL", "0s", "positive duration"},
         BadCase{Component::collector, "NETSCORE_POD_TRAFFIC", "auto", "true or false"},
-        BadCase{Component::collector, "NETSCORE_POD_TRAFFIC_RECENT_RANGE", "0s",
-                "positive duration"},
         BadCase{Component::collector, "NETSCORE_TIME_RANGE", "5 minutes", "duration"},
         BadCase{Component::collector, "NETSCORE_REFRESH_INTERVAL", "0s", "duration"},
         BadCase{Component::collector, "NETSCORE_QUERY_MODE", "labels", "one of label uname custom"},
@@ -204,24 +209,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{Component::collector, "NETSCORE_SHM_NAME", "a/b", "no '/'"},
         BadCase{Component::collector, "NETSCORE_MAX_NODES", "0", "from 1"},
         BadCase{Component::collector, "NETSCORE_MAX_NODES", "12k", "from 1"},
-        BadCase{Component::collector, "NETSCORE_SHM_MODE", "0400", "owner read+write"},
-        BadCase{Component::collector, "NETSCORE_PROMETHEUS_RETRIES", "11", "from 0 to 10"},
         BadCase{Component::collector, "NETSCORE_PROMETHEUS_INSECURE", "maybe", "true or false"},
+        BadCase{Component::collector, "NETSCORE_PROMETHEUS_TIMEOUT", "0s", "positive duration"},
+        BadCase{Component::collector, "NETSCORE_FALLBACK_LINK_SPEED", "fast", "link speed"},
         BadCase{Component::collector, "NETSCORE_LOG_LEVEL", "verbose", "trace"},
         BadCase{Component::extender, "NETSCORE_MAX_AGE", "forever", "duration"},
         BadCase{Component::extender, "NETSCORE_LISTEN", "8888", "host:port"},
         BadCase{Component::extender, "NETSCORE_LISTEN", "127.0.0.1:70000", "host:port"},
         BadCase{Component::extender, "NETSCORE_LISTEN", "::1:8888", "host:port"},
-        BadCase{Component::extender, "NETSCORE_URL_PREFIX", "/a b", "URL path"},
-        BadCase{Component::extender, "NETSCORE_NEUTRAL_SCORE", "11", "from 0 to 10"},
         BadCase{Component::extender, "NETSCORE_NORMALISATION", "global", "request range cluster"},
         BadCase{Component::collector, "NETSCORE_PROFILE", "seed", "default or plugin"},
-        BadCase{Component::collector, "NETSCORE_POD_RECEIVE_RATE", "lots", "bytes per second"},
-        BadCase{Component::collector, "NETSCORE_POD_TRANSMIT_RATE", "-1", "bytes per second"},
         BadCase{Component::extender, "NETSCORE_SPREAD_WINDOW", "soon", "duration"},
         BadCase{Component::collector, "NETSCORE_LEARN_WORKLOADS", "maybe", "true false auto"},
         BadCase{Component::extender, "NETSCORE_STALE_POLICY", "lenient", "open closed"},
-        BadCase{Component::extender, "NETSCORE_BODY_LIMIT", "10", "byte count"},
         BadCase{Component::extender, "NETSCORE_THREADS", "-1", "thread count"}));
 
 TEST(Config, RecordingRuleMetricsNodeLabelListsAndHeaders) {
@@ -250,8 +250,7 @@ TEST(Config, OldNamesStillWorkWithADeprecationWarning) {
   };
   const std::vector<Case> cases{{"NETSCORE_CAPACITY", "5000", Component::collector},
                                 {"NETSCORE_METRIC", "rx_total", Component::collector},
-                                {"NETSCORE_SCORING", "range", Component::extender},
-                                {"NETSCORE_HEADER_TIMEOUT", "3s", Component::extender}};
+                                {"NETSCORE_SCORING", "range", Component::extender}};
   for (const Case& c : cases) {
     std::vector<std::string> warnings;
     const Config config = load_config(c.component, {}, {{c.old_name, c.value}}, &warnings);
@@ -263,9 +262,6 @@ TEST(Config, OldNamesStillWorkWithADeprecationWarning) {
   EXPECT_EQ(load(Component::collector, {{"NETSCORE_METRIC", "rx_total"}}).query.metric, "rx_total");
   EXPECT_EQ(load(Component::extender, {{"NETSCORE_SCORING", "range"}}).extender.normalisation,
             Normalisation::range);
-  EXPECT_EQ(
-      load(Component::extender, {{"NETSCORE_HEADER_TIMEOUT", "3s"}}).extender.header_timeout.value,
-      std::chrono::seconds(3));
   EXPECT_EQ(load(Component::extender, {}, {"--scoring=cluster"}).extender.normalisation,
             Normalisation::cluster);
   EXPECT_THAT(error_of(Component::collector,
@@ -277,6 +273,86 @@ TEST(Config, OldNamesStillWorkWithADeprecationWarning) {
       5000U);
   EXPECT_THAT(error_of(Component::collector, {{"NETSCORE_CAPACITY", "0"}}),
               HasSubstr("NETSCORE_CAPACITY"));
+}
+
+// Retired variables and flags still start the process: one warning naming the variable and what
+// decides its value now, and the value is ignored, whatever it is.
+TEST(Config, RetiredNamesWarnWithTheRuleAndAreIgnored) {
+  struct Case {
+    const char* name;
+    const char* value;
+    Component component;
+    const char* rule;
+  };
+  const std::vector<Case> cases{
+      {"NETSCORE_RECHECK_INTERVAL", "1m", Component::collector, "forty NETSCORE_REFRESH_INTERVALs"},
+      {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "garbage", Component::collector,
+       "a fifth of NETSCORE_PROMETHEUS_TIMEOUT"},
+      {"NETSCORE_INTERFACE_REGEX", "true", Component::collector, "NETSCORE_INTERFACE is a regex"},
+      {"NETSCORE_KUBE_WATCH", "false", Component::collector, "NETSCORE_KUBE_API_URL"},
+      {"NETSCORE_URL_PREFIX", "/netscore", Component::extender, "any path prefix"},
+      {"NETSCORE_MAX_CONNECTIONS", "1", Component::extender, "1024 connections"},
+      {"NETSCORE_HEADER_TIMEOUT", "3s", Component::extender, "10s"}};
+  const Config collector_defaults = load(Component::collector, {});
+  const Config extender_defaults = load(Component::extender, {});
+  for (const Case& c : cases) {
+    std::vector<std::string> warnings;
+    const Config config = load_config(c.component, {}, {{c.name, c.value}}, &warnings);
+    ASSERT_EQ(warnings.size(), 1U) << c.name;
+    EXPECT_THAT(warnings[0], HasSubstr(std::string(c.name) + " is retired and ignored: "));
+    EXPECT_THAT(warnings[0], HasSubstr(c.rule)) << c.name;
+    const Config& defaults =
+        c.component == Component::collector ? collector_defaults : extender_defaults;
+    EXPECT_EQ(config.recheck_interval.value, defaults.recheck_interval.value) << c.name;
+    EXPECT_EQ(config.prometheus.connect_timeout.value, defaults.prometheus.connect_timeout.value);
+    EXPECT_EQ(config.query.interface_regex, defaults.query.interface_regex);
+    EXPECT_EQ(config.extender.max_connections, defaults.extender.max_connections);
+    EXPECT_EQ(config.extender.header_timeout.value, defaults.extender.header_timeout.value);
+  }
+  // As flags, in both spellings, the value is consumed and ignored.
+  std::vector<std::string> warnings;
+  const Config flags =
+      load_config(Component::extender, {"--idle-timeout", "1s", "--neutral-score=9", "--threads=2"},
+                  {}, &warnings);
+  ASSERT_EQ(warnings.size(), 2U);
+  EXPECT_THAT(warnings[0], HasSubstr("--idle-timeout is retired and ignored: "));
+  EXPECT_THAT(warnings[1], HasSubstr("--neutral-score is retired and ignored: "));
+  EXPECT_EQ(flags.extender.idle_timeout.value, std::chrono::seconds(120));
+  EXPECT_EQ(flags.extender.neutral_score, 5);
+  EXPECT_EQ(flags.extender.threads, 2U);
+  // A surviving setting's bad value still fails beside a retired one.
+  EXPECT_THAT(error_of(Component::collector, {{"NETSCORE_RECHECK_INTERVAL", "1m"},
+                                              {"NETSCORE_REFRESH_INTERVAL", "never"}}),
+              HasSubstr("invalid NETSCORE_REFRESH_INTERVAL=\"never\""));
+}
+
+TEST(Config, EssentialSettingsAreFewAndListedFirst) {
+  for (const auto component : {Component::collector, Component::extender}) {
+    const auto docs = documented_variables(component);
+    const auto first_advanced =
+        std::find_if(docs.begin(), docs.end(), [](const VariableDoc& d) { return !d.essential; });
+    EXPECT_TRUE(
+        std::none_of(first_advanced, docs.end(), [](const VariableDoc& d) { return d.essential; }));
+    for (const auto& doc : docs) EXPECT_FALSE(doc.when.empty()) << doc.env;
+    const std::string help = help_text(component, "prog");
+    ASSERT_NE(first_advanced, docs.begin());
+    EXPECT_LT(help.find("Essential settings"), help.find(docs.front().env));
+    EXPECT_LT(help.find(docs.front().env), help.find("Advanced settings"));
+    EXPECT_LT(help.find("Advanced settings"), help.find(first_advanced->env));
+  }
+  std::set<std::string> essential;
+  std::set<std::string> all;
+  for (const auto component : {Component::collector, Component::extender}) {
+    for (const auto& doc : documented_variables(component)) {
+      all.insert(doc.env);
+      if (doc.essential) essential.insert(doc.env);
+    }
+  }
+  EXPECT_LE(essential.size(), 10U);
+  EXPECT_LE(all.size(), 45U);
+  EXPECT_TRUE(essential.contains("NETSCORE_PROMETHEUS_URL"));
+  EXPECT_TRUE(essential.contains("NETSCORE_LISTEN"));
+  for (const RetiredDoc& r : retired_variables()) EXPECT_FALSE(all.contains(r.env)) << r.env;
 }
 
 TEST(Config, ThePluginProfileIsTheSeedsExactScoringAndExplicitSettingsWin) {
@@ -298,27 +374,20 @@ TEST(Config, ThePluginProfileIsTheSeedsExactScoringAndExplicitSettingsWin) {
 }
 
 TEST(Config, OffIsSpeltOffForEveryOptionalFeatureAndQuantitiesWhereBytesAreCounted) {
-  const Config e = load(Component::extender, {{"NETSCORE_SPREAD_WINDOW", "off"},
-                                              {"NETSCORE_EXPLAIN_DECISIONS", "off"},
-                                              {"NETSCORE_METRICS_LISTEN", "off"},
-                                              {"NETSCORE_BODY_LIMIT", "32Mi"}});
+  const Config e = load(Component::extender,
+                        {{"NETSCORE_SPREAD_WINDOW", "off"}, {"NETSCORE_METRICS_LISTEN", "off"}});
   EXPECT_EQ(e.extender.spread_window.value.count(), 0);
-  EXPECT_EQ(e.extender.explain_decisions, 0U);
   EXPECT_EQ(e.extender.metrics_port, 0);
-  EXPECT_EQ(e.extender.body_limit, std::size_t{32} << 20);
   // The older spellings of off keep working.
   EXPECT_EQ(load(Component::extender, {{"NETSCORE_SPREAD_WINDOW", "0"}})
                 .extender.spread_window.value.count(),
             0);
-  const Config c = load(Component::collector, {{"NETSCORE_FALLBACK_LINK_SPEED", "off"},
-                                               {"NETSCORE_POD_RECEIVE_RATE", "10Mi"},
-                                               {"NETSCORE_POD_TRANSMIT_RATE", "1.5k"}});
-  EXPECT_EQ(c.query.fallback_speed, 0.0);
-  EXPECT_EQ(c.kube.pod_receive_rate, 10.0 * 1024 * 1024);
-  EXPECT_EQ(c.kube.pod_transmit_rate, 1500.0);
   EXPECT_EQ(
-      load(Component::collector, {{"NETSCORE_POD_RECEIVE_RATE", "2048"}}).kube.pod_receive_rate,
-      2048.0);
+      load(Component::collector, {{"NETSCORE_FALLBACK_LINK_SPEED", "off"}}).query.fallback_speed,
+      0.0);
+  EXPECT_EQ(
+      load(Component::collector, {{"NETSCORE_FALLBACK_LINK_SPEED", "1.5k"}}).query.fallback_speed,
+      1500.0);
 }
 
 TEST(Config, CustomModeNeedsATemplate) {
@@ -372,25 +441,17 @@ TEST(Config, ObservabilityVariables) {
   const Config d = load(Component::extender, {});
   EXPECT_EQ(d.log_format, LogFormat::text);
   EXPECT_TRUE(d.extender.metrics_host.empty());
-  EXPECT_EQ(d.extender.explain_decisions, 4096U);
-  EXPECT_EQ(d.extender.explain_nodes, 32768U);
   const Config e = load(Component::extender, {{"NETSCORE_LOG_FORMAT", "json"},
-                                              {"NETSCORE_METRICS_LISTEN", "0.0.0.0:9888"},
-                                              {"NETSCORE_EXPLAIN_DECISIONS", "0"},
-                                              {"NETSCORE_EXPLAIN_NODES", "100"}});
+                                              {"NETSCORE_METRICS_LISTEN", "0.0.0.0:9888"}});
   EXPECT_EQ(e.log_format, LogFormat::json);
   EXPECT_EQ(e.extender.metrics_host, "0.0.0.0");
   EXPECT_EQ(e.extender.metrics_port, 9888);
-  EXPECT_EQ(e.extender.explain_decisions, 0U);
-  EXPECT_EQ(e.extender.explain_nodes, 100U);
   EXPECT_EQ(load(Component::collector, {{"NETSCORE_LOG_FORMAT", "json"}}).log_format,
             LogFormat::json);
   EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_LOG_FORMAT", "logfmt"}}),
               HasSubstr("NETSCORE_LOG_FORMAT=\"logfmt\": expected one of text json"));
   EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_METRICS_LISTEN", "9888"}}),
               HasSubstr("invalid NETSCORE_METRICS_LISTEN=\"9888\": expected host:port"));
-  EXPECT_THAT(error_of(Component::extender, {{"NETSCORE_EXPLAIN_NODES", "0"}}),
-              HasSubstr("NETSCORE_EXPLAIN_NODES"));
 }
 
 TEST(KubeConfig, OffOutsideAPodWithoutAnUrl) {
@@ -412,30 +473,19 @@ TEST(KubeConfig, InClusterDiscoveryUsesTheServiceAccount) {
       load_config(Component::collector, {},
                   {{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "443"}});
   EXPECT_EQ(v6.kube.url, "https://[fd00::1]:443");
-  const Config off = load_config(Component::collector, {},
-                                 {{"KUBERNETES_SERVICE_HOST", "10.96.0.1"},
-                                  {"KUBERNETES_SERVICE_PORT", "443"},
-                                  {"NETSCORE_KUBE_WATCH", "false"}});
-  EXPECT_TRUE(off.kube.url.empty());
 }
 
 TEST(KubeConfig, ExplicitUrlWinsAndKeepsItsFiles) {
   const Config c = load_config(Component::collector, {},
                                {{"NETSCORE_KUBE_API_URL", "http://127.0.0.1:8001/"},
                                 {"NETSCORE_KUBE_TOKEN_FILE", "/tmp/token"},
-                                {"NETSCORE_KUBE_INSECURE", "true"},
                                 {"NETSCORE_CORRECTION", "false"},
-                                {"NETSCORE_POD_RECEIVE_RATE", "2048"},
-                                {"NETSCORE_POD_TRANSMIT_RATE", "4096"},
                                 {"KUBERNETES_SERVICE_HOST", "10.96.0.1"},
                                 {"KUBERNETES_SERVICE_PORT", "443"}});
   EXPECT_EQ(c.kube.url, "http://127.0.0.1:8001");
   EXPECT_EQ(c.kube.token_file, "/tmp/token");
   EXPECT_TRUE(c.kube.ca_file.empty());
-  EXPECT_TRUE(c.kube.insecure);
   EXPECT_FALSE(c.kube.correction);
-  EXPECT_EQ(c.kube.pod_receive_rate, 2048);
-  EXPECT_EQ(c.kube.pod_transmit_rate, 4096);
 }
 
 TEST(KubeConfig, BadValuesNameTheVariable) {
@@ -447,18 +497,8 @@ TEST(KubeConfig, BadValuesNameTheVariable) {
     }
     return std::string("no error");
   };
-  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "true"}}),
-              ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
-  EXPECT_THAT(error_of({{"NETSCORE_KUBE_WATCH", "maybe"}}),
-              ::testing::HasSubstr("NETSCORE_KUBE_WATCH"));
   EXPECT_THAT(error_of({{"NETSCORE_KUBE_API_URL", "ftp://x"}}),
               ::testing::HasSubstr("NETSCORE_KUBE_API_URL"));
-  EXPECT_THAT(error_of({{"NETSCORE_KUBE_INSECURE", "perhaps"}}),
-              ::testing::HasSubstr("NETSCORE_KUBE_INSECURE"));
-  EXPECT_THAT(error_of({{"NETSCORE_POD_RECEIVE_RATE", "-1"}}),
-              ::testing::HasSubstr("NETSCORE_POD_RECEIVE_RATE"));
-  EXPECT_THAT(error_of({{"NETSCORE_POD_TRANSMIT_RATE", "fast"}}),
-              ::testing::HasSubstr("NETSCORE_POD_TRANSMIT_RATE"));
   EXPECT_THAT(error_of({{"NETSCORE_CORRECTION", "sometimes"}}),
               ::testing::HasSubstr("NETSCORE_CORRECTION"));
 }

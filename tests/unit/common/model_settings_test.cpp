@@ -13,9 +13,7 @@ TEST(ModelSettings, ScoringAndCorrectionFromTheCollectorsVariables) {
                                 {"NETSCORE_QUERY_FUNCTION", "increase"},
                                 {"NETSCORE_TIME_RANGE", "2m"},
                                 {"NETSCORE_CORRECTION", "false"},
-                                {"NETSCORE_LEARN_WORKLOADS", "false"},
-                                {"NETSCORE_POD_RECEIVE_RATE", "2Ki"},
-                                {"NETSCORE_POD_TRANSMIT_RATE", "3Ki"}});
+                                {"NETSCORE_LEARN_WORKLOADS", "false"}});
   const model::ScoringSettings scoring = scoring_settings(c);
   EXPECT_EQ(scoring.basis, ScoreBasis::raw);
   EXPECT_EQ(scoring.direction, Direction::transmit);
@@ -25,18 +23,17 @@ TEST(ModelSettings, ScoringAndCorrectionFromTheCollectorsVariables) {
   EXPECT_EQ(correction.function, QueryFunction::increase);
   EXPECT_EQ(correction.window_ms, 120000);
   EXPECT_EQ(correction.learn_workloads, model::WorkloadLearning::off);
-  EXPECT_DOUBLE_EQ(correction.default_rate, 2048);
-  EXPECT_DOUBLE_EQ(correction.default_transmit_rate, 3072);
+  EXPECT_DOUBLE_EQ(correction.default_rate, 1024);
+  EXPECT_DOUBLE_EQ(correction.default_transmit_rate, 1024);
 }
 
 TEST(ModelSettings, PrioritizeFromTheExtendersVariables) {
-  const Config c = load_config(Component::extender, {},
-                               {{"NETSCORE_NORMALISATION", "range"},
-                                {"NETSCORE_NEUTRAL_SCORE", "3"},
-                                {"NETSCORE_SPREAD_WINDOW", "250ms"}});
+  const Config c =
+      load_config(Component::extender, {},
+                  {{"NETSCORE_NORMALISATION", "range"}, {"NETSCORE_SPREAD_WINDOW", "250ms"}});
   const model::PrioritizeSettings prioritize = prioritize_settings(c);
   EXPECT_EQ(prioritize.normalisation, Normalisation::range);
-  EXPECT_EQ(prioritize.neutral, 3);
+  EXPECT_EQ(prioritize.neutral, 5);
   EXPECT_EQ(prioritize.spread_window_ns, 250'000'000);
 }
 

@@ -54,7 +54,7 @@ struct ReaderPlan {
 };
 
 ReaderReport run_reader(const ReaderPlan& plan) {
-  ScoreTableReader reader({plan.name, false, 4});
+  ScoreTableReader reader({plan.name, 4});
   ReaderReport report;
   std::vector<std::string> names;
   for (std::uint32_t i = 0; i < kMaxPatternNodes; ++i) names.push_back(pattern_name(i));
@@ -281,7 +281,7 @@ TEST_F(ScoreTableStress, ThreadsNeverSeeATornPlacement) {
     while (!stop.load() && Clock::now() < deadline)
       writer.record_placement(numbered_placement(writer.placements_written() + 1));
   });
-  ScoreTableReader reader({name_, false, 4});
+  ScoreTableReader reader({name_, 4});
   std::uint64_t verified = 0, torn = 0, last = 0, laps = 0;
   const auto deadline = Clock::now() + kReadLimit;
   // Until the writer went round the ring many times while this read, however the cores went.

@@ -43,7 +43,7 @@ constexpr const char* kRawReceiveWithoutSpeeds =
 
 class CheckTest : public ::testing::Test {
  protected:
-  CheckTest() : config_(pipeline_test_config(server_.url(), "3")) {}
+  CheckTest() : config_(pipeline_test_config(server_.url(), 3)) {}
 
   std::string run(int& exit_status) {
     std::ostringstream out;

@@ -42,7 +42,7 @@ Measurer::BackoffWait no_wait() {
 class MeasureTest : public ::testing::Test {
  protected:
   MeasureTest()
-      : config_(pipeline_test_config(server_.url(), "2")),
+      : config_(pipeline_test_config(server_.url(), 2)),
         client_({.prometheus = config_.prometheus}) {}
 
   FakeHttpServer server_;

@@ -10,18 +10,19 @@
 // covers, is off: the requests counted are the node figures'.
 namespace netscore::collector {
 
-inline Config pipeline_test_config(const std::string& url, const std::string& retries) {
-  return load_config(Component::collector, {},
-                     {{"NETSCORE_PROMETHEUS_URL", url},
-                      {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
-                      {"NETSCORE_SCORE_BASIS", "raw"},
-                      {"NETSCORE_DIRECTION", "receive"},
-                      {"NETSCORE_NODE_LABEL", "kubernetes_node"},
-                      {"NETSCORE_INTERFACE", "eth0"},
-                      {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
-                      {"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "1s"},
-                      {"NETSCORE_PROMETHEUS_RETRIES", retries},
-                      {"NETSCORE_POD_TRAFFIC", "false"}});
+inline Config pipeline_test_config(const std::string& url, unsigned retries) {
+  Config config = load_config(Component::collector, {},
+                              {{"NETSCORE_PROMETHEUS_URL", url},
+                               {"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+                               {"NETSCORE_SCORE_BASIS", "raw"},
+                               {"NETSCORE_DIRECTION", "receive"},
+                               {"NETSCORE_NODE_LABEL", "kubernetes_node"},
+                               {"NETSCORE_INTERFACE", "eth0"},
+                               {"NETSCORE_PROMETHEUS_TIMEOUT", "5s"},
+                               {"NETSCORE_POD_TRAFFIC", "false"}});
+  // Fewer than the product's two, or more: the tests count the attempts each makes.
+  config.prometheus.retries = retries;
+  return config;
 }
 
 }  // namespace netscore::collector

@@ -83,7 +83,7 @@ class PodTrafficTest : public ::testing::Test {
 
   FakeHttpServer server_;
   PodScript script_;
-  Config config_ = pipeline_test_config(server_.url(), "0");
+  Config config_ = pipeline_test_config(server_.url(), 0);
   PrometheusClient client_{{.prometheus = config_.prometheus}};
   PrometheusApi api_{client_, {}};
   std::int64_t now_ms_ = 0;
@@ -295,7 +295,7 @@ TEST(PodTrafficCadenceTest, AutoReadsEveryPodLessOftenWhenThatReadCostsMoreThanT
   script.full_read_ms = 2'000;
   script.recent_read_ms = 20;
   server.respond_by([&script](const SeenRequest& request) { return script.answer(request); });
-  const Config config = pipeline_test_config(server.url(), "0");
+  const Config config = pipeline_test_config(server.url(), 0);
   PrometheusClient client({.prometheus = config.prometheus});
   PrometheusApi api(client, {});
   ClusterState cluster;
@@ -318,22 +318,6 @@ TEST(PodTrafficCadenceTest, AutoReadsEveryPodLessOftenWhenThatReadCostsMoreThanT
   r.refresh(api, kPodEvalMs + 20 * refresh_ms, 100);
   EXPECT_EQ(r.counts().reads, 2U);
   EXPECT_EQ(r.interval_ms(), 25 * refresh_ms);
-}
-
-TEST(PodTrafficCadenceTest, AConfiguredIntervalStaysWhatItIs) {
-  FakeHttpServer server;
-  PodScript script;
-  std::atomic<std::int64_t> now_ms{0};
-  script.clock = &now_ms;
-  script.full_read_ms = 2'000;
-  server.respond_by([&script](const SeenRequest& request) { return script.answer(request); });
-  Config config = pipeline_test_config(server.url(), "0");
-  config.pod_traffic.interval = PromDuration{std::chrono::seconds(30), "30s"};
-  PrometheusClient client({.prometheus = config.prometheus});
-  PrometheusApi api(client, {});
-  PodTrafficReader r(config, [&now_ms] { return now_ms.load(); });
-  r.refresh(api, kPodEvalMs, 100);
-  EXPECT_EQ(r.interval_ms(), 30'000);
 }
 
 TEST(PodTrafficJoinTest, WatchedPodsOffTheHostNetworkAreJoinedByName) {

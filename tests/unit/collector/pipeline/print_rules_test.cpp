@@ -40,7 +40,7 @@ std::string rules_text(const std::string& comment, const std::string& expr) {
 }
 
 TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt) {
-  QueryConfig config = pipeline_test_config("http://127.0.0.1:1", "0").query;
+  QueryConfig config = pipeline_test_config("http://127.0.0.1:1", 0).query;
   config.basis = ScoreBasis::utilisation;
   config.direction = Direction::max;
   config.fallback_speed = 1.25e9;
@@ -52,7 +52,7 @@ TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt)
 }
 
 TEST(UtilisationRulesTextTest, TheRawBasisIsSaidToScoreSomethingElse) {
-  const QueryConfig config = pipeline_test_config("http://127.0.0.1:1", "0").query;
+  const QueryConfig config = pipeline_test_config("http://127.0.0.1:1", 0).query;
   const std::string text = utilisation_rules_text(config, {}, "node label kubernetes_node");
   EXPECT_NE(text.find("\n# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a "
                       "figure netscore does not score by.\n# Prometheus rules"),
@@ -90,7 +90,7 @@ constexpr const char* kTwoNodes =
 
 class PrintRulesTest : public ::testing::Test {
  protected:
-  PrintRulesTest() : config_(pipeline_test_config(server_.url(), "0")) {}
+  PrintRulesTest() : config_(pipeline_test_config(server_.url(), 0)) {}
 
   // The refresh's query answers kTwoNodes, the utilisation query (the one with clamp)
   // `utilisation`.

@@ -80,7 +80,7 @@ class QueryPlanTest : public ::testing::Test {
 
   FakeHttpServer server_;
   Script script_;
-  PrometheusClient client_{{.prometheus = pipeline_test_config(server_.url(), "0").prometheus}};
+  PrometheusClient client_{{.prometheus = pipeline_test_config(server_.url(), 0).prometheus}};
   PrometheusApi api_{client_, {}};
   // The plan's monotonic clock, in ms.
   std::int64_t now_ = 0;
@@ -236,10 +236,9 @@ TEST_F(QueryPlanTest, MatchingRecordingRulesAreReadInsteadOfTheCounters) {
       R"({"status":"success","data":{"groups":[{"rules":[)"
       R"x({"name":"rx","type":"recording","query":"sum without (device) (rate(node_network_receive_bytes_total{device!~\"lo|veth.+\"}[5m]))"},)x"
       R"x({"name":"tx","type":"recording","query":"sum without (device) (rate(node_network_transmit_bytes_total{device!~\"lo|veth.+\"}[5m]))"}]}]}})x";
-  QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"},
-                                     {"NETSCORE_INTERFACE", "!lo|veth.+"},
-                                     {"NETSCORE_INTERFACE_REGEX", "true"}}),
-                             kRecheck);
+  QueryPlan plan =
+      make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}, {"NETSCORE_INTERFACE", "!lo|veth.+"}}),
+                kRecheck);
   EXPECT_FALSE(plan.shape().per_series);  // several devices per node: summed
   plan.prepare(api_, kEvalMs);
   EXPECT_EQ(plan.batch().promql, R"({__name__=~"rx|tx"})");

@@ -354,13 +354,13 @@ TEST(UtilisationQueryTest, UnameModeNamesTheNodeByNodename) {
 
 TEST(UtilisationQueryTest, AnInvalidMetricIsRefusedByName) {
   QueryConfig c = utilisation_config(Direction::receive);
-  c.speed_metric = "not a metric";
+  c.metric = "not a metric";
   EXPECT_THROW(
       {
         try {
           build_utilisation_query(c);
         } catch (const QueryError& e) {
-          EXPECT_NE(std::string(e.what()).find("NETSCORE_SPEED_METRIC"), std::string::npos);
+          EXPECT_NE(std::string(e.what()).find("NETSCORE_RECEIVE_METRIC"), std::string::npos);
           throw;
         }
       },

@@ -232,7 +232,7 @@ TEST(UtilisationCorrection, ReceiveAnnotatedAveragedAndDefault) {
     // Normalised among the utilisation nodes: n3 = 4000/4096 = 976562 ppm is the max.
     EXPECT_EQ(entry(s, "n1").corrected_node_score, 100 - 625000 * 100 / 976562);
   }
-  // Default: nothing settled, so NETSCORE_POD_RECEIVE_RATE: (1024 + 512) / 4096 = 0.375.
+  // Default: nothing settled, so the default receive rate: (1024 + 512) / 4096 = 0.375.
   {
     const auto s = utilisation_snapshot({linked("n1", 1024, 0)}, {load("n1", 1, 0, 1)},
                                         Direction::receive, 512, 100);
@@ -302,7 +302,7 @@ TEST(UtilisationCorrection, TransmitAnnotatedAveragedAndDefault) {
     EXPECT_EQ(entry(s, "n1").corrected_raw_score, 750000);
     EXPECT_EQ(s.info.pod_rate, 2048);
   }
-  // Default: NETSCORE_POD_TRANSMIT_RATE, not the receive one: (1024 + 2048) / 4096 = 0.75.
+  // Default: the default transmit rate, not the receive one: (1024 + 2048) / 4096 = 0.75.
   {
     const auto s = utilisation_snapshot({linked("n1", 0, 1024)}, {load("n1", 1, 0, 1)},
                                         Direction::transmit, 512, 2048);
@@ -444,7 +444,7 @@ TEST(RawCorrection, NoTransmitPriceLeavesTheSnapshotUncorrected) {
                       .default_transmit_rate = 10},
                      0, {}, {.basis = ScoreBasis::raw, .direction = Direction::transmit});
   EXPECT_FALSE(s.corrected);
-  EXPECT_NE(s.uncorrected_reason.find("NETSCORE_POD_TRANSMIT_RATE"), std::string::npos)
+  EXPECT_NE(s.uncorrected_reason.find("the default transmit rate"), std::string::npos)
       << s.uncorrected_reason;
   EXPECT_EQ(entry(s, "n1").corrected_raw_score, 9000);
   // The receive direction has its factor and is corrected.

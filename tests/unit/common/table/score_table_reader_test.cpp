@@ -61,7 +61,7 @@ TEST_F(ScoreTable, LookupFindsEveryPublishedNodeAndOnlyThose) {
 // Another UID's segment could have been planted to steer scheduling. Needs root (CAP_CHOWN) to
 // hand the segment to another UID, as in the build container and scripts/test.sh (which runs as
 // root or through sudo); as another user it fails saying so.
-TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegmentUnlessAllowed) {
+TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegment) {
   ScoreTableWriter writer(writer_options());
   constexpr uid_t kOther = 4242;
   ASSERT_NE(::geteuid(), kOther);
@@ -69,8 +69,7 @@ TEST_F(ScoreTable, ReaderRefusesAnotherUidsSegmentUnlessAllowed) {
       << "this test needs root (CAP_CHOWN) to give the segment to uid 4242: "
       << std::strerror(errno);
   EXPECT_THAT(error_of_attach(), HasSubstr("owned by uid 4242"));
-  EXPECT_THAT(error_of_attach(), HasSubstr("NETSCORE_SHM_ALLOW_FOREIGN_OWNER"));
-  EXPECT_NO_THROW(ScoreTableReader({.name = name_, .allow_foreign_owner = true}));
+  EXPECT_THAT(error_of_attach(), HasSubstr("run the collector as the same UID"));
 }
 
 TEST_F(ScoreTable, AttachmentKeepsTheOldReaderWhenTheTableVanishes) {

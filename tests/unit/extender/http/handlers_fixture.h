@@ -26,7 +26,6 @@ class HandlersFixture : public ::testing::Test {
     config_.shm.name = name_;
     config_.max_age = {std::chrono::seconds(60), "1m"};
     config_.extender.neutral_score = 5;
-    config_.extender.url_prefix = "/netscore";
   }
 
   // Publishes rows into the table (created on first use) and attaches the handlers to it afresh;
@@ -34,13 +33,13 @@ class HandlersFixture : public ::testing::Test {
   bool publish_rows(const std::vector<TableEntry>& rows, const SnapshotInfo& info) {
     if (!writer_) writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
     writer_->publish(rows, info);
-    attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+    attachment_.emplace(ScoreTableReader::Options{name_, 64});
     return attachment_->poll();
   }
 
   Response call(boost::beast::http::verb method, std::string_view target, std::string body = {},
                 std::int64_t now = mono_now_ns()) {
-    if (!attachment_) attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+    if (!attachment_) attachment_.emplace(ScoreTableReader::Options{name_, 64});
     return handlers_.handle(method, target, body, *attachment_, now);
   }
 

@@ -94,7 +94,7 @@ TEST_F(HandlersTest, StaleEmptyOrDetachedTableGivesEveryNodeTheNeutralScore) {
   const std::string all4 = R"([{"Host":"a","Score":4},{"Host":"c","Score":4}])";
   EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // detached
   writer_.emplace(ScoreTableWriter::Options{.name = name_, .capacity = 64});
-  attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+  attachment_.emplace(ScoreTableReader::Options{name_, 64});
   ASSERT_TRUE(attachment_->poll());
   EXPECT_EQ(prioritize(R"(["a","c"])").body, all4);  // attached, nothing published
   publish();

@@ -39,7 +39,6 @@ class FilterTest : public ::testing::Test {
   void SetUp() override {
     config_.shm.name = name_;
     config_.max_age = {std::chrono::seconds(60), "1m"};
-    config_.extender.url_prefix = "";
     config_.label_rules = parse_label_rules("type=space:kubernetes.io/role=edge;tier=db:disk=ssd");
   }
 
@@ -110,7 +109,7 @@ class FilterTest : public ::testing::Test {
   SharedState shared_{1};
   Handlers handlers_{config_, shared_, 0};
   std::optional<ScoreTableWriter> writer_;
-  TableAttachment attachment_{{.name = name_, .allow_foreign_owner = false, .max_retries = 64}};
+  TableAttachment attachment_{{.name = name_, .max_retries = 64}};
 };
 
 TEST_F(FilterTest, PodsWithoutAnnotationsPassEveryNodeEvenWithoutATable) {
@@ -416,7 +415,7 @@ class FilterLinkTest : public ::testing::Test {
   netscore::testing::TableName name_{"filter-link"};
   Config config_;
   std::optional<ScoreTableWriter> writer_;
-  TableAttachment attachment_{{.name = name_, .allow_foreign_owner = false, .max_retries = 64}};
+  TableAttachment attachment_{{.name = name_, .max_retries = 64}};
 };
 
 TEST_F(FilterLinkTest, TransmitRateCeilingComparesTheTransmitRate) {

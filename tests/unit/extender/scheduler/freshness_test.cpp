@@ -27,7 +27,7 @@ class FreshnessTest : public ::testing::Test {
     return l.meta.published_mono_ns;
   }
   void attach() {
-    attachment_.emplace(ScoreTableReader::Options{name_, false, 8});
+    attachment_.emplace(ScoreTableReader::Options{name_, 8});
     ASSERT_TRUE(attachment_->poll());
   }
   Lookup lookup(std::int64_t now) {

@@ -49,7 +49,7 @@ class ExplainTest : public ::testing::Test {
                                              entry("c", 200.0, 4, true),
                                              entry("bad", 1e9, 0, false)};
     writer_->publish(entries, 1000);
-    attachment_.emplace(ScoreTableReader::Options{name_, false, 64});
+    attachment_.emplace(ScoreTableReader::Options{name_, 64});
     ASSERT_TRUE(attachment_->poll());
   }
 
@@ -232,7 +232,7 @@ TEST_F(ExplainTest, DisabledLogAnswers404) {
             200U);
   const Response r = call(h, http::verb::get, "/explain?pod=ns1/p1");
   EXPECT_EQ(r.status, 404U);
-  EXPECT_THAT(r.body, HasSubstr("NETSCORE_EXPLAIN_DECISIONS=0"));
+  EXPECT_THAT(r.body, HasSubstr("the decision log is off"));
 }
 
 TEST_F(ExplainTest, ReadOnlyListenerServesOnlyTheOperatorEndpoints) {
@@ -301,7 +301,7 @@ TEST_F(ExplainTest, TableAsHtmlEscapesEverythingUnderAStrictPolicy) {
 TEST_F(ExplainTest, StateBannerFollowsTheTable) {
   SharedState other{1};
   Handlers h{config_, other, 0};
-  TableAttachment detached({"netscore-explain-no-such-table", false, 64});
+  TableAttachment detached({"netscore-explain-no-such-table", 64});
   std::string body;
   const Response r = h.handle(http::verb::get, "/table?format=html", body, detached, mono_now_ns());
   EXPECT_THAT(r.body, HasSubstr(R"(data-state="detached")"));

@@ -95,7 +95,7 @@ TEST(TableViewTest, DetachedTableMetricsSayOnlyThat) {
 }
 
 TEST(TableViewTest, ReadsAnUnattachedTable) {
-  const TableAttachment detached(ScoreTableReader::Options{"netscore-table-view-none", false, 8});
+  const TableAttachment detached(ScoreTableReader::Options{"netscore-table-view-none", 8});
   MissingNodes missing;
   missing.add("ghost");
   Config config;
@@ -168,7 +168,7 @@ class MixedTableTest : public ::testing::Test {
 
   netscore::testing::TableName name_{"table-view"};
   std::optional<ScoreTableWriter> writer_;
-  TableAttachment attachment_{{.name = name_, .allow_foreign_owner = false, .max_retries = 64}};
+  TableAttachment attachment_{{.name = name_, .max_retries = 64}};
 };
 
 TEST_F(MixedTableTest, JsonShowsMeasuredFiguresBesideScoredOnes) {
