@@ -104,8 +104,8 @@ def main():
         "different UIDs": (broken_pod(lambda w: container(w, "collector")["securityContext"].update(runAsUser=1000)), "UID"),
         "probe on the wrong port": (broken_pod(other_metrics_port), "livenessProbe"),
         "KEP casing enableHttps": (broken_config(lambda c: c["extenders"][0].update(enableHttps=False)), "enableHttps"),
-        "url prefix the extender does not serve": (
-            broken_config(lambda c: c["extenders"][0].update(urlPrefix="http://127.0.0.1:8888/netscore")), "urlPrefix"),
+        "url prefix on a host the extender is not on": (
+            broken_config(lambda c: c["extenders"][0].update(urlPrefix="http://10.0.0.1:8888/netscore")), "urlPrefix"),
         "port the extender does not listen on": (broken_config(lambda c: None, other_port(copy.deepcopy(pod))), "urlPrefix"),
         "verb typo": (broken_config(lambda c: c["extenders"][0].update(prioritizeVerb="priorities")), "verbs"),
         "zero weight": (broken_config(lambda c: c["extenders"][0].update(weight=0)), "weight"),

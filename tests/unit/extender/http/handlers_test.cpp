@@ -146,7 +146,7 @@ TEST_F(HandlersTest, BadRequestsGet4xxWithJsonError) {
   EXPECT_EQ(wrong_method.status, 405U);
   EXPECT_EQ(wrong_method.allow, "POST");
   EXPECT_EQ(call(http::verb::post, "/healthz").status, 405U);
-  EXPECT_EQ(call(http::verb::post, "/filter").status, 404U);  // outside the prefix
+  EXPECT_EQ(call(http::verb::get, "/filter").status, 405U);  // any prefix, none included
   EXPECT_EQ(call(http::verb::get, "/netscore/filterx").status, 404U);
 }
 
