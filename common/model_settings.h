@@ -22,7 +22,7 @@ model::LoadWindow load_window(const Config& config, std::int64_t now_ms);
 // How long the collector keeps a placement pending: a placement's lag and window.
 std::int64_t placement_horizon_ms(const Config& config);
 
-// NETSCORE_NORMALISATION, NETSCORE_NEUTRAL_SCORE, NETSCORE_SPREAD_WINDOW.
+// NETSCORE_NORMALISATION, NETSCORE_SPREAD_WINDOW and the fixed neutral score.
 model::PrioritizeSettings prioritize_settings(const Config& config);
 
 }  // namespace netscore

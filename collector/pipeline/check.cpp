@@ -147,10 +147,9 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
         << measurer.query().transmit_promql;
   out << "\npath: " << m.plan << "\n";
   if (m.side_queries > 0) {
-    out << fmt::format(
-        "asked apart (every NETSCORE_RECHECK_INTERVAL, not on each refresh): {} request{}{}\n",
-        m.side_queries, m.side_queries == 1 ? "" : "s",
-        m.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
+    out << fmt::format("asked apart (every forty refreshes, not on each refresh): {} request{}{}\n",
+                       m.side_queries, m.side_queries == 1 ? "" : "s",
+                       m.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
   }
   print_pod_traffic(m, out);
   return print_check(m, scoring_settings(config), out);

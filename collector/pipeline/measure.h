@@ -59,7 +59,7 @@ struct Measurement {
   std::uint64_t side_queries_total = 0;
   std::uint64_t side_queries_failed_total = 0;
   std::int64_t speeds_eval_time_ms = 0;
-  // The traffic per pod as last read, at its own cadence (NETSCORE_POD_TRAFFIC_INTERVAL): null
+  // The traffic per pod as last read, at its own cadence (pod_traffic_interval()): null
   // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
   std::shared_ptr<const PodTraffic> pod_traffic{};
   // The recent pods' traffic, read every refresh (recent_pod_traffic.h): null when

@@ -17,7 +17,7 @@
 // (container_network_{receive,transmit}_bytes_total, scraped from kubelet's /metrics/cadvisor),
 // whose pod sandbox series carry the pod's namespace and name. Not every container runtime fills
 // those labels, so whether such series exist is checked first (at the first read and every
-// NETSCORE_RECHECK_INTERVAL, like the node-label layout); while none do, nothing more is asked.
+// forty refresh intervals, like the node-label layout); while none do, nothing more is asked.
 namespace netscore::collector {
 
 inline constexpr std::string_view kPodReceiveMetric = "container_network_receive_bytes_total";
@@ -107,7 +107,7 @@ class PrometheusPodTraffic final : public PodTrafficSource {
   PrometheusApi& api_;
 };
 
-// What the reads took (ms), for NETSCORE_POD_TRAFFIC_INTERVAL=auto: the refresh's own query (its
+// What the reads took (ms), for the adaptive interval: the refresh's own query (its
 // mean since the last read of every pod), the last read of every pod, and the recent pods' read
 // (its mean per refresh since then).
 struct ReadCosts {
@@ -143,7 +143,7 @@ class PodTrafficReader {
                             const ClusterState* cluster = nullptr);
 
   // The detection and the reads when due; the traffic as it stands after them. `node_read_ms`:
-  // what this refresh's own query took, the measure of NETSCORE_POD_TRAFFIC_INTERVAL=auto.
+  // what this refresh's own query took, the measure of the adaptive interval.
   std::shared_ptr<const PodTraffic> refresh(PodTrafficSource& source, std::int64_t eval_time_ms,
                                             std::int64_t node_read_ms = 0);
   std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms,

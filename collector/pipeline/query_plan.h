@@ -16,7 +16,7 @@
 // What the refresh's query reads, and what it no longer asks on every refresh. Rates change
 // from one refresh to the next; the node-label layout, the recording rules and the link speeds
 // change rarely, so each is asked in a request of its own, off the refresh's query, when due:
-// first use, every recheck interval (NETSCORE_RECHECK_INTERVAL), and at once when an answer
+// first use, every recheck interval (forty refresh intervals), and at once when an answer
 // contradicts what was found (a duplicate series where one per node was found, series without
 // the label found, the rules' series gone, a node without a cached speed). Then the refresh
 // asks again in the same measurement, so what is published is what the one-query form would

@@ -11,9 +11,9 @@
 #include "common/model/placement_ledger.h"
 
 // The pods the read of every pod does not price yet, read every refresh by name: a pod placed
-// moments ago would otherwise wait for the next read of every pod (NETSCORE_POD_TRAFFIC_INTERVAL)
+// moments ago would otherwise wait for the next read of every pod (pod_traffic_interval())
 // to be priced by its own traffic. One request per direction over a short range
-// (NETSCORE_POD_TRAFFIC_RECENT_RANGE), naming at most kMaxRecentPods pods.
+// (pod_traffic_recent_range()), naming at most kMaxRecentPods pods.
 namespace netscore::collector {
 
 // The most pods one recent read names. Beyond it the oldest are left out: the next read of every
@@ -32,7 +32,7 @@ struct RecentPodRates {
 // measurement.
 struct RecentPodTraffic {
   std::int64_t eval_time_ms = 0;  // of the last read that answered; 0: none yet
-  std::int64_t range_ms = 0;      // NETSCORE_POD_TRAFFIC_RECENT_RANGE
+  std::int64_t range_ms = 0;      // pod_traffic_recent_range()
   // Each pod still unpriced by the read of every pod, at its last answer, by "namespace/name":
   // kept while the read of every pod does not price it and it is placed within the window.
   std::unordered_map<std::string, RecentPodRates> pods{};

@@ -73,7 +73,7 @@ struct QueryShape {
 // backslash, quote, newline, carriage return, tab, other control bytes as \xHH).
 std::string quote_promql_string(std::string_view value);
 
-// The device matcher of NETSCORE_INTERFACE: device="x", device=~"x" with NETSCORE_INTERFACE_REGEX,
+// The device matcher of NETSCORE_INTERFACE: device="x", device=~"x" when x holds a regex operator,
 // and device!="x" / device!~"x" for "!x" (every device but those).
 std::string device_matcher(const QueryConfig& config);
 

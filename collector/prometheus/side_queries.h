@@ -24,7 +24,7 @@ std::optional<std::string> single_node_label(const ParsedVector& layout_answer);
 // A recording rule that is this configuration's rate of one counter, per scrape target:
 // `sum without (device) (rate(<metric>{<device matcher>[, job="<job>"]}[<NETSCORE_TIME_RANGE>]))`
 // (node-exporter's mixin: instance:node_network_receive_bytes_physical:rate5m and its transmit
-// twin for NETSCORE_INTERFACE='!lo|veth.+' with NETSCORE_INTERFACE_REGEX=true).
+// twin for NETSCORE_INTERFACE='!lo|veth.+', a regex).
 struct RateRule {
   std::string name;
   std::string job;  // the rule's job matcher; empty: none (it reads every job)
@@ -35,7 +35,7 @@ struct RateRules {
   std::optional<RateRule> transmit;
 };
 
-// The recording rules that stand for NETSCORE_RECEIVE_METRIC's and NETSCORE_TRANSMIT_METRIC's
+// The recording rules that stand for NETSCORE_RECEIVE_METRIC's and its transmit twin's
 // rates. A rule matches only with exactly the interface's device matcher and the window, so its
 // value is the batch's own rate part.
 RateRules find_rate_rules(const std::vector<RecordingRule>& rules, const QueryConfig& config);

@@ -23,7 +23,7 @@ using HttpResponse = boost::beast::http::response<boost::beast::http::string_bod
 
 inline constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 
-// Header limit kHeaderLimit, body limit NETSCORE_BODY_LIMIT.
+// Header limit kHeaderLimit, body limit ExtenderConfig::body_limit.
 void limit_request(RequestParser& parser, const ExtenderConfig& config);
 
 struct Reply {

@@ -202,7 +202,7 @@ class DecisionLog {
   std::atomic<std::uint64_t> dropped_{0};
 };
 
-// The help text of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES quotes these sizes.
+// The configuration reference quotes these sizes.
 static_assert(sizeof(seqlock::Slot<DecisionHeader>) == kExplainDecisionBytes);
 static_assert(sizeof(seqlock::Slot<NodeBlock>) == kExplainNodeBytes * kNodesPerBlock);
 

@@ -330,7 +330,7 @@ TYPED_TEST(LinkUtilisationTest, TheDeschedulersQueryIsTheUtilisationTheCollector
 }
 
 // Link speeds are asked apart and cached: a speed that changed is read at the next recheck
-// (NETSCORE_RECHECK_INTERVAL), and until then the refresh uses the one asked, whose time it says.
+// (forty refresh intervals), and until then the refresh uses the one asked, whose time it says.
 TYPED_TEST(LinkUtilisationTest, ANodeWhoseSpeedChangesIsReadAgainAtTheRecheck) {
   const std::string url = this->engine_->url();
   const std::string node = synth_nodes(kNodes)[4].name;

@@ -67,7 +67,7 @@ class DrillTest : public ::testing::Test {
 // Scores the extender gives the probe nodes when the table is fresh: the idle node gets the best
 // score and the busiest probed node the worst (the plugin scores less traffic higher).
 ::testing::AssertionResult real_scores(const HttpReply& reply);
-// Every probe node at the neutral score (5, the default NETSCORE_NEUTRAL_SCORE).
+// Every probe node at the neutral score (5, ExtenderConfig::neutral_score).
 ::testing::AssertionResult neutral_scores(const HttpReply& reply);
 
 }  // namespace netscore::testing

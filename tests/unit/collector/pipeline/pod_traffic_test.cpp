@@ -47,7 +47,7 @@ struct PodScript {
                                pod_series("kube-system", "web-9", "11");
   std::string recent_transmit = pod_series("shop", "web-9", "40");
   std::vector<std::string> recent_bodies;
-  // What each kind of request takes on the test's clock, for NETSCORE_POD_TRAFFIC_INTERVAL=auto.
+  // What each kind of request takes on the test's clock, for the adaptive interval.
   std::atomic<std::int64_t>* clock = nullptr;
   std::int64_t full_read_ms = 0;
   std::int64_t recent_read_ms = 0;
