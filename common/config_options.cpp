@@ -396,15 +396,28 @@ const std::array kOptionTable{
            "the watcher and the patch verb on pods), for a descheduler whose DefaultEvictor "
            "labelSelector matches it (deploy/overlays/descheduler)",
            [](Config& c, std::string_view v) { c.rebalance.label = parse_bool(v); }},
-    Option{"NETSCORE_REBALANCE_TARGET_POINTS", "10", kCollector,
-           "over-utilised: more than this many points (utilisation x 100) above the nodes' mean; "
-           "the descheduler's LowNodeUtilization targetThresholds with useDeviationThresholds",
+    Option{"NETSCORE_REBALANCE_UTILISATION", "relative", kCollector,
+           "the figure the descheduler's thresholds are points of, as its policy's query reads "
+           "it: relative (node:netscore_link_utilisation:relative, the utilisation over twice the "
+           "cluster's mean: the mean at 50 points at every load level) or absolute "
+           "(node:netscore_link_utilisation:ratio, the utilisation itself)",
+           [](Config& c, std::string_view v) {
+             c.rebalance.figure =
+                 parse_enum(v, std::array<std::pair<std::string_view, RebalanceFigure>, 2>{
+                                   {{"relative", RebalanceFigure::relative},
+                                    {"absolute", RebalanceFigure::absolute}}});
+           }},
+    Option{"NETSCORE_REBALANCE_TARGET_POINTS", "22", kCollector,
+           "over-utilised: more than this many points (the figure x 100) above the nodes' mean; "
+           "relative: 22 is 1.44x the mean; the descheduler's LowNodeUtilization targetThresholds "
+           "with useDeviationThresholds",
            [](Config& c, std::string_view v) {
              c.rebalance.target_points = parse_in_range<double>(v, 0, 100, "points");
            }},
-    Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector,
+    Option{"NETSCORE_REBALANCE_LOW_POINTS", "10", kCollector,
            "under-utilised: at least this many points below the nodes' mean (nothing is nominated "
-           "without such a node); the descheduler's thresholds with useDeviationThresholds",
+           "without such a node); relative: 10 is 0.8x the mean; the descheduler's thresholds "
+           "with useDeviationThresholds",
            [](Config& c, std::string_view v) {
              c.rebalance.low_points = parse_in_range<double>(v, 0, 100, "points");
            }},
