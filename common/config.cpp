@@ -241,7 +241,6 @@ PromDuration rebalance_window(const Config& config) {
 
 PromDuration rebalance_rest(const Config& config) {
   constexpr int kRefreshesPerRest = 20;
-  if (config.rebalance.rest) return *config.rebalance.rest;
   return prom_duration(kRefreshesPerRest * config.refresh_interval.value);
 }
 

@@ -63,9 +63,9 @@ PromDuration pod_traffic_recent_range(const Config& config);
 // soon that a link went hot, and soon that it cooled once a pod left.
 PromDuration rebalance_window(const Config& config);
 
-// How long a workload whose nominee left gets no other nominee: NETSCORE_REBALANCE_REST, or by
-// default twenty refresh intervals (five minutes at the shipped 15 s), so that it follows the
-// collector's pace as the window does.
+// How long a workload whose nominee left gets no other nominee: twenty refresh intervals (five
+// minutes at the shipped 15 s, two of the descheduler's looks), so that it follows the collector's
+// pace as the window does.
 PromDuration rebalance_rest(const Config& config);
 
 // Essential settings first, then advanced ones.

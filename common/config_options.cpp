@@ -359,16 +359,31 @@ const std::array kOptionTable{
            "labelSelector matches it (deploy/overlays/descheduler)",
            "true when you run the descheduler overlay (its collector/ component sets it)",
            [](Config& c, std::string_view v) { c.rebalance.label = parse_bool(v); }},
-    Option{"NETSCORE_REBALANCE_TARGET_POINTS", "10", kCollector, kAdvanced,
-           "over-utilised: more than this many points (utilisation x 100) above the nodes' mean; "
-           "the descheduler's LowNodeUtilization targetThresholds with useDeviationThresholds",
+    Option{"NETSCORE_REBALANCE_UTILISATION", "relative", kCollector, kAdvanced,
+           "the figure the descheduler's thresholds are points of, as its policy's query reads "
+           "it: relative (node:netscore_link_utilisation:relative, the utilisation over twice the "
+           "cluster's mean: the mean at 50 points at every load level) or absolute "
+           "(node:netscore_link_utilisation:ratio, the utilisation itself)",
+           "absolute when the descheduler policy reads node:netscore_link_utilisation:ratio "
+           "(fixed lines in points of utilisation)",
+           [](Config& c, std::string_view v) {
+             c.rebalance.figure =
+                 parse_enum(v, std::array<std::pair<std::string_view, RebalanceFigure>, 2>{
+                                   {{"relative", RebalanceFigure::relative},
+                                    {"absolute", RebalanceFigure::absolute}}});
+           }},
+    Option{"NETSCORE_REBALANCE_TARGET_POINTS", "22", kCollector, kAdvanced,
+           "over-utilised: more than this many points (the figure x 100) above the nodes' mean; "
+           "relative: 22 is 1.44x the mean; the descheduler's LowNodeUtilization targetThresholds "
+           "with useDeviationThresholds",
            "together with the descheduler policy's targetThresholds, to move pods sooner or later",
            [](Config& c, std::string_view v) {
              c.rebalance.target_points = parse_in_range<double>(v, 0, 100, "points");
            }},
-    Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector, kAdvanced,
+    Option{"NETSCORE_REBALANCE_LOW_POINTS", "10", kCollector, kAdvanced,
            "under-utilised: at least this many points below the nodes' mean (nothing is nominated "
-           "without such a node); the descheduler's thresholds with useDeviationThresholds",
+           "without such a node); relative: 10 is 0.8x the mean; the descheduler's thresholds "
+           "with useDeviationThresholds",
            "together with the descheduler policy's thresholds",
            [](Config& c, std::string_view v) {
              c.rebalance.low_points = parse_in_range<double>(v, 0, 100, "points");
@@ -377,11 +392,6 @@ const std::array kOptionTable{
            "pods younger than this are not nominated: the descheduler's DefaultEvictor minPodAge",
            "together with the descheduler policy's minPodAge",
            [](Config& c, std::string_view v) { c.rebalance.min_pod_age = parse_duration(v); }},
-    Option{"NETSCORE_REBALANCE_REST", "auto", kCollector, kAdvanced,
-           "a workload whose nominated pod left (evicted) gets no other nominee for this long; "
-           "auto: twenty NETSCORE_REFRESH_INTERVALs",
-           "longer when a workload's pods are moved one after another too eagerly",
-           [](Config& c, std::string_view v) { set_duration_or_auto(c.rebalance.rest, v); }},
     Option{"NETSCORE_REBALANCE_WINDOW", "auto", kCollector, kAdvanced,
            "the range of the rates in the utilisation the descheduler reads and the nomination "
            "uses (--print-rules' recording rule), at least four of Prometheus' scrape intervals; "
@@ -411,6 +421,9 @@ constexpr std::array kRetired{
     Retired{"NETSCORE_POD_TRAFFIC_RECENT_RANGE", "",
             "the recently placed pods are read over four NETSCORE_REFRESH_INTERVALs, at least 1m, "
             "at most NETSCORE_TIME_RANGE"},
+    Retired{"NETSCORE_REBALANCE_REST", "",
+            "a workload whose nominated pod left gets no other nominee for twenty "
+            "NETSCORE_REFRESH_INTERVALs (5m at the default 15s: two of the descheduler's looks)"},
     Retired{"NETSCORE_PROMETHEUS_CONNECT_TIMEOUT", "",
             "connecting may take a fifth of NETSCORE_PROMETHEUS_TIMEOUT (2s at the default 10s)"},
     Retired{"NETSCORE_PROMETHEUS_RETRIES", "",

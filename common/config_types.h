@@ -29,6 +29,7 @@ enum class QueryMode { label, uname, custom };
 using model::Direction;
 using model::Normalisation;
 using model::QueryFunction;
+using model::RebalanceFigure;
 using model::ScoreBasis;
 std::string_view score_basis_name(ScoreBasis basis);
 std::string_view direction_name(Direction direction);
@@ -151,11 +152,10 @@ struct PodTrafficConfig {
 // descheduler's LowNodeUtilization deviation thresholds and DefaultEvictor minPodAge.
 struct RebalanceConfig {
   bool label = false;
-  double target_points = 10;
-  double low_points = 5;
+  RebalanceFigure figure = RebalanceFigure::relative;
+  double target_points = 22;
+  double low_points = 10;
   PromDuration min_pod_age;
-  // Unset ("auto"): rebalance_rest() derives it.
-  std::optional<PromDuration> rest;
   // The range of the rates the descheduler's utilisation and the nomination read; unset ("auto"):
   // rebalance_window() derives it.
   std::optional<PromDuration> window;

@@ -33,6 +33,7 @@ RebalanceLabeler::Options RebalanceLabeler::options(const Config& config) {
   Options o;
   o.kube = config.kube;
   o.table = config.shm.name;
+  o.settings.figure = config.rebalance.figure;
   o.settings.target_points = config.rebalance.target_points;
   o.settings.low_points = config.rebalance.low_points;
   o.settings.min_pod_age_ms = config.rebalance.min_pod_age.value.count();

@@ -40,8 +40,12 @@ std::size_t report_coverage(const Measurement& m, const ParsedVector& utilisatio
 
 }  // namespace
 
-std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& shape,
-                                   std::string_view layout) {
+std::string_view utilisation_record(RebalanceFigure figure) {
+  return figure == RebalanceFigure::relative ? kRelativeUtilisationRecord : kUtilisationRecord;
+}
+
+std::string utilisation_rules_text(const QueryConfig& config, const RebalanceConfig& rebalance,
+                                   const QueryShape& shape, std::string_view layout) {
   std::string text = fmt::format(
       "# netscore's link utilisation per node: direction {}, rates over {} on {}, divided by the "
       "link speed{}; {}.\n",
@@ -63,13 +67,24 @@ std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& 
       "      - record: {}\n"
       "        expr: |-\n"
       "          {}\n"
+      "      - record: {}\n"
+      "        expr: |-\n"
+      "          {}\n"
       "---\n"
-      "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2):\n"
+      "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2), as the "
+      "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS):\n"
+      "useDeviationThresholds: true\n"
+      "thresholds:\n"
+      "  MetricResource: {:g}\n"
+      "targetThresholds:\n"
+      "  MetricResource: {:g}\n"
       "metricsUtilization:\n"
       "  source: Prometheus\n"
       "  prometheus:\n"
       "    query: {}\n",
-      kUtilisationRecord, build_utilisation_query(config, shape), kUtilisationRecord);
+      kUtilisationRecord, build_utilisation_query(config, shape), kRelativeUtilisationRecord,
+      build_relative_utilisation_query(kUtilisationRecord), rebalance.low_points,
+      rebalance.target_points, utilisation_record(rebalance.figure));
   return text;
 }
 
@@ -79,7 +94,8 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
   const Measurer& measurer = one_shot.measurer;
   // The node label alone: the utilisation reads the counters whatever else the plan found.
   const QueryConfig query = rebalance_query_config(config);
-  out << utilisation_rules_text(query, measurer.shape(), m.plan.substr(0, m.plan.find(';')));
+  out << utilisation_rules_text(query, config.rebalance, measurer.shape(),
+                                m.plan.substr(0, m.plan.find(';')));
   if (!m.answered) {
     out << "# FAIL: the refresh's query failed, so no layout was found and the rules are the "
            "configuration's alone: "

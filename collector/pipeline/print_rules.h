@@ -11,17 +11,24 @@
 // `netscore-collector --print-rules`: the link utilisation netscore scores by, written for
 // kubernetes-sigs/descheduler's LowNodeUtilization, which reads node utilisation from Prometheus
 // (one series per node labelled `instance`, values in [0, 1]). Prints a Prometheus rule group
-// recording build_utilisation_query for the layout found in Prometheus (asked as `--check` asks),
-// then the descheduler's metricsUtilization reading the recorded series.
+// recording build_utilisation_query for the layout found in Prometheus (asked as `--check` asks)
+// and the same relative to the cluster's mean, then the descheduler's thresholds and
+// metricsUtilization reading the series NETSCORE_REBALANCE_UTILISATION names.
 namespace netscore::collector {
 
-// The recorded series' name: deploy/monitoring's rule and the descheduler overlay's policy use it.
+// The recorded series' names (deploy/monitoring's rules): the utilisation, and the same over twice
+// the cluster's mean, which the descheduler overlay's policy reads.
 inline constexpr std::string_view kUtilisationRecord = "node:netscore_link_utilisation:ratio";
+inline constexpr std::string_view kRelativeUtilisationRecord =
+    "node:netscore_link_utilisation:relative";
+
+// The series a descheduler's thresholds in points of `figure` read.
+std::string_view utilisation_record(RebalanceFigure figure);
 
 // The YAML text for a configuration and the shape its layout check found; `layout` says how the
 // node label was found (QueryPlan::describe). Pure.
-std::string utilisation_rules_text(const QueryConfig& config, const QueryShape& shape,
-                                   std::string_view layout);
+std::string utilisation_rules_text(const QueryConfig& config, const RebalanceConfig& rebalance,
+                                   const QueryShape& shape, std::string_view layout);
 
 // Asks Prometheus for the layout, prints the rules, then evaluates the utilisation once and says
 // which measured nodes it covers. Returns the exit status as run_check does: 0 when it covers at

@@ -395,6 +395,14 @@ std::string build_utilisation_query(const QueryConfig& config, const QueryShape&
   return q;
 }
 
+std::string build_relative_utilisation_query(std::string_view utilisation) {
+  const std::string u(utilisation);
+  // The mean is one series without labels: on() matches every node's to it. Filtered to a
+  // positive mean, an idle cluster matches nothing and the `or` answers each node with the mean.
+  return "clamp(" + u + " / on() group_left() (2 * avg(" + u + ") > 0), 0, 1) or (" + u +
+         " * 0 + 0.5)";
+}
+
 QueryConfig rebalance_query_config(const Config& config) {
   QueryConfig query = config.query;
   query.time_range = rebalance_window(config);

@@ -136,6 +136,10 @@ namespace netscore::collector {
 // basis: the raw basis scores bytes, but a reader that wants a fraction gets this one.
 std::string build_utilisation_query(const QueryConfig& config, const QueryShape& shape = {});
 
+// model::RebalanceFigure::relative over the series `utilisation` (one per node, 0..1): each over
+// twice their mean, clamped to [0, 1]; every node 0.5 while the mean is 0. Labels kept.
+std::string build_relative_utilisation_query(std::string_view utilisation);
+
 // The refresh's query settings with the rates over NETSCORE_REBALANCE_WINDOW: the utilisation the
 // descheduler reads and the rebalance labeler nominates by is build_utilisation_query of these.
 QueryConfig rebalance_query_config(const Config& config);

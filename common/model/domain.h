@@ -16,6 +16,12 @@ enum class Direction { receive, transmit, max };
 // formula over the nodes of one request; range: the whole 0..10 between the least and the most
 // loaded node of the request; cluster: the collector's cluster-wide scores.
 enum class Normalisation { request, range, cluster };
+// What the descheduler's thresholds are points (value × 100) of (NETSCORE_REBALANCE_UTILISATION).
+// absolute: the link's utilisation, so fixed points around the mean: a quiet cluster's hottest
+// node is few points over it and a busy cluster's coolest few under it. relative: the utilisation
+// over twice the cluster's mean, at most 1: the mean sits at 50 points at every load level, each
+// point a fiftieth of the mean, so thresholds act as ratios to it.
+enum class RebalanceFigure { absolute, relative };
 // When a workload's traffic per pod is fitted to the node rates (NETSCORE_LEARN_WORKLOADS). auto:
 // only while no per-pod series are read, because a pod's measured traffic prices its workload
 // better than a fit of node rates that cannot tell a node's background from its pods.

@@ -54,7 +54,39 @@ std::optional<std::size_t> pick(const std::vector<const RebalancePod*>& candidat
   return enough ? enough : coolest_pair;
 }
 
+double mean_of(const std::vector<double>& values) {
+  if (values.empty()) return 0;
+  double sum = 0;
+  for (const double v : values) sum += v;
+  return sum / static_cast<double>(values.size());
+}
+
+std::vector<double> utilisations(const std::vector<RebalanceNode>& nodes) {
+  std::vector<double> u;
+  u.reserve(nodes.size());
+  for (const auto& node : nodes) u.push_back(node.utilisation);
+  return u;
+}
+
+double target_points(const std::vector<double>& figure, const RebalanceSettings& settings) {
+  if (figure.empty()) return 0;
+  double sum = 0;
+  for (const double f : figure) sum += points_of(f);
+  return std::min(100.0, sum / static_cast<double>(figure.size()) + settings.target_points);
+}
+
 }  // namespace
+
+std::vector<double> rebalance_figure(const std::vector<double>& utilisation,
+                                     RebalanceFigure figure) {
+  if (figure == RebalanceFigure::absolute) return utilisation;
+  const double twice_mean = 2 * mean_of(utilisation);
+  std::vector<double> relative;
+  relative.reserve(utilisation.size());
+  for (const double u : utilisation)
+    relative.push_back(twice_mean > 0 ? std::clamp(u / twice_mean, 0.0, 1.0) : 0.5);
+  return relative;
+}
 
 bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settings,
                         std::int64_t now_ms) {
@@ -69,10 +101,7 @@ bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settin
 
 double rebalance_target(const std::vector<RebalanceNode>& nodes,
                         const RebalanceSettings& settings) {
-  if (nodes.empty()) return 0;
-  double sum = 0;
-  for (const auto& node : nodes) sum += points_of(node.utilisation);
-  return std::min(100.0, sum / static_cast<double>(nodes.size()) + settings.target_points);
+  return target_points(rebalance_figure(utilisations(nodes), settings.figure), settings);
 }
 
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
@@ -80,14 +109,22 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
                                         const RebalanceSettings& settings, std::int64_t now_ms) {
   std::vector<Nominee> nominees;
   if (nodes.empty()) return nominees;
-  const double target = rebalance_target(nodes, settings);
+  const std::vector<double> utilisation = utilisations(nodes);
+  const std::vector<double> figure = rebalance_figure(utilisation, settings.figure);
+  const double target = target_points(figure, settings);
   const double low = std::max(0.0, target - settings.target_points - settings.low_points);
+  // The target as a utilisation, which a pod's price moves: a relative point is a fiftieth of
+  // the mean utilisation.
+  const double target_utilisation = settings.figure == RebalanceFigure::absolute
+                                        ? target / 100
+                                        : target / 50 * mean_of(utilisation);
   // Where a moved pod goes: the coolest node, which the scheduler running netscore prefers.
   const RebalanceNode* coolest = nullptr;
   std::size_t under = 0;
-  for (const auto& node : nodes) {
-    if (points_of(node.utilisation) <= low) ++under;
-    if (node.speed > 0 && (!coolest || node.utilisation < coolest->utilisation)) coolest = &node;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (points_of(figure[n]) <= low) ++under;
+    if (nodes[n].speed > 0 && (!coolest || nodes[n].utilisation < coolest->utilisation))
+      coolest = &nodes[n];
   }
   if (under == 0 || under == nodes.size() || !coolest) return nominees;
 
@@ -99,9 +136,9 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
   // The hottest nodes choose first; a workload gives up only its share of pods at a time, so once
   // hotter nodes have taken that share its pods are no candidates on cooler ones.
   std::vector<const RebalanceNode*> hot;
-  for (const auto& node : nodes) {
-    if (node.speed > 0 && points_of(node.utilisation) > target + settings.margin_points)
-      hot.push_back(&node);
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (nodes[n].speed > 0 && points_of(figure[n]) > target + settings.margin_points)
+      hot.push_back(&nodes[n]);
   }
   std::sort(hot.begin(), hot.end(), [](const RebalanceNode* a, const RebalanceNode* b) {
     return a->utilisation != b->utilisation ? a->utilisation > b->utilisation : a->name < b->name;
@@ -117,7 +154,7 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
     const auto found = by_node.find(node->name);
     if (found == by_node.end()) continue;
     std::erase_if(found->second, share_taken);
-    if (const auto chosen = pick(found->second, *node, *coolest, target / 100)) {
+    if (const auto chosen = pick(found->second, *node, *coolest, target_utilisation)) {
       const RebalancePod& pod = *found->second[*chosen];
       nominees.push_back({pod.name, node->name});
       ++moving[pod.workload];

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/model/domain.h"
+
 // Which pod the descheduler should evict from a node whose link is over its target: the
 // descheduler's LowNodeUtilization (v0.33, useDeviationThresholds on one MetricResource) decides
 // which nodes are over-utilised but picks the pod by priority and QoS, which know nothing of
@@ -16,11 +18,12 @@ namespace netscore::model {
 
 // The descheduler's policy as the nomination must mirror it.
 struct RebalanceSettings {
-  // LowNodeUtilization's targetThresholds and thresholds, in points of utilisation × 100 around
-  // the mean: over-utilised above mean + target_points, under-utilised at or below mean -
-  // low_points.
-  double target_points = 10;
-  double low_points = 5;
+  RebalanceFigure figure = RebalanceFigure::relative;
+  // LowNodeUtilization's targetThresholds and thresholds, in points of the figure around its
+  // mean: over-utilised above mean + target_points, under-utilised at or below mean - low_points.
+  // Relative: over 1.44x the mean and at most 0.8x it.
+  double target_points = 22;
+  double low_points = 10;
   // A node gets a nominee only once it is more than this many points over the over-utilised
   // threshold. With deviation thresholds an evenly loaded cluster's busiest nodes sit at the
   // threshold, where an eviction moves a pod for a point and the node stays where it was: in
@@ -41,13 +44,18 @@ struct RebalanceSettings {
   std::vector<std::string> excluded_namespaces{"kube-system", "monitoring", "descheduler"};
 };
 
-// Per node name, the utilisation the descheduler's query reads (0..1).
+// Per node name, the link utilisation (0..1) the figure is computed from.
 using NodeUtilisation = std::unordered_map<std::string, double>;
+
+// Each node's figure (0..1) from the nodes' utilisations (0..1), as the recording rule computes
+// it; relative without any traffic in the cluster: every node at the mean, 0.5.
+std::vector<double> rebalance_figure(const std::vector<double>& utilisation,
+                                     RebalanceFigure figure);
 
 // A node as the descheduler's query reads it.
 struct RebalanceNode {
   std::string name{};
-  double utilisation = 0;  // the recorded series' value: the busier direction's share, 0..1
+  double utilisation = 0;  // the link's utilisation in the busier direction, 0..1
   double speed = 0;        // link speed in bytes/s: what turns a pod's price into utilisation
 };
 
@@ -76,12 +84,12 @@ struct Nominee {
 bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settings,
                         std::int64_t now_ms);
 
-// The over-utilised threshold the descheduler computes from these nodes, in points: the mean of
-// each node's utilisation × 100 truncated to an integer (as its usage client reads a metric),
-// plus target_points, at most 100. 0 without nodes.
+// The over-utilised threshold the descheduler computes from these nodes, in points of the figure:
+// the mean of each node's figure × 100 truncated to an integer (as its usage client reads a
+// metric), plus target_points, at most 100. 0 without nodes.
 double rebalance_target(const std::vector<RebalanceNode>& nodes, const RebalanceSettings& settings);
 
-// At most one pod per node whose utilisation is above rebalance_target() + margin_points, sorted
+// At most one pod per node whose figure is above rebalance_target() + margin_points, sorted
 // by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
 // Per node, hottest first, among its eligible pods with a known price whose workload has not yet
 // reached its share of nominees (max_workload_share of its pods, at least one) on hotter nodes: the

@@ -47,6 +47,10 @@ CLUSTER_GRANTS = {("events.k8s.io", "events"): {"create", "update"}, ("", "nodes
                   ("", "namespaces"): mc.READ_VERBS, ("", "pods"): mc.READ_VERBS,
                   ("", "pods/eviction"): {"create"}, ("scheduling.k8s.io", "priorityclasses"): mc.READ_VERBS,
                   ("policy", "poddisruptionbudgets"): mc.READ_VERBS}
+# The series the collector's thresholds are points of, per NETSCORE_REBALANCE_UTILISATION
+# (common/model/domain.h's RebalanceFigure, collector/pipeline/print_rules.h's records).
+FIGURE_RECORDS = {"relative": "node:netscore_link_utilisation:relative",
+                  "absolute": "node:netscore_link_utilisation:ratio"}
 # The label netscore's collector sets on the one pod per over-utilised node it nominates
 # (NETSCORE_REBALANCE_LABEL, common/pod_annotations.h): the policy's evictor must select it alone.
 REBALANCE_SELECTOR = {"matchLabels": {"netscore.io/rebalance": "evict"}}
@@ -256,6 +260,10 @@ def check_nominating_collector(docs, policy, window):
                        ("NETSCORE_REBALANCE_MIN_POD_AGE", evictor["minPodAge"])):
         if str(env.get(name)) != str(want):
             errors.append(f"collector: {name}={env.get(name)} but the policy says {want}")
+    figure = env.get("NETSCORE_REBALANCE_UTILISATION", "relative")
+    query = low.get("metricsUtilization", {}).get("prometheus", {}).get("query")
+    if FIGURE_RECORDS.get(figure) != query:
+        errors.append(f"collector: NETSCORE_REBALANCE_UTILISATION={figure} but the policy reads {query}")
     if seconds(collector_rebalance_window(env)) != seconds(window):
         errors.append(f"collector: NETSCORE_REBALANCE_WINDOW is {collector_rebalance_window(env)} "
                       f"but the rule's rates run over {window}")

@@ -108,7 +108,9 @@ def set_env(name, value):
 # The control-plane overlay with the descheduler's collector component, broken one way each.
 COLLECTOR_CASES = [
     ("labelling off", set_env("NETSCORE_REBALANCE_LABEL", "false"), "NETSCORE_REBALANCE_LABEL is not true"),
-    ("another target", set_env("NETSCORE_REBALANCE_TARGET_POINTS", "20"), "NETSCORE_REBALANCE_TARGET_POINTS=20"),
+    ("another target", set_env("NETSCORE_REBALANCE_TARGET_POINTS", "30"), "NETSCORE_REBALANCE_TARGET_POINTS=30"),
+    ("another figure", set_env("NETSCORE_REBALANCE_UTILISATION", "absolute"),
+     "NETSCORE_REBALANCE_UTILISATION=absolute but the policy reads node:netscore_link_utilisation:relative"),
     ("another age", set_env("NETSCORE_REBALANCE_MIN_POD_AGE", "5m"), "NETSCORE_REBALANCE_MIN_POD_AGE=5m"),
     ("the scores' window", set_env("NETSCORE_REBALANCE_WINDOW", "5m"), "NETSCORE_REBALANCE_WINDOW is 5m"),
     ("a slower refresh", set_env("NETSCORE_REFRESH_INTERVAL", "30s"), "NETSCORE_REBALANCE_WINDOW is 120s"),

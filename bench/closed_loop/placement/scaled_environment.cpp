@@ -26,7 +26,6 @@ Environment scaled_environment(const Environment& policy_env, double time_scale)
   Environment env = policy_env;
   env["NETSCORE_REFRESH_INTERVAL"] = scaled(shipped.refresh_interval, time_scale);
   env["NETSCORE_TIME_RANGE"] = scaled(shipped.query.time_range, time_scale);
-  env["NETSCORE_REBALANCE_REST"] = scaled(rebalance_rest(shipped), time_scale);
   env["NETSCORE_REBALANCE_WINDOW"] = scaled(rebalance_window(shipped), time_scale);
   return env;
 }

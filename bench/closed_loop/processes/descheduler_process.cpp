@@ -13,6 +13,7 @@
 
 #include "bench/closed_loop/processes/control_plane_files.h"
 #include "bench/closed_loop/processes/kube_objects_json.h"
+#include "collector/pipeline/print_rules.h"
 #include "common/duration.h"
 #include "tests/support/prometheus_process.h"
 
@@ -80,6 +81,16 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
     throw std::runtime_error("the overlay's policy: thresholds, then targetThresholds");
   low_points_ = yaml_value(policy.substr(low_at, target_at - low_at), "MetricResource");
   target_points_ = yaml_value(policy.substr(target_at), "MetricResource");
+  // The thresholds are points of the series the policy reads: the collector must classify on it.
+  const std::string query = yaml_value(policy, "query");
+  if (query == collector::kRelativeUtilisationRecord) {
+    figure_ = "relative";
+  } else if (query == collector::kUtilisationRecord) {
+    figure_ = "absolute";
+  } else {
+    throw std::runtime_error("the overlay's policy reads " + query +
+                             ", no series netscore records");
+  }
   control_plane.apply(read_file(options.overlay_dir + "/namespace.yaml"));
   control_plane.apply(read_file(options.overlay_dir + "/rbac.yaml"));
   // The collector's half of the overlay: its patch of pods (the component's binding names the
@@ -131,6 +142,7 @@ Environment DeschedulerProcess::collector_env() const {
   if (!options_.nominating) return {};
   return {{"NETSCORE_REBALANCE_LABEL", "true"},
           {"NETSCORE_REBALANCE_MIN_POD_AGE", min_pod_age_},
+          {"NETSCORE_REBALANCE_UTILISATION", figure_},
           {"NETSCORE_REBALANCE_TARGET_POINTS", target_points_},
           {"NETSCORE_REBALANCE_LOW_POINTS", low_points_}};
 }

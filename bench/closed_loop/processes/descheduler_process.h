@@ -74,6 +74,7 @@ class DeschedulerProcess {
   double interval_s_ = 0;
   std::string min_pod_age_;
   std::string target_points_, low_points_;
+  std::string figure_;  // NETSCORE_REBALANCE_UTILISATION for the policy's query
   std::optional<testing::BinaryProcess> process_;
 };
 

@@ -7,14 +7,14 @@
 
 namespace netscore::sim {
 
-std::vector<std::uint32_t> descheduler_cycle(const std::vector<double>& utilisation,
+std::vector<std::uint32_t> descheduler_cycle(const std::vector<double>& recorded,
                                              const std::vector<EvictablePod>& evictable,
                                              const DeschedulerSettings& settings) {
   std::vector<std::uint32_t> evicted;
-  if (utilisation.empty()) return evicted;
-  std::vector<double> points(utilisation.size());
+  if (recorded.empty()) return evicted;
+  std::vector<double> points(recorded.size());
   for (std::size_t n = 0; n < points.size(); ++n)
-    points[n] = std::max(0.0, std::floor(utilisation[n] * 100));
+    points[n] = std::max(0.0, std::floor(recorded[n] * 100));
   const double mean =
       std::accumulate(points.begin(), points.end(), 0.0) / static_cast<double>(points.size());
   const double high = std::min(100.0, mean + settings.target_points);

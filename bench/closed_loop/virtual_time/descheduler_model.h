@@ -6,11 +6,12 @@
 
 // One cycle of kubernetes-sigs/descheduler v0.33's LowNodeUtilization as deploy/overlays/
 // descheduler runs it, for the closed loop in virtual time: useDeviationThresholds on one
-// MetricResource read from the recorded link utilisation (value × 100, integer part), a node over
-// mean + target_points gives up one evictable pod (evictionLimits.node 1), hottest first, at most
-// max_per_cycle in all, and only while some node is at or below mean - low_points and not every
-// node is. Not emulated: priority and QoS (every pod of the traces is alike), the informer's pod
-// order (the lowest pod index goes first), PodDisruptionBudgets, and the time an eviction takes.
+// MetricResource read from the recorded series the policy queries (value × 100, integer part), a
+// node over mean + target_points gives up one evictable pod (evictionLimits.node 1), hottest first,
+// at most max_per_cycle in all, and only while some node is at or below mean - low_points and not
+// every node is. Not emulated: priority and QoS (every pod of the traces is alike), the informer's
+// pod order (the lowest pod index goes first), PodDisruptionBudgets, and the time an eviction
+// takes.
 namespace netscore::sim {
 
 struct DeschedulerSettings {
@@ -26,8 +27,8 @@ struct EvictablePod {
   std::size_t node = 0;
 };
 
-// The pods this cycle evicts; `utilisation` per node, 0..1.
-std::vector<std::uint32_t> descheduler_cycle(const std::vector<double>& utilisation,
+// The pods this cycle evicts; `recorded`: the series' value per node, 0..1.
+std::vector<std::uint32_t> descheduler_cycle(const std::vector<double>& recorded,
                                              const std::vector<EvictablePod>& evictable,
                                              const DeschedulerSettings& settings);
 

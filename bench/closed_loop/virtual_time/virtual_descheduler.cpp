@@ -24,7 +24,8 @@ VirtualDescheduler::VirtualDescheduler(const Config& collector, const Policy& po
     : collector_(collector),
       interval_s_(params.descheduler_interval_s / params.time_scale),
       window_ms_(rebalance_window(collector).value.count()),
-      settings_{.target_points = collector.rebalance.target_points,
+      settings_{.figure = collector.rebalance.figure,
+                .target_points = collector.rebalance.target_points,
                 .low_points = collector.rebalance.low_points,
                 .min_pod_age_ms = scaled_ms(collector.rebalance.min_pod_age.value, params)},
       log_(kReEvictionWindow_s / params.time_scale, interval_s_),
@@ -56,8 +57,9 @@ bool VirtualDescheduler::evictable(std::int64_t placed_ms, const std::string& na
 std::vector<std::uint32_t> VirtualDescheduler::cycle(const ClusterTraffic& traffic,
                                                      const std::vector<EvictablePod>& evictable,
                                                      std::int64_t now_ms) const {
+  // The recorded series the policy's query reads.
   return descheduler_cycle(
-      utilisation(traffic, now_ms), evictable,
+      model::rebalance_figure(utilisation(traffic, now_ms), settings_.figure), evictable,
       {.target_points = settings_.target_points, .low_points = settings_.low_points});
 }
 

@@ -159,10 +159,6 @@ TEST(Config, TheRebalanceRestIsTwentyRefreshes) {
   EXPECT_EQ(rebalance_rest(load(Component::collector, {})).value, std::chrono::minutes(5));
   EXPECT_EQ(rebalance_rest(load(Component::collector, {{"NETSCORE_REFRESH_INTERVAL", "1s"}})).text,
             "20s");
-  EXPECT_EQ(rebalance_rest(load(Component::collector, {{"NETSCORE_REBALANCE_REST", "10m"},
-                                                       {"NETSCORE_REFRESH_INTERVAL", "1s"}}))
-                .value,
-            std::chrono::minutes(10));
 }
 
 TEST(Config, FlagsOverrideEnvironment) {

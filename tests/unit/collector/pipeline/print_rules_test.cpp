@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/support/curl_environment.h"
 #include "tests/support/fake_http_server.h"
@@ -20,7 +22,8 @@ using testing::SeenRequest;
 
 constexpr std::int64_t kPrintRulesEvalMs = 1'700'000'000'000;
 
-// The expected text, written out: the rule, then the descheduler's args reading its series.
+// The expected text, written out: the two rules, then the descheduler's args reading the relative
+// series with the default thresholds.
 std::string rules_text(const std::string& comment, const std::string& expr) {
   return comment +
          "# Prometheus rules (rule_files:, or a PrometheusRule's spec):\n"
@@ -31,12 +34,24 @@ std::string rules_text(const std::string& comment, const std::string& expr) {
          "        expr: |-\n"
          "          " +
          expr +
-         "\n---\n"
-         "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2):\n"
+         "\n"
+         "      - record: node:netscore_link_utilisation:relative\n"
+         "        expr: |-\n"
+         "          clamp(node:netscore_link_utilisation:ratio / on() group_left() (2 * "
+         "avg(node:netscore_link_utilisation:ratio) > 0), 0, 1) or "
+         "(node:netscore_link_utilisation:ratio * 0 + 0.5)\n"
+         "---\n"
+         "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2), as the "
+         "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS):\n"
+         "useDeviationThresholds: true\n"
+         "thresholds:\n"
+         "  MetricResource: 10\n"
+         "targetThresholds:\n"
+         "  MetricResource: 22\n"
          "metricsUtilization:\n"
          "  source: Prometheus\n"
          "  prometheus:\n"
-         "    query: node:netscore_link_utilisation:ratio\n";
+         "    query: node:netscore_link_utilisation:relative\n";
 }
 
 TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt) {
@@ -44,7 +59,7 @@ TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt)
   config.basis = ScoreBasis::utilisation;
   config.direction = Direction::max;
   config.fallback_speed = 1.25e9;
-  const std::string text = utilisation_rules_text(config, {}, "node label kubernetes_node");
+  const std::string text = utilisation_rules_text(config, {}, {}, "node label kubernetes_node");
   EXPECT_EQ(text, rules_text("# netscore's link utilisation per node: direction max, rates over 5m "
                              "on device=\"eth0\", divided by the link speed (else 1250000000 B/s, "
                              "NETSCORE_FALLBACK_LINK_SPEED); node label kubernetes_node.\n",
@@ -53,7 +68,7 @@ TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt)
 
 TEST(UtilisationRulesTextTest, TheRawBasisIsSaidToScoreSomethingElse) {
   const QueryConfig config = pipeline_test_config("http://127.0.0.1:1", 0).query;
-  const std::string text = utilisation_rules_text(config, {}, "node label kubernetes_node");
+  const std::string text = utilisation_rules_text(config, {}, {}, "node label kubernetes_node");
   EXPECT_NE(text.find("\n# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a "
                       "figure netscore does not score by.\n# Prometheus rules"),
             std::string::npos)
@@ -72,15 +87,40 @@ TEST(UtilisationRulesTextTest, TheShippedRuleIsTheOnePrintedForKubePrometheus) {
                      "/monitoring/netscore-descheduler-rules.yaml");
   ASSERT_TRUE(file.good());
   std::string line;
-  std::string record;
-  std::string expr;
+  std::vector<std::pair<std::string, std::string>> rules;  // record, expr
   while (std::getline(file, line)) {
-    if (line.starts_with("      - record: ")) record = line.substr(16);
-    if (line == "        expr: |-" && std::getline(file, expr)) expr = expr.substr(10);
+    if (line.starts_with("      - record: ")) rules.emplace_back(line.substr(16), "");
+    std::string expr;
+    if (line == "        expr: |-" && std::getline(file, expr) && !rules.empty())
+      rules.back().second = expr.substr(10);
   }
-  EXPECT_EQ(record, kUtilisationRecord);
-  EXPECT_EQ(expr,
+  ASSERT_EQ(rules.size(), 2U);
+  EXPECT_EQ(rules[0].first, kUtilisationRecord);
+  EXPECT_EQ(rules[0].second,
             build_utilisation_query(rebalance_query_config(deployed), {.node_label = "instance"}));
+  EXPECT_EQ(rules[1].first, kRelativeUtilisationRecord);
+  EXPECT_EQ(rules[1].second, build_relative_utilisation_query(kUtilisationRecord));
+}
+
+TEST(UtilisationRulesTextTest, AbsoluteThresholdsReadTheUtilisationItself) {
+  const QueryConfig config = pipeline_test_config("http://127.0.0.1:1", 0).query;
+  RebalanceConfig rebalance;
+  rebalance.figure = RebalanceFigure::absolute;
+  rebalance.target_points = 10;
+  rebalance.low_points = 5;
+  const std::string text =
+      utilisation_rules_text(config, rebalance, {}, "node label kubernetes_node");
+  EXPECT_TRUE(
+      text.ends_with("useDeviationThresholds: true\n"
+                     "thresholds:\n"
+                     "  MetricResource: 5\n"
+                     "targetThresholds:\n"
+                     "  MetricResource: 10\n"
+                     "metricsUtilization:\n"
+                     "  source: Prometheus\n"
+                     "  prometheus:\n"
+                     "    query: node:netscore_link_utilisation:ratio\n"))
+      << text;
 }
 
 constexpr const char* kTwoNodes =

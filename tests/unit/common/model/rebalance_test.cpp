@@ -9,6 +9,15 @@ constexpr double kSpeed = 1e8;  // bytes/s: one point of utilisation is 1e6
 constexpr std::int64_t kNow = 10'000'000;
 constexpr std::int64_t kHourAgo = kNow - 3'600'000;
 
+// Points of the utilisation itself, 10 over and 5 under the mean: the arithmetic of most cases
+// below; the relative figure's own cases say what changes with it.
+RebalanceSettings absolute(RebalanceSettings settings = {}) {
+  settings.figure = RebalanceFigure::absolute;
+  settings.target_points = 10;
+  settings.low_points = 5;
+  return settings;
+}
+
 RebalancePod rebalance_pod(std::string name, std::string node, double price) {
   return {.name = "shop/" + name,
           .node = std::move(node),
@@ -32,11 +41,48 @@ std::vector<std::string> nominated_pods(const std::vector<Nominee>& nominees) {
 }
 
 TEST(RebalanceTarget, IsTheMeanOfTruncatedPointsPlusTheTarget) {
-  EXPECT_DOUBLE_EQ(rebalance_target(one_hot_node(), {}), 45);
+  EXPECT_DOUBLE_EQ(rebalance_target(one_hot_node(), absolute()), 45);
   // 45.9 and 10.99 read as 45 and 10: mean 27.5.
-  EXPECT_DOUBLE_EQ(rebalance_target({{"a", 0.459, kSpeed}, {"b", 0.1099, kSpeed}}, {}), 37.5);
-  EXPECT_DOUBLE_EQ(rebalance_target({{"a", 0.99, kSpeed}}, {.target_points = 20}), 100);
-  EXPECT_DOUBLE_EQ(rebalance_target({}, {}), 0);
+  EXPECT_DOUBLE_EQ(rebalance_target({{"a", 0.459, kSpeed}, {"b", 0.1099, kSpeed}}, absolute()),
+                   37.5);
+  EXPECT_DOUBLE_EQ(rebalance_target({{"a", 0.99, kSpeed}},
+                                    {.figure = RebalanceFigure::absolute, .target_points = 20}),
+                   100);
+  EXPECT_DOUBLE_EQ(rebalance_target({}, absolute()), 0);
+}
+
+TEST(RebalanceFigure, RelativeIsEachOverTwiceTheMeanClampedAndTheMeanWhenIdle) {
+  // Mean 0.25: 0.25 is at the mean (0.5), 0.75 is three times it (1.5, clamped).
+  EXPECT_EQ(rebalance_figure({0.25, 0.75, 0, 0}, RebalanceFigure::relative),
+            (std::vector<double>{0.5, 1, 0, 0}));
+  EXPECT_EQ(rebalance_figure({0, 0}, RebalanceFigure::relative), (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(rebalance_figure({0.25, 0.75}, RebalanceFigure::absolute),
+            (std::vector<double>{0.25, 0.75}));
+  EXPECT_TRUE(rebalance_figure({}, RebalanceFigure::relative).empty());
+}
+
+TEST(RebalanceTarget, RelativeIsInPointsOfTheRelativeFigure) {
+  // Mean 0.15: figures 1 and three of 1/3, points 100, 33, 33, 33, their mean 49.75.
+  const std::vector<RebalanceNode> nodes{
+      {"a", 0.30, kSpeed}, {"b", 0.10, kSpeed}, {"c", 0.10, kSpeed}, {"d", 0.10, kSpeed}};
+  EXPECT_DOUBLE_EQ(rebalance_target(nodes, {.target_points = 20}), 69.75);
+}
+
+// A quiet cluster (mean 16 %): a node at 1.5x the mean is 8 points over it, under absolute
+// thresholds of 10 points; relative to the mean (thresholds 20 and 10 points) it is at 75 points
+// (about 74.9 as doubles), over the target of 49.75 + 20 and the margin, and c and d at 37 points
+// are under 49.75 - 10. The target as a utilisation is 69.75 / 50 x 0.16 = 0.2232: a needs 1.68e6
+// bytes/s moved, and c has room for 1.032e7 before reaching it.
+TEST(RebalanceNominate, RelativeThresholdsMoveAPodInAQuietCluster) {
+  const std::vector<RebalanceNode> nodes{
+      {"a", 0.24, kSpeed}, {"b", 0.16, kSpeed}, {"c", 0.12, kSpeed}, {"d", 0.12, kSpeed}};
+  const std::vector<RebalancePod> pods{rebalance_pod("small", "a", 1e6),
+                                       rebalance_pod("enough", "a", 2e6),
+                                       rebalance_pod("big", "a", 1.2e7)};
+  EXPECT_TRUE(nominate_evictions(nodes, pods, absolute(), kNow).empty());
+  EXPECT_EQ(nominated_pods(
+                nominate_evictions(nodes, pods, {.target_points = 20, .low_points = 10}, kNow)),
+            std::vector<std::string>{"shop/enough@a"});
 }
 
 TEST(RebalanceNominate, TheCheapestPodThatBringsTheNodeToTheTarget) {
@@ -45,7 +91,7 @@ TEST(RebalanceNominate, TheCheapestPodThatBringsTheNodeToTheTarget) {
       rebalance_pod("enough", "a", 2.5e7),  // exactly the 25 points a needs
       rebalance_pod("more", "a", 2.6e7), rebalance_pod("small", "a", 1e7),
       rebalance_pod("cool", "c", 2e7)};
-  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, absolute(), kNow)),
             std::vector<std::string>{"shop/enough@a"});
 }
 
@@ -55,23 +101,23 @@ TEST(RebalanceNominate, WhenNoneIsEnoughTheMoveThatLeavesTheBusierOfTheTwoLeastB
   const std::vector<RebalancePod> pods{
       rebalance_pod("huge", "a", 5e7), rebalance_pod("big", "a", 3e7),
       rebalance_pod("small", "a", 0.5e7), rebalance_pod("middle", "a", 1e7)};
-  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, absolute(), kNow)),
             std::vector<std::string>{"shop/big@a"});
   const std::vector<RebalancePod> without_big{pods[0], pods[2], pods[3]};
-  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), without_big, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), without_big, absolute(), kNow)),
             std::vector<std::string>{"shop/middle@a"});
 }
 
 TEST(RebalanceNominate, NoPodWhoseMoveLeavesTheCoolestAsBusyAsTheNode) {
   const std::vector<RebalancePod> pods{rebalance_pod("huge", "a", 5e7),
                                        rebalance_pod("larger", "a", 6e7)};
-  EXPECT_TRUE(nominate_evictions(one_hot_node(), pods, {}, kNow).empty());
+  EXPECT_TRUE(nominate_evictions(one_hot_node(), pods, absolute(), kNow).empty());
 }
 
 TEST(RebalanceNominate, EqualPricesGoToTheLowerName) {
   const std::vector<RebalancePod> pods{rebalance_pod("y", "a", 2.5e7),
                                        rebalance_pod("x", "a", 2.5e7)};
-  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, absolute(), kNow)),
             std::vector<std::string>{"shop/x@a"});
 }
 
@@ -80,7 +126,7 @@ TEST(RebalanceNominate, NothingWithoutAnUnderUtilisedNode) {
   // descheduler evicts nothing although d is above 55.75.
   const std::vector<RebalanceNode> nodes{
       {"a", 0.41, kSpeed}, {"b", 0.41, kSpeed}, {"c", 0.41, kSpeed}, {"d", 0.60, kSpeed}};
-  EXPECT_TRUE(nominate_evictions(nodes, {rebalance_pod("p", "d", 1e6)}, {}, kNow).empty());
+  EXPECT_TRUE(nominate_evictions(nodes, {rebalance_pod("p", "d", 1e6)}, absolute(), kNow).empty());
 }
 
 TEST(RebalanceNominate, OnePodPerNodeMoreThanTheMarginOverTheThresholdSortedByName) {
@@ -96,10 +142,10 @@ TEST(RebalanceNominate, OnePodPerNodeMoreThanTheMarginOverTheThresholdSortedByNa
                                  rebalance_pod("b1", "b", 0.5e6), rebalance_pod("b2", "b", 2e6),
                                  rebalance_pod("c1", "c", 1e6),   rebalance_pod("d1", "d", 4e6)};
   for (auto& pod : pods) pod.workload = "shop/Deployment/" + pod.node;  // one workload per node
-  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute(), kNow)),
             (std::vector<std::string>{"shop/a1@a", "shop/b2@b"}));
   // Without the margin c needs its 2 points too: its one pod goes.
-  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {.margin_points = 0}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute({.margin_points = 0}), kNow)),
             (std::vector<std::string>{"shop/a1@a", "shop/b2@b", "shop/c1@c"}));
 }
 
@@ -115,7 +161,7 @@ TEST(RebalanceNominate, AWorkloadGivesUpOnePodAtATimeToTheHottestNode) {
   // web-b on b (the hottest) takes web; a's own web pod is then no candidate: the db pod goes.
   const std::vector<RebalancePod> pods{rebalance_pod("web-a", "a", 3e7),
                                        rebalance_pod("web-b", "b", 3e7), other};
-  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute(), kNow)),
             (std::vector<std::string>{"shop/other@a", "shop/web-b@b"}));
 }
 
@@ -129,21 +175,22 @@ TEST(RebalanceNominate, ALargerWorkloadGivesUpAQuarterOfItsPodsAtATime) {
   std::vector<RebalancePod> pods{rebalance_pod("web-a", "a", 3e7), rebalance_pod("web-b", "b", 3e7),
                                  rebalance_pod("web-g", "g", 3e7)};
   for (auto& pod : pods) pod.workload_pods = 8;
-  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute(), kNow)),
             (std::vector<std::string>{"shop/web-a@a", "shop/web-b@b"}));
   // Seven pods: a quarter is 1.75, so one at a time.
   for (auto& pod : pods) pod.workload_pods = 7;
-  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute(), kNow)),
             std::vector<std::string>{"shop/web-a@a"});
   // The whole workload at once when the operator's policy allows it.
-  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, {.max_workload_share = 1}, kNow)),
-            (std::vector<std::string>{"shop/web-a@a", "shop/web-b@b", "shop/web-g@g"}));
+  EXPECT_EQ(
+      nominated_pods(nominate_evictions(nodes, pods, absolute({.max_workload_share = 1}), kNow)),
+      (std::vector<std::string>{"shop/web-a@a", "shop/web-b@b", "shop/web-g@g"}));
 }
 
 TEST(RebalanceNominate, PodsWithoutAPriceAreNotChosen) {
   const std::vector<RebalancePod> pods{rebalance_pod("unknown", "a", -1),
                                        rebalance_pod("known", "a", 1e6)};
-  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, absolute(), kNow)),
             std::vector<std::string>{"shop/known@a"});
 }
 
@@ -193,7 +240,7 @@ TEST(RebalanceNominate, IneligiblePodsAreSkipped) {
   RebalancePod young = rebalance_pod("young", "a", 2.5e7);
   young.placed_ms = kNow - 1000;
   const std::vector<RebalancePod> pods{young, rebalance_pod("old", "a", 1e7)};
-  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, {}, kNow)),
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, absolute(), kNow)),
             std::vector<std::string>{"shop/old@a"});
 }
 
