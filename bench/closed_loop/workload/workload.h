@@ -108,10 +108,11 @@ struct WorkloadParams {
 // short-lived, twice as heavy as the standard pods, without any identity; "ci-runners-labelled":
 // the same trace, its pods labelled with their project; "drift": long-lived Deployments on 1 GbE
 // links whose traffic grows sixfold or shrinks fourfold after placement (workload_flags.cpp has
-// the figures); "churn": pods living a minute in Deployments rolled somewhere every 15 s, heavy
-// tails; "long-lived": Deployments of hours; "heavy-tails" and "light-tails": the standard life
-// cycle with traffic and backgrounds more or less alike (workload_flags.cpp has the figures).
-// Sets only the parameters it names: flags after it override them.
+// the figures), "drift-quiet" and "drift-busy" the same at half and twice its load; "churn": pods
+// living a minute in Deployments rolled somewhere every 15 s, heavy tails; "long-lived":
+// Deployments of hours; "heavy-tails" and "light-tails": the standard life cycle with traffic and
+// backgrounds more or less alike (workload_flags.cpp has the figures). Sets only the parameters it
+// names: flags after it override them.
 std::string apply_scenario(WorkloadParams& params, std::string_view name);
 
 // Empty if every parameter is usable, else a message naming the first bad one.

@@ -21,6 +21,22 @@ WorkloadParams drift_params(std::uint64_t seed) {
   return params;
 }
 
+// The quiet and busy levels scale the drift scenario's traffic and nothing else: 6e6 bytes/s of
+// background and 7.5e5 per pod at the median, halved and doubled.
+TEST(WorkloadDrift, QuietAndBusyAreTheDriftAtHalfAndTwiceTheLoad) {
+  WorkloadParams drift, quiet, busy;
+  ASSERT_EQ(apply_flag(drift, "--scenario", "drift"), "");
+  ASSERT_EQ(apply_flag(quiet, "--scenario", "drift-quiet"), "");
+  ASSERT_EQ(apply_flag(busy, "--scenario", "drift-busy"), "");
+  EXPECT_EQ(drift.background_median, 6e6);
+  EXPECT_EQ(quiet.background_median, 3e6);
+  EXPECT_EQ(busy.background_median, 1.2e7);
+  EXPECT_EQ(quiet.deployment_rate_median, 3.75e5);
+  EXPECT_EQ(busy.deployment_rate_median, 1.5e6);
+  EXPECT_EQ(quiet.link_speed, drift.link_speed);
+  EXPECT_EQ(busy.drift_grow_fraction, drift.drift_grow_fraction);
+}
+
 TEST(WorkloadDrift, SameSeedSameDriftAndOtherSeedOther) {
   const Trace a = generate_trace(drift_params(7));
   const Trace b = generate_trace(drift_params(7));
