@@ -1,13 +1,16 @@
 #include "bench/closed_loop/placement/placement.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bench/closed_loop/placement/oracles.h"
+#include "bench/closed_loop/placement/scaled_environment.h"
 #include "bench/closed_loop/workload/pod_owner.h"
 #include "common/config.h"
 
@@ -17,6 +20,27 @@ namespace {
 template <class T>
 std::size_t first_least(const std::vector<T>& values) {
   return static_cast<std::size_t>(std::min_element(values.begin(), values.end()) - values.begin());
+}
+
+// Per pod, when netscore could know its workload's traffic: the collector's recent read (at the
+// loop's time scale) after the workload's first pod was created, its pods keyed as the collector
+// keys them.
+std::vector<double> workload_known_at(const Trace& trace, const LoopParams& params) {
+  const Config collector =
+      load_config(Component::collector, {}, scaled_environment({}, params.time_scale));
+  const double measurable_s =
+      std::chrono::duration<double>(pod_traffic_recent_range(collector).value).count();
+  std::unordered_map<std::string, double> first_created;
+  std::vector<std::string> keys;
+  keys.reserve(trace.pods.size());
+  for (const auto& pod : trace.pods) {
+    keys.push_back(workload_key(pod, trace));
+    const auto [it, added] = first_created.try_emplace(keys.back(), pod.created_s);
+    if (!added) it->second = std::min(it->second, pod.created_s);
+  }
+  std::vector<double> known_at(trace.pods.size());
+  for (std::size_t p = 0; p < keys.size(); ++p) known_at[p] = first_created[keys[p]] + measurable_s;
+  return known_at;
 }
 
 }  // namespace
@@ -35,10 +59,23 @@ Placement::Placement(const Trace& trace, const Policy& policy, const LoopParams&
       node_pods_(nodes_, 0),
       node_of_pod_(trace.pods.size(), -1),
       scheduler_(params.topology_spread, params.tie_seed),
-      mean_pod_(mean_pod_rates(trace)) {}
+      mean_pod_(mean_pod_rates(trace)),
+      bound_(trace.pods.size(), 0) {
+  if (policy.kind == PolicyKind::informed_oracle) known_at_s_ = workload_known_at(trace, params);
+}
 
 std::size_t Placement::least_utilised(double pod_receive, double pod_transmit) const {
   return sim::least_utilised(bound_rate_, bound_transmit_, trace_.speed, pod_receive, pod_transmit);
+}
+
+std::size_t Placement::least_known_traffic(double now_s) const {
+  std::vector<double> known(trace_.background);
+  for (std::size_t p = 0; p < bound_.size(); ++p) {
+    if (!bound_[p]) continue;
+    const double rate = known_at_s_[p] <= now_s ? trace_.pods[p].rate : mean_pod_.receive;
+    known[static_cast<std::size_t>(node_of_pod_[p])] += rate;
+  }
+  return first_least(known);
 }
 
 std::size_t Placement::initial_node(std::uint32_t pod) const {
@@ -54,6 +91,8 @@ std::size_t Placement::pick(std::uint32_t pod, const ExtenderScores& extender) {
       return first_least(node_pods_);
     case PolicyKind::oracle:
       return first_least(bound_rate_);
+    case PolicyKind::informed_oracle:
+      return least_known_traffic(spec.created_s);
     case PolicyKind::utilisation_oracle:
       return least_utilised(spec.rate, spec.transmit_rate);
     case PolicyKind::blind_oracle:
@@ -85,6 +124,7 @@ void Placement::bind(std::uint32_t pod, std::size_t node) {
   ++node_pods_[node];
   bound_rate_[node] += spec.rate;
   bound_transmit_[node] += spec.transmit_rate;
+  bound_[pod] = 1;
   if (spread_by_default(spec)) ++same_set(pod)[node];
 }
 
@@ -96,6 +136,7 @@ void Placement::remove(std::uint32_t pod) {
   --node_pods_[n];
   bound_rate_[n] -= spec.rate;
   bound_transmit_[n] -= spec.transmit_rate;
+  bound_[pod] = 0;
   if (spread_by_default(spec)) --same_set(pod)[n];
 }
 

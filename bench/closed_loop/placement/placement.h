@@ -49,6 +49,9 @@ class Placement {
 
  private:
   std::size_t least_utilised(double pod_receive, double pod_transmit) const;
+  // informed_oracle's node for a pod created at `now_s`: the least traffic, each bound pod at its
+  // true rate or the mean pod's as known then.
+  std::size_t least_known_traffic(double now_s) const;
   // The pods bound per node that PodTopologySpread counts as the pod's siblings; all zero (the
   // empty owner's) for a pod its default constraints do not select.
   std::vector<unsigned>& same_set(std::uint32_t pod);
@@ -67,6 +70,9 @@ class Placement {
   std::vector<int> node_of_pod_;
   SchedulerModel scheduler_;
   PodRates mean_pod_;
+  // informed_oracle: when each pod's workload becomes known, and which pods are bound now.
+  std::vector<double> known_at_s_;
+  std::vector<char> bound_;
 };
 
 }  // namespace netscore::sim

@@ -35,6 +35,7 @@ std::vector<Policy> standard_policies() {
       {.name = "defaults, weight 1 (the previous shipped weight)", .weight = 1},
       {.name = "defaults, window 2m", .env = {{"NETSCORE_TIME_RANGE", "2m"}}},
       {.name = "oracle", .kind = PolicyKind::oracle},
+      {.name = "information-fair oracle", .kind = PolicyKind::informed_oracle},
   };
 }
 

@@ -21,6 +21,11 @@ enum class PolicyKind {
   fewest_pods,  // each pod to the node with the fewest pods (the baseline)
   netscore,     // the default plugins plus the extender with `env` on the shipped defaults
   oracle,       // each pod to the node with the least true traffic, bound pods counted at once
+  // The oracle knowing only what netscore could know when the pod is created (information-fair):
+  // a bound pod counts at its true rates once a pod of its workload (as
+  // the collector keys it) was created the collector's recent range before, at the trace's mean
+  // pod until then.
+  informed_oracle,
   // Each pod to the node whose busier link direction has the least utilisation once the pod's
   // true rates are added (bound pods counted at once); nodes without a speed compare bytes.
   utilisation_oracle,

@@ -61,6 +61,42 @@ TEST(PlacementTest, TheOracleCountsBoundPodsAtOnceAndForgetsRemovedOnes) {
   EXPECT_EQ(placement.node_of_pod()[0], 1) << "a removed pod keeps its node for the reports";
 }
 
+// Workload A's pods (1000 bytes/s) are created at 0 and 100 s, workload B's three (10 each) at
+// 0.5 s; the trace's mean pod is 2030 / 5 = 406. With A's first pod on node-1 (background 100), a
+// pod created at 0.5 s, before A could be measured, sees node-1 at 100 + 406 = 506 against
+// node-0's 600; one created at 100 s sees A's pod at its 1000.
+TEST(PlacementTest, TheInformationFairOracleKnowsAWorkloadOnlyOnceItCouldBeMeasured) {
+  Trace trace;
+  trace.node_names = {"node-0", "node-1", "node-2"};
+  trace.background = {600, 100, 900};
+  trace.background_transmit = {0, 0, 0};
+  trace.speed = {0, 0, 0};
+  trace.deployments = {{.name = "a"}, {.name = "b"}};
+  const auto add_pod = [&](std::uint32_t workload, double rate, double created_s) {
+    PodSpec pod;
+    pod.id = static_cast<std::uint32_t>(trace.pods.size());
+    pod.deployment = workload;
+    pod.name = trace.deployments[workload].name + "-" + std::to_string(pod.id);
+    pod.replicaset = trace.deployments[workload].name + "-hash";
+    pod.rate = rate;
+    pod.created_s = created_s;
+    trace.pods.push_back(pod);
+  };
+  add_pod(0, 1000, 0);
+  add_pod(0, 1000, 100);
+  for (int i = 0; i < 3; ++i) add_pod(1, 10, 0.5);
+  const Policy policy{.name = "informed", .kind = PolicyKind::informed_oracle};
+  const LoopParams params;
+  Placement placement(trace, policy, params);
+  placement.bind(0, 1);
+  EXPECT_EQ(placement.pick(2, no_extender), 1U);
+  EXPECT_EQ(placement.pick(1, no_extender), 0U);
+  const Policy oracle{.name = "oracle", .kind = PolicyKind::oracle};
+  Placement knowing(trace, oracle, params);
+  knowing.bind(0, 1);
+  EXPECT_EQ(knowing.pick(2, no_extender), 0U) << "the oracle knows pod 0 at once";
+}
+
 TEST(PlacementTest, FewestPodsCountsPodsNotTraffic) {
   const Trace trace = three_nodes();
   const Policy policy{.name = "fewest", .kind = PolicyKind::fewest_pods};
