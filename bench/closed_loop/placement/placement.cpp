@@ -9,7 +9,6 @@
 
 #include "bench/closed_loop/placement/oracles.h"
 #include "bench/closed_loop/workload/pod_owner.h"
-#include "common/config.h"
 
 namespace netscore::sim {
 namespace {
@@ -26,16 +25,13 @@ Placement::Placement(const Trace& trace, const Policy& policy, const LoopParams&
       policy_(policy),
       nodes_(trace.node_names.size()),
       extender_weight_(policy.weight > 0 ? policy.weight : params.shipped_weight),
-      range_scoring_(load_config(Component::extender, {}, policy.env).extender.normalisation ==
-                     Normalisation::range),
       with_speeds_(
           std::any_of(trace.speed.begin(), trace.speed.end(), [](double s) { return s > 0; })),
       bound_rate_(trace.background),
       bound_transmit_(trace.background_transmit),
       node_pods_(nodes_, 0),
       node_of_pod_(trace.pods.size(), -1),
-      scheduler_(params.topology_spread, params.tie_seed),
-      mean_pod_(mean_pod_rates(trace)) {}
+      scheduler_(params.topology_spread, params.tie_seed) {}
 
 std::size_t Placement::least_utilised(double pod_receive, double pod_transmit) const {
   return sim::least_utilised(bound_rate_, bound_transmit_, trace_.speed, pod_receive, pod_transmit);
@@ -56,18 +52,6 @@ std::size_t Placement::pick(std::uint32_t pod, const ExtenderScores& extender) {
       return first_least(bound_rate_);
     case PolicyKind::utilisation_oracle:
       return least_utilised(spec.rate, spec.transmit_rate);
-    case PolicyKind::blind_oracle:
-      return least_utilised(policy_.blind_price * mean_pod_.receive,
-                            policy_.blind_price * mean_pod_.transmit);
-    case PolicyKind::utilisation_scores:
-      SchedulerModel::add_extender(
-          utilisation_scores(
-              bound_rate_, bound_transmit_, trace_.speed,
-              policy_.knows_pod ? spec.rate : policy_.blind_price * mean_pod_.receive,
-              policy_.knows_pod ? spec.transmit_rate : policy_.blind_price * mean_pod_.transmit,
-              range_scoring_, policy_.full_scale),
-          extender_weight_, total);
-      break;
     case PolicyKind::netscore:
       if (const auto scores = extender(pod))
         SchedulerModel::add_extender(*scores, extender_weight_, total);

@@ -57,7 +57,6 @@ class Placement {
   const Policy& policy_;
   std::size_t nodes_;
   std::int64_t extender_weight_;
-  bool range_scoring_;  // the extender's normalisation, for utilisation_scores
   bool with_speeds_;
   // True traffic per node once every bound pod runs (the oracles' view), per direction.
   std::vector<double> bound_rate_, bound_transmit_;
@@ -66,7 +65,6 @@ class Placement {
   std::unordered_map<std::string, std::vector<unsigned>> same_set_;
   std::vector<int> node_of_pod_;
   SchedulerModel scheduler_;
-  PodRates mean_pod_;
 };
 
 }  // namespace netscore::sim
