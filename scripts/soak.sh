@@ -16,4 +16,4 @@ esac
 
 cmake --preset default >/dev/null
 cmake --build --preset default --target netscore_soak netscore-collector netscore-extender
-exec build/default/bench/netscore_soak --minutes "$minutes" "$@"
+exec build/default/bench/soak/netscore_soak --minutes "$minutes" "$@"

@@ -52,9 +52,9 @@ class Publisher {
     // gap that share may impose: burst spreading in the extender remembers its recommendations
     // for NETSCORE_SPREAD_WINDOW (200ms by default), so a binding must reach the table well
     // within that. A hundredth: while bindings keep coming these publishes are nearly all the
-    // collector's work per binding (bench/watcher_bench.cpp BM_Watcher_PodEventCost), and at the
-    // 100-200 pods/s kube-scheduler binds on a 2-core control plane a tenth of a core is 0.5-1 ms
-    // per binding, a hundredth 0.05-0.1 ms. Half of that: a publish of an unchanged node set now
+    // collector's work per binding (bench/micro/watcher_bench.cpp BM_Watcher_PodEventCost), and at
+    // the 100-200 pods/s kube-scheduler binds on a 2-core control plane a tenth of a core is 0.5-1
+    // ms per binding, a hundredth 0.05-0.1 ms. Half of that: a publish of an unchanged node set now
     // rewrites only the figures that changed (ScoreTableWriter), so at 5,000 nodes the gap this
     // share asks stays at coalesce_max, as it was, and the saving is CPU rather than shorter gaps.
     double cluster_busy_share = 0.005;

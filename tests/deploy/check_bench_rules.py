@@ -62,8 +62,9 @@ def selftest(repo: pathlib.Path) -> int:
     for plant in plants:
         with tempfile.TemporaryDirectory() as tmp:
             root = pathlib.Path(tmp)
-            (root / "bench").mkdir()
-            (root / "bench" / "planted.cpp").write_text(f"void f() {{\n  {plant}\n}}\n")
+            # In a room, as every file under bench/ is: the check walks the folders.
+            (root / "bench" / "micro").mkdir(parents=True)
+            (root / "bench" / "micro" / "planted.cpp").write_text(f"void f() {{\n  {plant}\n}}\n")
             if not violations(root):
                 print(f"not caught: {plant}")
                 missed += 1

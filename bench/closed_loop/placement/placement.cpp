@@ -50,8 +50,6 @@ Placement::Placement(const Trace& trace, const Policy& policy, const LoopParams&
       policy_(policy),
       nodes_(trace.node_names.size()),
       extender_weight_(policy.weight > 0 ? policy.weight : params.shipped_weight),
-      range_scoring_(load_config(Component::extender, {}, policy.env).extender.normalisation ==
-                     Normalisation::range),
       with_speeds_(
           std::any_of(trace.speed.begin(), trace.speed.end(), [](double s) { return s > 0; })),
       bound_rate_(trace.background),
@@ -59,9 +57,11 @@ Placement::Placement(const Trace& trace, const Policy& policy, const LoopParams&
       node_pods_(nodes_, 0),
       node_of_pod_(trace.pods.size(), -1),
       scheduler_(params.topology_spread, params.tie_seed),
-      mean_pod_(mean_pod_rates(trace)),
       bound_(trace.pods.size(), 0) {
-  if (policy.kind == PolicyKind::informed_oracle) known_at_s_ = workload_known_at(trace, params);
+  if (policy.kind != PolicyKind::informed_oracle) return;
+  known_at_s_ = workload_known_at(trace, params);
+  for (const auto& pod : trace.pods) mean_pod_receive_ += pod.rate;
+  if (!trace.pods.empty()) mean_pod_receive_ /= static_cast<double>(trace.pods.size());
 }
 
 std::size_t Placement::least_utilised(double pod_receive, double pod_transmit) const {
@@ -72,7 +72,7 @@ std::size_t Placement::least_known_traffic(double now_s) const {
   std::vector<double> known(trace_.background);
   for (std::size_t p = 0; p < bound_.size(); ++p) {
     if (!bound_[p]) continue;
-    const double rate = known_at_s_[p] <= now_s ? trace_.pods[p].rate : mean_pod_.receive;
+    const double rate = known_at_s_[p] <= now_s ? trace_.pods[p].rate : mean_pod_receive_;
     known[static_cast<std::size_t>(node_of_pod_[p])] += rate;
   }
   return first_least(known);
@@ -95,18 +95,6 @@ std::size_t Placement::pick(std::uint32_t pod, const ExtenderScores& extender) {
       return least_known_traffic(spec.created_s);
     case PolicyKind::utilisation_oracle:
       return least_utilised(spec.rate, spec.transmit_rate);
-    case PolicyKind::blind_oracle:
-      return least_utilised(policy_.blind_price * mean_pod_.receive,
-                            policy_.blind_price * mean_pod_.transmit);
-    case PolicyKind::utilisation_scores:
-      SchedulerModel::add_extender(
-          utilisation_scores(
-              bound_rate_, bound_transmit_, trace_.speed,
-              policy_.knows_pod ? spec.rate : policy_.blind_price * mean_pod_.receive,
-              policy_.knows_pod ? spec.transmit_rate : policy_.blind_price * mean_pod_.transmit,
-              range_scoring_, policy_.full_scale),
-          extender_weight_, total);
-      break;
     case PolicyKind::netscore:
       if (const auto scores = extender(pod))
         SchedulerModel::add_extender(*scores, extender_weight_, total);

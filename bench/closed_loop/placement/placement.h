@@ -60,7 +60,6 @@ class Placement {
   const Policy& policy_;
   std::size_t nodes_;
   std::int64_t extender_weight_;
-  bool range_scoring_;  // the extender's normalisation, for utilisation_scores
   bool with_speeds_;
   // True traffic per node once every bound pod runs (the oracles' view), per direction.
   std::vector<double> bound_rate_, bound_transmit_;
@@ -69,8 +68,9 @@ class Placement {
   std::unordered_map<std::string, std::vector<unsigned>> same_set_;
   std::vector<int> node_of_pod_;
   SchedulerModel scheduler_;
-  PodRates mean_pod_;
-  // informed_oracle: when each pod's workload becomes known, and which pods are bound now.
+  // informed_oracle: the trace's mean pod's receive rate, when each pod's workload becomes
+  // known, and which pods are bound now.
+  double mean_pod_receive_ = 0;
   std::vector<double> known_at_s_;
   std::vector<char> bound_;
 };

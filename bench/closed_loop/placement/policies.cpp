@@ -54,40 +54,9 @@ std::vector<Policy> heterogeneous_policies() {
   };
 }
 
-std::vector<Policy> diagnostic_policies() {
-  return {
-      {.name = "blind oracle, pod unknown", .kind = PolicyKind::blind_oracle},
-      {.name = "blind oracle, pod priced 1x the mean",
-       .kind = PolicyKind::blind_oracle,
-       .blind_price = 1},
-      {.name = "blind oracle, pod priced 4x the mean",
-       .kind = PolicyKind::blind_oracle,
-       .blind_price = 4},
-      {.name = "true utilisation as extender scores", .kind = PolicyKind::utilisation_scores},
-      {.name = "true utilisation as extender scores, range",
-       .kind = PolicyKind::utilisation_scores,
-       .env = {{"NETSCORE_NORMALISATION", "range"}}},
-      {.name = "true utilisation + 4x the mean pod as extender scores",
-       .kind = PolicyKind::utilisation_scores,
-       .blind_price = 4},
-      {.name = "true utilisation + the pod as extender scores",
-       .kind = PolicyKind::utilisation_scores,
-       .knows_pod = true},
-      {.name = "true utilisation as extender scores, 0 at a full link",
-       .kind = PolicyKind::utilisation_scores,
-       .full_scale = 1},
-      {.name = "true utilisation + 4x the mean pod as extender scores, 0 at a full link",
-       .kind = PolicyKind::utilisation_scores,
-       .blind_price = 4,
-       .full_scale = 1},
-  };
-}
-
 std::string select_policies(std::string_view list, std::vector<Policy>& out) {
   std::vector<Policy> all = standard_policies();
-  auto more = heterogeneous_policies();
-  for (auto& policy : diagnostic_policies()) more.push_back(std::move(policy));
-  for (auto& policy : more) {
+  for (auto& policy : heterogeneous_policies()) {
     if (std::none_of(all.begin(), all.end(),
                      [&](const Policy& p) { return p.name == policy.name; }))
       all.push_back(std::move(policy));
@@ -132,8 +101,6 @@ std::string policies_help() {
   list(standard_policies());
   out += "  --\n";
   list(heterogeneous_policies());
-  out += "  -- (diagnostics)\n";
-  list(diagnostic_policies());
   return out;
 }
 

@@ -29,16 +29,6 @@ enum class PolicyKind {
   // Each pod to the node whose busier link direction has the least utilisation once the pod's
   // true rates are added (bound pods counted at once); nodes without a speed compare bytes.
   utilisation_oracle,
-  // The default plugins plus an extender that knows the busier direction's true utilisation of
-  // every node with its bound pods (plus `blind_price` times the mean pod's rates, or with
-  // knows_pod the pod's own true rates), scored as the
-  // extender's request mode does (weight as netscore's): what the extender's weight allows against
-  // the default plugins with a perfect measurement.
-  utilisation_scores,
-  // The utilisation oracle without the pod's own rates: it adds `blind_price` times the trace's
-  // mean pod rates (each direction) instead, as a model that knows true node traffic and the
-  // average pod, but not this pod, would.
-  blind_oracle,
 };
 
 struct Policy {
@@ -46,9 +36,6 @@ struct Policy {
   PolicyKind kind = PolicyKind::netscore;
   Environment env{};        // NETSCORE_* settings on top of the shipped defaults
   std::int64_t weight = 0;  // extender weight; 0: the shipped scheduler configuration's
-  double blind_price = 0;   // blind_oracle and utilisation_scores only
-  bool knows_pod = false;   // utilisation_scores only: adds the pod's own true rates
-  double full_scale = 0;    // utilisation_scores only: see sim::utilisation_scores
 };
 
 // The policies a comparison runs: the baselines, the seed's scores, the defaults, each model
@@ -57,9 +44,6 @@ std::vector<Policy> standard_policies();
 // The policies of the heterogeneous scenario (nodes with link speeds): the baselines, the raw and
 // the utilisation basis in the receive and the busier direction, and both oracles.
 std::vector<Policy> heterogeneous_policies();
-// What limits the heterogeneous scenario's policies: oracles that do not know the pod (as no
-// scorer does) and extenders scoring true utilisation under kube-scheduler's default plugins.
-std::vector<Policy> diagnostic_policies();
 // Policies named in a comma-separated list, from the sets above. Names hold commas, so the
 // longest name matching at each position is taken. An error message or empty.
 std::string select_policies(std::string_view list, std::vector<Policy>& out);

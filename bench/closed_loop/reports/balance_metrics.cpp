@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/percentile.h"
+#include "bench/support/percentile.h"
 
 namespace netscore::sim {
 

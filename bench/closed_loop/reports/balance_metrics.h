@@ -13,7 +13,7 @@ namespace netscore::sim {
 struct BalanceMetrics {
   double peak_to_mean = 0;      // time average of max node rate / mean node rate
   double cv = 0;                // time average of population sd / mean across nodes
-  double p99_peak_to_mean = 0;  // over time, nearest rank as bench/percentile.h
+  double p99_peak_to_mean = 0;  // over time, nearest rank as bench/support/percentile.h
   double hot_node_seconds = 0;  // sum of dt x (nodes above hot_factor x the cluster mean)
   double seconds = 0;           // time covered
   // Links (node, direction) with a speed, on their true utilisation (true rate / speed), over

@@ -324,15 +324,4 @@ Trace generate_trace(const WorkloadParams& p) {
   return trace;
 }
 
-PodRates mean_pod_rates(const Trace& trace) {
-  PodRates mean;
-  if (trace.pods.empty()) return mean;
-  for (const auto& pod : trace.pods) {
-    mean.receive += pod.rate;
-    mean.transmit += pod.transmit_rate;
-  }
-  const auto count = static_cast<double>(trace.pods.size());
-  return {mean.receive / count, mean.transmit / count};
-}
-
 }  // namespace netscore::sim

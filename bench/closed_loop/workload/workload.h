@@ -190,12 +190,6 @@ struct Trace {
   double deployment_arrival_rate = 0;       // per second, from Little's law (workload.cpp)
 };
 
-// The mean of the trace's pods' true rates, each direction (0 without pods).
-struct PodRates {
-  double receive = 0, transmit = 0;
-};
-PodRates mean_pod_rates(const Trace& trace);
-
 // Deterministic for a seed on every platform: mt19937_64 and hand-written distributions (the
 // std:: ones may differ between standard library versions). Expects validate(params) empty.
 Trace generate_trace(const WorkloadParams& params);

@@ -138,18 +138,5 @@ TEST(WorkloadLinksTest, ValidateNamesTheBadLinkParameter) {
             std::string::npos);
 }
 
-TEST(WorkloadLinksTest, MeanPodRatesAverageBothDirections) {
-  Trace trace;
-  trace.pods.resize(2);
-  trace.pods[0].rate = 10;
-  trace.pods[0].transmit_rate = 1;
-  trace.pods[1].rate = 30;
-  trace.pods[1].transmit_rate = 5;
-  const auto mean = mean_pod_rates(trace);
-  EXPECT_EQ(mean.receive, 20);
-  EXPECT_EQ(mean.transmit, 3);
-  EXPECT_EQ(mean_pod_rates(Trace{}).receive, 0);
-}
-
 }  // namespace
 }  // namespace netscore::sim

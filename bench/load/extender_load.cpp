@@ -15,9 +15,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "bench/extender_fixture.h"
+#include "bench/support/extender_fixture.h"
 #include "bench/flags/flags.h"
-#include "bench/percentile.h"
+#include "bench/support/percentile.h"
 #include "bench/prometheus_text/exposition.h"
 #include "bench/prometheus_text/histogram.h"
 #include "extender/http/server.h"

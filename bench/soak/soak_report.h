@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/percentile.h"
-#include "bench/soak_traffic.h"
+#include "bench/support/percentile.h"
+#include "bench/soak/soak_traffic.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/http_connection.h"
 

@@ -22,7 +22,7 @@
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
 
-#include "bench/query_log.h"
+#include "bench/micro/query_log.h"
 #include "collector/kube/cluster_state.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/recent_pod_traffic.h"

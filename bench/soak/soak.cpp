@@ -21,10 +21,10 @@
 #include <thread>
 #include <vector>
 
-#include "bench/extender_fixture.h"
+#include "bench/support/extender_fixture.h"
 #include "bench/flags/flags.h"
-#include "bench/soak_report.h"
-#include "bench/soak_traffic.h"
+#include "bench/soak/soak_report.h"
+#include "bench/soak/soak_traffic.h"
 #include "common/table/score_table_writer.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/eventually.h"

@@ -9,7 +9,7 @@
 #include <benchmark/benchmark.h>
 #include <rapidjson/reader.h>
 
-#include "bench/extender_fixture.h"
+#include "bench/support/extender_fixture.h"
 #include "common/clock.h"
 #include "extender/http/handlers.h"
 #include "extender/scheduler/decision_log.h"

@@ -21,7 +21,7 @@
 #include <boost/beast/http/verb.hpp>
 #include <spdlog/spdlog.h>
 
-#include "bench/extender_fixture.h"
+#include "bench/support/extender_fixture.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/publisher.h"
 #include "collector/prometheus/prometheus_client.h"

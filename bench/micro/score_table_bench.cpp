@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "bench/extender_fixture.h"
+#include "bench/support/extender_fixture.h"
 #include "common/table/score_table_reader.h"
 #include "common/table/score_table_writer.h"
 #include "tests/support/scratch_table.h"

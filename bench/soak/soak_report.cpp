@@ -1,4 +1,4 @@
-#include "bench/soak_report.h"
+#include "bench/soak/soak_report.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -21,7 +21,7 @@
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
 
-#include "bench/query_log.h"
+#include "bench/micro/query_log.h"
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/publisher.h"
 #include "collector/prometheus/query_builder.h"

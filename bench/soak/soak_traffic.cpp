@@ -1,4 +1,4 @@
-#include "bench/soak_traffic.h"
+#include "bench/soak/soak_traffic.h"
 
 #include <memory>
 #include <thread>
