@@ -380,9 +380,9 @@ const std::array kOptionTable{
            [](Config& c, std::string_view v) {
              c.rebalance.target_points = parse_in_range<double>(v, 0, 100, "points");
            }},
-    Option{"NETSCORE_REBALANCE_LOW_POINTS", "10", kCollector, kAdvanced,
+    Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector, kAdvanced,
            "under-utilised: at least this many points below the nodes' mean (nothing is nominated "
-           "without such a node); relative: 10 is 0.8x the mean; the descheduler's thresholds "
+           "without such a node); relative: 5 is 0.9x the mean; the descheduler's thresholds "
            "with useDeviationThresholds",
            "together with the descheduler policy's thresholds",
            [](Config& c, std::string_view v) {

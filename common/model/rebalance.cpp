@@ -75,6 +75,31 @@ double target_points(const std::vector<double>& figure, const RebalanceSettings&
   return std::min(100.0, sum / static_cast<double>(figure.size()) + settings.target_points);
 }
 
+// Where a moved pod goes: the coolest node by `u`, which the scheduler running netscore prefers.
+std::optional<std::size_t> coolest_of(const std::vector<RebalanceNode>& nodes,
+                                      const std::vector<double>& u) {
+  std::optional<std::size_t> coolest;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (nodes[n].speed > 0 && (!coolest || u[n] < u[*coolest])) coolest = n;
+  }
+  return coolest;
+}
+
+// The nodes whose figure is over `line` points, hottest first.
+std::vector<std::size_t> hot_nodes(const std::vector<RebalanceNode>& nodes,
+                                   const std::vector<double>& figure, double line) {
+  std::vector<std::size_t> hot;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (nodes[n].speed > 0 && points_of(figure[n]) > line) hot.push_back(n);
+  }
+  std::sort(hot.begin(), hot.end(), [&](std::size_t a, std::size_t b) {
+    return nodes[a].utilisation != nodes[b].utilisation
+               ? nodes[a].utilisation > nodes[b].utilisation
+               : nodes[a].name < nodes[b].name;
+  });
+  return hot;
+}
+
 }  // namespace
 
 std::vector<double> rebalance_figure(const std::vector<double>& utilisation,
@@ -118,31 +143,17 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
   const double target_utilisation = settings.figure == RebalanceFigure::absolute
                                         ? target / 100
                                         : target / 50 * mean_of(utilisation);
-  // Where a moved pod goes: the coolest node, which the scheduler running netscore prefers.
-  const RebalanceNode* coolest = nullptr;
   std::size_t under = 0;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (points_of(figure[n]) <= low) ++under;
-    if (nodes[n].speed > 0 && (!coolest || nodes[n].utilisation < coolest->utilisation))
-      coolest = &nodes[n];
   }
-  if (under == 0 || under == nodes.size() || !coolest) return nominees;
+  if (under == 0 || under == nodes.size() || !coolest_of(nodes, utilisation)) return nominees;
 
   std::unordered_map<std::string_view, std::vector<const RebalancePod*>> by_node;
   for (const auto& pod : pods) {
     if (pod.price >= 0 && rebalance_eligible(pod, settings, now_ms))
       by_node[pod.node].push_back(&pod);
   }
-  // The hottest nodes choose first; a workload gives up only its share of pods at a time, so once
-  // hotter nodes have taken that share its pods are no candidates on cooler ones.
-  std::vector<const RebalanceNode*> hot;
-  for (std::size_t n = 0; n < nodes.size(); ++n) {
-    if (nodes[n].speed > 0 && points_of(figure[n]) > target + settings.margin_points)
-      hot.push_back(&nodes[n]);
-  }
-  std::sort(hot.begin(), hot.end(), [](const RebalanceNode* a, const RebalanceNode* b) {
-    return a->utilisation != b->utilisation ? a->utilisation > b->utilisation : a->name < b->name;
-  });
   std::unordered_map<std::string_view, std::uint32_t> moving;  // nominees per workload
   const auto share_taken = [&](const RebalancePod* pod) {
     const auto taken = moving.find(pod->workload);
@@ -150,14 +161,33 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
     const double share = std::floor(pod->workload_pods * settings.max_workload_share);
     return taken->second >= std::max(1.0, share);
   };
-  for (const RebalanceNode* node : hot) {
-    const auto found = by_node.find(node->name);
+  const auto still_hot = [&](const std::vector<double>& u, std::size_t n) {
+    return points_of(rebalance_figure(u, settings.figure)[n]) > target + settings.margin_points;
+  };
+  // The hottest nodes choose first; a workload gives up only its share of pods at a time, so once
+  // hotter nodes have taken that share its pods are no candidates on cooler ones.
+  for (const std::size_t n : hot_nodes(nodes, figure, target + settings.margin_points)) {
+    const auto found = by_node.find(nodes[n].name);
     if (found == by_node.end()) continue;
-    std::erase_if(found->second, share_taken);
-    if (const auto chosen = pick(found->second, *node, *coolest, target_utilisation)) {
-      const RebalancePod& pod = *found->second[*chosen];
-      nominees.push_back({pod.name, node->name});
+    std::vector<const RebalancePod*>& candidates = found->second;
+    // Each node's choices see its own earlier nominees gone to the coolest node, not another's:
+    // the scheduler spreads the replacements of several nodes over the coolest few.
+    std::vector<double> u = utilisation;
+    for (std::uint32_t taken = 0; taken < std::max(settings.per_node, 1u); ++taken) {
+      if (taken > 0 && !still_hot(u, n)) break;
+      std::erase_if(candidates, share_taken);
+      const auto coolest = coolest_of(nodes, u);
+      if (*coolest == n) break;
+      const RebalanceNode from{nodes[n].name, u[n], nodes[n].speed};
+      const RebalanceNode to{nodes[*coolest].name, u[*coolest], nodes[*coolest].speed};
+      const auto chosen = pick(candidates, from, to, target_utilisation);
+      if (!chosen) break;
+      const RebalancePod& pod = *candidates[*chosen];
+      nominees.push_back({pod.name, nodes[n].name});
       ++moving[pod.workload];
+      u[n] -= pod.price / from.speed;
+      u[*coolest] += pod.price / to.speed;
+      candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(*chosen));
     }
   }
   std::sort(nominees.begin(), nominees.end(),

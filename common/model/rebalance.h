@@ -21,16 +21,16 @@ struct RebalanceSettings {
   RebalanceFigure figure = RebalanceFigure::relative;
   // LowNodeUtilization's targetThresholds and thresholds, in points of the figure around its
   // mean: over-utilised above mean + target_points, under-utilised at or below mean - low_points.
-  // Relative: over 1.44x the mean and at most 0.8x it.
+  // Relative: over 1.44x the mean and at most 0.9x it.
   double target_points = 22;
-  double low_points = 10;
+  double low_points = 5;
   // A node gets a nominee only once it is more than this many points over the over-utilised
-  // threshold. With deviation thresholds an evenly loaded cluster's busiest nodes sit at the
-  // threshold, where an eviction moves a pod for a point and the node stays where it was: in
-  // virtual time, 30 drift traces without their drift had evictions on 2 with nominees from 2
-  // points under the threshold and on none from 2 over, and with their drift 2 over gave the same
-  // hot node-seconds for a quarter fewer evictions.
-  double margin_points = 2;
+  // threshold: on the relative figure 25 points, 1.5x the mean, where a node is hot. With deviation
+  // thresholds an evenly loaded cluster's busiest nodes sit near the threshold, where an eviction
+  // moves a pod for a point and the node stays where it was: in virtual time, with the lower line
+  // at 0.9x the mean, 2 points of margin evicted on a trace without drift whose nodes were never
+  // hot, and 3 on none such.
+  double margin_points = 3;
   // DefaultEvictor's minPodAge: a younger pod is not evicted, so it is not nominated either (its
   // own traffic has not been measured yet, and a replacement is not moved again at once).
   std::int64_t min_pod_age_ms = 20 * 60 * 1000;
@@ -40,6 +40,11 @@ struct RebalanceSettings {
   // maxUnavailable lets a rollout take, so a workload that grew on several nodes gives up more
   // than one pod per cycle, never all of them.
   double max_workload_share = 0.25;
+  // LowNodeUtilization's evictionLimits.node: the most pods one node gives up in one cycle. With a
+  // metric from Prometheus the descheduler cannot tell what a pod takes off the node, so it evicts
+  // that many of the evictable pods whatever they cool; the nomination stops sooner, once the node
+  // would be back under the over-utilised threshold.
+  std::uint32_t per_node = 1;
   // LowNodeUtilization's evictableNamespaces.exclude.
   std::vector<std::string> excluded_namespaces{"kube-system", "monitoring", "descheduler"};
 };
@@ -89,14 +94,15 @@ bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settin
 // metric), plus target_points, at most 100. 0 without nodes.
 double rebalance_target(const std::vector<RebalanceNode>& nodes, const RebalanceSettings& settings);
 
-// At most one pod per node whose figure is above rebalance_target() + margin_points, sorted
+// At most per_node pods per node whose figure is above rebalance_target() + margin_points, sorted
 // by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
 // Per node, hottest first, among its eligible pods with a known price whose workload has not yet
 // reached its share of nominees (max_workload_share of its pods, at least one) on hotter nodes: the
 // cheapest whose move to the coolest node brings the node down to the target (by at least one
 // point) without taking the coolest over it, else the one whose move leaves the busier of the two
-// least busy, if that is below the node now. A node without such a pod gets none. Ties go to the
-// lower name.
+// least busy, if that is below the node now. A node without such a pod gets none. Each nominee's
+// price is taken off its node and put on the coolest before the next choice, which is made only
+// while the node stays more than margin_points over the threshold. Ties go to the lower name.
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
                                         const std::vector<RebalancePod>& pods,
                                         const RebalanceSettings& settings, std::int64_t now_ms);

@@ -233,8 +233,11 @@ def check_policy(policy, namespace, records):
     # absolute percentages they would make every node above 20% of its link a source.
     if low.get("useDeviationThresholds") is not True:
         errors.append("policy: LowNodeUtilization useDeviationThresholds must be true (thresholds around the mean)")
-    if not isinstance(low.get("evictionLimits", {}).get("node"), int):
-        errors.append("policy: LowNodeUtilization evictionLimits.node is not set")
+    # With a Prometheus metric the descheduler evicts up to the limit whatever the first eviction
+    # freed, and the collector nominates one pod a node: more would evict nothing more.
+    if low.get("evictionLimits", {}).get("node") != 1:
+        errors.append("policy: LowNodeUtilization evictionLimits.node must be 1 (the collector nominates "
+                      "one pod per node)")
     return errors
 
 

@@ -39,6 +39,9 @@ constexpr LoopFlag kLoopFlags[] = {
      "virtual time: the descheduler overlay modelled, every this many cluster seconds (150 as "
      "shipped; 0: none)",
      true},
+    {"descheduler-per-node", &LoopParams::descheduler_per_node,
+     "virtual time: the modelled descheduler's evictionLimits.node, which netscore's nomination "
+     "fills (1 as shipped)"},
 };
 
 constexpr PodSeries kPodSeries[] = {PodSeries::cadvisor, PodSeries::unlabelled, PodSeries::none};

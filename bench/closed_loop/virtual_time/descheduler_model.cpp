@@ -29,10 +29,15 @@ std::vector<std::uint32_t> descheduler_cycle(const std::vector<double>& recorded
                    [&](std::size_t a, std::size_t b) { return points[a] > points[b]; });
   for (const std::size_t node : over) {
     if (evicted.size() == settings.max_per_cycle) break;
-    std::optional<std::uint32_t> first;
+    // The informer's order, here the lowest pod index first.
+    std::vector<std::uint32_t> on_node;
     for (const auto& pod : evictable)
-      if (pod.node == node && (!first || pod.pod < *first)) first = pod.pod;
-    if (first) evicted.push_back(*first);
+      if (pod.node == node) on_node.push_back(pod.pod);
+    std::sort(on_node.begin(), on_node.end());
+    for (std::size_t i = 0; i < on_node.size() && i < settings.max_per_node; ++i) {
+      if (evicted.size() == settings.max_per_cycle) break;
+      evicted.push_back(on_node[i]);
+    }
   }
   return evicted;
 }

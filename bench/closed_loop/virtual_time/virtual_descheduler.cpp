@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "bench/closed_loop/virtual_time/node_query.h"
 
@@ -27,7 +28,8 @@ VirtualDescheduler::VirtualDescheduler(const Config& collector, const Policy& po
       settings_{.figure = collector.rebalance.figure,
                 .target_points = collector.rebalance.target_points,
                 .low_points = collector.rebalance.low_points,
-                .min_pod_age_ms = scaled_ms(collector.rebalance.min_pod_age.value, params)},
+                .min_pod_age_ms = scaled_ms(collector.rebalance.min_pod_age.value, params),
+                .per_node = static_cast<std::uint32_t>(params.descheduler_per_node)},
       log_(kReEvictionWindow_s / params.time_scale, interval_s_),
       table_({.name = table}) {
   if (policy.kind == PolicyKind::netscore)
@@ -58,9 +60,11 @@ std::vector<std::uint32_t> VirtualDescheduler::cycle(const ClusterTraffic& traff
                                                      const std::vector<EvictablePod>& evictable,
                                                      std::int64_t now_ms) const {
   // The recorded series the policy's query reads.
-  return descheduler_cycle(
-      model::rebalance_figure(utilisation(traffic, now_ms), settings_.figure), evictable,
-      {.target_points = settings_.target_points, .low_points = settings_.low_points});
+  return descheduler_cycle(model::rebalance_figure(utilisation(traffic, now_ms), settings_.figure),
+                           evictable,
+                           {.target_points = settings_.target_points,
+                            .low_points = settings_.low_points,
+                            .max_per_node = settings_.per_node});
 }
 
 }  // namespace netscore::sim

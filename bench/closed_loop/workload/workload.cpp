@@ -273,6 +273,9 @@ std::string validate(const WorkloadParams& p) {
   if (!finite(p.drift_shrink_factor) || p.drift_shrink_factor <= 0) {
     return "drift_shrink_factor must be positive";
   }
+  if (!finite(p.drift_ramp) || p.drift_ramp < 0 || p.drift_ramp > 1) {
+    return "drift_ramp must be in [0, 1]";
+  }
   if (!finite(p.drift_from) || !finite(p.drift_to) || p.drift_from < 0 ||
       p.drift_to < p.drift_from || p.drift_to > 1) {
     return "drift_from and drift_to must satisfy 0 <= drift_from <= drift_to <= 1";

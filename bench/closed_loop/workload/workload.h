@@ -89,6 +89,13 @@ struct WorkloadParams {
   double drift_grow_fraction = 0, drift_grow_factor = 4;
   double drift_shrink_fraction = 0, drift_shrink_factor = 0.25;
   double drift_from = 0.1, drift_to = 0.6;
+  // The drift's shapes beside a step of many workloads: drift_ramp > 0 reaches each workload's
+  // factor gradually, in kDriftSteps equal (geometric) steps over drift_ramp x duration_s from its
+  // moment; drift_workloads > 0 grows exactly that many workloads (drawn among those running at
+  // their moment) and no other drifts, whatever the fractions.
+  double drift_ramp = 0;
+  unsigned drift_workloads = 0;
+  static constexpr unsigned kDriftSteps = 8;
   // Declared bandwidth ceilings (kubernetes.io/ingress-bandwidth, egress-bandwidth): with
   // probability ceiling_fraction a workload's pods (a project's, where it has one: one template)
   // declare in each direction its level there times a headroom drawn log-uniformly in

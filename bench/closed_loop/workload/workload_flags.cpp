@@ -92,6 +92,12 @@ constexpr Flag kFlags[] = {
     {"drift-from", &WorkloadParams::drift_from,
      "earliest drift moment, as a fraction of --duration-s"},
     {"drift-to", &WorkloadParams::drift_to, "latest drift moment, as a fraction of --duration-s"},
+    {"drift-ramp", &WorkloadParams::drift_ramp,
+     "how long a drift takes to reach its factor in equal steps, as a fraction of --duration-s; "
+     "0: at once"},
+    {"drift-workloads", &WorkloadParams::drift_workloads,
+     "grow exactly this many workloads (by --drift-grow-factor) and drift no other; 0: by the "
+     "fractions"},
     {"ceiling-fraction", &WorkloadParams::ceiling_fraction,
      "probability that a workload's pods declare kubernetes.io/*-bandwidth ceilings"},
     {"ceiling-headroom-min", &WorkloadParams::ceiling_headroom_min,
@@ -129,6 +135,8 @@ constexpr Member kScenarioMembers[] = {
     &WorkloadParams::drift_grow_factor,
     &WorkloadParams::drift_shrink_fraction,
     &WorkloadParams::drift_shrink_factor,
+    &WorkloadParams::drift_ramp,
+    &WorkloadParams::drift_workloads,
 };
 
 }  // namespace
@@ -202,7 +210,8 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
     params.pods_per_node = WorkloadParams{}.pods_per_node;
     return {};
   }
-  if (name == "drift" || name == "drift-quiet" || name == "drift-busy") {
+  if (name == "drift" || name == "drift-quiet" || name == "drift-busy" || name == "drift-one" ||
+      name == "drift-gradual") {
     // Long-lived Deployments (ten hours on average, no rolling update, no scale-up): the pods
     // placed before the drift are still there after it, and only a descheduler moves them.
     params.deployment_lifetime_mean_s = 36000;
@@ -232,6 +241,14 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
     const double load = name == "drift-quiet" ? 0.5 : name == "drift-busy" ? 2 : 1;
     params.background_median *= load;
     params.deployment_rate_median *= load;
+    // Other shapes at the medium load: one workload growing twentyfold (its pods, spread over
+    // several nodes, each make theirs hot), or the same drift reached over a third of the run.
+    if (name == "drift-one") {
+      params.drift_workloads = 1;
+      params.drift_grow_factor = 20;
+    } else if (name == "drift-gradual") {
+      params.drift_ramp = 1.0 / 3;
+    }
     return {};
   }
   if (name == "churn") {
@@ -272,8 +289,8 @@ std::string apply_scenario(WorkloadParams& params, std::string_view name) {
   }
   return "unknown scenario \"" + std::string(name) +
          "\" (standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, "
-         "ci-runners-labelled, drift, drift-quiet, drift-busy, churn, long-lived, heavy-tails, "
-         "light-tails)";
+         "ci-runners-labelled, drift, drift-quiet, drift-busy, drift-one, drift-gradual, churn, "
+         "long-lived, heavy-tails, light-tails)";
 }
 
 void add_workload_options(flags::po::options_description& options, WorkloadParams& params) {
@@ -302,7 +319,7 @@ std::string workload_help() {
   std::ostringstream out;
   out << "  --" << std::left << std::setw(34) << "scenario=standard"
       << "standard, heterogeneous, bare-bursts, mixed-owners, ci-runners, ci-runners-labelled, "
-         "drift, drift-quiet, drift-busy, churn, long-lived, heavy-tails or light-tails (sets the "
+         "drift, drift-quiet, drift-busy, drift-one, drift-gradual, churn, long-lived, heavy-tails or light-tails (sets the "
          "flags it needs; later flags override)\n";
   for (const auto& flag : kFlags) {
     std::ostringstream value;

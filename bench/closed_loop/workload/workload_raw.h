@@ -64,6 +64,7 @@ enum Stream : std::uint64_t {
   ceiling_stream = std::uint64_t{1} << 46,
   pod_life_stream = std::uint64_t{1} << 47,  // + workload: its pods' own lives  // + project, else
                                              // 1 << 20 + workload: its ceilings
+  drift_choice_stream = std::uint64_t{1} << 48,  // which workloads drift_workloads grows
 };
 
 inline std::string padded(std::size_t value, std::size_t width) {

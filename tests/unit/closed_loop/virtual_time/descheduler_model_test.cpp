@@ -16,6 +16,17 @@ TEST(DeschedulerModel, TheOverNodeGivesUpItsFirstEvictablePod) {
   EXPECT_EQ(descheduler_cycle(kOneHot, pods, {}), std::vector<std::uint32_t>{4});
 }
 
+// With a metric from Prometheus the descheduler cannot tell what a pod frees, so it evicts up to
+// evictionLimits.node pods whatever the first did, in the informer's order.
+TEST(DeschedulerModel, UpToTheNodeLimitInTheInformersOrder) {
+  const std::vector<EvictablePod> pods{
+      {.pod = 9, .node = 0}, {.pod = 4, .node = 0}, {.pod = 7, .node = 0}, {.pod = 1, .node = 1}};
+  EXPECT_EQ(descheduler_cycle(kOneHot, pods, {.max_per_node = 2}),
+            (std::vector<std::uint32_t>{4, 7}));
+  EXPECT_EQ(descheduler_cycle(kOneHot, pods, {.max_per_node = 2, .max_per_cycle = 1}),
+            std::vector<std::uint32_t>{4});
+}
+
 TEST(DeschedulerModel, NothingWithoutAnEvictablePodOnTheOverNode) {
   EXPECT_TRUE(descheduler_cycle(kOneHot, {{.pod = 1, .node = 1}}, {}).empty());
 }

@@ -1,7 +1,9 @@
 // The drift scenario and the traffic drift of workloads after their pods are placed.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -130,6 +132,67 @@ TEST(WorkloadDrift, PodsCreatedAfterTheDriftStartAtTheNewRate) {
   EXPECT_GT(after, 0U);
 }
 
+WorkloadParams shaped_params(std::string_view scenario) {
+  WorkloadParams params = drift_params(6);
+  EXPECT_EQ(apply_flag(params, "--scenario", scenario), "");
+  EXPECT_EQ(apply_flag(params, "--duration-s", "300"), "");
+  return params;
+}
+
+// drift-one: exactly one workload drifts, growing twentyfold, and it has pods running then.
+TEST(WorkloadDrift, OneWorkloadGrowsAndNoOtherDrifts) {
+  const Trace trace = generate_trace(shaped_params("drift-one"));
+  unsigned drifting = 0;
+  for (const auto& d : trace.deployments) {
+    if (d.drift_factor == 1) continue;
+    ++drifting;
+    EXPECT_EQ(d.drift_factor, 20);
+  }
+  EXPECT_EQ(drifting, 1U);
+  unsigned rescales = 0;
+  for (const auto& event : trace.events) rescales += event.kind == TraceEvent::Kind::rescale;
+  EXPECT_EQ(rescales, 1U);
+}
+
+// drift-gradual: each drifting workload reaches its factor in kDriftSteps equal steps, the last
+// one a third of the run after its moment minus a step; a pod created during the ramp starts at
+// the steps taken by then.
+TEST(WorkloadDrift, AGradualDriftTakesEqualStepsOverTheRamp) {
+  const Trace trace = generate_trace(shaped_params("drift-gradual"));
+  const auto& p = trace.params;
+  const unsigned steps = WorkloadParams::kDriftSteps;
+  const double step_s = p.drift_ramp * p.duration_s / steps;
+  std::map<std::uint32_t, std::vector<double>> moments;  // workload -> its rescales' times
+  for (const auto& event : trace.events) {
+    if (event.kind != TraceEvent::Kind::rescale) continue;
+    const auto d = trace.pods[event.pods.front()].deployment;
+    EXPECT_NEAR(std::pow(event.factor, steps), trace.deployments[d].drift_factor,
+                1e-12 * trace.deployments[d].drift_factor);
+    moments[d].push_back(event.t);
+  }
+  ASSERT_GT(moments.size(), 3U);
+  for (const auto& [d, times] : moments) {
+    EXPECT_EQ(times.size(), steps);
+    for (unsigned step = 0; step < times.size(); ++step)
+      EXPECT_DOUBLE_EQ(times[step], trace.deployments[d].drift_s + step * step_s);
+  }
+  const WorkloadParams still = [] {
+    WorkloadParams params = shaped_params("drift-gradual");
+    params.drift_grow_fraction = params.drift_shrink_fraction = 0;
+    return params;
+  }();
+  const Trace plain = generate_trace(still);
+  ASSERT_EQ(trace.pods.size(), plain.pods.size());
+  for (std::size_t i = 0; i < plain.pods.size(); ++i) {
+    const auto& d = trace.deployments[trace.pods[i].deployment];
+    if (d.drift_factor == 1) continue;
+    const double since = trace.pods[i].created_s - d.drift_s;
+    const double taken = since < 0 ? 0 : std::min<double>(steps, std::floor(since / step_s) + 1);
+    EXPECT_NEAR(trace.pods[i].rate, plain.pods[i].rate * std::pow(d.drift_factor, taken / steps),
+                1e-9 * plain.pods[i].rate);
+  }
+}
+
 TEST(WorkloadDrift, NoDriftLeavesTheTraceWithoutRescales) {
   WorkloadParams params;
   params.nodes = 20;
@@ -151,6 +214,9 @@ TEST(WorkloadDrift, RefusesBadDriftParameters) {
   EXPECT_EQ(validate(params), "");
   params.drift_from = 0.8;
   params.drift_to = 0.5;
+  EXPECT_NE(validate(params), "");
+  params.drift_to = 0.9;
+  params.drift_ramp = 1.5;
   EXPECT_NE(validate(params), "");
 }
 

@@ -187,6 +187,30 @@ TEST(RebalanceNominate, ALargerWorkloadGivesUpAQuarterOfItsPodsAtATime) {
       (std::vector<std::string>{"shop/web-a@a", "shop/web-b@b", "shop/web-g@g"}));
 }
 
+TEST(RebalanceNominate, UpToPerNodePodsWhileTheNodeStaysOverTheThreshold) {
+  // one_hot_node: a needs 25 points. Three pods of 15 points, each of its own workload.
+  std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 1.5e7), rebalance_pod("a2", "a", 1.5e7),
+                                 rebalance_pod("a3", "a", 1.5e7)};
+  for (auto& pod : pods) pod.workload = "shop/Deployment/" + pod.name;
+  EXPECT_EQ(nominated_pods(nominate_evictions(one_hot_node(), pods, absolute(), kNow)),
+            std::vector<std::string>{"shop/a1@a"});
+  // a1 leaves a at 55 (still over 47) and c at 35, so d (20) is the coolest; 10 more points bring
+  // a to 45, and a 15-point pod fits d's 25 points of room. Then a is under the line: a third
+  // choice is not made even where the policy allows it.
+  const std::vector<std::string> two{"shop/a1@a", "shop/a2@a"};
+  EXPECT_EQ(
+      nominated_pods(nominate_evictions(one_hot_node(), pods, absolute({.per_node = 2}), kNow)),
+      two);
+  EXPECT_EQ(
+      nominated_pods(nominate_evictions(one_hot_node(), pods, absolute({.per_node = 3}), kNow)),
+      two);
+  // One pod that brings a down to the target is enough: no second.
+  pods.front().price = 2.5e7;
+  EXPECT_EQ(
+      nominated_pods(nominate_evictions(one_hot_node(), pods, absolute({.per_node = 2}), kNow)),
+      std::vector<std::string>{"shop/a1@a"});
+}
+
 TEST(RebalanceNominate, PodsWithoutAPriceAreNotChosen) {
   const std::vector<RebalancePod> pods{rebalance_pod("unknown", "a", -1),
                                        rebalance_pod("known", "a", 1e6)};
