@@ -1,6 +1,4 @@
-// The original approach against netscore on the same real Prometheus and the same data:
-//   BM_Collector_PerNodeQueries: one sum_over_time query per node, as the Go plugin's Score did
-//     for every node in one scheduling cycle (sequential, one keep-alive connection, parsed);
+// netscore's refresh on a real Prometheus:
 //   BM_Collector_Refresh: one netscore refresh (the batched query, parse, normalise, publish);
 //   BM_Collector_RefreshCost: what Prometheus spends evaluating a default refresh, and a refresh
 //     reading node-exporter's recording rules, against the seed's query batched over every node,
@@ -25,7 +23,6 @@
 #include "collector/pipeline/measure.h"
 #include "collector/pipeline/publisher.h"
 #include "collector/prometheus/query_builder.h"
-#include "collector/prometheus/response_parser.h"
 #include "common/clock.h"
 #include "common/config.h"
 #include "common/table/score_table_writer.h"
@@ -36,6 +33,7 @@
 
 namespace {
 
+using netscore::bench::both_directions;
 using netscore::bench::logged_eval_ms;
 using netscore::bench::median;
 using netscore::testing::PrometheusProcess;
@@ -99,48 +97,6 @@ netscore::Config bench_config(unsigned nodes, netscore::Environment extra = {}) 
   return netscore::load_config(netscore::Component::collector, {}, extra);
 }
 
-void BM_Collector_PerNodeQueries(benchmark::State& state) {
-  const auto nodes = static_cast<unsigned>(state.range(0));
-  const netscore::Config config = bench_config(nodes);
-  netscore::collector::PrometheusClient client({config.prometheus});
-  std::vector<std::string> queries;
-  for (const auto& n : netscore::testing::synth_nodes(nodes)) {
-    queries.push_back(netscore::collector::build_per_node_query(config.query, n.name));
-  }
-  for (auto _ : state) {
-    std::size_t answered = 0;
-    for (const auto& q : queries) {
-      const auto http = client.query(q, eval_time_ms());
-      const auto parsed =
-          netscore::collector::parse_vector_response(http.body, config.query.node_label);
-      answered += parsed.samples.size();
-    }
-    if (answered != nodes) state.SkipWithError("a per-node query did not answer");
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
-}
-
-void BM_Collector_Refresh(benchmark::State& state) {
-  const auto nodes = static_cast<unsigned>(state.range(0));
-  const netscore::Config config = bench_config(nodes);
-  const netscore::testing::ScratchTable shm("bench-collector");
-  {
-    netscore::ScoreTableWriter writer({.name = shm, .capacity = config.shm.capacity});
-    netscore::collector::PrometheusClient client({config.prometheus});
-    netscore::collector::Measurer measurer(config, client);
-    netscore::collector::Publisher publisher(
-        netscore::collector::Publisher::options(config, client.redacted_url()), writer);
-    const auto no_wait = [](std::chrono::milliseconds) { return true; };
-    for (auto _ : state) {
-      const auto measurement = measurer.measure(eval_time_ms(), no_wait);
-      publisher.publish(measurement);
-      if (!measurement.ok || measurement.samples.size() != nodes)
-        state.SkipWithError("refresh failed");
-    }
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
-}
-
 // One refresh path: its measurer and publisher, the whole refresh's time per round.
 struct RefreshPath {
   RefreshPath(const netscore::Config& config, const std::string& table_name)
@@ -169,6 +125,19 @@ struct RefreshPath {
   std::vector<double> refresh_ms{};
   std::uint64_t side_queries = 0;
 };
+
+void BM_Collector_Refresh(benchmark::State& state) {
+  const auto nodes = static_cast<unsigned>(state.range(0));
+  const netscore::Config config = bench_config(nodes);
+  const netscore::testing::ScratchTable shm("bench-collector");
+  {
+    RefreshPath path(config, shm);
+    for (auto _ : state) {
+      if (!path.refresh(eval_time_ms(), nodes)) state.SkipWithError("refresh failed");
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
+}
 
 // The default refresh, the one-query form it replaces and, on node-exporter's mixin rules, the
 // rules' refresh, against the seed
@@ -249,25 +218,17 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
   }
   const auto seed_ms = logged_eval_ms(prometheus.query_log(), seed);
   const auto one_query_ms = logged_eval_ms(prometheus.query_log(), one_query);
+  // The first refresh of each path asked its batch too: the rounds' are the last ones.
   const auto refresh_eval_ms = [&](const c::BuiltQuery& query) {
-    std::vector<double> ms = logged_eval_ms(prometheus.query_log(), query.promql);
-    if (query.transmit_promql.empty()) return ms;
-    const auto transmit_ms = logged_eval_ms(prometheus.query_log(), query.transmit_promql);
-    if (transmit_ms.size() != ms.size()) return std::vector<double>{};
-    for (std::size_t i = 0; i < ms.size(); ++i) ms[i] += transmit_ms[i];
-    return ms;
+    return both_directions(prometheus.query_log(), query.promql, query.transmit_promql, round);
   };
   const auto default_ms = refresh_eval_ms(default_path.measurer.query());
   const auto rules_ms = refresh_eval_ms(rules_path.measurer.query());
-  // The first refresh of each path asked its batch too; the rounds' are the last ones.
-  if (seed_ms.size() != round || one_query_ms.size() != round || default_ms.size() < round ||
-      rules_ms.size() < round) {
+  if (seed_ms.size() != round || one_query_ms.size() != round || default_ms.size() != round ||
+      rules_ms.size() != round) {
     state.SkipWithError("the query log does not hold every round's queries");
     return;
   }
-  const auto last = [&](const std::vector<double>& all) {
-    return std::vector<double>(all.end() - static_cast<std::ptrdiff_t>(round), all.end());
-  };
   const auto ratio = [&](const std::vector<double>& numerator) {
     std::vector<double> ratios;
     for (std::size_t r = 0; r < round; ++r) ratios.push_back(numerator[r] / seed_ms[r]);
@@ -276,10 +237,10 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
   state.counters["seed_ms"] = median(seed_ms);
   state.counters["one_query_ms"] = median(one_query_ms);
   state.counters["one_query/seed"] = ratio(one_query_ms);
-  state.counters["default_ms"] = median(last(default_ms));
-  state.counters["rules_ms"] = median(last(rules_ms));
-  state.counters["default/seed"] = ratio(last(default_ms));
-  state.counters["rules/seed"] = ratio(last(rules_ms));
+  state.counters["default_ms"] = median(default_ms);
+  state.counters["rules_ms"] = median(rules_ms);
+  state.counters["default/seed"] = ratio(default_ms);
+  state.counters["rules/seed"] = ratio(rules_ms);
   state.counters["default_refresh_ms"] = median(default_path.refresh_ms);
   state.counters["rules_refresh_ms"] = median(rules_path.refresh_ms);
   state.counters["first_side_queries"] = static_cast<double>(first_side_queries);
@@ -290,12 +251,6 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_Collector_RefreshCost)->Iterations(15)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Collector_PerNodeQueries)
-    ->Arg(100)
-    ->Arg(1000)
-    ->Arg(5000)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
 BENCHMARK(BM_Collector_Refresh)
     ->Arg(100)
     ->Arg(1000)

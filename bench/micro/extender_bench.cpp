@@ -23,15 +23,14 @@ namespace http = boost::beast::http;
 std::optional<netscore::testing::ScratchTable> g_shm;
 std::optional<netscore::TableAttachment> g_table;
 
-std::string body_for(std::int64_t n, bool names) {
-  return names ? netscore::bench::names_body(static_cast<std::size_t>(n))
-               : netscore::bench::nodes_body(static_cast<std::size_t>(n));
+std::string body_for(std::int64_t n) {
+  return netscore::bench::names_body(static_cast<std::size_t>(n));
 }
 
 // The floor: the same copy and the same in-situ, validating, iterative RapidJSON parse, with a
 // handler that does nothing.
-void parse_only(benchmark::State& state, bool names) {
-  const std::string body = body_for(state.range(0), names);
+void parse_only(benchmark::State& state) {
+  const std::string body = body_for(state.range(0));
   std::string buffer;
   for (auto _ : state) {
     buffer = body;
@@ -55,13 +54,12 @@ void evict_caches() {
   benchmark::ClobberMemory();
 }
 
-void handle(benchmark::State& state, bool names, netscore::Normalisation mode,
-            std::string_view target, bool record = false, bool cold = false) {
-  const std::string body = body_for(state.range(0), names);
+void handle(benchmark::State& state, std::string_view target, bool record = false,
+            bool cold = false) {
+  const std::string body = body_for(state.range(0));
   netscore::Config config;
   config.shm.name = g_shm->str();
   config.max_age = {std::chrono::hours(1), "1h"};
-  config.extender.normalisation = mode;
   config.extender.neutral_score = 5;
   // The defaults of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES, or off.
   netscore::extender::SharedState shared(1, record ? 4096 : 0, 32768);
@@ -84,25 +82,22 @@ void handle(benchmark::State& state, bool names, netscore::Normalisation mode,
 }
 
 void BM_Extender_ParseOnly_NodeNames(benchmark::State& s) {
-  parse_only(s, true);
+  parse_only(s);
 }
 void BM_Extender_Prioritize_NodeNames_Request(benchmark::State& s) {
-  handle(s, true, netscore::Normalisation::request, "/prioritize");
-}
-void BM_Extender_Prioritize_NodeNames_Cluster(benchmark::State& s) {
-  handle(s, true, netscore::Normalisation::cluster, "/prioritize");
+  handle(s, "/prioritize");
 }
 void BM_Extender_Filter_NodeNames(benchmark::State& s) {
-  handle(s, true, netscore::Normalisation::request, "/filter");
+  handle(s, "/filter");
 }
 void BM_Extender_Prioritize_NodeNames_Request_Recorded(benchmark::State& s) {
-  handle(s, true, netscore::Normalisation::request, "/prioritize", true);
+  handle(s, "/prioritize", true);
 }
 void BM_Extender_Prioritize_NodeNames_Request_Recorded_Cold(benchmark::State& s) {
-  handle(s, true, netscore::Normalisation::request, "/prioritize", true, true);
+  handle(s, "/prioritize", true, true);
 }
 void BM_Extender_Filter_NodeNames_Recorded(benchmark::State& s) {
-  handle(s, true, netscore::Normalisation::request, "/filter", true);
+  handle(s, "/filter", true);
 }
 // The recording step alone: one decision of N ~30-byte node names into a default-size log.
 void BM_Extender_DecisionLog_Record(benchmark::State& state) {
@@ -124,32 +119,15 @@ void BM_Extender_DecisionLog_Record(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-void BM_Extender_ParseOnly_Nodes(benchmark::State& s) {
-  parse_only(s, false);
-}
-void BM_Extender_Prioritize_Nodes_Request(benchmark::State& s) {
-  handle(s, false, netscore::Normalisation::request, "/prioritize");
-}
-void BM_Extender_Prioritize_Nodes_Cluster(benchmark::State& s) {
-  handle(s, false, netscore::Normalisation::cluster, "/prioritize");
-}
-void BM_Extender_Filter_Nodes(benchmark::State& s) {
-  handle(s, false, netscore::Normalisation::request, "/filter");
-}
 
 #define NODE_COUNTS ->Arg(100)->Arg(500)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)
 BENCHMARK(BM_Extender_ParseOnly_NodeNames) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request) NODE_COUNTS;
-BENCHMARK(BM_Extender_Prioritize_NodeNames_Cluster) NODE_COUNTS;
 BENCHMARK(BM_Extender_Filter_NodeNames) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request_Recorded) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request_Recorded_Cold) NODE_COUNTS;
 BENCHMARK(BM_Extender_Filter_NodeNames_Recorded) NODE_COUNTS;
 BENCHMARK(BM_Extender_DecisionLog_Record) NODE_COUNTS;
-BENCHMARK(BM_Extender_ParseOnly_Nodes) NODE_COUNTS;
-BENCHMARK(BM_Extender_Prioritize_Nodes_Request) NODE_COUNTS;
-BENCHMARK(BM_Extender_Prioritize_Nodes_Cluster) NODE_COUNTS;
-BENCHMARK(BM_Extender_Filter_Nodes) NODE_COUNTS;
 
 }  // namespace
 

@@ -35,7 +35,7 @@
 
 namespace {
 
-using netscore::bench::logged_eval_ms;
+using netscore::bench::both_directions;
 using netscore::bench::median;
 using netscore::testing::PrometheusProcess;
 
@@ -130,18 +130,6 @@ PrometheusProcess& prometheus() {
     std::filesystem::remove_all(dir);
   }
   return *g_prometheus;
-}
-
-// Both directions' logged evaluation times summed, the last `rounds` of them.
-std::vector<double> both_directions(const std::string& log, const std::string& receive,
-                                    const std::string& transmit, std::size_t rounds) {
-  std::vector<double> rx = logged_eval_ms(log, receive);
-  const std::vector<double> tx = logged_eval_ms(log, transmit);
-  if (rx.size() < rounds || tx.size() < rounds) return {};
-  std::vector<double> out;
-  for (std::size_t i = 0; i < rounds; ++i)
-    out.push_back(rx[rx.size() - rounds + i] + tx[tx.size() - rounds + i]);
-  return out;
 }
 
 void BM_PodTraffic_ReadCost(benchmark::State& state) {

@@ -29,6 +29,20 @@ inline std::vector<double> logged_eval_ms(const std::string& log_file, const std
   return out;
 }
 
+// Both directions' logged evaluation times summed, the last `rounds` of them (a query without a
+// transmit half alone); empty when the log holds fewer.
+inline std::vector<double> both_directions(const std::string& log, const std::string& receive,
+                                           const std::string& transmit, std::size_t rounds) {
+  std::vector<double> rx = logged_eval_ms(log, receive);
+  const std::vector<double> tx =
+      transmit.empty() ? std::vector<double>(rx.size()) : logged_eval_ms(log, transmit);
+  if (rx.size() < rounds || tx.size() < rounds) return {};
+  std::vector<double> out;
+  for (std::size_t i = 0; i < rounds; ++i)
+    out.push_back(rx[rx.size() - rounds + i] + tx[tx.size() - rounds + i]);
+  return out;
+}
+
 inline double median(std::vector<double> values) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());

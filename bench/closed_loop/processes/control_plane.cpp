@@ -20,6 +20,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <rapidjson/document.h>
+#include <rapidjson/pointer.h>
 
 #include "bench/closed_loop/processes/control_plane_files.h"
 #include "bench/closed_loop/processes/kube_objects_json.h"
@@ -91,13 +93,58 @@ std::size_t append_to(char* data, std::size_t size, std::size_t count, void* out
 }
 
 void expect_created(const testing::HttpReply& reply, const std::string& what) {
-  if (reply.status != 201) {
-    throw std::runtime_error(
-        fmt::format("creating {}: http status {}: {}", what, reply.status, reply.body));
-  }
+  if (auto error = unexpected_status(reply, 201, "creating " + what); !error.empty())
+    throw std::runtime_error(error);
 }
 
 }  // namespace
+
+std::string unexpected_status(const testing::HttpReply& reply, long status,
+                              const std::string& what) {
+  if (reply.status == status) return {};
+  return fmt::format("{}: http status {}: {}", what, reply.status, reply.body.substr(0, 500));
+}
+
+std::string register_node(const KubeApi& api, const std::string& name, std::int64_t now_s) {
+  std::string error = unexpected_status(api.post("/api/v1/nodes", kube_json::node(name)), 201,
+                                        "creating node " + name);
+  if (error.empty()) {
+    error = unexpected_status(
+        api.patch("/api/v1/nodes/" + name + "/status", kube_json::node_ready_status(now_s)), 200,
+        "node " + name + " status");
+  }
+  if (error.empty()) {
+    error = unexpected_status(api.patch("/api/v1/nodes/" + name, kube_json::node_untainted()), 200,
+                              "node " + name + " taints");
+  }
+  return error;
+}
+
+std::string create_namespace(const KubeApi& api, const std::string& ns) {
+  if (ns != "default") {
+    auto error = unexpected_status(api.post("/api/v1/namespaces", kube_json::namespace_object(ns)),
+                                   201, "creating namespace " + ns);
+    if (!error.empty()) return error;
+  }
+  return unexpected_status(api.post("/api/v1/namespaces/" + ns + "/serviceaccounts",
+                                    kube_json::service_account("default")),
+                           201, "creating the default ServiceAccount of " + ns);
+}
+
+std::string create_owner(const KubeApi& api, const Trace& trace, const PodSpec& pod,
+                         unsigned replicas, std::string& uid) {
+  const std::string what =
+      fmt::format("creating {} {}", kube_json::owner_type(pod.owner_kind).kind, pod.replicaset);
+  const auto reply = api.post(kube_json::owner_collection(pod.owner_kind, pod.ns),
+                              kube_json::owner(trace, pod, replicas));
+  if (auto error = unexpected_status(reply, 201, what); !error.empty()) return error;
+  rapidjson::Document created;
+  created.Parse(reply.body.c_str());
+  const rapidjson::Value* value = rapidjson::Pointer("/metadata/uid").Get(created);
+  if (value == nullptr || !value->IsString()) return what + ": no uid in the answer";
+  uid = value->GetString();
+  return {};
+}
 
 KubeApi::KubeApi(std::string url, std::string ca_file, std::string token)
     : url_(std::move(url)),

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "bench/closed_loop/workload/workload.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/http_client.h"
 
@@ -45,6 +46,22 @@ class KubeApi {
   std::string ca_file_;
   std::string authorization_;
 };
+
+// What the harness does in place of the controllers and kubelets it does not run. Each returns an
+// error text, empty on success, so that worker threads can report it.
+// A node registered as a kubelet registers it (Ready since `now_s`), its not-ready taint lifted as
+// the node lifecycle controller would.
+std::string register_node(const KubeApi& api, const std::string& name, std::int64_t now_s);
+// Namespace `ns` (unless "default") and its default ServiceAccount, which the ServiceAccount
+// admission plugin requires of a pod's namespace and kube-controller-manager would have created.
+std::string create_namespace(const KubeApi& api, const std::string& ns);
+// The owner of trace pod `pod` with `replicas` pods (kube_json::owner), its UID written to `uid`.
+std::string create_owner(const KubeApi& api, const Trace& trace, const PodSpec& pod,
+                         unsigned replicas, std::string& uid);
+// "what: http status N: <the body's start>" when the reply's status is not `status`; empty if it
+// is.
+std::string unexpected_status(const testing::HttpReply& reply, long status,
+                              const std::string& what);
 
 class ControlPlane {
  public:

@@ -86,21 +86,6 @@ void drop_block(std::vector<std::string>& lines, std::string_view key) {
   lines = std::move(kept);
 }
 
-// Drops the top-level `extenders:` key and everything indented under it.
-void drop_extenders(std::vector<std::string>& lines) {
-  std::vector<std::string> kept;
-  bool inside = false;
-  for (auto& line : lines) {
-    if (line.starts_with("extenders:")) {
-      inside = true;
-      continue;
-    }
-    if (inside && !blank_or_comment(line) && indent(line) == 0) inside = false;
-    if (!inside) kept.push_back(std::move(line));
-  }
-  lines = std::move(kept);
-}
-
 std::string yaml_quoted(std::string_view text) {
   return fmt::format("\"{}\"", text);
 }
@@ -168,7 +153,7 @@ std::string scheduler_config(std::string_view shipped, const SchedulerConfigEdit
   set_value(lines, "kubeconfig", edits.kubeconfig);
   set_value(lines, "leaderElect", "false");
   if (!edits.extender_url) {
-    drop_extenders(lines);
+    drop_block(lines, "extenders");
     return join_lines(lines);
   }
   require_loopback(*edits.extender_url);

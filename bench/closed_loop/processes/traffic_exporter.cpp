@@ -7,11 +7,9 @@
 #include <csignal>
 #include <cmath>
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -24,7 +24,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <rapidjson/document.h>
 
 #include "bench/closed_loop/processes/control_plane.h"
 #include "bench/closed_loop/processes/control_plane_files.h"
@@ -47,15 +46,12 @@ constexpr std::string_view kHarnessScheduler = "netscore-closed-loop-harness";
 constexpr std::int64_t kInitialAge_s = 7200;
 constexpr auto kWatchCatchUp = 60s;
 
-std::int64_t now_s() {
-  return static_cast<std::int64_t>(std::time(nullptr));
+void check(const std::string& error) {
+  if (!error.empty()) throw std::runtime_error(error);
 }
 
-void expect_status(const testing::HttpReply& reply, long status, const std::string& what) {
-  if (reply.status != status) {
-    throw std::runtime_error(
-        fmt::format("{}: http status {}: {}", what, reply.status, reply.body.substr(0, 500)));
-  }
+std::int64_t now_s() {
+  return static_cast<std::int64_t>(std::time(nullptr));
 }
 
 // The loop's creations, deletions and bindings, sent in order by one thread of their own: a burst
@@ -337,34 +333,14 @@ class KubeCluster final : public RealtimeCluster {
     return {spec.owner_kind, spec.ns, spec.replicaset};
   }
 
-  // As a kubelet registers its node and the node lifecycle controller then lifts the not-ready
-  // taint.
   void create_nodes() {
-    for (const auto& name : trace_.node_names) {
-      expect_status(api_.post("/api/v1/nodes", kube_json::node(name)), 201,
-                    "creating node " + name);
-      expect_status(
-          api_.patch("/api/v1/nodes/" + name + "/status", kube_json::node_ready_status(now_s())),
-          200, "node " + name + " status");
-      expect_status(api_.patch("/api/v1/nodes/" + name, kube_json::node_untainted()), 200,
-                    "node " + name + " taints");
-    }
+    for (const auto& name : trace_.node_names) check(register_node(api_, name, now_s()));
   }
 
-  // The ServiceAccount admission plugin refuses pods whose namespace has no default account, which
-  // kube-controller-manager would have created.
   void create_namespaces() {
     std::set<std::string> namespaces;
     for (const auto& pod : trace_.pods) namespaces.insert(pod.ns);
-    for (const auto& ns : namespaces) {
-      if (ns != "default") {
-        expect_status(api_.post("/api/v1/namespaces", kube_json::namespace_object(ns)), 201,
-                      "creating namespace " + ns);
-      }
-      expect_status(api_.post("/api/v1/namespaces/" + ns + "/serviceaccounts",
-                              kube_json::service_account("default")),
-                    201, "creating the default ServiceAccount of " + ns);
-    }
+    for (const auto& ns : namespaces) check(create_namespace(api_, ns));
   }
 
   void create_owners() {
@@ -376,18 +352,8 @@ class KubeCluster final : public RealtimeCluster {
       ++it->second.second;
     }
     for (const auto& [owner, first_and_count] : owners) {
-      const PodSpec& spec = trace_.pods[first_and_count.first];
-      const std::string what = fmt::format(
-          "creating {} {}", kube_json::owner_type(spec.owner_kind).kind, spec.replicaset);
-      const auto reply = api_.post(kube_json::owner_collection(spec.owner_kind, spec.ns),
-                                   kube_json::owner(trace_, spec, first_and_count.second));
-      expect_status(reply, 201, what);
-      rapidjson::Document created;
-      created.Parse(reply.body.c_str());
-      if (!created.IsObject() || !created.HasMember("metadata") ||
-          !created["metadata"].HasMember("uid") || !created["metadata"]["uid"].IsString())
-        throw std::runtime_error(what + ": no uid in the answer");
-      owner_uid_[owner] = created["metadata"]["uid"].GetString();
+      check(create_owner(api_, trace_, trace_.pods[first_and_count.first], first_and_count.second,
+                         owner_uid_[owner]));
     }
   }
 

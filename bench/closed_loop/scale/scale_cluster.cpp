@@ -16,8 +16,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <rapidjson/document.h>
-#include <rapidjson/pointer.h>
 
 #include "bench/closed_loop/processes/control_plane.h"
 #include "bench/closed_loop/processes/control_plane_files.h"
@@ -52,11 +50,6 @@ void parallel(std::size_t count, unsigned threads,
   if (!first_error.empty()) throw std::runtime_error(first_error);
 }
 
-std::string expect(const testing::HttpReply& reply, long status, const std::string& what) {
-  if (reply.status == status) return {};
-  return fmt::format("{}: http status {}: {}", what, reply.status, reply.body.substr(0, 300));
-}
-
 std::int64_t now_s() {
   return static_cast<std::int64_t>(std::time(nullptr));
 }
@@ -71,34 +64,10 @@ ScaleCluster::ScaleCluster(ScaleClusterOptions options)
     : options_(std::move(options)),
       control_plane_(options_.kube_bin, read_file(options_.deploy_dir + "/base/rbac.yaml")),
       api_(control_plane_.admin()) {
-  // As a kubelet registers its node and the node lifecycle controller then lifts the not-ready
-  // taint.
-  parallel(options_.nodes.size(), options_.threads, [&](std::size_t n) {
-    const std::string& name = options_.nodes[n];
-    std::string error =
-        expect(api_.post("/api/v1/nodes", kube_json::node(name)), 201, "creating node " + name);
-    if (error.empty()) {
-      error = expect(
-          api_.patch("/api/v1/nodes/" + name + "/status", kube_json::node_ready_status(now_s())),
-          200, "node " + name + " status");
-    }
-    if (error.empty()) {
-      error = expect(api_.patch("/api/v1/nodes/" + name, kube_json::node_untainted()), 200,
-                     "node " + name + " taints");
-    }
-    return error;
-  });
-  // The ServiceAccount admission plugin refuses pods whose namespace has no default account,
-  // which kube-controller-manager would have created.
-  std::string error =
-      expect(api_.post("/api/v1/namespaces", kube_json::namespace_object(kNamespace)), 201,
-             "creating the namespace");
-  if (error.empty()) {
-    error = expect(api_.post(fmt::format("/api/v1/namespaces/{}/serviceaccounts", kNamespace),
-                             kube_json::service_account("default")),
-                   201, "creating the default ServiceAccount");
-  }
-  if (!error.empty()) throw std::runtime_error(error);
+  parallel(options_.nodes.size(), options_.threads,
+           [&](std::size_t n) { return register_node(api_, options_.nodes[n], now_s()); });
+  if (auto error = create_namespace(api_, kNamespace); !error.empty())
+    throw std::runtime_error(error);
 }
 
 Environment ScaleCluster::collector_env() const {
@@ -154,23 +123,13 @@ void ScaleCluster::create_backlog(unsigned pods, double replicaset_share, unsign
   std::vector<std::string> uids(sets);
   parallel(sets, options_.threads, [&](std::size_t s) {
     const PodSpec& first = trace_.pods[s * per_replicaset];
-    const unsigned replicas = std::min(per_replicaset, owned - first.id);
-    const auto reply = api_.post(kube_json::owner_collection(OwnerKind::replicaset, kNamespace),
-                                 kube_json::owner(trace_, first, replicas));
-    std::string error = expect(reply, 201, "creating ReplicaSet " + first.replicaset);
-    if (!error.empty()) return error;
-    rapidjson::Document created;
-    created.Parse(reply.body.c_str());
-    const rapidjson::Value* uid = rapidjson::Pointer("/metadata/uid").Get(created);
-    if (uid == nullptr || !uid->IsString()) return "ReplicaSet " + first.replicaset + ": no uid";
-    uids[s] = uid->GetString();
-    return std::string();
+    return create_owner(api_, trace_, first, std::min(per_replicaset, owned - first.id), uids[s]);
   });
   parallel(pods, options_.threads, [&](std::size_t p) {
     const PodSpec& spec = trace_.pods[p];
     const std::string uid = p < owned ? uids[p / per_replicaset] : std::string();
-    return expect(api_.post(pods_path(), pod_body(spec, uid, {})), 201,
-                  "creating pod " + spec.name);
+    return unexpected_status(api_.post(pods_path(), pod_body(spec, uid, {})), 201,
+                             "creating pod " + spec.name);
   });
 }
 
@@ -182,7 +141,7 @@ void ScaleCluster::create_bound(unsigned pods) {
                                              .node = options_.nodes[p % options_.nodes.size()],
                                              .labels = {{"app", fmt::format("bound-{}", p % 50)}},
                                              .scheduler_name = "default-scheduler"});
-    return expect(api_.post(pods_path(), body), 201, "creating pod " + name);
+    return unexpected_status(api_.post(pods_path(), body), 201, "creating pod " + name);
   });
 }
 

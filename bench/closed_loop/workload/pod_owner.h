@@ -49,17 +49,4 @@ inline std::string workload_key(const PodSpec& pod, const Trace& trace) {
                                 project.empty() ? trace.deployments[pod.deployment].name : project);
 }
 
-// Whether the extender keys the pod's burst by its app.kubernetes.io/name label: a pod without a
-// controlling owner that carries it (a project's labelled runner).
-inline bool by_project_label(const PodSpec& pod, const Trace& trace) {
-  return pod.owner_kind == OwnerKind::none && !project_label(pod, trace).empty();
-}
-
-// Who a pod's burst siblings are as the extender reads them from the pod: its controlling owner's
-// uid, else its workload by label ("namespace/label/<project>") when by_project_label, else no one.
-inline std::string sibling_key(const PodSpec& pod, const Trace& trace) {
-  if (by_project_label(pod, trace)) return workload_key(pod, trace);
-  return owner_uid(pod);
-}
-
 }  // namespace netscore::sim

@@ -10,9 +10,10 @@
 
 #include "bench/closed_loop/workload/workload.h"
 
-// The generator's two halves and what passes between them: workload.cpp lives every workload
-// through and yields raw pods and bursts; workload_assembly.cpp renumbers, names and orders them
-// into a Trace. Both draw from seeded streams, so each half's draws leave the other's as they were.
+// The generator's two halves and what passes between them: workload_generator.cpp lives every
+// workload through and yields raw pods and bursts; workload_assembly.cpp renumbers, names and
+// orders them into a Trace. Both draw from seeded streams, so each half's draws leave the other's
+// as they were.
 namespace netscore::sim::raw {
 
 // Hand-written distributions over mt19937_64, whose output the standard fixes: the same trace
