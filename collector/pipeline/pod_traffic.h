@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "collector/kube/cluster_state.h"
+#include "collector/pipeline/pod_rates.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/prometheus_api.h"
 #include "common/clock.h"
 #include "common/config.h"
@@ -22,14 +24,6 @@ namespace netscore::collector {
 
 inline constexpr std::string_view kPodReceiveMetric = "container_network_receive_bytes_total";
 inline constexpr std::string_view kPodTransmitMetric = "container_network_transmit_bytes_total";
-
-// A pod's bytes/s over the window; a direction the answer had no series of is not valid.
-struct PodRates {
-  double receive = 0;
-  double transmit = 0;
-  bool receive_valid = false;
-  bool transmit_valid = false;
-};
 
 // The traffic per pod as last read: a value, handed to the publisher with each measurement.
 struct PodTraffic {
@@ -64,8 +58,6 @@ struct PodTrafficJoin {
   std::uint32_t unmatched = 0;
 };
 PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& state);
-
-struct RecentPodTraffic;  // recent_pod_traffic.h
 
 // How a read turns a pod's counter samples into bytes/s: rate() over the range (the read of every
 // pod, over the window), or deriv(), their slope (the recent reads: a pod that ran for part of the
