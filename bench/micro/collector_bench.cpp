@@ -134,7 +134,7 @@ void BM_Collector_Refresh(benchmark::State& state) {
     for (auto _ : state) {
       const auto measurement = measurer.measure(eval_time_ms(), no_wait);
       publisher.publish(measurement);
-      if (!measurement.ok || measurement.samples.size() != nodes)
+      if (!measurement.ok || measurement.nodes.samples.size() != nodes)
         state.SkipWithError("refresh failed");
     }
   }
@@ -158,8 +158,8 @@ struct RefreshPath {
     refresh_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
-    side_queries += m.side_queries;
-    return m.ok && m.samples.size() == nodes;
+    side_queries += m.plan.asked_apart;
+    return m.ok && m.nodes.samples.size() == nodes;
   }
 
   netscore::ScoreTableWriter writer;

@@ -141,6 +141,10 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PodTrafficSource& so
     }
     traffic_ = std::make_shared<const PodTraffic>(std::move(next));
   }
+  if (cluster_ != nullptr && traffic_->eval_time_ms != joined_eval_ms_) {
+    joined_eval_ms_ = traffic_->eval_time_ms;
+    watched_ = static_cast<std::uint32_t>(join_watched_pods(*traffic_, *cluster_).pods.size());
+  }
   if (traffic_->in_use && cluster_ != nullptr && !source.aborted()) {
     const std::int64_t started_ms = clock_();
     read_recent(source, eval_time_ms);
@@ -149,6 +153,15 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PodTrafficSource& so
     last_costs_.recent_ms = static_cast<double>(took_ms);
   }
   return traffic_;
+}
+
+PodTrafficReads PodTrafficReader::reads() const {
+  return {.every_pod = traffic_,
+          .recent = cluster_ != nullptr ? recent_ : nullptr,
+          .interval_ms = interval_ms_,
+          .costs = last_costs_,
+          .state = pod_traffic_state(*traffic_),
+          .watched = watched_};
 }
 
 void PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_ms,

@@ -117,6 +117,24 @@ inline constexpr std::int64_t kLongestFullReadIntervalMs = 3'600'000;
 // quarters of the node read, full / n <= node / 4.
 std::int64_t full_read_refreshes(const ReadCosts& costs, std::int64_t max_refreshes);
 
+// What the reads of the traffic per pod hand each measurement, as they stand after its refresh.
+struct PodTrafficReads {
+  // The traffic per pod as last read, at its own cadence (pod_traffic_interval()): null
+  // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
+  std::shared_ptr<const PodTraffic> every_pod{};
+  // The recent pods' traffic, read every refresh (recent_pod_traffic.h): null when
+  // NETSCORE_POD_TRAFFIC is off or no pods are watched.
+  std::shared_ptr<const RecentPodTraffic> recent{};
+  // The time between reads of every pod now (auto adapts it), and what the reads it
+  // weighs took as last measured; 0 when off.
+  std::int64_t interval_ms = 0;
+  ReadCosts costs{};
+  shm::PodTrafficState state = shm::PodTrafficState::off;  // pod_traffic_state(*every_pod)
+  // The pods of the read of every pod that are watched pods (join_watched_pods), joined once per
+  // read, so pods watched since are joined at the next; 0 without watched pods.
+  std::uint32_t watched = 0;
+};
+
 // Asks what is due and keeps the last traffic read. Not thread-safe: the measuring thread owns
 // it; what it hands out is immutable.
 class PodTrafficReader {
@@ -144,6 +162,8 @@ class PodTrafficReader {
   const std::shared_ptr<const PodTraffic>& traffic() const { return traffic_; }
   // The recent pods' traffic as it stands; never null.
   const std::shared_ptr<const RecentPodTraffic>& recent() const { return recent_; }
+  // Everything read as it stands, for a measurement; the recent pods' only with watched pods.
+  PodTrafficReads reads() const;
   const Counts& counts() const { return counts_; }
   // The time between reads of every pod now: the configured one, or auto's last choice.
   std::int64_t interval_ms() const { return interval_ms_; }
@@ -175,6 +195,8 @@ class PodTrafficReader {
   std::int64_t recent_ms_total_ = 0;
   std::int64_t refreshes_ = 0;
   ReadCosts last_costs_{};
+  std::int64_t joined_eval_ms_ = 0;  // of the read of every pod last joined to the watched pods
+  std::uint32_t watched_ = 0;
 };
 
 }  // namespace netscore::collector

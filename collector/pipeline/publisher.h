@@ -97,7 +97,7 @@ class Publisher {
   void run(std::stop_token stop);
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
-  void record_pod_traffic(const PodTraffic& traffic);
+  void record_pod_traffic(const PodTrafficReads& reads);
   // Hands a new read of the traffic per pod, of every pod or of the recent ones, to the ledger,
   // which prices the pods it measured.
   void measure_pods(const PodTraffic& traffic, const RecentPodTraffic* recent);
@@ -135,10 +135,7 @@ class Publisher {
   std::int64_t next_decay_mono_ns_ = 0;  // on options_.clocks
   std::uint64_t publishes_ = 0;
   std::string logged_rejected_{};
-  std::string logged_plan_{};  // the query path last logged
-  // The traffic per pod of the latest read joined to the watched pods (with a cluster), for the
-  // pricing to come; joined once per read, so pods watched since are joined at the next.
-  PodTrafficJoin pod_traffic_join_{};
+  std::string logged_plan_{};                 // the query path last logged
   std::int64_t measured_pods_eval_ms_ = 0;    // of the read last handed to the ledger
   std::int64_t measured_recent_eval_ms_ = 0;  // of the recent read last handed to it
   PlacementRecords placement_records_{};      // the table's recent placements, for /explain

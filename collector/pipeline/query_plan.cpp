@@ -185,4 +185,12 @@ std::string QueryPlan::describe() const {
   return text;
 }
 
+PlanReport QueryPlan::report(std::uint64_t asked_before) const {
+  return {.path = describe(),
+          .asked_apart = static_cast<std::uint32_t>(counts_.total() - asked_before),
+          .asked_apart_total = counts_.total(),
+          .failed_total = counts_.failed,
+          .speeds_eval_time_ms = speeds_eval_ms_};
+}
+
 }  // namespace netscore::collector

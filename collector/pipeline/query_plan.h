@@ -24,6 +24,16 @@
 // thread owns it.
 namespace netscore::collector {
 
+// How the refresh's query read Prometheus, the requests asked off it in one measurement and since
+// start, and when the link speeds used were asked: what a measurement reports of the plan.
+struct PlanReport {
+  std::string path{};                    // QueryPlan::describe()
+  std::uint32_t asked_apart = 0;         // in this measurement
+  std::uint64_t asked_apart_total = 0;   // since start
+  std::uint64_t failed_total = 0;        // of those, without a usable answer
+  std::int64_t speeds_eval_time_ms = 0;  // Unix ms; 0: none
+};
+
 class QueryPlan {
  public:
   // Requests made off the refresh's query, since start.
@@ -54,6 +64,8 @@ class QueryPlan {
   std::int64_t speeds_eval_time_ms() const { return speeds_eval_ms_; }
   // One line: the node label and how it was found, per series or summed, rules or counters.
   std::string describe() const;
+  // The plan as it stands, with the requests asked apart since the total was `asked_before`.
+  PlanReport report(std::uint64_t asked_before) const;
 
  private:
   struct Speed {

@@ -256,6 +256,27 @@ TEST_F(RecentPodTrafficReadTest, APodTheFullReadPricesIsNoLongerRecent) {
   EXPECT_EQ(r.counts().recent_reads, 1U);
 }
 
+// What a measurement carries: the state, and the watched pods of each read of every pod, joined
+// once per read (the host-network pod and the unwatched exporter are not among them).
+TEST_F(RecentPodTrafficReadTest, TheReadsCarryTheStateAndTheWatchedPodsJoinedOncePerRead) {
+  EXPECT_EQ(reader().reads().state, shm::PodTrafficState::unchecked);
+  EXPECT_EQ(reader().reads().recent, nullptr) << "without watched pods, no recent read";
+  PodTrafficReader r = recent_reader();
+  r.refresh(api_, kPodEvalMs);
+  PodTrafficReads reads = r.reads();
+  EXPECT_EQ(reads.state, shm::PodTrafficState::in_use);
+  EXPECT_EQ(reads.every_pod, r.traffic());
+  EXPECT_EQ(reads.recent, r.recent());
+  EXPECT_EQ(reads.watched, 1U);
+  cluster_.upsert_pod({.uid = "e", .node = "n2", .name = "kube-system/exporter"}, kPodEvalMs);
+  now_ms_ = 15'000;
+  r.refresh(api_, kPodEvalMs + 15'000);
+  EXPECT_EQ(r.reads().watched, 1U) << "no read of every pod since: the same join";
+  now_ms_ = r.interval_ms();
+  r.refresh(api_, kPodEvalMs + r.interval_ms());
+  EXPECT_EQ(r.reads().watched, 2U);
+}
+
 TEST_F(RecentPodTrafficReadTest, AFailedRecentReadKeepsWhatWasReadAndFailsNothingElse) {
   PodTrafficReader r = recent_reader();
   bind_web9_after_the_full_read(r);
