@@ -44,13 +44,20 @@ std::optional<ParsedVector> Measurer::ask_batch(std::int64_t eval_time_ms, const
   return parse_batch_response(*receive.value, *transmit.value, batch);
 }
 
+Measurer::RefreshPlan Measurer::plan_refresh() const {
+  RefreshPlan plan{.side = plan_.due(), .rebalance = rebalance_query_.has_value()};
+  if (pod_traffic_) plan.pods = pod_traffic_->due();
+  return plan;
+}
+
 Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait) {
   Measurement m;
   m.eval_time_ms = eval_time_ms;
   m.timing.started_wall_ms = wall_now_ms();
   const std::int64_t started_ns = mono_now_ns();
   const std::uint64_t side_before = plan_.counts().total();
-  plan_.prepare(api_, eval_time_ms);
+  const RefreshPlan plan = plan_refresh();
+  plan_.prepare(plan.side, api_, eval_time_ms);
   std::string failure;
   const std::int64_t asked_ms = options_.clock();
   std::optional<ParsedVector> parsed = ask_batch(eval_time_ms, wait, m, failure);
@@ -68,26 +75,31 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
   m.nodes.queried = parsed.has_value();
   if (m.nodes.queried) {
     parse(std::move(*parsed), m);
-    if (m.error.empty()) m.error = plan_.attach_speeds(m.nodes.samples, api_, eval_time_ms);
+    if (m.error.empty())
+      m.error = plan_.attach_speeds(plan.side, m.nodes.samples, api_, eval_time_ms);
   } else {
     m.error = std::move(failure);
   }
   m.ok = m.error.empty();
   m.plan = plan_.report(side_before);
-  // Its own cadence and its own failures: a pod read that fails never fails the node figures.
-  // Asked only of a Prometheus that answered, so that one down costs no more timeouts.
-  if (pod_traffic_) {
-    if (m.nodes.queried && !client_.aborted())
-      pod_traffic_->refresh(api_, eval_time_ms, node_read_ms);
-    m.pod_traffic = pod_traffic_->reads();
-  }
-  if (rebalance_query_ && m.ok && !client_.aborted())
-    m.rebalance = read_rebalance_utilisation(eval_time_ms, m.nodes.samples);
+  read_sides(plan, node_read_ms, m);
   if (m.nodes.answered) diagnose_if_due(m);
   m.timing.finished_wall_ms = wall_now_ms();
   m.timing.finished_mono_ns = mono_now_ns();
   m.timing.duration_us = (m.timing.finished_mono_ns - started_ns) / 1000;
   return m;
+}
+
+void Measurer::read_sides(const RefreshPlan& plan, std::int64_t node_read_ms, Measurement& m) {
+  // The pods' own cadence: asked only of a Prometheus that answered, so that one down costs no
+  // more timeouts.
+  if (plan.pods) {
+    if (m.nodes.queried && !client_.aborted())
+      pod_traffic_->refresh(api_, m.eval_time_ms, node_read_ms, plan.pods);
+    m.pod_traffic = pod_traffic_->reads();
+  }
+  if (plan.rebalance && m.ok && !client_.aborted())
+    m.rebalance = read_rebalance_utilisation(m.eval_time_ms, m.nodes.samples);
 }
 
 void Measurer::parse(ParsedVector parsed, Measurement& m) const {

@@ -81,8 +81,10 @@ struct Measurement {
 };
 
 // Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the
-// answer and keeps what names a node. What rarely changes is asked apart, when due (QueryPlan). Not
-// thread-safe: one thread owns it; PrometheusClient::abort() may stop it from any thread.
+// answer and keeps what names a node. What rarely changes is asked apart, when due: which requests
+// a refresh makes is decided once at its start (RefreshPlan), and the side reads add their
+// findings to the measurement without reaching back into it. Not thread-safe: one thread owns it;
+// PrometheusClient::abort() may stop it from any thread.
 class Measurer {
  public:
   using BackoffWait = PrometheusApi::BackoffWait;
@@ -120,11 +122,21 @@ class Measurer {
   }
 
  private:
+  // Which requests this refresh makes beyond its own query, decided once at its start.
+  struct RefreshPlan {
+    QueryPlan::Due side{};
+    std::optional<PodTrafficReader::Due> pods{};  // with NETSCORE_POD_TRAFFIC
+    bool rebalance = false;  // with NETSCORE_REBALANCE_LABEL, after a read that succeeded
+  };
+
+  RefreshPlan plan_refresh() const;
   // The refresh's requests, one after another so that Prometheus evaluates one at a time, and
   // their answers parsed; nullopt, with the failed request's error in `failure`, when one failed.
   std::optional<ParsedVector> ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
                                         Measurement& m, std::string& failure);
   void parse(ParsedVector parsed, Measurement& m) const;
+  // The reads beside the node figures, each with its own failures: none fails the measurement.
+  void read_sides(const RefreshPlan& plan, std::int64_t node_read_ms, Measurement& m);
   void diagnose_if_due(Measurement& m);
   // One attempt, asked again at the next refresh when it fails; `samples`: the nodes measured.
   RebalanceRead read_rebalance_utilisation(std::int64_t eval_time_ms,

@@ -114,27 +114,33 @@ PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
       RecentPodTraffic{.range_ms = recent_range_.value.count()});
 }
 
+PodTrafficReader::Due PodTrafficReader::due() const {
+  const std::int64_t now_ms = clock_();
+  return {.detection = now_ms >= next_detection_ms_, .read = now_ms >= next_read_ms_};
+}
+
 std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
                                                             std::int64_t eval_time_ms,
-                                                            std::int64_t node_read_ms) {
+                                                            std::int64_t node_read_ms,
+                                                            std::optional<Due> due) {
   PrometheusPodTraffic source(api);
-  return refresh(source, eval_time_ms, node_read_ms);
+  return refresh(source, eval_time_ms, node_read_ms, due);
 }
 
 std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PodTrafficSource& source,
                                                             std::int64_t eval_time_ms,
-                                                            std::int64_t node_read_ms) {
+                                                            std::int64_t node_read_ms,
+                                                            std::optional<Due> planned) {
+  const Due due = planned.value_or(this->due());
   node_ms_total_ += node_read_ms;
   ++refreshes_;
   last_costs_.node_ms = static_cast<double>(node_read_ms);
-  const bool detection_due = clock_() >= next_detection_ms_;
-  const bool read_due = clock_() >= next_read_ms_;
   // Copied only when something is asked: the read of every pod may hold a hundred thousand.
-  if (detection_due || (read_due && traffic_->in_use)) {
+  if (due.detection || (due.read && traffic_->in_use)) {
     PodTraffic next = *traffic_;
-    if (detection_due) detect(source, eval_time_ms, next);
+    const bool found = due.detection && detect(source, eval_time_ms, next);
     // A runtime that fills no pod labels gives no pod traffic: nothing to read until it does.
-    if (next.in_use && clock_() >= next_read_ms_) read(source, eval_time_ms, next);
+    if (next.in_use && (due.read || found)) read(source, eval_time_ms, next);
     if (!next.in_use) {
       next.pods.clear();
       next.eval_time_ms = 0;
@@ -164,7 +170,7 @@ PodTrafficReads PodTrafficReader::reads() const {
           .watched = watched_};
 }
 
-void PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_ms,
+bool PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_ms,
                               PodTraffic& next) {
   ++counts_.detections;
   const std::int64_t now_ms = clock_();
@@ -174,16 +180,17 @@ void PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_m
     ++counts_.failed;
     next.error = "detection: " + answer.error;
     next_detection_ms_ = now_ms;
-    return;
+    return false;
   }
   next.error.clear();
   next.checked = true;
   const bool in_use = *answer.value;
-  if (in_use && !next.in_use) next_read_ms_ = now_ms;  // newly found: read at once
+  const bool found = in_use && !next.in_use;
   next.in_use = in_use;
   // While none are found, looked for again at the read's cadence: kubelet's targets may not be
   // scraped yet when the collector starts, and the question is one count().
   next_detection_ms_ = now_ms + (in_use ? recheck_ms_ : std::min(recheck_ms_, interval_ms_));
+  return found;
 }
 
 void PodTrafficReader::read(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next) {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -146,18 +147,28 @@ class PodTrafficReader {
     std::uint64_t recent_reads = 0;  // each one request per direction
     std::uint64_t recent_failed = 0;
   };
+  // Which of its requests are due on its clock: the detection, and the read of every pod (made
+  // too when the detection finds per-pod series anew). The recent pods' read is every refresh's.
+  struct Due {
+    bool detection = false;
+    bool read = false;
+  };
 
   // With `cluster`, the pods it watches that the read of every pod does not price yet are read
   // every refresh by name (recent_pod_traffic.h); without, only the read of every pod is made.
   explicit PodTrafficReader(const Config& config, MonoClockMs clock = mono_now_ms,
                             const ClusterState* cluster = nullptr);
 
-  // The detection and the reads when due; the traffic as it stands after them. `node_read_ms`:
-  // what this refresh's own query took, the measure of the adaptive interval.
+  Due due() const;
+  // The detection and the reads `due` names (the refresh's plan, decided at its start; without
+  // one, what is due now); the traffic as it stands after them. `node_read_ms`: what this
+  // refresh's own query took, the measure of the adaptive interval.
   std::shared_ptr<const PodTraffic> refresh(PodTrafficSource& source, std::int64_t eval_time_ms,
-                                            std::int64_t node_read_ms = 0);
+                                            std::int64_t node_read_ms = 0,
+                                            std::optional<Due> due = std::nullopt);
   std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms,
-                                            std::int64_t node_read_ms = 0);
+                                            std::int64_t node_read_ms = 0,
+                                            std::optional<Due> due = std::nullopt);
   // The traffic as it stands, nothing asked.
   const std::shared_ptr<const PodTraffic>& traffic() const { return traffic_; }
   // The recent pods' traffic as it stands; never null.
@@ -171,7 +182,8 @@ class PodTrafficReader {
   const ReadCosts& last_costs() const { return last_costs_; }
 
  private:
-  void detect(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
+  // True when it finds per-pod series where there were none: then they are read at once.
+  bool detect(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
   void read(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
   void read_recent(PodTrafficSource& source, std::int64_t eval_time_ms);
   // After a read of every pod that took `full_ms`: the next interval, and a new tally.

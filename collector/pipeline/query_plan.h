@@ -45,17 +45,27 @@ class QueryPlan {
     std::uint64_t total() const { return layout_checks + rule_checks + speed_queries; }
   };
 
+  // The requests asked apart that are due on the clock, decided once at a refresh's start. An
+  // answer that contradicts the plan adds a check within the refresh (reconsider), and a node the
+  // speed cache does not know adds the speeds (attach_speeds).
+  struct Due {
+    bool layout = false;
+    bool rules = false;
+    bool speeds = false;
+  };
+
   QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck,
             MonoClockMs clock = mono_now_ms);
 
+  Due due() const;
   // Before the refresh's query: the layout and the rules, when due.
-  void prepare(PrometheusApi& api, std::int64_t eval_time_ms);
+  void prepare(const Due& due, PrometheusApi& api, std::int64_t eval_time_ms);
   // After it: true when the answer contradicts the shape and the batch changed (ask again).
   bool reconsider(const ParsedVector& answer, PrometheusApi& api, std::int64_t eval_time_ms);
   // Gives each sample its node's link speed from the cache, asked first when due or when a node
   // is not in it. Empty on success; the error when no speeds are known at all.
-  std::string attach_speeds(std::vector<model::NodeSample>& samples, PrometheusApi& api,
-                            std::int64_t eval_time_ms);
+  std::string attach_speeds(const Due& due, std::vector<model::NodeSample>& samples,
+                            PrometheusApi& api, std::int64_t eval_time_ms);
 
   const BuiltQuery& batch() const { return batch_; }
   const QueryShape& shape() const { return shape_; }

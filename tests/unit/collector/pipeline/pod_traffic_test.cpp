@@ -120,6 +120,21 @@ TEST_F(PodTrafficTest, DetectedSeriesAreReadOneRequestPerDirectionAtTheirOwnCade
   EXPECT_EQ(r.counts().detections, 2U);
 }
 
+// A refresh asks what its plan, decided at its start, found due; a detection that finds per-pod
+// series anew has them read at once whatever the plan said of the read.
+TEST_F(PodTrafficTest, TheRefreshFollowsThePlanDecidedAtItsStart) {
+  PodTrafficReader r = reader();
+  EXPECT_TRUE(r.due().detection);
+  EXPECT_TRUE(r.due().read);
+  r.refresh(api_, kPodEvalMs, 0, PodTrafficReader::Due{});
+  EXPECT_TRUE(script_.asked.empty()) << "nothing planned, nothing asked";
+  r.refresh(api_, kPodEvalMs, 0, PodTrafficReader::Due{.detection = true});
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "receive", "transmit"}));
+  const PodTrafficReader::Due after = r.due();
+  EXPECT_FALSE(after.detection);
+  EXPECT_FALSE(after.read);
+}
+
 // While no series has pod labels, the detection is asked at the read's cadence, not only at the
 // recheck: kubelet's targets may not be scraped yet when the collector starts.
 TEST_F(PodTrafficTest, WithoutPodLabelsOnlyTheDetectionIsAskedAtTheReadCadenceUntilItFindsThem) {
