@@ -98,8 +98,7 @@ PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
                                    const ClusterState* cluster)
     : recheck_ms_(config.recheck_interval.value.count()),
       refresh_ms_(config.refresh_interval.value.count()),
-      lag_ms_(load_window(config, 0).lag_ms),
-      window_ms_(load_window(config, 0).window_ms),
+      window_(load_window(config, 0)),
       recent_range_(pod_traffic_recent_range(config)),
       clock_(std::move(clock)),
       cluster_(cluster),
@@ -198,7 +197,7 @@ void PodTrafficReader::read(PodTrafficSource& source, std::int64_t eval_time_ms,
   const std::int64_t now_ms = clock_();
   auto answer = source.rates({.receive_query = next.receive_query,
                               .transmit_query = next.transmit_query,
-                              .range_ms = window_ms_},
+                              .range_ms = window_.window_ms},
                              eval_time_ms);
   if (!answer.ok()) {
     // The last traffic read stands (with its evaluation time); asked again at the next refresh.
@@ -233,8 +232,7 @@ void PodTrafficReader::adapt_interval(std::int64_t full_ms) {
 
 void PodTrafficReader::read_recent(PodTrafficSource& source, std::int64_t eval_time_ms) {
   const PodTraffic& full = *traffic_;
-  const model::LoadWindow full_read{
-      .now_ms = full.eval_time_ms, .lag_ms = lag_ms_, .window_ms = window_ms_};
+  const model::LoadWindow full_read = window_.at(full.eval_time_ms);
   RecentSelection selection = select_recent_pods(
       cluster_->pods_placed_since(unpriced_since_ms(full_read)), full.pods, full_read);
   RecentPodTraffic next{

@@ -14,6 +14,7 @@
 #include "collector/prometheus/prometheus_api.h"
 #include "common/clock.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 #include "common/table/score_table_layout.h"
 
 // Traffic per pod where Prometheus has it: cAdvisor's per-container network counters
@@ -191,8 +192,7 @@ class PodTrafficReader {
 
   const std::int64_t recheck_ms_;
   const std::int64_t refresh_ms_;
-  const std::int64_t lag_ms_;
-  const std::int64_t window_ms_;
+  const model::LoadWindow window_;  // load_window(): where a pod's traffic is in a read's range
   const PromDuration recent_range_;
   const MonoClockMs clock_;
   const ClusterState* cluster_;

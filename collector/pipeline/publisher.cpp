@@ -169,9 +169,7 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
   const bool synced = cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
   std::vector<model::NodeLoad> loads;
   if (synced) {
-    const model::LoadWindow window{.now_ms = options_.clocks.wall_ms(),
-                                   .lag_ms = options_.lag_ms,
-                                   .window_ms = options_.correction.window_ms};
+    const model::LoadWindow window = load_window_at(options_.clocks.wall_ms());
     if (fresh != nullptr && learning()) cluster_->state.learn(model::node_rates(*fresh), window);
     loads = cluster_->state.loads(window);
   }
@@ -203,6 +201,10 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
       std::chrono::duration_cast<std::chrono::nanoseconds>(options_.decay_tick).count();
   ++publishes_;
   return counts.stored;
+}
+
+model::LoadWindow Publisher::load_window_at(std::int64_t now_ms) const {
+  return {.now_ms = now_ms, .lag_ms = options_.lag_ms, .window_ms = options_.correction.window_ms};
 }
 
 model::LearnedRates Publisher::unknown_pod_rates() const {
@@ -286,9 +288,7 @@ void Publisher::measure_pods(const PodTraffic& traffic, const RecentPodTraffic* 
     std::vector<model::MeasuredPod> measured;
     measured.reserve(traffic.pods.size());
     for (const auto& [name, rates] : traffic.pods) measured.push_back(measured_pod(name, rates));
-    cluster_->state.measure_pods(measured, {.now_ms = traffic.eval_time_ms,
-                                            .lag_ms = options_.lag_ms,
-                                            .window_ms = options_.correction.window_ms});
+    cluster_->state.measure_pods(measured, load_window_at(traffic.eval_time_ms));
   }
   measured_recent_eval_ms_ = recent_eval_ms;
   // Pods the read of every pod does not price: their recent rates, again after each such read.

@@ -116,6 +116,9 @@ class Publisher {
   // each pod's own traffic is read instead, the measured pods' mean; nothing without either (the
   // snapshot then divides the nodes' traffic by their settled pods).
   model::LearnedRates unknown_pod_rates() const;
+  // The window a placement's traffic enters at `now_ms`: the lag and the correction's window, both
+  // load_window()'s (Publisher::options).
+  model::LoadWindow load_window_at(std::int64_t now_ms) const;
 
   const Options options_;
   ScoreTableWriter& writer_;
