@@ -147,6 +147,17 @@ TEST(PrintCheck, PrintsRejectedNamesFindingsAndSettingsFromTheMeasurement) {
                 "OK (partly): 1 nodes would be scored\n");
 }
 
+// A node whose value is its receive rate, with both rates and a link speed.
+model::NodeSample linked(const std::string& node, double rate, double transmit_rate, double speed) {
+  return {.node = node,
+          .value = rate,
+          .rate = rate,
+          .rate_valid = true,
+          .transmit_rate_valid = true,
+          .transmit_rate = transmit_rate,
+          .speed = speed};
+}
+
 // Three nodes with a link speed (two at 1 Gb/s, one at 10 Gb/s), one whose device reports -1,
 // one without a speed series.
 Measurement links_measurement() {
@@ -155,27 +166,9 @@ Measurement links_measurement() {
       .nodes = {.queried = true,
                 .answered = true,
                 .samples =
-                    {{.node = "a",
-                      .value = 12.5e6,
-                      .rate = 12.5e6,
-                      .rate_valid = true,
-                      .transmit_rate_valid = true,
-                      .transmit_rate = 25e6,
-                      .speed = 125e6},
-                     {.node = "b",
-                      .value = 125e6,
-                      .rate = 125e6,
-                      .rate_valid = true,
-                      .transmit_rate_valid = true,
-                      .transmit_rate = 0,
-                      .speed = 1250e6},
-                     {.node = "c",
-                      .value = 62.5e6,
-                      .rate = 62.5e6,
-                      .rate_valid = true,
-                      .transmit_rate_valid = true,
-                      .transmit_rate = 1e6,
-                      .speed = 125e6},
+                    {linked("a", 12.5e6, 25e6, 125e6),
+                     linked("b", 125e6, 0, 1250e6),
+                     linked("c", 62.5e6, 1e6, 125e6),
                      {.node = "d", .value = 5, .rate = 5, .rate_valid = true, .unusable_speeds = 1},
                      {.node = "e", .value = 7, .rate = 7, .rate_valid = true}},
                 .series = 5}};
