@@ -170,17 +170,10 @@ class PodTrafficReader {
   std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms,
                                             std::int64_t node_read_ms = 0,
                                             std::optional<Due> due = std::nullopt);
-  // The traffic as it stands, nothing asked.
-  const std::shared_ptr<const PodTraffic>& traffic() const { return traffic_; }
-  // The recent pods' traffic as it stands; never null.
-  const std::shared_ptr<const RecentPodTraffic>& recent() const { return recent_; }
-  // Everything read as it stands, for a measurement; the recent pods' only with watched pods.
+  // Everything read as it stands, nothing asked: what a measurement carries. The recent pods'
+  // read only with watched pods.
   PodTrafficReads reads() const;
   const Counts& counts() const { return counts_; }
-  // The time between reads of every pod now: the configured one, or auto's last choice.
-  std::int64_t interval_ms() const { return interval_ms_; }
-  // What the last refresh's own query, the last read of every pod and the last recent read took.
-  const ReadCosts& last_costs() const { return last_costs_; }
 
  private:
   // True when it finds per-pod series where there were none: then they are read at once.

@@ -70,8 +70,6 @@ class QueryPlan {
   const BuiltQuery& batch() const { return batch_; }
   const QueryShape& shape() const { return shape_; }
   const Counts& counts() const { return counts_; }
-  // Evaluation time of the cached link speeds (Unix ms); 0 when none were asked.
-  std::int64_t speeds_eval_time_ms() const { return speeds_eval_ms_; }
   // One line: the node label and how it was found, per series or summed, rules or counters.
   std::string describe() const;
   // The plan as it stands, with the requests asked apart since the total was `asked_before`.

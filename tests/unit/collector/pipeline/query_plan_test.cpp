@@ -144,18 +144,18 @@ TEST_F(QueryPlanTest, SpeedsAreCachedAndAskedAgainWhenDueOrForANewNode) {
   ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(samples[1].speed, 0);  // no speed series: known as such, not asked again
-  EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs);
+  EXPECT_EQ(plan.report(0).speeds_eval_time_ms, kEvalMs);
   samples = {{.node = "a"}, {.node = "b"}};
   now_ = 15'000;
   ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs + 15'000), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(plan.counts().speed_queries, 1U);
-  EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs);
+  EXPECT_EQ(plan.report(0).speeds_eval_time_ms, kEvalMs);
   samples = {{.node = "a"}, {.node = "c"}};
   now_ = 30'000;
   plan.attach_speeds(plan.due(), samples, api_, kEvalMs + 30'000);
   EXPECT_EQ(plan.counts().speed_queries, 2U);
-  EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs + 30'000);
+  EXPECT_EQ(plan.report(0).speeds_eval_time_ms, kEvalMs + 30'000);
   now_ = 30'000 + kRecheck.count();
   plan.attach_speeds(plan.due(), samples, api_, kEvalMs);
   EXPECT_EQ(plan.counts().speed_queries, 3U);
