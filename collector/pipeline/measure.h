@@ -9,7 +9,6 @@
 
 #include "collector/pipeline/pod_traffic.h"
 #include "collector/pipeline/query_plan.h"
-#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/diagnosis.h"
 #include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/prometheus_client.h"

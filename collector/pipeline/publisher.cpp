@@ -68,21 +68,13 @@ void Publisher::publish(const Measurement& m) {
   {
     std::lock_guard write(write_mutex_);
     log_answer(m);
+    if (cluster_) feed_cluster(m);
     std::uint32_t published = 0;
-    if (cluster_ && m.pod_traffic.every_pod)
-      measure_pods(*m.pod_traffic.every_pod, m.pod_traffic.recent.get());
-    if (cluster_ && cluster_->rebalance) {
-      cluster_->rebalance->set_utilisation(m.rebalance.utilisation);
-      if (!m.rebalance.error.empty())
-        spdlog::warn("rebalance utilisation error=\"{}\"", m.rebalance.error);
-      if (!m.rebalance.missing.empty())
-        spdlog::warn("rebalance utilisation missing=\"{}\"", m.rebalance.missing);
-    }
     if (m.ok) {
       model::MeasuredSnapshot measured =
           model::measure_snapshot(m.nodes.samples, m.eval_time_ms, options_.scoring, name_order_);
       have_measurement_ = true;
-      published = publish_snapshot(measured, &m.nodes.samples);
+      published = publish_snapshot(measured);
       name_order_ = measured.name_order;
       if (cluster_) measured_ = std::move(measured);
     }
@@ -158,21 +150,35 @@ void Publisher::republish(bool cluster_due) {
   std::lock_guard write(write_mutex_);
   const bool decay_due = placed_ > 0 && options_.clocks.mono_ns() >= next_decay_mono_ns_;
   const bool publish_now = have_measurement_ && (cluster_due || decay_due);
-  if (publish_now) publish_snapshot(measured_, nullptr);
+  if (publish_now) publish_snapshot(measured_);
   // A watch state change shows in the status at once, not only with the next refresh (which
   // may be minutes away, or failing while Prometheus is down).
   if (have_status_ && (publish_now || cluster_due)) write_status();
 }
 
-std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measured,
-                                          const std::vector<model::NodeSample>* fresh) {
-  const bool synced = cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
-  std::vector<model::NodeLoad> loads;
-  if (synced) {
-    const model::LoadWindow window = load_window_at(options_.clocks.wall_ms());
-    if (fresh != nullptr && learning()) cluster_->state.learn(model::node_rates(*fresh), window);
-    loads = cluster_->state.loads(window);
+void Publisher::feed_cluster(const Measurement& m) {
+  if (m.pod_traffic.every_pod) measure_pods(*m.pod_traffic.every_pod, m.pod_traffic.recent.get());
+  if (cluster_->rebalance) {
+    cluster_->rebalance->set_utilisation(m.rebalance.utilisation);
+    if (!m.rebalance.error.empty())
+      spdlog::warn("rebalance utilisation error=\"{}\"", m.rebalance.error);
+    if (!m.rebalance.missing.empty())
+      spdlog::warn("rebalance utilisation missing=\"{}\"", m.rebalance.missing);
   }
+  if (m.ok && watch_synced() && learning()) {
+    cluster_->state.learn(model::node_rates(m.nodes.samples),
+                          load_window_at(options_.clocks.wall_ms()));
+  }
+}
+
+bool Publisher::watch_synced() const {
+  return cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
+}
+
+std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measured) {
+  const bool synced = watch_synced();
+  std::vector<model::NodeLoad> loads;
+  if (synced) loads = cluster_->state.loads(load_window_at(options_.clocks.wall_ms()));
   const model::BuiltSnapshot& snapshot = model::build_snapshot(
       measured, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
       synced ? unknown_pod_rates() : model::LearnedRates{}, options_.scoring, snapshot_buffers_);

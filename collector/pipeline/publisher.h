@@ -101,10 +101,12 @@ class Publisher {
   // Hands a new read of the traffic per pod, of every pod or of the recent ones, to the ledger,
   // which prices the pods it measured.
   void measure_pods(const PodTraffic& traffic, const RecentPodTraffic* recent);
-  // `fresh`: the samples of a new measurement, which workload learning is fed; null for a
-  // republish.
-  std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured,
-                                 const std::vector<model::NodeSample>* fresh);
+  // What a measurement tells the watched cluster before a snapshot reads it: the pods' traffic,
+  // the rebalance reading, and the node rates workload learning is fed. So a measurement flows
+  // down once: the cluster fed, then the snapshot measured, corrected and written.
+  void feed_cluster(const Measurement& m);
+  bool watch_synced() const;
+  std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured);
   void write_status();
   bool pod_traffic_in_use() const {
     return status_.pod_traffic_state == static_cast<std::uint32_t>(shm::PodTrafficState::in_use);
