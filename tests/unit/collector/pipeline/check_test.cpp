@@ -11,6 +11,7 @@
 #include "collector/pipeline/query_plan.h"
 #include "collector/pipeline/recent_pod_traffic.h"
 #include "tests/support/curl_environment.h"
+#include "tests/unit/common/model/model_fixtures.h"
 #include "tests/unit/collector/pipeline/pipeline_test_config.h"
 #include "tests/support/fake_http_server.h"
 
@@ -147,17 +148,6 @@ TEST(PrintCheck, PrintsRejectedNamesFindingsAndSettingsFromTheMeasurement) {
                 "OK (partly): 1 nodes would be scored\n");
 }
 
-// A node whose value is its receive rate, with both rates and a link speed.
-model::NodeSample linked(const std::string& node, double rate, double transmit_rate, double speed) {
-  return {.node = node,
-          .value = rate,
-          .rate = rate,
-          .rate_valid = true,
-          .transmit_rate_valid = true,
-          .transmit_rate = transmit_rate,
-          .speed = speed};
-}
-
 // Three nodes with a link speed (two at 1 Gb/s, one at 10 Gb/s), one whose device reports -1,
 // one without a speed series.
 Measurement links_measurement() {
@@ -166,9 +156,9 @@ Measurement links_measurement() {
       .nodes = {.queried = true,
                 .answered = true,
                 .samples =
-                    {linked("a", 12.5e6, 25e6, 125e6),
-                     linked("b", 125e6, 0, 1250e6),
-                     linked("c", 62.5e6, 1e6, 125e6),
+                    {model::linked("a", 12.5e6, 25e6, 125e6),
+                     model::linked("b", 125e6, 0, 1250e6),
+                     model::linked("c", 62.5e6, 1e6, 125e6),
                      {.node = "d", .value = 5, .rate = 5, .rate_valid = true, .unusable_speeds = 1},
                      {.node = "e", .value = 7, .rate = 7, .rate_valid = true}},
                 .series = 5}};
