@@ -146,6 +146,8 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PodTrafficSource& so
     }
     traffic_ = std::make_shared<const PodTraffic>(std::move(next));
   }
+  // Joined once per read, not per refresh: the read may hold a hundred thousand pods, and the
+  // refreshes until the next read carry the same.
   if (cluster_ != nullptr && traffic_->eval_time_ms != joined_eval_ms_) {
     joined_eval_ms_ = traffic_->eval_time_ms;
     watched_ = static_cast<std::uint32_t>(join_watched_pods(*traffic_, *cluster_).pods.size());
