@@ -114,8 +114,8 @@ struct RefreshPath {
     refresh_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
-    side_queries += m.side_queries;
-    return m.ok && m.samples.size() == nodes;
+    side_queries += m.plan.asked_apart;
+    return m.ok && m.nodes.samples.size() == nodes;
   }
 
   netscore::ScoreTableWriter writer;

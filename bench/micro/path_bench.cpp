@@ -88,10 +88,10 @@ nc::Measurement measurement(const Size& size) {
   nc::ParsedVector parsed = nc::parse_batch_response(size.answer, size.transmit_answer, size.query);
   nc::Measurement m;
   m.ok = parsed.ok() && !parsed.samples.empty();
-  m.queried = m.answered = true;
+  m.nodes.queried = m.nodes.answered = true;
   m.eval_time_ms = size.eval_time_ms;
-  m.samples = std::move(parsed.samples);
-  m.series = parsed.series;
+  m.nodes.samples = std::move(parsed.samples);
+  m.nodes.series = parsed.series;
   return m;
 }
 
@@ -136,7 +136,7 @@ void BM_Path_Parse(benchmark::State& state) {
   const Size& size = size_for(static_cast<unsigned>(state.range(0)));
   for (auto _ : state) {
     const auto m = measurement(size);
-    if (m.samples.size() != static_cast<std::size_t>(state.range(0)))
+    if (m.nodes.samples.size() != static_cast<std::size_t>(state.range(0)))
       state.SkipWithError("the answer lacks nodes");
   }
   state.counters["answers_MB"] =

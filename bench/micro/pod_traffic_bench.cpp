@@ -174,27 +174,28 @@ void BM_PodTraffic_ReadCost(benchmark::State& state) {
   std::size_t rounds = 0;
   for (auto _ : state) {
     // The read of every pod due at every round.
-    offset_ms += m.pod_traffic_interval_ms;
+    offset_ms += m.pod_traffic.interval_ms;
     m = measurer.measure(eval_time_ms(), no_wait);
-    if (!m.ok || !m.pod_traffic || m.pod_traffic->pods.size() != kNodes * kPodsPerNode ||
-        m.recent_pod_traffic->answered != recent_pods) {
+    if (!m.ok || !m.pod_traffic.every_pod ||
+        m.pod_traffic.every_pod->pods.size() != kNodes * kPodsPerNode ||
+        m.pod_traffic.recent->answered != recent_pods) {
       state.SkipWithError("a refresh failed or a read did not answer every pod");
       return;
     }
     ++rounds;
-    node_wall.push_back(m.pod_traffic_costs.node_ms);
-    full_wall.push_back(m.pod_traffic_costs.full_ms);
-    recent_wall.push_back(m.pod_traffic_costs.recent_ms);
-    refreshes.push_back(static_cast<double>(m.pod_traffic_interval_ms) /
+    node_wall.push_back(m.pod_traffic.costs.node_ms);
+    full_wall.push_back(m.pod_traffic.costs.full_ms);
+    recent_wall.push_back(m.pod_traffic.costs.recent_ms);
+    refreshes.push_back(static_cast<double>(m.pod_traffic.interval_ms) /
                         static_cast<double>(config.refresh_interval.value.count()));
   }
   const std::string log = p.query_log();
   const auto node_ms =
       both_directions(log, measurer.query().promql, measurer.query().transmit_promql, rounds);
-  const auto full_ms =
-      both_directions(log, m.pod_traffic->receive_query, m.pod_traffic->transmit_query, rounds);
-  const auto recent_ms = both_directions(log, m.recent_pod_traffic->receive_query,
-                                         m.recent_pod_traffic->transmit_query, rounds);
+  const auto full_ms = both_directions(log, m.pod_traffic.every_pod->receive_query,
+                                       m.pod_traffic.every_pod->transmit_query, rounds);
+  const auto recent_ms = both_directions(log, m.pod_traffic.recent->receive_query,
+                                         m.pod_traffic.recent->transmit_query, rounds);
   if (node_ms.empty() || full_ms.empty() || recent_ms.empty()) {
     state.SkipWithError("the query log does not hold every round's queries");
     return;

@@ -170,7 +170,7 @@ struct WatchedCluster {
     for (int i = 0; i < nodes; ++i) samples.push_back({.node = node_name(i), .value = 20000});
     publisher.start();
     watcher.start();
-    publisher.publish({.ok = true, .eval_time_ms = 1, .samples = samples});
+    publisher.publish({.ok = true, .eval_time_ms = 1, .nodes = {.samples = samples}});
     synced = netscore::testing::eventually(
         [&] {
           return watcher.status().state == netscore::shm::WatchState::synced &&

@@ -103,7 +103,7 @@ void print_busiest(const Measurement& m, const model::ScoringSettings& scoring, 
     model::NodeFigures figures;
   };
   std::vector<Link> links;
-  for (const auto& s : m.samples) {
+  for (const auto& s : m.nodes.samples) {
     const model::NodeFigures f = model::measured_figures(s, m.eval_time_ms, scoring);
     if (model::scored_on_utilisation(f)) links.push_back({&s, f});
   }
@@ -145,65 +145,67 @@ int run_check(const Config& config, std::int64_t eval_time_ms, std::ostream& out
   if (!measurer.query().transmit_promql.empty())
     out << "\ntransmit query (a request of its own, at the same time): "
         << measurer.query().transmit_promql;
-  out << "\npath: " << m.plan << "\n";
-  if (m.side_queries > 0) {
+  out << "\npath: " << m.plan.path << "\n";
+  if (m.plan.asked_apart > 0) {
     out << fmt::format("asked apart (every forty refreshes, not on each refresh): {} request{}{}\n",
-                       m.side_queries, m.side_queries == 1 ? "" : "s",
-                       m.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
+                       m.plan.asked_apart, m.plan.asked_apart == 1 ? "" : "s",
+                       m.plan.speeds_eval_time_ms > 0 ? ", the link speeds among them" : "");
   }
   print_pod_traffic(m, out);
   return print_check(m, scoring_settings(config), out);
 }
 
 int print_check(const Measurement& m, const model::ScoringSettings& scoring, std::ostream& out) {
-  if (!m.queried) {
+  const NodeAnswer& nodes = m.nodes;
+  if (!nodes.queried) {
     out << "FAIL: the query failed: " << m.error << "\n";
     return 1;
   }
-  if (!m.answered) {
+  if (!nodes.answered) {
     out << "FAIL: " << m.error << "\n";
     return 1;
   }
-  for (const auto& w : m.warnings) out << "prometheus warning: " << w << "\n";
+  for (const auto& w : nodes.warnings) out << "prometheus warning: " << w << "\n";
   out << fmt::format(
       "series: {}  nodes: {}  skipped: no node label {}, duplicate {}, not a number {}, "
       "not a node name {}\n",
-      m.series, m.samples.size(), m.missing_label, m.duplicate_node, m.not_a_number,
-      m.rejected.rejected);
-  if (!m.samples.empty()) {
+      nodes.series, nodes.samples.size(), nodes.missing_label, nodes.duplicate_node,
+      nodes.not_a_number, nodes.rejected.rejected);
+  if (!nodes.samples.empty()) {
     out << fmt::format("{:<40} {:>24} {:>16} {:>16} {:>14}\n", "node", "value", "receive (B/s)",
                        "transmit (B/s)", "speed (B/s)");
   }
-  for (const auto& s : m.samples) {
+  for (const auto& s : nodes.samples) {
     out << fmt::format("{:<40} {:>24} {:>16} {:>16} {:>14}\n", s.node,
                        fmt::format("{:.17g}", s.value), rate_column(s.rate_valid, s.rate),
                        rate_column(s.transmit_rate_valid, s.transmit_rate), speed_column(s));
   }
-  if (!m.samples.empty()) {
-    print_speeds(m.samples, scoring, out);
+  if (!nodes.samples.empty()) {
+    print_speeds(nodes.samples, scoring, out);
     print_busiest(m, scoring, out);
   }
-  if (!m.rejected_names.empty()) out << m.rejected_names << "\n";
-  if (m.diagnosis) {
+  if (!nodes.rejected_names.empty()) out << nodes.rejected_names << "\n";
+  if (const auto& diagnosis = m.diagnosis.findings) {
     out << "\ndiagnosis:\n";
-    for (const auto& finding : m.diagnosis->findings) out << "  - " << finding << "\n";
-    if (!m.diagnosis->settings.empty()) {
+    for (const auto& finding : diagnosis->findings) out << "  - " << finding << "\n";
+    if (!diagnosis->settings.empty()) {
       out << "\nsettings to use:\n";
-      for (const auto& setting : m.diagnosis->settings) out << "  " << setting << "\n";
+      for (const auto& setting : diagnosis->settings) out << "  " << setting << "\n";
     }
   }
-  if (m.samples.empty()) {
+  if (nodes.samples.empty()) {
     out << "FAIL: no node would be scored\n";
     return 1;
   }
-  out << (m.skipped > 0 ? "OK (partly): " : "OK: ") << m.samples.size()
+  out << (nodes.skipped > 0 ? "OK (partly): " : "OK: ") << nodes.samples.size()
       << " nodes would be scored\n";
   return 0;
 }
 
 void print_pod_traffic(const Measurement& m, std::ostream& out) {
-  if (!m.pod_traffic) return;  // NETSCORE_POD_TRAFFIC=false: nothing asked, nothing to say
-  const PodTraffic& t = *m.pod_traffic;
+  // NETSCORE_POD_TRAFFIC=false: nothing asked, nothing to say.
+  if (!m.pod_traffic.every_pod) return;
+  const PodTraffic& t = *m.pod_traffic.every_pod;
   if (!t.checked) {
     out << "pod traffic: not checked"
         << (t.error.empty() ? std::string(" (Prometheus did not answer)") : ": " + t.error) << "\n";
@@ -219,26 +221,26 @@ void print_pod_traffic(const Measurement& m, std::ostream& out) {
         "evaluation{}; every pod read every {} ms (it took {} ms, the refresh's query {} ms)\n",
         t.pods.size(), t.pods.size() == 1 ? "" : "s",
         t.eval_time_ms > 0 ? m.eval_time_ms - t.eval_time_ms : -1,
-        t.error.empty() ? "" : "; the last read failed: " + t.error, m.pod_traffic_interval_ms,
-        m.pod_traffic_costs.full_ms, m.pod_traffic_costs.node_ms);
+        t.error.empty() ? "" : "; the last read failed: " + t.error, m.pod_traffic.interval_ms,
+        m.pod_traffic.costs.full_ms, m.pod_traffic.costs.node_ms);
   }
   out << "  receive: " << t.receive_query << "\n  transmit: " << t.transmit_query << "\n";
   print_recent_pod_traffic(m, out);
 }
 
 void print_recent_pod_traffic(const Measurement& m, std::ostream& out) {
-  if (!m.pod_traffic) return;
-  if (!m.recent_pod_traffic) {
+  if (!m.pod_traffic.every_pod) return;
+  if (!m.pod_traffic.recent) {
     out << "recent pods: not read without watched pods (the collector reads those placed since "
            "the read of every pod at every refresh)\n";
     return;
   }
-  const RecentPodTraffic& r = *m.recent_pod_traffic;
+  const RecentPodTraffic& r = *m.pod_traffic.recent;
   out << fmt::format(
       "recent pods (placed since the read of every pod, which does not price them): {} asked, {} "
       "answered, {} left out beyond {}, {} kept; slope over {} ms; took {} ms{}\n",
       r.asked, r.answered, r.left_out, kMaxRecentPods, r.pods.size(), r.range_ms,
-      m.pod_traffic_costs.recent_ms, r.error.empty() ? "" : "; the last read failed: " + r.error);
+      m.pod_traffic.costs.recent_ms, r.error.empty() ? "" : "; the last read failed: " + r.error);
   if (r.asked > 0) out << "  receive: " << r.receive_query << "\n";
 }
 

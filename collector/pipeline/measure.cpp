@@ -27,14 +27,15 @@ Measurer::Measurer(const Config& config, PrometheusClient& client, Options optio
 std::optional<ParsedVector> Measurer::ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
                                                 Measurement& m, std::string& failure) {
   const BuiltQuery& batch = plan_.batch();
-  ApiResult<std::string> receive = api_.query_body(batch.promql, eval_time_ms, &wait, m.attempts);
+  ApiResult<std::string> receive =
+      api_.query_body(batch.promql, eval_time_ms, &wait, m.timing.attempts);
   if (!receive.ok()) {
     failure = std::move(receive.error);
     return std::nullopt;
   }
   ApiResult<std::string> transmit{.value = std::string()};
   if (!batch.transmit_promql.empty()) {
-    transmit = api_.query_body(batch.transmit_promql, eval_time_ms, &wait, m.attempts);
+    transmit = api_.query_body(batch.transmit_promql, eval_time_ms, &wait, m.timing.attempts);
     if (!transmit.ok()) {
       failure = std::move(transmit.error);
       return std::nullopt;
@@ -43,13 +44,20 @@ std::optional<ParsedVector> Measurer::ask_batch(std::int64_t eval_time_ms, const
   return parse_batch_response(*receive.value, *transmit.value, batch);
 }
 
+Measurer::RefreshPlan Measurer::plan_refresh() const {
+  RefreshPlan plan{.side = plan_.due(), .rebalance = rebalance_query_.has_value()};
+  if (pod_traffic_) plan.pods = pod_traffic_->due();
+  return plan;
+}
+
 Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait) {
   Measurement m;
   m.eval_time_ms = eval_time_ms;
-  m.started_wall_ms = wall_now_ms();
+  m.timing.started_wall_ms = wall_now_ms();
   const std::int64_t started_ns = mono_now_ns();
   const std::uint64_t side_before = plan_.counts().total();
-  plan_.prepare(api_, eval_time_ms);
+  const RefreshPlan plan = plan_refresh();
+  plan_.prepare(plan.side, api_, eval_time_ms);
   std::string failure;
   const std::int64_t asked_ms = options_.clock();
   std::optional<ParsedVector> parsed = ask_batch(eval_time_ms, wait, m, failure);
@@ -64,91 +72,95 @@ Measurement Measurer::measure(std::int64_t eval_time_ms, const BackoffWait& wait
     m.error = "stopped";
     return m;
   }
-  m.queried = parsed.has_value();
-  if (m.queried) {
+  m.nodes.queried = parsed.has_value();
+  if (m.nodes.queried) {
     parse(std::move(*parsed), m);
-    if (m.error.empty()) m.error = plan_.attach_speeds(m.samples, api_, eval_time_ms);
+    if (m.error.empty())
+      m.error = plan_.attach_speeds(plan.side, m.nodes.samples, api_, eval_time_ms);
   } else {
     m.error = std::move(failure);
   }
   m.ok = m.error.empty();
-  m.plan = plan_.describe();
-  m.side_queries_total = plan_.counts().total();
-  m.side_queries_failed_total = plan_.counts().failed;
-  m.side_queries = static_cast<std::uint32_t>(m.side_queries_total - side_before);
-  m.speeds_eval_time_ms = plan_.speeds_eval_time_ms();
-  // Its own cadence and its own failures: a pod read that fails never fails the node figures.
-  // Asked only of a Prometheus that answered, so that one down costs no more timeouts.
-  if (pod_traffic_) {
-    m.pod_traffic = m.queried && !client_.aborted()
-                        ? pod_traffic_->refresh(api_, eval_time_ms, node_read_ms)
-                        : pod_traffic_->traffic();
-    if (options_.cluster != nullptr) m.recent_pod_traffic = pod_traffic_->recent();
-    m.pod_traffic_interval_ms = pod_traffic_->interval_ms();
-    m.pod_traffic_costs = pod_traffic_->last_costs();
-  }
-  if (rebalance_query_ && m.ok && !client_.aborted()) ask_rebalance_utilisation(eval_time_ms, m);
-  if (m.answered) diagnose_if_due(m);
-  m.finished_wall_ms = wall_now_ms();
-  m.finished_mono_ns = mono_now_ns();
-  m.duration_us = (m.finished_mono_ns - started_ns) / 1000;
+  m.plan = plan_.report(side_before);
+  read_sides(plan, node_read_ms, m);
+  if (m.nodes.answered) diagnose_if_due(m);
+  m.timing.finished_wall_ms = wall_now_ms();
+  m.timing.finished_mono_ns = mono_now_ns();
+  m.timing.duration_us = (m.timing.finished_mono_ns - started_ns) / 1000;
   return m;
 }
 
+void Measurer::read_sides(const RefreshPlan& plan, std::int64_t node_read_ms, Measurement& m) {
+  // The pods' own cadence: asked only of a Prometheus that answered, so that one down costs no
+  // more timeouts.
+  if (plan.pods) {
+    if (m.nodes.queried && !client_.aborted())
+      pod_traffic_->refresh(api_, m.eval_time_ms, node_read_ms, plan.pods);
+    m.pod_traffic = pod_traffic_->reads();
+  }
+  if (plan.rebalance && m.ok && !client_.aborted())
+    m.rebalance = read_rebalance_utilisation(m.eval_time_ms, m.nodes.samples);
+}
+
 void Measurer::parse(ParsedVector parsed, Measurement& m) const {
-  m.rejected = remove_non_node_names(parsed.samples);
-  m.rejected_names = describe_rejected_names(m.rejected, query_config_);
-  m.answered = parsed.ok();
-  m.series = parsed.series;
-  m.missing_label = parsed.missing_label;
-  m.duplicate_node = parsed.duplicate_node;
-  m.not_a_number = parsed.not_a_number;
-  m.skipped = parsed.skipped() + m.rejected.rejected;
-  m.warnings = std::move(parsed.warnings);
+  NodeAnswer& nodes = m.nodes;
+  nodes.rejected = remove_non_node_names(parsed.samples);
+  nodes.rejected_names = describe_rejected_names(nodes.rejected, query_config_);
+  nodes.answered = parsed.ok();
+  nodes.series = parsed.series;
+  nodes.missing_label = parsed.missing_label;
+  nodes.duplicate_node = parsed.duplicate_node;
+  nodes.not_a_number = parsed.not_a_number;
+  nodes.skipped = parsed.skipped() + nodes.rejected.rejected;
+  nodes.warnings = std::move(parsed.warnings);
   if (!parsed.ok()) {
     m.error = parsed.error;
   } else if (parsed.samples.empty()) {
     m.error = parsed.series == 0 ? "zero series in the answer" : "no usable series in the answer";
   } else {
-    m.samples = std::move(parsed.samples);
+    nodes.samples = std::move(parsed.samples);
   }
 }
 
-void Measurer::ask_rebalance_utilisation(std::int64_t eval_time_ms, Measurement& m) {
+RebalanceRead Measurer::read_rebalance_utilisation(std::int64_t eval_time_ms,
+                                                   const std::vector<model::NodeSample>& samples) {
+  RebalanceRead read;
   unsigned attempts = 0;
   const ApiResult<std::string> body = api_.query_body(
       build_utilisation_query(*rebalance_query_, plan_.shape()), eval_time_ms, nullptr, attempts);
   if (!body.ok()) {
-    m.rebalance_error = body.error;
-    return;
+    read.error = body.error;
+    return read;
   }
   ParsedVector parsed = parse_vector_response(*body.value, "instance");
   if (!parsed.ok()) {
-    m.rebalance_error = parsed.error;
-    return;
+    read.error = parsed.error;
+    return read;
   }
   auto utilisation = std::make_shared<model::NodeUtilisation>();
   for (const auto& sample : parsed.samples) (*utilisation)[sample.node] = sample.value;
   std::size_t missing = 0;
   std::string_view first_missing;
-  for (const auto& sample : m.samples) {
+  for (const auto& sample : samples) {
     const bool has_speed = sample.speed > 0 || rebalance_query_->fallback_speed > 0;
     if (!has_speed || utilisation->contains(sample.node)) continue;
     if (missing++ == 0) first_missing = sample.node;
   }
   if (missing > 0) {
-    m.rebalance_missing = fmt::format(
+    read.missing = fmt::format(
         "{} node{} with a link speed ({}{}) without a utilisation over {} "
         "(NETSCORE_REBALANCE_WINDOW): fewer than two scrapes in it?",
         missing, missing == 1 ? "" : "s", first_missing, missing > 1 ? ", ..." : "",
         rebalance_query_->time_range.text);
   }
-  m.rebalance_utilisation = std::move(utilisation);
+  read.utilisation = std::move(utilisation);
+  return read;
 }
 
 void Measurer::diagnose_if_due(Measurement& m) {
   if (options_.diagnose == DiagnoseWhen::incomplete_answer) {
-    if (!m.ok || m.skipped > 0) m.diagnosis = diagnose(api_, query_config_, m.eval_time_ms);
+    if (!m.ok || m.nodes.skipped > 0)
+      m.diagnosis.findings = diagnose(api_, query_config_, m.eval_time_ms);
     return;
   }
   // Only for a well-formed answer: Prometheus unreachable says nothing about the layout, and the
@@ -156,13 +168,13 @@ void Measurer::diagnose_if_due(Measurement& m) {
   // series.
   if (m.ok) {
     diagnosed_ = false;
-    m.status_diagnosis = m.rejected_names;
+    m.diagnosis.status = m.nodes.rejected_names;
   } else if (!diagnosed_ && !client_.aborted()) {
     diagnosed_ = true;
-    m.diagnosis = diagnose(api_, query_config_, m.eval_time_ms);
-    std::string text = m.diagnosis->summary();
-    if (!m.rejected_names.empty()) text += " " + m.rejected_names;
-    m.status_diagnosis = std::move(text);
+    m.diagnosis.findings = diagnose(api_, query_config_, m.eval_time_ms);
+    std::string text = m.diagnosis.findings->summary();
+    if (!m.nodes.rejected_names.empty()) text += " " + m.nodes.rejected_names;
+    m.diagnosis.status = std::move(text);
   }
 }
 

@@ -9,7 +9,6 @@
 
 #include "collector/pipeline/pod_traffic.h"
 #include "collector/pipeline/query_plan.h"
-#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/diagnosis.h"
 #include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/prometheus_client.h"
@@ -22,16 +21,10 @@
 
 namespace netscore::collector {
 
-// What one refresh's query of Prometheus found: the value the refresh loop hands to the publisher
-// and
-// `--check` prints. Nothing in it has been published or logged.
-struct Measurement {
-  bool ok = false;        // the answer has usable series; the table can be published
-  bool stopped = false;   // PrometheusClient::abort() interrupted it: it says nothing
+// The refresh's answer about the nodes, and what became of each series in it.
+struct NodeAnswer {
   bool queried = false;   // Prometheus answered every request with a success status
   bool answered = false;  // ... with a well-formed vector answer
-  std::string error{};    // why it failed; empty on success
-  std::int64_t eval_time_ms = 0;
   std::vector<model::NodeSample> samples{};  // the usable series, one per node name
   std::uint32_t series = 0;                  // series in the answer
   std::uint32_t skipped = 0;                 // series not usable, for any of the reasons below
@@ -41,47 +34,56 @@ struct Measurement {
   NameFilter rejected{};                // series whose node name can never be a Kubernetes node's
   std::string rejected_names{};         // describe_rejected_names(); empty when none
   std::vector<std::string> warnings{};  // Prometheus' own
+};
+
+// When the refresh ran, and what its query cost in requests.
+struct RefreshTiming {
   unsigned attempts = 0;  // requests to Prometheus for the refresh's query, retries included
   std::int64_t started_wall_ms = 0;
   std::int64_t finished_wall_ms = 0;
   std::int64_t finished_mono_ns = 0;
   std::int64_t duration_us = 0;
-  // Worked out by asking Prometheus more (see Measurer::DiagnoseWhen); empty when not asked.
-  std::optional<Diagnosis> diagnosis{};
+};
+
+// Why an answer was unusable, worked out by asking Prometheus more (see Measurer::DiagnoseWhen).
+struct DiagnosisReport {
+  std::optional<Diagnosis> findings{};  // empty when not asked
   // The status' new diagnosis text; empty optional: this measurement says nothing new (the
   // query failed, or a failing streak was already diagnosed), so the last one stays.
-  std::optional<std::string> status_diagnosis{};
-  // How the refresh's query read Prometheus (QueryPlan::describe), the requests asked off it in
-  // this measurement and since start, and when the link speeds used were asked (Unix ms; 0:
-  // none).
-  std::string plan{};
-  std::uint32_t side_queries = 0;
-  std::uint64_t side_queries_total = 0;
-  std::uint64_t side_queries_failed_total = 0;
-  std::int64_t speeds_eval_time_ms = 0;
-  // The traffic per pod as last read, at its own cadence (pod_traffic_interval()): null
-  // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
-  std::shared_ptr<const PodTraffic> pod_traffic{};
-  // The recent pods' traffic, read every refresh (recent_pod_traffic.h): null when
-  // NETSCORE_POD_TRAFFIC is off or no pods are watched (Measurer::Options::cluster).
-  std::shared_ptr<const RecentPodTraffic> recent_pod_traffic{};
-  // The time between reads of every pod's traffic now (auto adapts it), and what the reads it
-  // weighs took as last measured; 0 when off.
-  std::int64_t pod_traffic_interval_ms = 0;
-  ReadCosts pod_traffic_costs{};
-  // With NETSCORE_REBALANCE_LABEL, after a read that succeeded: the utilisation the descheduler
-  // reads (rebalance_query_config's), per node. Null when off or when it failed (`rebalance_error`
-  // says why).
-  std::shared_ptr<const model::NodeUtilisation> rebalance_utilisation{};
-  std::string rebalance_error{};
+  std::optional<std::string> status{};
+};
+
+// With NETSCORE_REBALANCE_LABEL, the utilisation the descheduler reads (rebalance_query_config's).
+struct RebalanceRead {
+  // Per node, after a read that succeeded; null when off or when it failed (`error` says why).
+  std::shared_ptr<const model::NodeUtilisation> utilisation{};
+  std::string error{};
   // What the reading lacks: the measured nodes with a link speed it has no value for (a window that
   // holds fewer than two scrapes, most likely), named; empty when none.
-  std::string rebalance_missing{};
+  std::string missing{};
+};
+
+// What one refresh found: the value the refresh loop hands to the publisher and `--check` prints.
+// Nothing in it has been published or logged. The node answer decides `ok`; the other parts are
+// what the refresh's side reads found, each in a part of its own.
+struct Measurement {
+  bool ok = false;       // the answer has usable series; the table can be published
+  bool stopped = false;  // PrometheusClient::abort() interrupted it: it says nothing
+  std::string error{};   // why it failed; empty on success
+  std::int64_t eval_time_ms = 0;
+  NodeAnswer nodes{};
+  RefreshTiming timing{};
+  DiagnosisReport diagnosis{};
+  PlanReport plan{};
+  PodTrafficReads pod_traffic{};
+  RebalanceRead rebalance{};
 };
 
 // Asks the refresh's query once per measure() with PrometheusApi's bounded retries, parses the
-// answer and keeps what names a node. What rarely changes is asked apart, when due (QueryPlan). Not
-// thread-safe: one thread owns it; PrometheusClient::abort() may stop it from any thread.
+// answer and keeps what names a node. What rarely changes is asked apart, when due: which requests
+// a refresh makes is decided once at its start (RefreshPlan), and the side reads add their
+// findings to the measurement without reaching back into it. Not thread-safe: one thread owns it;
+// PrometheusClient::abort() may stop it from any thread.
 class Measurer {
  public:
   using BackoffWait = PrometheusApi::BackoffWait;
@@ -119,14 +121,25 @@ class Measurer {
   }
 
  private:
+  // Which requests this refresh makes beyond its own query, decided once at its start.
+  struct RefreshPlan {
+    QueryPlan::Due side{};
+    std::optional<PodTrafficReader::Due> pods{};  // with NETSCORE_POD_TRAFFIC
+    bool rebalance = false;  // with NETSCORE_REBALANCE_LABEL, after a read that succeeded
+  };
+
+  RefreshPlan plan_refresh() const;
   // The refresh's requests, one after another so that Prometheus evaluates one at a time, and
   // their answers parsed; nullopt, with the failed request's error in `failure`, when one failed.
   std::optional<ParsedVector> ask_batch(std::int64_t eval_time_ms, const BackoffWait& wait,
                                         Measurement& m, std::string& failure);
   void parse(ParsedVector parsed, Measurement& m) const;
+  // The reads beside the node figures, each with its own failures: none fails the measurement.
+  void read_sides(const RefreshPlan& plan, std::int64_t node_read_ms, Measurement& m);
   void diagnose_if_due(Measurement& m);
-  // One attempt, asked again at the next refresh when it fails.
-  void ask_rebalance_utilisation(std::int64_t eval_time_ms, Measurement& m);
+  // One attempt, asked again at the next refresh when it fails; `samples`: the nodes measured.
+  RebalanceRead read_rebalance_utilisation(std::int64_t eval_time_ms,
+                                           const std::vector<model::NodeSample>& samples);
 
   PrometheusClient& client_;
   PrometheusApi api_;

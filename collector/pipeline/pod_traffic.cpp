@@ -98,8 +98,7 @@ PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
                                    const ClusterState* cluster)
     : recheck_ms_(config.recheck_interval.value.count()),
       refresh_ms_(config.refresh_interval.value.count()),
-      lag_ms_(load_window(config, 0).lag_ms),
-      window_ms_(load_window(config, 0).window_ms),
+      window_(load_window(config, 0)),
       recent_range_(pod_traffic_recent_range(config)),
       clock_(std::move(clock)),
       cluster_(cluster),
@@ -114,32 +113,44 @@ PodTrafficReader::PodTrafficReader(const Config& config, MonoClockMs clock,
       RecentPodTraffic{.range_ms = recent_range_.value.count()});
 }
 
+PodTrafficReader::Due PodTrafficReader::due() const {
+  const std::int64_t now_ms = clock_();
+  return {.detection = now_ms >= next_detection_ms_, .read = now_ms >= next_read_ms_};
+}
+
 std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PrometheusApi& api,
                                                             std::int64_t eval_time_ms,
-                                                            std::int64_t node_read_ms) {
+                                                            std::int64_t node_read_ms,
+                                                            std::optional<Due> due) {
   PrometheusPodTraffic source(api);
-  return refresh(source, eval_time_ms, node_read_ms);
+  return refresh(source, eval_time_ms, node_read_ms, due);
 }
 
 std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PodTrafficSource& source,
                                                             std::int64_t eval_time_ms,
-                                                            std::int64_t node_read_ms) {
+                                                            std::int64_t node_read_ms,
+                                                            std::optional<Due> planned) {
+  const Due due = planned.value_or(this->due());
   node_ms_total_ += node_read_ms;
   ++refreshes_;
   last_costs_.node_ms = static_cast<double>(node_read_ms);
-  const bool detection_due = clock_() >= next_detection_ms_;
-  const bool read_due = clock_() >= next_read_ms_;
   // Copied only when something is asked: the read of every pod may hold a hundred thousand.
-  if (detection_due || (read_due && traffic_->in_use)) {
+  if (due.detection || (due.read && traffic_->in_use)) {
     PodTraffic next = *traffic_;
-    if (detection_due) detect(source, eval_time_ms, next);
+    const bool found = due.detection && detect(source, eval_time_ms, next);
     // A runtime that fills no pod labels gives no pod traffic: nothing to read until it does.
-    if (next.in_use && clock_() >= next_read_ms_) read(source, eval_time_ms, next);
+    if (next.in_use && (due.read || found)) read(source, eval_time_ms, next);
     if (!next.in_use) {
       next.pods.clear();
       next.eval_time_ms = 0;
     }
     traffic_ = std::make_shared<const PodTraffic>(std::move(next));
+  }
+  // Joined once per read, not per refresh: the read may hold a hundred thousand pods, and the
+  // refreshes until the next read carry the same.
+  if (cluster_ != nullptr && traffic_->eval_time_ms != joined_eval_ms_) {
+    joined_eval_ms_ = traffic_->eval_time_ms;
+    watched_ = static_cast<std::uint32_t>(join_watched_pods(*traffic_, *cluster_).pods.size());
   }
   if (traffic_->in_use && cluster_ != nullptr && !source.aborted()) {
     const std::int64_t started_ms = clock_();
@@ -151,7 +162,16 @@ std::shared_ptr<const PodTraffic> PodTrafficReader::refresh(PodTrafficSource& so
   return traffic_;
 }
 
-void PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_ms,
+PodTrafficReads PodTrafficReader::reads() const {
+  return {.every_pod = traffic_,
+          .recent = cluster_ != nullptr ? recent_ : nullptr,
+          .interval_ms = interval_ms_,
+          .costs = last_costs_,
+          .state = pod_traffic_state(*traffic_),
+          .watched = watched_};
+}
+
+bool PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_ms,
                               PodTraffic& next) {
   ++counts_.detections;
   const std::int64_t now_ms = clock_();
@@ -161,16 +181,17 @@ void PodTrafficReader::detect(PodTrafficSource& source, std::int64_t eval_time_m
     ++counts_.failed;
     next.error = "detection: " + answer.error;
     next_detection_ms_ = now_ms;
-    return;
+    return false;
   }
   next.error.clear();
   next.checked = true;
   const bool in_use = *answer.value;
-  if (in_use && !next.in_use) next_read_ms_ = now_ms;  // newly found: read at once
+  const bool found = in_use && !next.in_use;
   next.in_use = in_use;
   // While none are found, looked for again at the read's cadence: kubelet's targets may not be
   // scraped yet when the collector starts, and the question is one count().
   next_detection_ms_ = now_ms + (in_use ? recheck_ms_ : std::min(recheck_ms_, interval_ms_));
+  return found;
 }
 
 void PodTrafficReader::read(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next) {
@@ -178,7 +199,7 @@ void PodTrafficReader::read(PodTrafficSource& source, std::int64_t eval_time_ms,
   const std::int64_t now_ms = clock_();
   auto answer = source.rates({.receive_query = next.receive_query,
                               .transmit_query = next.transmit_query,
-                              .range_ms = window_ms_},
+                              .range_ms = window_.window_ms},
                              eval_time_ms);
   if (!answer.ok()) {
     // The last traffic read stands (with its evaluation time); asked again at the next refresh.
@@ -213,8 +234,7 @@ void PodTrafficReader::adapt_interval(std::int64_t full_ms) {
 
 void PodTrafficReader::read_recent(PodTrafficSource& source, std::int64_t eval_time_ms) {
   const PodTraffic& full = *traffic_;
-  const model::LoadWindow full_read{
-      .now_ms = full.eval_time_ms, .lag_ms = lag_ms_, .window_ms = window_ms_};
+  const model::LoadWindow full_read = window_.at(full.eval_time_ms);
   RecentSelection selection = select_recent_pods(
       cluster_->pods_placed_since(unpriced_since_ms(full_read)), full.pods, full_read);
   RecentPodTraffic next{

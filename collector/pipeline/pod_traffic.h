@@ -2,15 +2,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "collector/kube/cluster_state.h"
+#include "collector/pipeline/pod_rates.h"
+#include "collector/pipeline/recent_pod_traffic.h"
 #include "collector/prometheus/prometheus_api.h"
 #include "common/clock.h"
 #include "common/config.h"
+#include "common/model/inputs.h"
 #include "common/table/score_table_layout.h"
 
 // Traffic per pod where Prometheus has it: cAdvisor's per-container network counters
@@ -22,14 +26,6 @@ namespace netscore::collector {
 
 inline constexpr std::string_view kPodReceiveMetric = "container_network_receive_bytes_total";
 inline constexpr std::string_view kPodTransmitMetric = "container_network_transmit_bytes_total";
-
-// A pod's bytes/s over the window; a direction the answer had no series of is not valid.
-struct PodRates {
-  double receive = 0;
-  double transmit = 0;
-  bool receive_valid = false;
-  bool transmit_valid = false;
-};
 
 // The traffic per pod as last read: a value, handed to the publisher with each measurement.
 struct PodTraffic {
@@ -64,8 +60,6 @@ struct PodTrafficJoin {
   std::uint32_t unmatched = 0;
 };
 PodTrafficJoin join_watched_pods(const PodTraffic& traffic, const ClusterState& state);
-
-struct RecentPodTraffic;  // recent_pod_traffic.h
 
 // How a read turns a pod's counter samples into bytes/s: rate() over the range (the read of every
 // pod, over the window), or deriv(), their slope (the recent reads: a pod that ran for part of the
@@ -125,6 +119,24 @@ inline constexpr std::int64_t kLongestFullReadIntervalMs = 3'600'000;
 // quarters of the node read, full / n <= node / 4.
 std::int64_t full_read_refreshes(const ReadCosts& costs, std::int64_t max_refreshes);
 
+// What the reads of the traffic per pod hand each measurement, as they stand after its refresh.
+struct PodTrafficReads {
+  // The traffic per pod as last read, at its own cadence (pod_traffic_interval()): null
+  // when NETSCORE_POD_TRAFFIC is off. Shared, immutable: measurements between reads hold the same.
+  std::shared_ptr<const PodTraffic> every_pod{};
+  // The recent pods' traffic, read every refresh (recent_pod_traffic.h): null when
+  // NETSCORE_POD_TRAFFIC is off or no pods are watched.
+  std::shared_ptr<const RecentPodTraffic> recent{};
+  // The time between reads of every pod now (auto adapts it), and what the reads it
+  // weighs took as last measured; 0 when off.
+  std::int64_t interval_ms = 0;
+  ReadCosts costs{};
+  shm::PodTrafficState state = shm::PodTrafficState::off;  // pod_traffic_state(*every_pod)
+  // The pods of the read of every pod that are watched pods (join_watched_pods), joined once per
+  // read, so pods watched since are joined at the next; 0 without watched pods.
+  std::uint32_t watched = 0;
+};
+
 // Asks what is due and keeps the last traffic read. Not thread-safe: the measuring thread owns
 // it; what it hands out is immutable.
 class PodTrafficReader {
@@ -136,30 +148,36 @@ class PodTrafficReader {
     std::uint64_t recent_reads = 0;  // each one request per direction
     std::uint64_t recent_failed = 0;
   };
+  // Which of its requests are due on its clock: the detection, and the read of every pod (made
+  // too when the detection finds per-pod series anew). The recent pods' read is every refresh's.
+  struct Due {
+    bool detection = false;
+    bool read = false;
+  };
 
   // With `cluster`, the pods it watches that the read of every pod does not price yet are read
   // every refresh by name (recent_pod_traffic.h); without, only the read of every pod is made.
   explicit PodTrafficReader(const Config& config, MonoClockMs clock = mono_now_ms,
                             const ClusterState* cluster = nullptr);
 
-  // The detection and the reads when due; the traffic as it stands after them. `node_read_ms`:
-  // what this refresh's own query took, the measure of the adaptive interval.
+  Due due() const;
+  // The detection and the reads `due` names (the refresh's plan, decided at its start; without
+  // one, what is due now); the traffic as it stands after them. `node_read_ms`: what this
+  // refresh's own query took, the measure of the adaptive interval.
   std::shared_ptr<const PodTraffic> refresh(PodTrafficSource& source, std::int64_t eval_time_ms,
-                                            std::int64_t node_read_ms = 0);
+                                            std::int64_t node_read_ms = 0,
+                                            std::optional<Due> due = std::nullopt);
   std::shared_ptr<const PodTraffic> refresh(PrometheusApi& api, std::int64_t eval_time_ms,
-                                            std::int64_t node_read_ms = 0);
-  // The traffic as it stands, nothing asked.
-  const std::shared_ptr<const PodTraffic>& traffic() const { return traffic_; }
-  // The recent pods' traffic as it stands; never null.
-  const std::shared_ptr<const RecentPodTraffic>& recent() const { return recent_; }
+                                            std::int64_t node_read_ms = 0,
+                                            std::optional<Due> due = std::nullopt);
+  // Everything read as it stands, nothing asked: what a measurement carries. The recent pods'
+  // read only with watched pods.
+  PodTrafficReads reads() const;
   const Counts& counts() const { return counts_; }
-  // The time between reads of every pod now: the configured one, or auto's last choice.
-  std::int64_t interval_ms() const { return interval_ms_; }
-  // What the last refresh's own query, the last read of every pod and the last recent read took.
-  const ReadCosts& last_costs() const { return last_costs_; }
 
  private:
-  void detect(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
+  // True when it finds per-pod series where there were none: then they are read at once.
+  bool detect(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
   void read(PodTrafficSource& source, std::int64_t eval_time_ms, PodTraffic& next);
   void read_recent(PodTrafficSource& source, std::int64_t eval_time_ms);
   // After a read of every pod that took `full_ms`: the next interval, and a new tally.
@@ -167,8 +185,7 @@ class PodTrafficReader {
 
   const std::int64_t recheck_ms_;
   const std::int64_t refresh_ms_;
-  const std::int64_t lag_ms_;
-  const std::int64_t window_ms_;
+  const model::LoadWindow window_;  // load_window(): where a pod's traffic is in a read's range
   const PromDuration recent_range_;
   const MonoClockMs clock_;
   const ClusterState* cluster_;
@@ -183,6 +200,8 @@ class PodTrafficReader {
   std::int64_t recent_ms_total_ = 0;
   std::int64_t refreshes_ = 0;
   ReadCosts last_costs_{};
+  std::int64_t joined_eval_ms_ = 0;  // of the read of every pod last joined to the watched pods
+  std::uint32_t watched_ = 0;
 };
 
 }  // namespace netscore::collector

@@ -18,13 +18,13 @@ namespace {
 // The descheduler skips a whole cycle when a node it considers has no series, so the nodes the
 // refresh measures but the utilisation leaves out (no link speed, no fallback) are named.
 // Returns how many measured nodes it covers.
-std::size_t report_coverage(const Measurement& m, const ParsedVector& utilisation,
+std::size_t report_coverage(const NodeAnswer& nodes, const ParsedVector& utilisation,
                             std::ostream& out) {
   std::set<std::string, std::less<>> covered;
   for (const auto& s : utilisation.samples) covered.insert(s.node);
   std::string names;
   std::size_t missing = 0;
-  for (const auto& s : m.samples) {
+  for (const auto& s : nodes.samples) {
     if (covered.contains(s.node)) continue;
     if (++missing <= 5) names += (names.empty() ? "" : ", ") + s.node;
   }
@@ -35,7 +35,7 @@ std::size_t report_coverage(const Measurement& m, const ParsedVector& utilisatio
         "NETSCORE_FALLBACK_LINK_SPEED gives them one (and scores them on it).\n",
         missing, missing == 1 ? "" : "s", names, missing > 5 ? ", ..." : "");
   }
-  return m.samples.size() - missing;
+  return nodes.samples.size() - missing;
 }
 
 }  // namespace
@@ -95,8 +95,8 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
   // The node label alone: the utilisation reads the counters whatever else the plan found.
   const QueryConfig query = rebalance_query_config(config);
   out << utilisation_rules_text(query, config.rebalance, measurer.shape(),
-                                m.plan.substr(0, m.plan.find(';')));
-  if (!m.answered) {
+                                m.plan.path.substr(0, m.plan.path.find(';')));
+  if (!m.nodes.answered) {
     out << "# FAIL: the refresh's query failed, so no layout was found and the rules are the "
            "configuration's alone: "
         << m.error << "\n";
@@ -113,15 +113,16 @@ int run_print_rules(const Config& config, std::int64_t eval_time_ms, std::ostrea
         << utilisation.error << "\n";
     return 1;
   }
-  const std::size_t covered = report_coverage(m, *utilisation.value, out);
+  const std::size_t covered = report_coverage(m.nodes, *utilisation.value, out);
   if (covered == 0) {
     out << "# FAIL: no node measured by the refresh has a utilisation"
-        << (m.samples.empty() ? " (it measured none: netscore-collector --check says why)" : "")
+        << (m.nodes.samples.empty() ? " (it measured none: netscore-collector --check says why)"
+                                    : "")
         << "\n";
     return 1;
   }
   out << fmt::format("# OK: {} of the {} nodes measured have a utilisation\n", covered,
-                     m.samples.size());
+                     m.nodes.samples.size());
   return 0;
 }
 

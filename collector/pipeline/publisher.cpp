@@ -68,20 +68,13 @@ void Publisher::publish(const Measurement& m) {
   {
     std::lock_guard write(write_mutex_);
     log_answer(m);
+    if (cluster_) feed_cluster(m);
     std::uint32_t published = 0;
-    if (cluster_ && m.pod_traffic) measure_pods(*m.pod_traffic, m.recent_pod_traffic.get());
-    if (cluster_ && cluster_->rebalance) {
-      cluster_->rebalance->set_utilisation(m.rebalance_utilisation);
-      if (!m.rebalance_error.empty())
-        spdlog::warn("rebalance utilisation error=\"{}\"", m.rebalance_error);
-      if (!m.rebalance_missing.empty())
-        spdlog::warn("rebalance utilisation missing=\"{}\"", m.rebalance_missing);
-    }
     if (m.ok) {
       model::MeasuredSnapshot measured =
-          model::measure_snapshot(m.samples, m.eval_time_ms, options_.scoring, name_order_);
+          model::measure_snapshot(m.nodes.samples, m.eval_time_ms, options_.scoring, name_order_);
       have_measurement_ = true;
-      published = publish_snapshot(measured, &m.samples);
+      published = publish_snapshot(measured);
       name_order_ = measured.name_order;
       if (cluster_) measured_ = std::move(measured);
     }
@@ -157,23 +150,35 @@ void Publisher::republish(bool cluster_due) {
   std::lock_guard write(write_mutex_);
   const bool decay_due = placed_ > 0 && options_.clocks.mono_ns() >= next_decay_mono_ns_;
   const bool publish_now = have_measurement_ && (cluster_due || decay_due);
-  if (publish_now) publish_snapshot(measured_, nullptr);
+  if (publish_now) publish_snapshot(measured_);
   // A watch state change shows in the status at once, not only with the next refresh (which
   // may be minutes away, or failing while Prometheus is down).
   if (have_status_ && (publish_now || cluster_due)) write_status();
 }
 
-std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measured,
-                                          const std::vector<model::NodeSample>* fresh) {
-  const bool synced = cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
-  std::vector<model::NodeLoad> loads;
-  if (synced) {
-    const model::LoadWindow window{.now_ms = options_.clocks.wall_ms(),
-                                   .lag_ms = options_.lag_ms,
-                                   .window_ms = options_.correction.window_ms};
-    if (fresh != nullptr && learning()) cluster_->state.learn(model::node_rates(*fresh), window);
-    loads = cluster_->state.loads(window);
+void Publisher::feed_cluster(const Measurement& m) {
+  if (m.pod_traffic.every_pod) measure_pods(*m.pod_traffic.every_pod, m.pod_traffic.recent.get());
+  if (cluster_->rebalance) {
+    cluster_->rebalance->set_utilisation(m.rebalance.utilisation);
+    if (!m.rebalance.error.empty())
+      spdlog::warn("rebalance utilisation error=\"{}\"", m.rebalance.error);
+    if (!m.rebalance.missing.empty())
+      spdlog::warn("rebalance utilisation missing=\"{}\"", m.rebalance.missing);
   }
+  if (m.ok && watch_synced() && learning()) {
+    cluster_->state.learn(model::node_rates(m.nodes.samples),
+                          load_window_at(options_.clocks.wall_ms()));
+  }
+}
+
+bool Publisher::watch_synced() const {
+  return cluster_ && cluster_->watcher.status().state == shm::WatchState::synced;
+}
+
+std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measured) {
+  const bool synced = watch_synced();
+  std::vector<model::NodeLoad> loads;
+  if (synced) loads = cluster_->state.loads(load_window_at(options_.clocks.wall_ms()));
   const model::BuiltSnapshot& snapshot = model::build_snapshot(
       measured, synced ? &loads : nullptr, options_.correction, options_.rules_hash,
       synced ? unknown_pod_rates() : model::LearnedRates{}, options_.scoring, snapshot_buffers_);
@@ -204,6 +209,10 @@ std::uint32_t Publisher::publish_snapshot(const model::MeasuredSnapshot& measure
   return counts.stored;
 }
 
+model::LoadWindow Publisher::load_window_at(std::int64_t now_ms) const {
+  return {.now_ms = now_ms, .lag_ms = options_.lag_ms, .window_ms = options_.correction.window_ms};
+}
+
 model::LearnedRates Publisher::unknown_pod_rates() const {
   if (learning()) return cluster_->state.learned_per_pod();
   if (pod_traffic_in_use()) return cluster_->state.measured_per_pod();
@@ -211,65 +220,68 @@ model::LearnedRates Publisher::unknown_pod_rates() const {
 }
 
 void Publisher::log_answer(const Measurement& m) {
-  if (m.side_queries > 0 || m.plan != logged_plan_) {
-    spdlog::log(m.plan != logged_plan_ ? spdlog::level::info : spdlog::level::debug,
-                "query path=\"{}\" asked_apart={} asked_apart_total={} speeds_age_ms={}", m.plan,
-                m.side_queries, m.side_queries_total,
-                m.speeds_eval_time_ms > 0 ? m.eval_time_ms - m.speeds_eval_time_ms : -1);
-    logged_plan_ = m.plan;
+  const PlanReport& plan = m.plan;
+  if (plan.asked_apart > 0 || plan.path != logged_plan_) {
+    spdlog::log(plan.path != logged_plan_ ? spdlog::level::info : spdlog::level::debug,
+                "query path=\"{}\" asked_apart={} asked_apart_total={} speeds_age_ms={}", plan.path,
+                plan.asked_apart, plan.asked_apart_total,
+                plan.speeds_eval_time_ms > 0 ? m.eval_time_ms - plan.speeds_eval_time_ms : -1);
+    logged_plan_ = plan.path;
   }
-  for (const auto& w : m.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
-  const std::uint32_t unparsable = m.missing_label + m.duplicate_node + m.not_a_number;
+  const NodeAnswer& nodes = m.nodes;
+  for (const auto& w : nodes.warnings) spdlog::warn("prometheus warning=\"{}\"", w);
+  const std::uint32_t unparsable = nodes.missing_label + nodes.duplicate_node + nodes.not_a_number;
   if (unparsable > 0) {
     spdlog::warn("skipped series total={} missing_label={} duplicate_node={} not_a_number={}",
-                 unparsable, m.missing_label, m.duplicate_node, m.not_a_number);
+                 unparsable, nodes.missing_label, nodes.duplicate_node, nodes.not_a_number);
   }
-  if (!m.answered) return;
-  if (m.rejected_names != logged_rejected_) {
-    if (!m.rejected_names.empty()) spdlog::warn("{}", m.rejected_names);
-    logged_rejected_ = m.rejected_names;
+  if (!nodes.answered) return;
+  if (nodes.rejected_names != logged_rejected_) {
+    if (!nodes.rejected_names.empty()) spdlog::warn("{}", nodes.rejected_names);
+    logged_rejected_ = nodes.rejected_names;
   }
-  if (!m.ok && m.diagnosis && m.status_diagnosis) {
-    spdlog::warn("no usable series diagnosis=\"{}\"", *m.status_diagnosis);
+  if (!m.ok && m.diagnosis.findings && m.diagnosis.status) {
+    spdlog::warn("no usable series diagnosis=\"{}\"", *m.diagnosis.status);
   }
 }
 
 void Publisher::record(const Measurement& m, std::uint32_t published) {
   const bool was_failing = status_.consecutive_failures > 0;
   have_status_ = true;
-  status_.refresh_started_wall_ms = m.started_wall_ms;
-  status_.refresh_finished_wall_ms = m.finished_wall_ms;
-  status_.heartbeat_mono_ns = m.finished_mono_ns;
-  status_.query_duration_us = m.duration_us;
-  status_.side_requests_total = m.side_queries_total;
-  status_.side_requests_failed_total = m.side_queries_failed_total;
-  status_.link_speeds_eval_wall_ms = m.speeds_eval_time_ms;
+  status_.refresh_started_wall_ms = m.timing.started_wall_ms;
+  status_.refresh_finished_wall_ms = m.timing.finished_wall_ms;
+  status_.heartbeat_mono_ns = m.timing.finished_mono_ns;
+  status_.query_duration_us = m.timing.duration_us;
+  status_.side_requests_total = m.plan.asked_apart_total;
+  status_.side_requests_failed_total = m.plan.failed_total;
+  status_.link_speeds_eval_wall_ms = m.plan.speeds_eval_time_ms;
   ++status_.refreshes_total;
   if (m.ok) {
     status_.consecutive_failures = 0;
     status_.last_success_wall_ms = status_.refresh_finished_wall_ms;
     status_.last_success_mono_ns = status_.heartbeat_mono_ns;
-    status_.series_count = m.series;
-    status_.skipped_series = m.skipped;
+    status_.series_count = m.nodes.series;
+    status_.skipped_series = m.nodes.skipped;
   } else {
     ++status_.consecutive_failures;
     ++status_.failures_total;
   }
-  if (m.pod_traffic) record_pod_traffic(*m.pod_traffic);
-  status_.pod_traffic_recent_pods =
-      m.recent_pod_traffic ? static_cast<std::uint32_t>(m.recent_pod_traffic->pods.size()) : 0;
-  status_.pod_traffic_recent_eval_wall_ms =
-      m.recent_pod_traffic ? m.recent_pod_traffic->eval_time_ms : 0;
+  if (m.pod_traffic.every_pod) record_pod_traffic(m.pod_traffic);
+  const RecentPodTraffic* recent = m.pod_traffic.recent.get();
+  status_.pod_traffic_recent_pods = recent ? static_cast<std::uint32_t>(recent->pods.size()) : 0;
+  status_.pod_traffic_recent_eval_wall_ms = recent ? recent->eval_time_ms : 0;
   copy_text(status_.last_error, m.error);
-  if (m.status_diagnosis) copy_text(status_.diagnosis, *m.status_diagnosis);
+  if (m.diagnosis.status) copy_text(status_.diagnosis, *m.diagnosis.status);
   if (m.ok && was_failing) {
-    spdlog::info("prometheus recovered nodes={} took_ms={}", published, m.duration_us / 1000);
+    spdlog::info("prometheus recovered nodes={} took_ms={}", published,
+                 m.timing.duration_us / 1000);
   } else if (!m.ok && !was_failing) {
     spdlog::warn("prometheus failing url={} error=\"{}\" attempts={}", options_.prometheus_url,
-                 m.error, m.attempts);
+                 m.error, m.timing.attempts);
   }
   spdlog::debug("refresh ok={} nodes={} series={} skipped={} attempts={} took_us={} error=\"{}\"",
-                m.ok, published, m.series, m.skipped, m.attempts, m.duration_us, m.error);
+                m.ok, published, m.nodes.series, m.nodes.skipped, m.timing.attempts,
+                m.timing.duration_us, m.error);
 }
 
 void Publisher::measure_pods(const PodTraffic& traffic, const RecentPodTraffic* recent) {
@@ -282,9 +294,7 @@ void Publisher::measure_pods(const PodTraffic& traffic, const RecentPodTraffic* 
     std::vector<model::MeasuredPod> measured;
     measured.reserve(traffic.pods.size());
     for (const auto& [name, rates] : traffic.pods) measured.push_back(measured_pod(name, rates));
-    cluster_->state.measure_pods(measured, {.now_ms = traffic.eval_time_ms,
-                                            .lag_ms = options_.lag_ms,
-                                            .window_ms = options_.correction.window_ms});
+    cluster_->state.measure_pods(measured, load_window_at(traffic.eval_time_ms));
   }
   measured_recent_eval_ms_ = recent_eval_ms;
   // Pods the read of every pod does not price: their recent rates, again after each such read.
@@ -295,20 +305,17 @@ void Publisher::measure_pods(const PodTraffic& traffic, const RecentPodTraffic* 
   cluster_->state.measure_recent_pods(measured);
 }
 
-void Publisher::record_pod_traffic(const PodTraffic& traffic) {
-  const shm::PodTrafficState state = pod_traffic_state(traffic);
-  if (static_cast<std::uint32_t>(state) != status_.pod_traffic_state) {
+void Publisher::record_pod_traffic(const PodTrafficReads& reads) {
+  const PodTraffic& traffic = *reads.every_pod;
+  const auto state = static_cast<std::uint32_t>(reads.state);
+  if (state != status_.pod_traffic_state) {
     spdlog::info("pod traffic state={} query=\"{}\" error=\"{}\"",
-                 shm::pod_traffic_state_name(static_cast<std::uint32_t>(state)),
-                 traffic.detection_query, traffic.error);
+                 shm::pod_traffic_state_name(state), traffic.detection_query, traffic.error);
   }
-  status_.pod_traffic_state = static_cast<std::uint32_t>(state);
+  status_.pod_traffic_state = state;
   status_.pod_traffic_pods = static_cast<std::uint32_t>(traffic.pods.size());
   status_.pod_traffic_eval_wall_ms = traffic.eval_time_ms;
-  // A read is joined once; the measurements until the next one carry the same.
-  if (cluster_ && traffic.eval_time_ms != pod_traffic_join_.eval_time_ms)
-    pod_traffic_join_ = join_watched_pods(traffic, cluster_->state);
-  status_.pod_traffic_watched = static_cast<std::uint32_t>(pod_traffic_join_.pods.size());
+  status_.pod_traffic_watched = reads.watched;
 }
 
 void Publisher::write_status() {

@@ -97,14 +97,16 @@ class Publisher {
   void run(std::stop_token stop);
   void log_answer(const Measurement& m);
   void record(const Measurement& m, std::uint32_t published);
-  void record_pod_traffic(const PodTraffic& traffic);
+  void record_pod_traffic(const PodTrafficReads& reads);
   // Hands a new read of the traffic per pod, of every pod or of the recent ones, to the ledger,
   // which prices the pods it measured.
   void measure_pods(const PodTraffic& traffic, const RecentPodTraffic* recent);
-  // `fresh`: the samples of a new measurement, which workload learning is fed; null for a
-  // republish.
-  std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured,
-                                 const std::vector<model::NodeSample>* fresh);
+  // What a measurement tells the watched cluster before a snapshot reads it: the pods' traffic,
+  // the rebalance reading, and the node rates workload learning is fed. So a measurement flows
+  // down once: the cluster fed, then the snapshot measured, corrected and written.
+  void feed_cluster(const Measurement& m);
+  bool watch_synced() const;
+  std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured);
   void write_status();
   bool pod_traffic_in_use() const {
     return status_.pod_traffic_state == static_cast<std::uint32_t>(shm::PodTrafficState::in_use);
@@ -116,6 +118,9 @@ class Publisher {
   // each pod's own traffic is read instead, the measured pods' mean; nothing without either (the
   // snapshot then divides the nodes' traffic by their settled pods).
   model::LearnedRates unknown_pod_rates() const;
+  // The window a placement's traffic enters at `now_ms`: the lag and the correction's window, both
+  // load_window()'s (Publisher::options).
+  model::LoadWindow load_window_at(std::int64_t now_ms) const;
 
   const Options options_;
   ScoreTableWriter& writer_;
@@ -135,10 +140,7 @@ class Publisher {
   std::int64_t next_decay_mono_ns_ = 0;  // on options_.clocks
   std::uint64_t publishes_ = 0;
   std::string logged_rejected_{};
-  std::string logged_plan_{};  // the query path last logged
-  // The traffic per pod of the latest read joined to the watched pods (with a cluster), for the
-  // pricing to come; joined once per read, so pods watched since are joined at the next.
-  PodTrafficJoin pod_traffic_join_{};
+  std::string logged_plan_{};                 // the query path last logged
   std::int64_t measured_pods_eval_ms_ = 0;    // of the read last handed to the ledger
   std::int64_t measured_recent_eval_ms_ = 0;  // of the recent read last handed to it
   PlacementRecords placement_records_{};      // the table's recent placements, for /explain

@@ -39,9 +39,17 @@ void QueryPlan::rebuild() {
   batch_ = build_batch_query(config_, shape_);
 }
 
-void QueryPlan::prepare(PrometheusApi& api, std::int64_t eval_time_ms) {
-  if (resolves_layout() && clock_() >= next_layout_ms_) check_layout(api, eval_time_ms);
-  if (may_use_rules() && clock_() >= next_rules_ms_) check_rules(api, eval_time_ms);
+QueryPlan::Due QueryPlan::due() const {
+  const std::int64_t now_ms = clock_();
+  return {
+      .layout = resolves_layout() && now_ms >= next_layout_ms_,
+      .rules = may_use_rules() && now_ms >= next_rules_ms_,
+      .speeds = asks_link_parts(config_) && (speeds_eval_ms_ == 0 || now_ms >= next_speeds_ms_)};
+}
+
+void QueryPlan::prepare(const Due& due, PrometheusApi& api, std::int64_t eval_time_ms) {
+  if (due.layout) check_layout(api, eval_time_ms);
+  if (due.rules) check_rules(api, eval_time_ms);
 }
 
 void QueryPlan::check_layout(PrometheusApi& api, std::int64_t eval_time_ms) {
@@ -142,12 +150,12 @@ bool QueryPlan::ask_speeds(const std::vector<model::NodeSample>& samples, Promet
   return true;
 }
 
-std::string QueryPlan::attach_speeds(std::vector<model::NodeSample>& samples, PrometheusApi& api,
-                                     std::int64_t eval_time_ms) {
+std::string QueryPlan::attach_speeds(const Due& due, std::vector<model::NodeSample>& samples,
+                                     PrometheusApi& api, std::int64_t eval_time_ms) {
   if (!asks_link_parts(config_)) return {};
-  bool due = speeds_eval_ms_ == 0 || clock_() >= next_speeds_ms_;
-  for (std::size_t i = 0; i < samples.size() && !due; ++i) due = !speeds_.contains(samples[i].node);
-  if (due && !ask_speeds(samples, api, eval_time_ms) && speeds_eval_ms_ == 0)
+  bool ask = due.speeds;
+  for (std::size_t i = 0; i < samples.size() && !ask; ++i) ask = !speeds_.contains(samples[i].node);
+  if (ask && !ask_speeds(samples, api, eval_time_ms) && speeds_eval_ms_ == 0)
     return "the link speeds could not be asked";
   for (auto& s : samples) {
     if (const auto it = speeds_.find(s.node); it != speeds_.end()) {
@@ -183,6 +191,14 @@ std::string QueryPlan::describe() const {
   }
   if (asks_link_parts(config_)) text += "; link speeds asked apart";
   return text;
+}
+
+PlanReport QueryPlan::report(std::uint64_t asked_before) const {
+  return {.path = describe(),
+          .asked_apart = static_cast<std::uint32_t>(counts_.total() - asked_before),
+          .asked_apart_total = counts_.total(),
+          .failed_total = counts_.failed,
+          .speeds_eval_time_ms = speeds_eval_ms_};
 }
 
 }  // namespace netscore::collector

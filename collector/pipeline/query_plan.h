@@ -24,6 +24,16 @@
 // thread owns it.
 namespace netscore::collector {
 
+// How the refresh's query read Prometheus, the requests asked off it in one measurement and since
+// start, and when the link speeds used were asked: what a measurement reports of the plan.
+struct PlanReport {
+  std::string path{};                    // QueryPlan::describe()
+  std::uint32_t asked_apart = 0;         // in this measurement
+  std::uint64_t asked_apart_total = 0;   // since start
+  std::uint64_t failed_total = 0;        // of those, without a usable answer
+  std::int64_t speeds_eval_time_ms = 0;  // Unix ms; 0: none
+};
+
 class QueryPlan {
  public:
   // Requests made off the refresh's query, since start.
@@ -35,25 +45,35 @@ class QueryPlan {
     std::uint64_t total() const { return layout_checks + rule_checks + speed_queries; }
   };
 
+  // The requests asked apart that are due on the clock, decided once at a refresh's start. An
+  // answer that contradicts the plan adds a check within the refresh (reconsider), and a node the
+  // speed cache does not know adds the speeds (attach_speeds).
+  struct Due {
+    bool layout = false;
+    bool rules = false;
+    bool speeds = false;
+  };
+
   QueryPlan(const QueryConfig& config, std::chrono::milliseconds recheck,
             MonoClockMs clock = mono_now_ms);
 
+  Due due() const;
   // Before the refresh's query: the layout and the rules, when due.
-  void prepare(PrometheusApi& api, std::int64_t eval_time_ms);
+  void prepare(const Due& due, PrometheusApi& api, std::int64_t eval_time_ms);
   // After it: true when the answer contradicts the shape and the batch changed (ask again).
   bool reconsider(const ParsedVector& answer, PrometheusApi& api, std::int64_t eval_time_ms);
   // Gives each sample its node's link speed from the cache, asked first when due or when a node
   // is not in it. Empty on success; the error when no speeds are known at all.
-  std::string attach_speeds(std::vector<model::NodeSample>& samples, PrometheusApi& api,
-                            std::int64_t eval_time_ms);
+  std::string attach_speeds(const Due& due, std::vector<model::NodeSample>& samples,
+                            PrometheusApi& api, std::int64_t eval_time_ms);
 
   const BuiltQuery& batch() const { return batch_; }
   const QueryShape& shape() const { return shape_; }
   const Counts& counts() const { return counts_; }
-  // Evaluation time of the cached link speeds (Unix ms); 0 when none were asked.
-  std::int64_t speeds_eval_time_ms() const { return speeds_eval_ms_; }
   // One line: the node label and how it was found, per series or summed, rules or counters.
   std::string describe() const;
+  // The plan as it stands, with the requests asked apart since the total was `asked_before`.
+  PlanReport report(std::uint64_t asked_before) const;
 
  private:
   struct Speed {

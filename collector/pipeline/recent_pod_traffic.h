@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "collector/pipeline/pod_traffic.h"
+#include "collector/pipeline/pod_rates.h"
 #include "common/model/inputs.h"
 #include "common/model/placement_ledger.h"
 

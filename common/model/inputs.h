@@ -166,6 +166,11 @@ struct LoadWindow {
   std::int64_t now_ms = 0;
   std::int64_t lag_ms = 0;     // how long a new pod's traffic takes to reach the window at all
   std::int64_t window_ms = 0;  // the query's range
+
+  // The same window as of another time: the lag and the range are the configuration's, once.
+  constexpr LoadWindow at(std::int64_t when_ms) const {
+    return {.now_ms = when_ms, .lag_ms = lag_ms, .window_ms = window_ms};
+  }
 };
 
 // What each node is scored on (NETSCORE_SCORE_BASIS, NETSCORE_DIRECTION,

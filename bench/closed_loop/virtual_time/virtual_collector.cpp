@@ -98,15 +98,15 @@ void VirtualCollector::pod_deleted(const std::string& uid) {
 
 void VirtualCollector::refresh(std::vector<model::NodeSample> samples) {
   collector::Measurement m;
-  m.ok = m.queried = m.answered = true;
+  m.ok = m.nodes.queried = m.nodes.answered = true;
   m.eval_time_ms = clock_.wall_ms();
-  m.started_wall_ms = m.finished_wall_ms = m.eval_time_ms;
-  m.finished_mono_ns = clock_.mono_ns();
-  m.series = static_cast<std::uint32_t>(samples.size());
-  m.samples = std::move(samples);
+  m.timing.started_wall_ms = m.timing.finished_wall_ms = m.eval_time_ms;
+  m.timing.finished_mono_ns = clock_.mono_ns();
+  m.nodes.series = static_cast<std::uint32_t>(samples.size());
+  m.nodes.samples = std::move(samples);
   if (pod_traffic_) {
-    m.pod_traffic = pod_traffic_->refresh(*counters_, m.eval_time_ms);
-    m.recent_pod_traffic = pod_traffic_->recent();
+    pod_traffic_->refresh(*counters_, m.eval_time_ms);
+    m.pod_traffic = pod_traffic_->reads();
   }
   publisher_.publish(m);
 }

@@ -225,12 +225,12 @@ TEST_F(FakePrometheusTest, RetriesTransientFailuresWithinOneRefresh) {
   const auto result =
       refresher.refresh(kEvalMs, [&](std::chrono::milliseconds) { return ++waits > 0; });
   EXPECT_FALSE(result.ok);
-  EXPECT_EQ(result.attempts, 3U);
+  EXPECT_EQ(result.timing.attempts, 3U);
   EXPECT_EQ(waits, 2U);
   EXPECT_EQ(server_.requests() - before, 3U);
   // A rejected query (4xx) is not retried: asking again gives the same answer.
   server_.respond_with({400, R"({"status":"error","errorType":"bad_data","error":"bad"})", {}});
-  EXPECT_EQ(refresher.refresh(kEvalMs, no_wait()).attempts, 1U);
+  EXPECT_EQ(refresher.refresh(kEvalMs, no_wait()).timing.attempts, 1U);
 }
 
 TEST_F(FakePrometheusTest, LoopRefreshesOnSchedule) {

@@ -104,7 +104,7 @@ TEST_F(CollectorLayoutsTest, KubePrometheusLayoutNeedsOnlyTheUrlAndTheInterface)
   const auto rows = refresh_rows(config, result, &status);
   ASSERT_TRUE(result.ok) << result.error;
   ASSERT_EQ(rows.size(), kNodes);
-  EXPECT_EQ(result.skipped, 0U);
+  EXPECT_EQ(result.nodes.skipped, 0U);
   EXPECT_EQ(status.diagnosis[0], '\0');
   collector::PrometheusClient client({config.prometheus});
   QueryConfig rate = config.query;
@@ -230,7 +230,7 @@ TEST_F(CollectorLayoutsTest, ScrapeAddressesAreReportedNotScoredAndDiagnosed) {
   refresh_rows(config, result, &status);
   EXPECT_FALSE(result.ok);
   EXPECT_EQ(result.error, "no usable series in the answer");
-  EXPECT_EQ(result.skipped, kNodes);
+  EXPECT_EQ(result.nodes.skipped, kNodes);
   const std::string diagnosis = status.diagnosis;
   EXPECT_THAT(diagnosis, ::testing::StartsWith("Try: NETSCORE_QUERY_MODE=uname."));
   EXPECT_THAT(

@@ -230,16 +230,17 @@ TEST_F(PodTrafficIntegrationTest, EachMeasurementCarriesTheLatestRead) {
   collector::Measurer measurer(config, client,
                                {.retries = 0, .clock = [&now_ms] { return now_ms; }});
   const collector::Measurement first = measurer.measure(eval_ms(), no_wait());
-  ASSERT_TRUE(first.queried) << first.error;
-  ASSERT_TRUE(first.pod_traffic);
-  EXPECT_EQ(first.pod_traffic->pods.size(), 3U);
+  ASSERT_TRUE(first.nodes.queried) << first.error;
+  ASSERT_TRUE(first.pod_traffic.every_pod);
+  EXPECT_EQ(first.pod_traffic.every_pod->pods.size(), 3U);
   now_ms += config.refresh_interval.value.count();
   const collector::Measurement second = measurer.measure(eval_ms() + kStepMs, no_wait());
-  EXPECT_EQ(second.pod_traffic, first.pod_traffic) << "within the interval: the same read";
+  EXPECT_EQ(second.pod_traffic.every_pod, first.pod_traffic.every_pod)
+      << "within the interval: the same read";
   now_ms += pod_traffic_interval(config).count();
   const collector::Measurement third = measurer.measure(eval_ms() + 5 * kStepMs, no_wait());
-  ASSERT_TRUE(third.pod_traffic);
-  EXPECT_EQ(third.pod_traffic->eval_time_ms, eval_ms() + 5 * kStepMs);
+  ASSERT_TRUE(third.pod_traffic.every_pod);
+  EXPECT_EQ(third.pod_traffic.every_pod->eval_time_ms, eval_ms() + 5 * kStepMs);
   EXPECT_EQ(measurer.pod_traffic_counts().reads, 2U);
   std::ostringstream out;
   collector::print_pod_traffic(third, out);
@@ -265,10 +266,11 @@ TEST_F(PodTrafficIntegrationTest, APodBoundAfterTheFullReadIsPricedByItsOwnRateA
   collector::Measurer measurer(
       config, client, {.retries = 0, .clock = [&now_ms] { return now_ms; }, .cluster = &state});
   const collector::Measurement full = measurer.measure(full_read_ms, no_wait());
-  ASSERT_TRUE(full.queried) << full.error;
+  ASSERT_TRUE(full.nodes.queried) << full.error;
   publisher.publish(full);
-  ASSERT_EQ(full.pod_traffic->eval_time_ms, full_read_ms) << full.pod_traffic->error;
-  EXPECT_EQ(full.recent_pod_traffic->asked, 0U) << "web-1 is priced by the read of every pod";
+  ASSERT_EQ(full.pod_traffic.every_pod->eval_time_ms, full_read_ms)
+      << full.pod_traffic.every_pod->error;
+  EXPECT_EQ(full.pod_traffic.recent->asked, 0U) << "web-1 is priced by the read of every pod";
   EXPECT_EQ(measurer.pod_traffic_counts().recent_reads, 0U);
 
   // Bound 5 s after the read; its first sample 10 s later.
@@ -279,20 +281,21 @@ TEST_F(PodTrafficIntegrationTest, APodBoundAfterTheFullReadIsPricedByItsOwnRateA
   now_ms += lag_ms;
   const collector::Measurement one_sample = measurer.measure(full_read_ms + kStepMs, no_wait());
   publisher.publish(one_sample);
-  ASSERT_TRUE(one_sample.recent_pod_traffic);
-  EXPECT_EQ(one_sample.recent_pod_traffic->error, "");
-  EXPECT_EQ(one_sample.recent_pod_traffic->asked, 1U);
-  EXPECT_EQ(one_sample.recent_pod_traffic->answered, 0U) << "one sample: no slope yet";
-  EXPECT_NE(one_sample.recent_pod_traffic->receive_query.find(R"(pod=~"web\\.2")"),
+  ASSERT_TRUE(one_sample.pod_traffic.recent);
+  EXPECT_EQ(one_sample.pod_traffic.recent->error, "");
+  EXPECT_EQ(one_sample.pod_traffic.recent->asked, 1U);
+  EXPECT_EQ(one_sample.pod_traffic.recent->answered, 0U) << "one sample: no slope yet";
+  EXPECT_NE(one_sample.pod_traffic.recent->receive_query.find(R"(pod=~"web\\.2")"),
             std::string::npos)
-      << one_sample.recent_pod_traffic->receive_query;
+      << one_sample.pod_traffic.recent->receive_query;
 
   now_ms += lag_ms;
   const std::int64_t second_ms = full_read_ms + 2 * kStepMs;
   const collector::Measurement two_samples = measurer.measure(second_ms, no_wait());
   publisher.publish(two_samples);
-  EXPECT_EQ(two_samples.pod_traffic, full.pod_traffic) << "the read of every pod is not due";
-  const collector::RecentPodTraffic& recent = *two_samples.recent_pod_traffic;
+  EXPECT_EQ(two_samples.pod_traffic.every_pod, full.pod_traffic.every_pod)
+      << "the read of every pod is not due";
+  const collector::RecentPodTraffic& recent = *two_samples.pod_traffic.recent;
   EXPECT_EQ(recent.asked, 1U);
   EXPECT_EQ(recent.answered, 1U);
   ASSERT_TRUE(recent.pods.contains("shop/web.2"));

@@ -91,8 +91,8 @@ TEST_P(CollectorPrometheusTest, EveryNodeEqualsTheOriginalPerNodeQuery) {
 
   const auto result = refresher.refresh(eval_time_ms(), no_wait());
   ASSERT_TRUE(result.ok) << result.error;
-  EXPECT_EQ(result.series, kNodes);
-  EXPECT_EQ(result.skipped, 0U);
+  EXPECT_EQ(result.nodes.series, kNodes);
+  EXPECT_EQ(result.nodes.skipped, 0U);
 
   shm::SnapshotMeta meta{};
   const auto rows = table.rows(meta);

@@ -43,7 +43,7 @@ Config physical_config(const std::string& url) {
 
 std::map<std::string, model::NodeSample> by_node(const collector::Measurement& m) {
   std::map<std::string, model::NodeSample> out;
-  for (const auto& s : m.samples) out[s.node] = s;
+  for (const auto& s : m.nodes.samples) out[s.node] = s;
   return out;
 }
 
@@ -73,8 +73,8 @@ TEST(RecordingRulesTest, TheRulesRefreshPublishesTheCountersRates) {
   collector::Measurer rules(config, client);
   const collector::Measurement from_rules = rules.measure(wall_now_ms(), no_wait());
   ASSERT_TRUE(from_rules.ok) << from_rules.error;
-  EXPECT_EQ(rules.query().kind_label, "__name__") << from_rules.plan;
-  EXPECT_NE(from_rules.plan.find("instance:node_network_receive_bytes_physical:rate5m"),
+  EXPECT_EQ(rules.query().kind_label, "__name__") << from_rules.plan.path;
+  EXPECT_NE(from_rules.plan.path.find("instance:node_network_receive_bytes_physical:rate5m"),
             std::string::npos);
   // The same devices read from the counters: with increase as the score no rule holds it, and the
   // rate parts come from the counters.
@@ -83,7 +83,7 @@ TEST(RecordingRulesTest, TheRulesRefreshPublishesTheCountersRates) {
   collector::Measurer counters(counters_config, client);
   const collector::Measurement from_counters = counters.measure(wall_now_ms(), no_wait());
   ASSERT_TRUE(from_counters.ok) << from_counters.error;
-  EXPECT_EQ(from_counters.plan.find("recording rules"), std::string::npos);
+  EXPECT_EQ(from_counters.plan.path.find("recording rules"), std::string::npos);
   const auto a = by_node(from_rules);
   const auto b = by_node(from_counters);
   ASSERT_EQ(a.size(), kNodes);

@@ -151,7 +151,7 @@ void expect_published_as_evaluated(const std::string& url, const Case& c, std::i
   Refresh refresher(config, client, table.writer());
   const auto result = refresher.refresh(eval_ms, no_wait());
   ASSERT_TRUE(result.ok) << result.error;
-  EXPECT_EQ(result.skipped, 0U);
+  EXPECT_EQ(result.nodes.skipped, 0U);
   shm::SnapshotMeta meta{};
   const auto rows = table.rows(meta);
   EXPECT_EQ(meta.basis, static_cast<std::uint32_t>(config.query.basis));
@@ -359,12 +359,12 @@ TYPED_TEST(LinkUtilisationTest, ANodeWhoseSpeedChangesIsReadAgainAtTheRecheck) {
     ASSERT_EQ(evaluate(url, kSpeed, this->after_change_ms()).at(node), kSynthTenGigabit);
     EXPECT_NE(f.flags & shm::kEntryUtilisation, 0U);
     if (recheck_now) {
-      EXPECT_EQ(m.speeds_eval_time_ms, this->after_change_ms());
+      EXPECT_EQ(m.plan.speeds_eval_time_ms, this->after_change_ms());
       EXPECT_EQ(f.speed, kSynthTenGigabit);
       EXPECT_EQ(f.scored, evaluate(url, utilisation, this->after_change_ms()).at(node));
     } else {
-      EXPECT_EQ(m.side_queries, 0U);
-      EXPECT_EQ(m.speeds_eval_time_ms, this->before_change_ms());
+      EXPECT_EQ(m.plan.asked_apart, 0U);
+      EXPECT_EQ(m.plan.speeds_eval_time_ms, this->before_change_ms());
       EXPECT_EQ(f.speed, kSynthGigabit);
       EXPECT_EQ(f.scored,
                 evaluate(url, per_node("rate", kReceive), this->after_change_ms()).at(node) /

@@ -60,7 +60,7 @@ TEST_P(CollectorVictoriaMetricsTest, TableEqualsVictoriaMetricsPerNodeAnswers) {
   Refresh refresher(config, client, table.writer());
   const auto result = refresher.refresh(eval_time_ms(), no_wait());
   ASSERT_TRUE(result.ok) << result.error;
-  EXPECT_EQ(result.skipped, 0U);
+  EXPECT_EQ(result.nodes.skipped, 0U);
   shm::SnapshotMeta meta{};
   const auto rows = table.rows(meta);
   ASSERT_EQ(rows.size(), kNodes);

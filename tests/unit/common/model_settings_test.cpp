@@ -27,6 +27,24 @@ TEST(ModelSettings, ScoringAndCorrectionFromTheCollectorsVariables) {
   EXPECT_DOUBLE_EQ(correction.default_transmit_rate, 1024);
 }
 
+// The lag and the window come from the configuration once; a window as of another time keeps
+// both.
+TEST(ModelSettings, TheLoadWindowAndItsHorizonFromTheCollectorsVariables) {
+  const Config c =
+      load_config(Component::collector, {},
+                  {{"NETSCORE_REFRESH_INTERVAL", "30s"}, {"NETSCORE_TIME_RANGE", "2m"}});
+  const model::LoadWindow window = load_window(c, 5);
+  EXPECT_EQ(window.now_ms, 5);
+  EXPECT_EQ(window.lag_ms, 30000);
+  EXPECT_EQ(window.window_ms, 120000);
+  EXPECT_EQ(correction_settings(c).window_ms, window.window_ms);
+  EXPECT_EQ(placement_horizon_ms(c), 150000);
+  const model::LoadWindow later = window.at(1000);
+  EXPECT_EQ(later.now_ms, 1000);
+  EXPECT_EQ(later.lag_ms, window.lag_ms);
+  EXPECT_EQ(later.window_ms, window.window_ms);
+}
+
 TEST(ModelSettings, PrioritizeFromTheExtendersVariables) {
   const Config c =
       load_config(Component::extender, {},

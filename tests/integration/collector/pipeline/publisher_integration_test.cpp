@@ -27,11 +27,11 @@ namespace kube = testing::kube;
 // What a refresh found: n1 and n2 at 1000 each.
 Measurement measured(std::int64_t eval_time_ms) {
   return {.ok = true,
-          .queried = true,
-          .answered = true,
           .eval_time_ms = eval_time_ms,
-          .samples = {{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}},
-          .series = 2};
+          .nodes = {.queried = true,
+                    .answered = true,
+                    .samples = {{.node = "n1", .value = 1000}, {.node = "n2", .value = 1000}},
+                    .series = 2}};
 }
 
 // Two nodes with one pod each, placed an hour ago (wholly in the window), and 1000 B/s each.
@@ -125,7 +125,7 @@ Measurement measured_with_pod(std::int64_t eval_time_ms) {
   traffic->eval_time_ms = eval_time_ms;
   traffic->pods["shop/new"] = {
       .receive = 600, .transmit = 600, .receive_valid = true, .transmit_valid = true};
-  m.pod_traffic = std::move(traffic);
+  m.pod_traffic.every_pod = std::move(traffic);
   return m;
 }
 
@@ -214,7 +214,7 @@ TEST(Publisher, WatchStateReachesTheStatusWithoutAMeasurement) {
   Cluster c(true, false);
   c.publisher.start();
   for (int i = 0; i < 3; ++i) {
-    c.publisher.publish({.queried = false, .error = "transport error: connection refused"});
+    c.publisher.publish({.error = "transport error: connection refused"});
   }
   ScoreTableReader reader({.name = c.table_name});
   shm::CollectorStatus status{};

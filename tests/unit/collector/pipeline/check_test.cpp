@@ -11,6 +11,7 @@
 #include "collector/pipeline/query_plan.h"
 #include "collector/pipeline/recent_pod_traffic.h"
 #include "tests/support/curl_environment.h"
+#include "tests/unit/common/model/model_fixtures.h"
 #include "tests/unit/collector/pipeline/pipeline_test_config.h"
 #include "tests/support/fake_http_server.h"
 
@@ -120,18 +121,18 @@ TEST_F(CheckTest, NoNodeFailsWithADiagnosis) {
 
 TEST(PrintCheck, PrintsRejectedNamesFindingsAndSettingsFromTheMeasurement) {
   Measurement m{.ok = true,
-                .queried = true,
-                .answered = true,
-                .samples = {{.node = "n1", .value = 5}},
-                .series = 3,
-                .skipped = 2,
-                .missing_label = 1,
-                .rejected = {.rejected = 1, .example = "10.0.0.2:9100"},
-                .rejected_names = "1 series name their node \"10.0.0.2:9100\"",
-                .warnings = {"partial data"}};
-  m.diagnosis.emplace();
-  m.diagnosis->findings = {"First finding.", "Second finding."};
-  m.diagnosis->settings = {"NETSCORE_NODE_LABEL=node"};
+                .nodes = {.queried = true,
+                          .answered = true,
+                          .samples = {{.node = "n1", .value = 5}},
+                          .series = 3,
+                          .skipped = 2,
+                          .missing_label = 1,
+                          .rejected = {.rejected = 1, .example = "10.0.0.2:9100"},
+                          .rejected_names = "1 series name their node \"10.0.0.2:9100\"",
+                          .warnings = {"partial data"}}};
+  m.diagnosis.findings.emplace();
+  m.diagnosis.findings->findings = {"First finding.", "Second finding."};
+  m.diagnosis.findings->settings = {"NETSCORE_NODE_LABEL=node"};
   std::ostringstream out;
   EXPECT_EQ(print_check(m, {}, out), 0);
   EXPECT_EQ(out.str(),
@@ -152,32 +153,15 @@ TEST(PrintCheck, PrintsRejectedNamesFindingsAndSettingsFromTheMeasurement) {
 Measurement links_measurement() {
   return {
       .ok = true,
-      .queried = true,
-      .answered = true,
-      .samples = {{.node = "a",
-                   .value = 12.5e6,
-                   .rate = 12.5e6,
-                   .rate_valid = true,
-                   .transmit_rate_valid = true,
-                   .transmit_rate = 25e6,
-                   .speed = 125e6},
-                  {.node = "b",
-                   .value = 125e6,
-                   .rate = 125e6,
-                   .rate_valid = true,
-                   .transmit_rate_valid = true,
-                   .transmit_rate = 0,
-                   .speed = 1250e6},
-                  {.node = "c",
-                   .value = 62.5e6,
-                   .rate = 62.5e6,
-                   .rate_valid = true,
-                   .transmit_rate_valid = true,
-                   .transmit_rate = 1e6,
-                   .speed = 125e6},
-                  {.node = "d", .value = 5, .rate = 5, .rate_valid = true, .unusable_speeds = 1},
-                  {.node = "e", .value = 7, .rate = 7, .rate_valid = true}},
-      .series = 5};
+      .nodes = {.queried = true,
+                .answered = true,
+                .samples =
+                    {model::linked("a", 12.5e6, 25e6, 125e6),
+                     model::linked("b", 125e6, 0, 1250e6),
+                     model::linked("c", 62.5e6, 1e6, 125e6),
+                     {.node = "d", .value = 5, .rate = 5, .rate_valid = true, .unusable_speeds = 1},
+                     {.node = "e", .value = 7, .rate = 7, .rate_valid = true}},
+                .series = 5}};
 }
 
 std::string links_table() {
@@ -219,7 +203,7 @@ TEST(PrintCheck, UtilisationListsTheSpeedsAndTheBusiestLinks) {
 
 TEST(PrintCheck, TheFallbackSpeedScoresTheNodesWithoutOne) {
   Measurement m = links_measurement();
-  m.samples[3].rate = 62.5e6 * 1.5;  // d: 75% of the fallback's 1 Gb/s, the busiest of all
+  m.nodes.samples[3].rate = 62.5e6 * 1.5;  // d: 75% of the fallback's 1 Gb/s, the busiest of all
   std::ostringstream out;
   EXPECT_EQ(print_check(m,
                         {.basis = ScoreBasis::utilisation,
@@ -257,7 +241,7 @@ TEST(PrintCheck, TheRawBasisReportsTheSpeedsItDoesNotUse) {
 
 TEST(PrintCheck, EveryNodeWithASpeedLeavesNothingWithout) {
   Measurement m = links_measurement();
-  m.samples.resize(3);
+  m.nodes.samples.resize(3);
   std::ostringstream out;
   EXPECT_EQ(print_check(m, {.basis = ScoreBasis::utilisation}, out), 0);
   const std::string text = out.str();
@@ -279,9 +263,9 @@ TEST(PodTrafficCheckTest, SaysWhetherPerPodSeriesAreInUseTheQueriesAndTheirAge) 
                                                          .transmit_query = "tx",
                                                          .detection_query = "count"});
   traffic->pods["shop/web-1"] = {};
-  m.pod_traffic = traffic;
-  m.pod_traffic_interval_ms = 60'000;
-  m.pod_traffic_costs = {.node_ms = 40, .full_ms = 90, .recent_ms = 3};
+  m.pod_traffic.every_pod = traffic;
+  m.pod_traffic.interval_ms = 60'000;
+  m.pod_traffic.costs = {.node_ms = 40, .full_ms = 90, .recent_ms = 3};
   std::ostringstream in_use;
   print_pod_traffic(m, in_use);
   EXPECT_EQ(in_use.str(),
@@ -298,7 +282,7 @@ TEST(PodTrafficCheckTest, SaysWhetherPerPodSeriesAreInUseTheQueriesAndTheirAge) 
                                                                     .receive_query = "recent rx",
                                                                     .error = "recent read: 503"});
   recent->pods["shop/web-9"] = {};
-  m.recent_pod_traffic = recent;
+  m.pod_traffic.recent = recent;
   std::ostringstream with_recent;
   print_pod_traffic(m, with_recent);
   EXPECT_NE(
@@ -308,7 +292,7 @@ TEST(PodTrafficCheckTest, SaysWhetherPerPodSeriesAreInUseTheQueriesAndTheirAge) 
                              "read: 503\n  receive: recent rx\n"),
       std::string::npos)
       << with_recent.str();
-  m.recent_pod_traffic.reset();
+  m.pod_traffic.recent.reset();
   traffic->in_use = false;
   traffic->pods.clear();
   std::ostringstream absent;

@@ -55,34 +55,35 @@ TEST_F(MeasureTest, KeepsTheSeriesThatNameANodeAndCountsTheRest) {
   Measurer measurer(config_, client_);
   const Measurement m = measurer.measure(kEvalMs, no_wait());
   ASSERT_TRUE(m.ok) << m.error;
-  EXPECT_TRUE(m.queried);
-  EXPECT_TRUE(m.answered);
+  EXPECT_TRUE(m.nodes.queried);
+  EXPECT_TRUE(m.nodes.answered);
   EXPECT_FALSE(m.stopped);
   EXPECT_EQ(m.error, "");
   EXPECT_EQ(m.eval_time_ms, kEvalMs);
-  ASSERT_EQ(m.samples.size(), 2U);
-  EXPECT_EQ(m.samples[0].node, "a");
-  EXPECT_EQ(m.samples[0].value, 100);
-  EXPECT_TRUE(m.samples[0].rate_valid);
-  EXPECT_EQ(m.samples[0].rate, 2);
-  EXPECT_EQ(m.samples[1].node, "b");
-  EXPECT_EQ(m.samples[1].value, 50);
-  EXPECT_FALSE(m.samples[1].rate_valid);
-  EXPECT_EQ(m.series, 4U);
-  EXPECT_EQ(m.missing_label, 1U);
-  EXPECT_EQ(m.rejected.rejected, 1U);
-  EXPECT_EQ(m.rejected.example, "10.0.0.2:9100");
-  EXPECT_EQ(m.skipped, 2U);
-  EXPECT_NE(m.rejected_names.find("10.0.0.2:9100"), std::string::npos) << m.rejected_names;
+  ASSERT_EQ(m.nodes.samples.size(), 2U);
+  EXPECT_EQ(m.nodes.samples[0].node, "a");
+  EXPECT_EQ(m.nodes.samples[0].value, 100);
+  EXPECT_TRUE(m.nodes.samples[0].rate_valid);
+  EXPECT_EQ(m.nodes.samples[0].rate, 2);
+  EXPECT_EQ(m.nodes.samples[1].node, "b");
+  EXPECT_EQ(m.nodes.samples[1].value, 50);
+  EXPECT_FALSE(m.nodes.samples[1].rate_valid);
+  EXPECT_EQ(m.nodes.series, 4U);
+  EXPECT_EQ(m.nodes.missing_label, 1U);
+  EXPECT_EQ(m.nodes.rejected.rejected, 1U);
+  EXPECT_EQ(m.nodes.rejected.example, "10.0.0.2:9100");
+  EXPECT_EQ(m.nodes.skipped, 2U);
+  EXPECT_NE(m.nodes.rejected_names.find("10.0.0.2:9100"), std::string::npos)
+      << m.nodes.rejected_names;
   // A usable answer needs no diagnosis; the status says which names were not node names.
-  EXPECT_FALSE(m.diagnosis.has_value());
-  ASSERT_TRUE(m.status_diagnosis.has_value());
-  EXPECT_EQ(*m.status_diagnosis, m.rejected_names);
-  EXPECT_EQ(m.attempts, 1U);
+  EXPECT_FALSE(m.diagnosis.findings.has_value());
+  ASSERT_TRUE(m.diagnosis.status.has_value());
+  EXPECT_EQ(*m.diagnosis.status, m.nodes.rejected_names);
+  EXPECT_EQ(m.timing.attempts, 1U);
   EXPECT_EQ(server_.requests(), 1U);
-  EXPECT_LE(m.started_wall_ms, m.finished_wall_ms);
-  EXPECT_GT(m.finished_mono_ns, 0);
-  EXPECT_GE(m.duration_us, 0);
+  EXPECT_LE(m.timing.started_wall_ms, m.timing.finished_wall_ms);
+  EXPECT_GT(m.timing.finished_mono_ns, 0);
+  EXPECT_GE(m.timing.duration_us, 0);
   // One device, one label: the seed's own per-series read, no sum by node.
   EXPECT_NE(server_.last_request().body.find("query=sum_over_time"), std::string::npos);
 }
@@ -117,13 +118,13 @@ TEST_F(MeasureTest, TheRateFunctionsAnswersCarryTransmitAndLinkSpeedPerNode) {
   ASSERT_TRUE(measurer.query().score_is_rate);
   const Measurement m = measurer.measure(kEvalMs, no_wait());
   ASSERT_TRUE(m.ok) << m.error;
-  EXPECT_EQ(m.series, 2U);
-  EXPECT_EQ(m.skipped, 0U);
-  EXPECT_EQ(m.attempts, 2U);
-  EXPECT_EQ(m.side_queries, 2U);
+  EXPECT_EQ(m.nodes.series, 2U);
+  EXPECT_EQ(m.nodes.skipped, 0U);
+  EXPECT_EQ(m.timing.attempts, 2U);
+  EXPECT_EQ(m.plan.asked_apart, 2U);
   EXPECT_EQ(server_.requests(), 4U);
-  ASSERT_EQ(m.samples.size(), 2U);
-  const model::NodeSample& a = m.samples[0];
+  ASSERT_EQ(m.nodes.samples.size(), 2U);
+  const model::NodeSample& a = m.nodes.samples[0];
   EXPECT_EQ(a.node, "a");
   EXPECT_TRUE(a.rate_valid);
   EXPECT_EQ(a.rate, 100);
@@ -133,7 +134,7 @@ TEST_F(MeasureTest, TheRateFunctionsAnswersCarryTransmitAndLinkSpeedPerNode) {
   EXPECT_EQ(a.transmit_value, 300);
   EXPECT_EQ(a.speed, 125000000);
   EXPECT_EQ(a.unusable_speeds, 0U);
-  const model::NodeSample& b = m.samples[1];
+  const model::NodeSample& b = m.nodes.samples[1];
   EXPECT_EQ(b.node, "b");
   EXPECT_FALSE(b.transmit_rate_valid);
   EXPECT_EQ(b.speed, 0);
@@ -155,7 +156,7 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   });
   Config config = config_;
   Measurer without(config, client_);
-  EXPECT_EQ(without.measure(kEvalMs, no_wait()).rebalance_utilisation, nullptr);
+  EXPECT_EQ(without.measure(kEvalMs, no_wait()).rebalance.utilisation, nullptr);
   EXPECT_EQ(server_.requests(), 1U);
 
   config.rebalance.label = true;
@@ -163,8 +164,8 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   Measurer measurer(config, client_);
   Measurement m = measurer.measure(kEvalMs, no_wait());
   ASSERT_TRUE(m.ok) << m.error;
-  ASSERT_NE(m.rebalance_utilisation, nullptr) << m.rebalance_error;
-  EXPECT_EQ(*m.rebalance_utilisation, (model::NodeUtilisation{{"a", 0.25}, {"b", 0.5}}));
+  ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
+  EXPECT_EQ(*m.rebalance.utilisation, (model::NodeUtilisation{{"a", 0.25}, {"b", 0.5}}));
   EXPECT_NE(server_.last_request().body.find("%5B45s%5D"), std::string::npos)
       << server_.last_request().body;
   EXPECT_EQ(server_.requests(), 3U);
@@ -172,8 +173,8 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   failing = true;
   m = measurer.measure(kEvalMs, no_wait());
   EXPECT_TRUE(m.ok) << m.error;
-  EXPECT_EQ(m.rebalance_utilisation, nullptr);
-  EXPECT_NE(m.rebalance_error.find("503"), std::string::npos) << m.rebalance_error;
+  EXPECT_EQ(m.rebalance.utilisation, nullptr);
+  EXPECT_NE(m.rebalance.error.find("503"), std::string::npos) << m.rebalance.error;
   EXPECT_EQ(server_.requests(), 5U) << "one attempt";
 }
 
@@ -190,13 +191,13 @@ TEST_F(MeasureTest, ARebalanceReadingWithoutANodeWithASpeedNamesIt) {
   Config config = config_;
   config.rebalance.label = true;
   Measurer without_speeds(config, client_);
-  EXPECT_EQ(without_speeds.measure(kEvalMs, no_wait()).rebalance_missing, "")
+  EXPECT_EQ(without_speeds.measure(kEvalMs, no_wait()).rebalance.missing, "")
       << "a node without a link speed has no utilisation";
   config.query.fallback_speed = 125e6;
   Measurer measurer(config, client_);
   const Measurement m = measurer.measure(kEvalMs, no_wait());
-  ASSERT_NE(m.rebalance_utilisation, nullptr) << m.rebalance_error;
-  EXPECT_EQ(m.rebalance_missing,
+  ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
+  EXPECT_EQ(m.rebalance.missing,
             "1 node with a link speed (a) without a utilisation over 1m "
             "(NETSCORE_REBALANCE_WINDOW): fewer than two scrapes in it?");
 }
@@ -210,15 +211,15 @@ TEST_F(MeasureTest, RetriesAServerErrorWithDoublingBackoff) {
     return true;
   });
   EXPECT_FALSE(m.ok);
-  EXPECT_FALSE(m.queried);
-  EXPECT_FALSE(m.answered);
+  EXPECT_FALSE(m.nodes.queried);
+  EXPECT_FALSE(m.nodes.answered);
   EXPECT_EQ(m.error, "http status 500");
-  EXPECT_EQ(m.attempts, 3U);
+  EXPECT_EQ(m.timing.attempts, 3U);
   EXPECT_EQ(server_.requests(), 3U);
   EXPECT_EQ(waits, (std::vector<std::chrono::milliseconds>{std::chrono::milliseconds(200),
                                                            std::chrono::milliseconds(400)}));
-  EXPECT_FALSE(m.status_diagnosis.has_value()) << "an unreachable Prometheus says nothing new";
-  EXPECT_FALSE(m.diagnosis.has_value());
+  EXPECT_FALSE(m.diagnosis.status.has_value()) << "an unreachable Prometheus says nothing new";
+  EXPECT_FALSE(m.diagnosis.findings.has_value());
 }
 
 TEST_F(MeasureTest, AWaitThatIsStoppedEndsTheRetries) {
@@ -226,7 +227,7 @@ TEST_F(MeasureTest, AWaitThatIsStoppedEndsTheRetries) {
   Measurer measurer(config_, client_);
   const Measurement m = measurer.measure(kEvalMs, [](std::chrono::milliseconds) { return false; });
   EXPECT_FALSE(m.ok);
-  EXPECT_EQ(m.attempts, 1U);
+  EXPECT_EQ(m.timing.attempts, 1U);
 }
 
 TEST_F(MeasureTest, ARejectedQueryIsNotRetried) {
@@ -234,7 +235,7 @@ TEST_F(MeasureTest, ARejectedQueryIsNotRetried) {
       {422, R"({"status":"error","errorType":"execution","error":"too many samples"})", {}});
   Measurer measurer(config_, client_);
   const Measurement m = measurer.measure(kEvalMs, no_wait());
-  EXPECT_EQ(m.attempts, 1U);
+  EXPECT_EQ(m.timing.attempts, 1U);
   EXPECT_NE(m.error.find("too many samples"), std::string::npos) << m.error;
 }
 
@@ -243,11 +244,11 @@ TEST_F(MeasureTest, AMalformedAnswerIsAnErrorWithoutDiagnosis) {
   Measurer measurer(config_, client_);
   const Measurement m = measurer.measure(kEvalMs, no_wait());
   EXPECT_FALSE(m.ok);
-  EXPECT_TRUE(m.queried);
-  EXPECT_FALSE(m.answered);
+  EXPECT_TRUE(m.nodes.queried);
+  EXPECT_FALSE(m.nodes.answered);
   EXPECT_FALSE(m.error.empty());
-  EXPECT_FALSE(m.diagnosis.has_value());
-  EXPECT_FALSE(m.status_diagnosis.has_value());
+  EXPECT_FALSE(m.diagnosis.findings.has_value());
+  EXPECT_FALSE(m.diagnosis.status.has_value());
   EXPECT_EQ(server_.requests(), 1U);
 }
 
@@ -256,27 +257,28 @@ TEST_F(MeasureTest, NoUsableSeriesIsDiagnosedOncePerFailingStreak) {
   Measurer measurer(config_, client_);
   const Measurement first = measurer.measure(kEvalMs, no_wait());
   EXPECT_FALSE(first.ok);
-  EXPECT_TRUE(first.answered);
+  EXPECT_TRUE(first.nodes.answered);
   EXPECT_EQ(first.error, "zero series in the answer");
-  ASSERT_TRUE(first.diagnosis.has_value());
-  ASSERT_TRUE(first.status_diagnosis.has_value());
-  EXPECT_EQ(*first.status_diagnosis, first.diagnosis->summary());
+  ASSERT_TRUE(first.diagnosis.findings.has_value());
+  ASSERT_TRUE(first.diagnosis.status.has_value());
+  EXPECT_EQ(*first.diagnosis.status, first.diagnosis.findings->summary());
   // The diagnosis asks for the metric's devices, then (none) whether node_uname_info exists.
   EXPECT_EQ(server_.requests(), 3U);
 
   const Measurement second = measurer.measure(kEvalMs, no_wait());
   EXPECT_FALSE(second.ok);
-  EXPECT_FALSE(second.diagnosis.has_value());
-  EXPECT_FALSE(second.status_diagnosis.has_value()) << "the streak's diagnosis stays";
+  EXPECT_FALSE(second.diagnosis.findings.has_value());
+  EXPECT_FALSE(second.diagnosis.status.has_value()) << "the streak's diagnosis stays";
   EXPECT_EQ(server_.requests(), 4U);
 
   server_.respond_with({200, kGoodBody, {}});
   const Measurement recovered = measurer.measure(kEvalMs, no_wait());
   ASSERT_TRUE(recovered.ok);
-  EXPECT_EQ(recovered.status_diagnosis, std::optional<std::string>(""));
+  EXPECT_EQ(recovered.diagnosis.status, std::optional<std::string>(""));
 
   server_.respond_with({200, kEmptyBody, {}});
-  EXPECT_TRUE(measurer.measure(kEvalMs, no_wait()).diagnosis.has_value()) << "a new streak";
+  EXPECT_TRUE(measurer.measure(kEvalMs, no_wait()).diagnosis.findings.has_value())
+      << "a new streak";
 }
 
 TEST_F(MeasureTest, CheckDiagnosesEveryIncompleteAnswerWithoutRetrying) {
@@ -285,15 +287,15 @@ TEST_F(MeasureTest, CheckDiagnosesEveryIncompleteAnswerWithoutRetrying) {
                     {.retries = 0, .diagnose = Measurer::DiagnoseWhen::incomplete_answer});
   const Measurement partial = measurer.measure(kEvalMs, no_wait());
   EXPECT_TRUE(partial.ok);
-  EXPECT_TRUE(partial.diagnosis.has_value());
-  EXPECT_TRUE(measurer.measure(kEvalMs, no_wait()).diagnosis.has_value());
+  EXPECT_TRUE(partial.diagnosis.findings.has_value());
+  EXPECT_TRUE(measurer.measure(kEvalMs, no_wait()).diagnosis.findings.has_value());
 
   server_.respond_with({200, kGoodBody, {}});
-  EXPECT_FALSE(measurer.measure(kEvalMs, no_wait()).diagnosis.has_value());
+  EXPECT_FALSE(measurer.measure(kEvalMs, no_wait()).diagnosis.findings.has_value());
 
   server_.respond_with({500, "oops", {}});
   const auto before = server_.requests();
-  EXPECT_EQ(measurer.measure(kEvalMs, no_wait()).attempts, 1U);
+  EXPECT_EQ(measurer.measure(kEvalMs, no_wait()).timing.attempts, 1U);
   EXPECT_EQ(server_.requests(), before + 1);
 }
 

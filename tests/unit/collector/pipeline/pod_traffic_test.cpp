@@ -120,6 +120,21 @@ TEST_F(PodTrafficTest, DetectedSeriesAreReadOneRequestPerDirectionAtTheirOwnCade
   EXPECT_EQ(r.counts().detections, 2U);
 }
 
+// A refresh asks what its plan, decided at its start, found due; a detection that finds per-pod
+// series anew has them read at once whatever the plan said of the read.
+TEST_F(PodTrafficTest, TheRefreshFollowsThePlanDecidedAtItsStart) {
+  PodTrafficReader r = reader();
+  EXPECT_TRUE(r.due().detection);
+  EXPECT_TRUE(r.due().read);
+  r.refresh(api_, kPodEvalMs, 0, PodTrafficReader::Due{});
+  EXPECT_TRUE(script_.asked.empty()) << "nothing planned, nothing asked";
+  r.refresh(api_, kPodEvalMs, 0, PodTrafficReader::Due{.detection = true});
+  EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "receive", "transmit"}));
+  const PodTrafficReader::Due after = r.due();
+  EXPECT_FALSE(after.detection);
+  EXPECT_FALSE(after.read);
+}
+
 // While no series has pod labels, the detection is asked at the read's cadence, not only at the
 // recheck: kubelet's targets may not be scraped yet when the collector starts.
 TEST_F(PodTrafficTest, WithoutPodLabelsOnlyTheDetectionIsAskedAtTheReadCadenceUntilItFindsThem) {
@@ -166,7 +181,7 @@ TEST_F(PodTrafficTest, AFailedReadKeepsTheLastTrafficAndIsAskedAgainAtTheNextRef
 }
 
 TEST_F(PodTrafficTest, TheQueriesReadThePodSandboxesOverTheWindow) {
-  const auto traffic = reader().traffic();
+  const auto traffic = reader().reads().every_pod;
   EXPECT_FALSE(traffic->checked);
   EXPECT_EQ(traffic->receive_query,
             R"(sum by (namespace, pod) (rate(container_network_receive_bytes_total{)"
@@ -210,8 +225,8 @@ TEST_F(RecentPodTrafficReadTest, NoRecentPodNoRequest) {
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "receive", "transmit"}))
       << "the host-network pod is never asked";
   EXPECT_EQ(r.counts().recent_reads, 0U);
-  EXPECT_EQ(r.recent()->asked, 0U);
-  EXPECT_EQ(r.recent()->eval_time_ms, 0);
+  EXPECT_EQ(r.reads().recent->asked, 0U);
+  EXPECT_EQ(r.reads().recent->eval_time_ms, 0);
 }
 
 TEST_F(RecentPodTrafficReadTest, APodPlacedAfterTheFullReadIsReadByNameAtEveryRefresh) {
@@ -219,7 +234,7 @@ TEST_F(RecentPodTrafficReadTest, APodPlacedAfterTheFullReadIsReadByNameAtEveryRe
   bind_web9_after_the_full_read(r);
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"detection", "receive", "transmit",
                                                      "recent receive", "recent transmit"}));
-  const auto recent = r.recent();
+  const auto recent = r.reads().recent;
   EXPECT_EQ(recent->asked, 1U);
   EXPECT_EQ(recent->answered, 1U) << "shop/web-2 and kube-system/web-9 were not asked";
   EXPECT_EQ(recent->eval_time_ms, kPodEvalMs + 15'000);
@@ -237,23 +252,45 @@ TEST_F(RecentPodTrafficReadTest, APodPlacedAfterTheFullReadIsReadByNameAtEveryRe
   now_ms_ = 30'000;
   r.refresh(api_, kPodEvalMs + 30'000);
   EXPECT_EQ(r.counts().recent_reads, 2U);
-  EXPECT_EQ(r.recent()->answered, 0U);
-  EXPECT_EQ(r.recent()->pods.at("shop/web-9").rates.receive, 300);
+  EXPECT_EQ(r.reads().recent->answered, 0U);
+  EXPECT_EQ(r.reads().recent->pods.at("shop/web-9").rates.receive, 300);
 }
 
 TEST_F(RecentPodTrafficReadTest, APodTheFullReadPricesIsNoLongerRecent) {
   PodTrafficReader r = recent_reader();
   bind_web9_after_the_full_read(r);
-  ASSERT_EQ(r.recent()->pods.size(), 1U);
+  ASSERT_EQ(r.reads().recent->pods.size(), 1U);
   // The next full read, late enough for the window to hold a part of web-9, answers it.
   script_.receive += "," + pod_series("shop", "web-9", "250");
-  now_ms_ = r.interval_ms();
+  now_ms_ = r.reads().interval_ms;
   const std::int64_t later = kPodEvalMs + 5'000 + config_.query.time_range.value.count() / 2;
   r.refresh(api_, later);
-  EXPECT_TRUE(r.traffic()->pods.contains("shop/web-9"));
-  EXPECT_TRUE(r.recent()->pods.empty());
-  EXPECT_EQ(r.recent()->asked, 0U);
+  EXPECT_TRUE(r.reads().every_pod->pods.contains("shop/web-9"));
+  EXPECT_TRUE(r.reads().recent->pods.empty());
+  EXPECT_EQ(r.reads().recent->asked, 0U);
   EXPECT_EQ(r.counts().recent_reads, 1U);
+}
+
+// What a measurement carries: the state, and the watched pods of each read of every pod, joined
+// once per read (the host-network pod and the unwatched exporter are not among them).
+TEST_F(RecentPodTrafficReadTest, TheReadsCarryTheStateAndTheWatchedPodsJoinedOncePerRead) {
+  EXPECT_EQ(reader().reads().state, shm::PodTrafficState::unchecked);
+  EXPECT_EQ(reader().reads().recent, nullptr) << "without watched pods, no recent read";
+  PodTrafficReader r = recent_reader();
+  r.refresh(api_, kPodEvalMs);
+  PodTrafficReads reads = r.reads();
+  EXPECT_EQ(reads.state, shm::PodTrafficState::in_use);
+  ASSERT_NE(reads.every_pod, nullptr);
+  EXPECT_EQ(reads.every_pod->pods.size(), 2U);
+  EXPECT_NE(reads.recent, nullptr);
+  EXPECT_EQ(reads.watched, 1U);
+  cluster_.upsert_pod({.uid = "e", .node = "n2", .name = "kube-system/exporter"}, kPodEvalMs);
+  now_ms_ = 15'000;
+  r.refresh(api_, kPodEvalMs + 15'000);
+  EXPECT_EQ(r.reads().watched, 1U) << "no read of every pod since: the same join";
+  now_ms_ = r.reads().interval_ms;
+  r.refresh(api_, kPodEvalMs + r.reads().interval_ms);
+  EXPECT_EQ(r.reads().watched, 2U);
 }
 
 TEST_F(RecentPodTrafficReadTest, AFailedRecentReadKeepsWhatWasReadAndFailsNothingElse) {
@@ -262,12 +299,12 @@ TEST_F(RecentPodTrafficReadTest, AFailedRecentReadKeepsWhatWasReadAndFailsNothin
   script_.read_status = 503;
   now_ms_ = 30'000;
   r.refresh(api_, kPodEvalMs + 30'000);
-  EXPECT_EQ(r.recent()->error, "recent read: http status 503");
-  EXPECT_EQ(r.recent()->eval_time_ms, kPodEvalMs + 15'000);
-  EXPECT_EQ(r.recent()->pods.at("shop/web-9").rates.receive, 300);
+  EXPECT_EQ(r.reads().recent->error, "recent read: http status 503");
+  EXPECT_EQ(r.reads().recent->eval_time_ms, kPodEvalMs + 15'000);
+  EXPECT_EQ(r.reads().recent->pods.at("shop/web-9").rates.receive, 300);
   EXPECT_EQ(r.counts().recent_failed, 1U);
   EXPECT_EQ(r.counts().failed, 0U);
-  EXPECT_EQ(r.traffic()->error, "");
+  EXPECT_EQ(r.reads().every_pod->error, "");
 }
 
 TEST(FullReadRefreshesTest, TheFewestAtWhichThePerPodReadsCostNoMoreThanTheNodeRead) {
@@ -306,7 +343,7 @@ TEST(PodTrafficCadenceTest, AutoReadsEveryPodLessOftenWhenThatReadCostsMoreThanT
   // A node read of 100 ms and a full read of 2 s, no recent read yet: 2000 / 100.
   r.refresh(api, kPodEvalMs, 100);
   EXPECT_EQ(r.counts().reads, 1U);
-  EXPECT_EQ(r.interval_ms(), 20 * refresh_ms);
+  EXPECT_EQ(r.reads().interval_ms, 20 * refresh_ms);
   for (int i = 1; i < 20; ++i) {
     now_ms = i * refresh_ms;
     r.refresh(api, kPodEvalMs + i * refresh_ms, 100);
@@ -317,7 +354,7 @@ TEST(PodTrafficCadenceTest, AutoReadsEveryPodLessOftenWhenThatReadCostsMoreThanT
   now_ms = 20 * refresh_ms;
   r.refresh(api, kPodEvalMs + 20 * refresh_ms, 100);
   EXPECT_EQ(r.counts().reads, 2U);
-  EXPECT_EQ(r.interval_ms(), 25 * refresh_ms);
+  EXPECT_EQ(r.reads().interval_ms, 25 * refresh_ms);
 }
 
 TEST(PodTrafficJoinTest, WatchedPodsOffTheHostNetworkAreJoinedByName) {

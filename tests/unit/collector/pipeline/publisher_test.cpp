@@ -26,32 +26,27 @@ constexpr std::int64_t kIntervalMs = 30000;
 
 Measurement good(std::int64_t eval_time_ms, std::int64_t finished_mono_ns) {
   return {.ok = true,
-          .queried = true,
-          .answered = true,
           .eval_time_ms = eval_time_ms,
-          .samples = {{.node = "b", .value = 3000}, {.node = "a", .value = 1000}},
-          .series = 3,
-          .skipped = 1,
-          .attempts = 1,
-          .started_wall_ms = 1000,
-          .finished_wall_ms = 1200,
-          .finished_mono_ns = finished_mono_ns,
-          .duration_us = 200000,
-          .status_diagnosis = std::string(),
-          .side_queries_total = 4,
-          .side_queries_failed_total = 1,
-          .speeds_eval_time_ms = 41};
+          .nodes = {.queried = true,
+                    .answered = true,
+                    .samples = {{.node = "b", .value = 3000}, {.node = "a", .value = 1000}},
+                    .series = 3,
+                    .skipped = 1},
+          .timing = {.attempts = 1,
+                     .started_wall_ms = 1000,
+                     .finished_wall_ms = 1200,
+                     .finished_mono_ns = finished_mono_ns,
+                     .duration_us = 200000},
+          .diagnosis = {.status = std::string()},
+          .plan = {.asked_apart_total = 4, .failed_total = 1, .speeds_eval_time_ms = 41}};
 }
 
 Measurement failed(const std::string& error, std::int64_t finished_mono_ns,
                    std::optional<std::string> diagnosis = std::nullopt) {
-  return {.queried = true,
-          .answered = true,
-          .error = error,
-          .attempts = 1,
-          .finished_wall_ms = 5000,
-          .finished_mono_ns = finished_mono_ns,
-          .status_diagnosis = std::move(diagnosis)};
+  return {.error = error,
+          .nodes = {.queried = true, .answered = true},
+          .timing = {.attempts = 1, .finished_wall_ms = 5000, .finished_mono_ns = finished_mono_ns},
+          .diagnosis = {.status = std::move(diagnosis)}};
 }
 
 class PublisherTest : public ::testing::Test {
@@ -256,13 +251,13 @@ TEST_F(PublisherTest, TheRebalanceReadingReachesTheLabeler) {
   RebalanceStatus rebalance;
   Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher, &rebalance});
   Measurement m = good(42, 7000);
-  m.rebalance_utilisation =
+  m.rebalance.utilisation =
       std::make_shared<const model::NodeUtilisation>(model::NodeUtilisation{{"node-a", 0.25}});
   publisher.publish(m);
   ASSERT_NE(rebalance.utilisation(), nullptr);
   EXPECT_EQ(*rebalance.utilisation(), (model::NodeUtilisation{{"node-a", 0.25}}));
-  m.rebalance_utilisation = nullptr;
-  m.rebalance_error = "HTTP 503";
+  m.rebalance.utilisation = nullptr;
+  m.rebalance.error = "HTTP 503";
   publisher.publish(m);
   EXPECT_EQ(rebalance.utilisation(), nullptr);
 }
@@ -290,7 +285,7 @@ TEST_F(PublisherTest, TheLabelerReadsEachRebalanceReadingWhole) {
   Measurement m = good(42, 7000);
   for (int i = 1; i <= kReadings; ++i) {
     const double value = i / static_cast<double>(kReadings);
-    m.rebalance_utilisation = std::make_shared<const model::NodeUtilisation>(
+    m.rebalance.utilisation = std::make_shared<const model::NodeUtilisation>(
         model::NodeUtilisation{{"a", value}, {"b", value}, {"c", value}});
     publisher.publish(m);
   }
@@ -313,8 +308,8 @@ TEST(PublisherGap, GrowsWithThePublishCostWithinItsBounds) {
   EXPECT_EQ(Publisher::cluster_publish_gap(milliseconds(50), options), milliseconds(100));
 }
 
-// The traffic per pod's state and counts; the watched pods are those off the host network.
-TEST_F(PublisherTest, ThePodTrafficIsRecordedAndJoinedToTheWatchedPods) {
+// The traffic per pod's state and counts, as the reads hand them (PodTrafficReader::reads).
+TEST_F(PublisherTest, ThePodTrafficReadsAreRecorded) {
   ClusterState state;
   state.upsert_pod({.uid = "w", .node = "a", .name = "shop/web-1"}, 0);
   state.upsert_pod({.uid = "h", .node = "a", .name = "ops/agent", .host_network = true}, 0);
@@ -325,7 +320,7 @@ TEST_F(PublisherTest, ThePodTrafficIsRecordedAndJoinedToTheWatchedPods) {
       std::make_shared<PodTraffic>(PodTraffic{.checked = true, .in_use = true, .eval_time_ms = 40});
   traffic->pods["shop/web-1"] = {.receive = 10, .receive_valid = true};
   traffic->pods["ops/agent"] = {.receive = 1e6, .receive_valid = true};
-  m.pod_traffic = traffic;
+  m.pod_traffic = {.every_pod = traffic, .state = shm::PodTrafficState::in_use, .watched = 1};
   publisher.publish(m);
   shm::CollectorStatus s{};
   ASSERT_EQ(status(s), ReadStatus::ok);
@@ -338,14 +333,15 @@ TEST_F(PublisherTest, ThePodTrafficIsRecordedAndJoinedToTheWatchedPods) {
   // A recent read since: the pods it prices and its time.
   auto recent = std::make_shared<RecentPodTraffic>(RecentPodTraffic{.eval_time_ms = 45});
   recent->pods["shop/web-2"] = {.rates = {.receive = 5, .receive_valid = true}, .eval_time_ms = 45};
-  m.recent_pod_traffic = recent;
+  m.pod_traffic.recent = recent;
   publisher.publish(m);
   ASSERT_EQ(status(s), ReadStatus::ok);
   EXPECT_EQ(s.pod_traffic_recent_pods, 1U);
   EXPECT_EQ(s.pod_traffic_recent_eval_wall_ms, 45);
-  m.recent_pod_traffic = nullptr;
+  m.pod_traffic.recent = nullptr;
   // Without pod labels: the state says so and nothing is counted.
-  m.pod_traffic = std::make_shared<PodTraffic>(PodTraffic{.checked = true});
+  m.pod_traffic = {.every_pod = std::make_shared<PodTraffic>(PodTraffic{.checked = true}),
+                   .state = shm::PodTrafficState::absent};
   publisher.publish(m);
   ASSERT_EQ(status(s), ReadStatus::ok);
   EXPECT_EQ(s.pod_traffic_state, static_cast<std::uint32_t>(shm::PodTrafficState::absent));

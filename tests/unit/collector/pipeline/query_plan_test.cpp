@@ -89,7 +89,7 @@ class QueryPlanTest : public ::testing::Test {
 TEST_F(QueryPlanTest, AutoIsResolvedToTheOneLabelTheSeriesCarry) {
   QueryPlan plan = make_plan(config({}), kRecheck);
   EXPECT_NE(plan.batch().promql.find("label_replace(label_replace("), std::string::npos);
-  plan.prepare(api_, kEvalMs);
+  plan.prepare(plan.due(), api_, kEvalMs);
   EXPECT_EQ(plan.shape().node_label, "instance");
   EXPECT_EQ(plan.batch().node_label, "instance");
   EXPECT_EQ(plan.batch().promql.find("netscore_node"), std::string::npos);
@@ -97,10 +97,10 @@ TEST_F(QueryPlanTest, AutoIsResolvedToTheOneLabelTheSeriesCarry) {
   EXPECT_EQ(plan.counts().rule_checks, 1U);
   // Within the recheck interval nothing is asked again.
   now_ = kRecheck.count() - 1;
-  plan.prepare(api_, kEvalMs);
+  plan.prepare(plan.due(), api_, kEvalMs);
   EXPECT_EQ(plan.counts().total(), 2U);
   now_ = kRecheck.count();
-  plan.prepare(api_, kEvalMs);
+  plan.prepare(plan.due(), api_, kEvalMs);
   EXPECT_EQ(plan.counts().layout_checks, 2U);
 }
 
@@ -108,14 +108,14 @@ TEST_F(QueryPlanTest, SeveralLayoutsKeepTheChain) {
   script_.layout = series(R"("netscore_label":"kubernetes_node")", "3") + "," +
                    series(R"("netscore_label":"instance")", "40");
   QueryPlan plan = make_plan(config({}), kRecheck);
-  plan.prepare(api_, kEvalMs);
+  plan.prepare(plan.due(), api_, kEvalMs);
   EXPECT_EQ(plan.shape().node_label, "");
   EXPECT_EQ(plan.batch().node_label, "netscore_node");
 }
 
 TEST_F(QueryPlanTest, SeriesWithoutTheResolvedLabelRecheckTheLayoutAtOnce) {
   QueryPlan plan = make_plan(config({}), kRecheck);
-  plan.prepare(api_, kEvalMs);
+  plan.prepare(plan.due(), api_, kEvalMs);
   script_.layout = series(R"("netscore_label":"node")", "40");
   ParsedVector answer;
   answer.missing_label = 1;
@@ -141,23 +141,23 @@ TEST_F(QueryPlanTest, ADuplicateReadPerSeriesSwitchesToTheSum) {
 TEST_F(QueryPlanTest, SpeedsAreCachedAndAskedAgainWhenDueOrForANewNode) {
   QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
-  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
+  ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(samples[1].speed, 0);  // no speed series: known as such, not asked again
-  EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs);
+  EXPECT_EQ(plan.report(0).speeds_eval_time_ms, kEvalMs);
   samples = {{.node = "a"}, {.node = "b"}};
   now_ = 15'000;
-  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs + 15'000), "");
+  ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs + 15'000), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(plan.counts().speed_queries, 1U);
-  EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs);
+  EXPECT_EQ(plan.report(0).speeds_eval_time_ms, kEvalMs);
   samples = {{.node = "a"}, {.node = "c"}};
   now_ = 30'000;
-  plan.attach_speeds(samples, api_, kEvalMs + 30'000);
+  plan.attach_speeds(plan.due(), samples, api_, kEvalMs + 30'000);
   EXPECT_EQ(plan.counts().speed_queries, 2U);
-  EXPECT_EQ(plan.speeds_eval_time_ms(), kEvalMs + 30'000);
+  EXPECT_EQ(plan.report(0).speeds_eval_time_ms, kEvalMs + 30'000);
   now_ = 30'000 + kRecheck.count();
-  plan.attach_speeds(samples, api_, kEvalMs);
+  plan.attach_speeds(plan.due(), samples, api_, kEvalMs);
   EXPECT_EQ(plan.counts().speed_queries, 3U);
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds", "speeds", "speeds"}));
 }
@@ -174,7 +174,7 @@ TEST_F(QueryPlanTest, SeveralSpeedSeriesForANodeAreAskedAgainSummed) {
                           series(R"("instance":"b","netscore_kind":"unusable_speed")", "1");
   QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
-  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
+  ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds", "summed speeds"}));
   EXPECT_EQ(samples[0].speed, 250000000);
   EXPECT_EQ(samples[1].speed, 0);
@@ -187,7 +187,7 @@ TEST_F(QueryPlanTest, APlainSpeedReadTellsUnusableDevicesApart) {
       series(R"("instance":"a")", "125000000") + "," + series(R"("instance":"b")", "-1");
   QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}, {.node = "b"}};
-  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
+  ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"speeds"}));
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(samples[0].unusable_speeds, 0U);
@@ -199,7 +199,7 @@ TEST_F(QueryPlanTest, APlainSpeedReadTellsUnusableDevicesApart) {
 TEST_F(QueryPlanTest, SpeedsAreSummedWhileTheNodeLabelIsUnresolved) {
   QueryPlan plan = make_plan(config({}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}};
-  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
+  ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   EXPECT_EQ(script_.asked, (std::vector<std::string>{"summed speeds"}));
 }
 
@@ -207,14 +207,14 @@ TEST_F(QueryPlanTest, AFailedSpeedRequestKeepsTheCacheAndFailsOnlyWithoutOne) {
   script_.speed_status = 500;
   QueryPlan plan = make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}}), kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}};
-  EXPECT_NE(plan.attach_speeds(samples, api_, kEvalMs), "");
+  EXPECT_NE(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   script_.speed_status = 200;
   now_ = 1;
-  ASSERT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
+  ASSERT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   script_.speed_status = 500;
   samples = {{.node = "a"}};
   now_ = 2 + kRecheck.count();
-  EXPECT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
+  EXPECT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   EXPECT_EQ(samples[0].speed, 125000000);
   EXPECT_EQ(plan.counts().failed, 2U);
 }
@@ -226,9 +226,31 @@ TEST_F(QueryPlanTest, TheRawReceiveScoringAsksNothingApart) {
                                      {"NETSCORE_DIRECTION", "receive"}}),
                              kRecheck);
   std::vector<model::NodeSample> samples{{.node = "a"}};
-  plan.prepare(api_, kEvalMs);
-  EXPECT_EQ(plan.attach_speeds(samples, api_, kEvalMs), "");
+  plan.prepare(plan.due(), api_, kEvalMs);
+  EXPECT_EQ(plan.attach_speeds(plan.due(), samples, api_, kEvalMs), "");
   EXPECT_TRUE(script_.asked.empty());
+}
+
+// What a refresh asks apart is decided once, at its start, on the plan's clock; the raw receive
+// scoring has nothing of it to ask.
+TEST_F(QueryPlanTest, WhatIsDueFollowsTheClock) {
+  QueryPlan plan = make_plan(config({}), kRecheck);
+  const QueryPlan::Due first = plan.due();
+  EXPECT_TRUE(first.layout && first.rules && first.speeds);
+  std::vector<model::NodeSample> samples{{.node = "a"}};
+  plan.prepare(first, api_, kEvalMs);
+  ASSERT_EQ(plan.attach_speeds(first, samples, api_, kEvalMs), "");
+  const QueryPlan::Due within = plan.due();
+  EXPECT_FALSE(within.layout || within.rules || within.speeds);
+  now_ = kRecheck.count();
+  const QueryPlan::Due recheck = plan.due();
+  EXPECT_TRUE(recheck.layout && recheck.rules && recheck.speeds);
+  const QueryPlan::Due raw = make_plan(config({{"NETSCORE_QUERY_FUNCTION", "sum_over_time"},
+                                               {"NETSCORE_SCORE_BASIS", "raw"},
+                                               {"NETSCORE_DIRECTION", "receive"}}),
+                                       kRecheck)
+                                 .due();
+  EXPECT_FALSE(raw.rules || raw.speeds);
 }
 
 TEST_F(QueryPlanTest, MatchingRecordingRulesAreReadInsteadOfTheCounters) {
@@ -240,7 +262,7 @@ TEST_F(QueryPlanTest, MatchingRecordingRulesAreReadInsteadOfTheCounters) {
       make_plan(config({{"NETSCORE_NODE_LABEL", "instance"}, {"NETSCORE_INTERFACE", "!lo|veth.+"}}),
                 kRecheck);
   EXPECT_FALSE(plan.shape().per_series);  // several devices per node: summed
-  plan.prepare(api_, kEvalMs);
+  plan.prepare(plan.due(), api_, kEvalMs);
   EXPECT_EQ(plan.batch().promql, R"({__name__=~"rx|tx"})");
   EXPECT_TRUE(plan.shape().per_series);  // a rule's series is one per target
   EXPECT_NE(plan.describe().find("recording rules rx and tx"), std::string::npos);

@@ -152,15 +152,7 @@ namespace {
 constexpr double kSpeed = 4096;
 
 NodeSample linked(const std::string& node, double rx_rate, double tx_rate) {
-  return {.node = node,
-          .value = rx_rate,
-          .rate = rx_rate,
-          .rate_valid = true,
-          .transmit_value_valid = true,
-          .transmit_rate_valid = true,
-          .transmit_value = tx_rate,
-          .transmit_rate = tx_rate,
-          .speed = kSpeed};
+  return model::linked(node, rx_rate, tx_rate, kSpeed);
 }
 
 BuiltSnapshot utilisation_snapshot(const std::vector<NodeSample>& samples,

@@ -50,6 +50,20 @@ inline NodeSample both_directions(double speed, std::uint32_t unusable_speeds = 
           .unusable_speeds = unusable_speeds};
 }
 
+// A node measured on a link of `speed`: its receive rate is its value, its transmit rate its
+// transmit value (bytes/s, as the rate function gives them).
+inline NodeSample linked(const std::string& node, double rx_rate, double tx_rate, double speed) {
+  return {.node = node,
+          .value = rx_rate,
+          .rate = rx_rate,
+          .rate_valid = true,
+          .transmit_value_valid = true,
+          .transmit_rate_valid = true,
+          .transmit_value = tx_rate,
+          .transmit_rate = tx_rate,
+          .speed = speed};
+}
+
 inline ScoringSettings scoring(ScoreBasis basis, Direction direction, double fallback = 0) {
   return {.basis = basis, .direction = direction, .fallback_speed = fallback};
 }
