@@ -189,7 +189,8 @@ std::optional<PodFacts> parse_pod(const rapidjson::Value& object) {
     pod.name = std::string(string_of(member(meta, "namespace"))) + "/" + std::string(name);
   const auto& status = member(object, "status");
   const std::string_view phase = string_of(member(status, "phase"));
-  pod.terminal = phase == "Succeeded" || phase == "Failed";
+  pod.terminal = phase == "Succeeded" || phase == "Failed" ||
+                 !string_of(member(meta, "deletionTimestamp")).empty();
   if (const auto created = parse_rfc3339_ms(string_of(member(meta, "creationTimestamp"))))
     pod.scheduled_ms = *created;
   const auto& conditions = member(status, "conditions");

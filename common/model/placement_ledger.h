@@ -24,8 +24,11 @@ namespace netscore::model {
 // The fields of a Pod object the correction uses.
 struct PodFacts {
   std::string uid{};
-  std::string node{};     // spec.nodeName; empty: not bound
-  bool terminal = false;  // Succeeded or Failed: no container runs any more
+  std::string node{};  // spec.nodeName; empty: not bound
+  // Succeeded or Failed: no container runs any more; or terminating (a deletionTimestamp): out of
+  // its Services' endpoints at once, its traffic draining, and its controller's replacement
+  // already being placed, which must not find it still counted where it ran.
+  bool terminal = false;
   std::int64_t scheduled_ms =
       0;                       // PodScheduled lastTransitionTime, else creationTimestamp; 0 unknown
   double annotated_rate = -1;  // kExpectedRateAnnotation when present and valid, else < 0

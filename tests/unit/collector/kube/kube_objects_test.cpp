@@ -214,6 +214,22 @@ TEST(KubeObjects, ParsesTimestampsAndTheRateAnnotation) {
   EXPECT_LT(bad_rate->annotated_rate, 0);
 }
 
+// A pod that finished, or that is being deleted, no longer counts where it ran.
+TEST(PodObject, FinishedOrTerminatingPodsAreTerminal) {
+  const auto pod_with = [](std::string_view metadata, std::string_view phase) {
+    return parse_pod(R"({"metadata":{"uid":"u1")" + std::string(metadata) +
+                     R"(},"spec":{"nodeName":"n1"},"status":{"phase":")" + std::string(phase) +
+                     R"("}})");
+  };
+  EXPECT_FALSE(pod_with("", "Running")->terminal);
+  EXPECT_TRUE(pod_with("", "Succeeded")->terminal);
+  EXPECT_TRUE(pod_with("", "Failed")->terminal);
+  EXPECT_TRUE(
+      pod_with(R"(,"deletionTimestamp":"2023-03-01T10:00:00Z","deletionGracePeriodSeconds":30)",
+               "Running")
+          ->terminal);
+}
+
 TEST(PodObject, NamespaceNameAndHostNetwork) {
   const auto pod = parse_pod(std::string_view(
       R"({"metadata":{"uid":"u1","namespace":"kube-system","name":"node-exporter-x"},)"
