@@ -68,7 +68,7 @@ struct LoopParams {
   double scrape_s = 1;      // Prometheus' scrape interval
   double time_scale = 15;   // the collector's durations are divided by this
   double cycle_s = 0.005;   // one scheduling cycle per pod
-  double visible_s = 0.02;  // binding -> the collector's watch has it
+  double visible_s = 0.02;  // an API change -> a watch has it (a binding, a deletion, a new pod)
   double sample_s = 1;      // the balance metrics' step
   double hot_factor = 1.5;
   double hot_utilisation = 0.8;     // a link above this utilisation is hot

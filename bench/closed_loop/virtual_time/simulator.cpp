@@ -57,6 +57,7 @@ std::int64_t ms(const PromDuration& d) {
 
 enum class EventKind {
   trace,
+  visible_create,
   scrape,
   refresh,
   schedule,
@@ -135,7 +136,10 @@ class Loop {
     clock_.set(e.t);
     switch (e.kind) {
       case EventKind::trace:
-        on_trace(trace_.events[e.arg], e.t);
+        on_trace(e.arg, e.t);
+        break;
+      case EventKind::visible_create:
+        for (const auto pod : trace_.events[e.arg].pods) enqueue(pod, e.t);
         break;
       case EventKind::scrape:
         traffic_.scrape(e.t);
@@ -183,9 +187,13 @@ class Loop {
     collector_.pod_bound(object(pod));
   }
 
-  void on_trace(const TraceEvent& event, double t) {
+  void on_trace(std::uint32_t index, double t) {
+    const TraceEvent& event = trace_.events[index];
     if (event.kind == TraceEvent::Kind::create) {
-      for (const auto pod : event.pods) enqueue(pod, t);
+      // kube-scheduler learns of a new pod by its watch, as the collector of a binding or a
+      // deletion: a ReplicaSet's replacement, created as its predecessor is deleted, is scored
+      // once the collector can know that predecessor gone (the oracles know it at once).
+      push(t + params_.visible_s, EventKind::visible_create, index);
       return;
     }
     if (event.kind == TraceEvent::Kind::rescale) {

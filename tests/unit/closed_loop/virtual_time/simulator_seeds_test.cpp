@@ -20,6 +20,12 @@ struct Outcome {
   RunResult baseline, defaults, oracle;
 };
 
+// The lower median, as netscore-closed-loop --seeds reports it.
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[(v.size() - 1) / 2];
+}
+
 // `topology_spread`: whether kube-scheduler spreads a ReplicaSet itself (its default
 // PodTopologySpread constraint applies only when it finds the ReplicaSet object).
 Outcome run_seed(std::uint64_t seed, bool topology_spread) {
@@ -98,13 +104,7 @@ TEST_P(BareBursts, DefaultsBeatTheSchedulerAloneAndTheFewestPodsBaseline) {
         << other->policy;
     EXPECT_LT(o.defaults.balance.peak_to_mean, other->balance.peak_to_mean) << other->policy;
   }
-  // The heavy bare bursts' pods are each priced above the measured pods' mean (model/pricing.h
-  // kUnknownPodDeviations), which spreads a burst too: burst spreading still caps its worst pile.
-  if (std::string_view(std::get<1>(GetParam())) == "bare-bursts") {
-    EXPECT_LT(o.defaults.bursts.max_on_one_node, o.unspread.bursts.max_on_one_node);
-  } else {
-    EXPECT_LT(o.defaults.bursts.mean_max_on_one_node, o.unspread.bursts.mean_max_on_one_node);
-  }
+  EXPECT_LT(o.defaults.bursts.mean_max_on_one_node, o.unspread.bursts.mean_max_on_one_node);
 }
 
 INSTANTIATE_TEST_SUITE_P(PodsWithoutOwner, BareBursts,
@@ -116,6 +116,21 @@ INSTANTIATE_TEST_SUITE_P(PodsWithoutOwner, BareBursts,
                            std::erase(name, '-');
                            return name + "_seed" + std::to_string(std::get<0>(param_info.param));
                          });
+
+// The heavy bare bursts' pods are each priced above the measured pods' mean (model/pricing.h
+// kUnknownPodDeviations), which spreads a burst too: burst spreading still caps its worst pile.
+// Over four traces, as the worst pile of one trace moves by a pod or two when events shift by
+// milliseconds (bench/results/regimes.md).
+TEST(BareBurstPiles, SpreadingCapsTheWorstPileOverFourTraces) {
+  unsigned spread_worst = 0;
+  unsigned unspread_worst = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const BareOutcome o = run_bare(seed, "bare-bursts");
+    spread_worst = std::max(spread_worst, o.defaults.bursts.max_on_one_node);
+    unspread_worst = std::max(unspread_worst, o.unspread.bursts.max_on_one_node);
+  }
+  EXPECT_LT(spread_worst, unspread_worst);
+}
 
 // The heterogeneous scenario's trace for `seed`, its slow links at `slow_speed_factor` of the
 // others, run through the named policies.
@@ -175,13 +190,18 @@ TEST_P(HeterogeneousLinks, UtilisationAwarePlacementKeepsLinksCoolerThanBytes) {
 
 // On equal links the direction decides: half the deployments fill the transmit side, which
 // scoring received traffic alone leaves to chance.
+// Summed over four traces: hot link-seconds count the seconds a link spends above 0.8 of its
+// speed, and one trace's count moves by a fifth, for kube-scheduler alone too, when events shift by
+// milliseconds.
 TEST(EqualLinks, TheBusierDirectionKeepsTransmitHeavyPodsApart) {
-  const auto results = run_heterogeneous_policies(
-      2, "1", LoopParams{},
-      "kube-scheduler alone,utilisation, receive,utilisation, max (netscore defaults)");
-  ASSERT_EQ(results.size(), 3U);
-  std::vector<double> hot;
-  for (const auto& result : results) hot.push_back(result.balance.hot_link_seconds);
+  std::vector<double> hot(3, 0.0);
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const auto results = run_heterogeneous_policies(
+        seed, "1", LoopParams{},
+        "kube-scheduler alone,utilisation, receive,utilisation, max (netscore defaults)");
+    ASSERT_EQ(results.size(), 3U);
+    for (std::size_t i = 0; i < results.size(); ++i) hot[i] += results[i].balance.hot_link_seconds;
+  }
   ASSERT_GT(hot[0], 0);
   EXPECT_LT(hot[2], 0.75 * hot[0]) << "busier direction against kube-scheduler alone";
   EXPECT_LT(hot[2], 0.5 * hot[1]) << "busier direction against receive only";
@@ -234,13 +254,17 @@ TEST(PodSeriesInVirtualTime, TheProjectLabelCountsOnlyThroughMeasuredTrafficAndB
   EXPECT_TRUE(same_run(plain_off, run_runners("ci-runners", PodSeries::unlabelled)));
 }
 
-// Per regime, over the seeds bench/results/regimes.md reports (1-10, the scenario's duration): the
-// median with the pods' own traffic read is no hotter than without it.
+// Per regime, over the seeds bench/results/regimes.md reports (1-30, the scenario's duration): the
+// median with the pods' own traffic read is no hotter than without it, and more seeds are better
+// with it than worse. Thirty, not ten: a median of ten moves by 0.005 peak/mean when events shift
+// by milliseconds, which is what the series gain in some regimes.
 class PodSeriesRegimes : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(PodSeriesRegimes, ReadingThePodsOwnTrafficIsNeverWorseOverSeeds) {
   std::vector<double> read_hot, unread_hot, read_peak, unread_peak;
-  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+  int better = 0;
+  int worse = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     WorkloadParams workload;
     workload.seed = seed;
     ASSERT_EQ(apply_flag(workload, "scenario", GetParam()), "");
@@ -253,14 +277,37 @@ TEST_P(PodSeriesRegimes, ReadingThePodsOwnTrafficIsNeverWorseOverSeeds) {
     unread_hot.push_back(unread.balance.hot_node_seconds);
     read_peak.push_back(read.balance.peak_to_mean);
     unread_peak.push_back(unread.balance.peak_to_mean);
+    better += read.balance.peak_to_mean < unread.balance.peak_to_mean;
+    worse += read.balance.peak_to_mean > unread.balance.peak_to_mean;
   }
-  // The lower median, as netscore-closed-loop --seeds reports it.
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[(v.size() - 1) / 2];
-  };
   EXPECT_LE(median(read_hot), median(unread_hot));
   EXPECT_LE(median(read_peak), median(unread_peak));
+  EXPECT_GE(better, worse) << "seeds better and worse by peak/mean with the series read";
+}
+
+// Churn: a ReplicaSet replaces a pod the moment it is deleted, and kube-scheduler scores the
+// replacement once its watch has it, when the collector's has the deletion too. Scored before, it
+// met a table still counting its predecessor, which the oracles know gone at once: the node just
+// left was the quietest in over half of the heavy pods' placements, and netscore trailed the
+// information-fair oracle by 0.10 peak/mean (bench/results/regimes.md).
+TEST(Churn, ReplacementsPlaceAsWellAsTheInformationFairOracle) {
+  std::vector<double> netscore, informed;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    WorkloadParams workload;
+    workload.seed = seed;
+    ASSERT_EQ(apply_flag(workload, "scenario", "churn"), "");
+    workload.duration_s = 600;
+    const Trace trace = generate_trace(workload);
+    const LoopParams loop;
+    netscore.push_back(
+        run_policy(trace, Policy{.name = "netscore defaults"}, loop).balance.peak_to_mean);
+    informed.push_back(
+        run_policy(trace,
+                   Policy{.name = "information-fair oracle", .kind = PolicyKind::informed_oracle},
+                   loop)
+            .balance.peak_to_mean);
+  }
+  EXPECT_LE(median(netscore), median(informed));
 }
 
 INSTANTIATE_TEST_SUITE_P(Regimes, PodSeriesRegimes,
