@@ -30,6 +30,10 @@ constexpr LoopFlag kLoopFlags[] = {
     {"cycle-s", &LoopParams::cycle_s, "scheduling cycle per pod (s)", true},
     {"visible-s", &LoopParams::visible_s,
      "an API change (binding, deletion, new pod) to a watch (s)", true},
+    {"publish-s", &LoopParams::publish_s,
+     "virtual time: one cluster-driven publish of the table, which sets the collector's gap "
+     "between them (s)",
+     true},
     {"sample-s", &LoopParams::sample_s, "step of the balance metrics (s)", true},
     {"hot-factor", &LoopParams::hot_factor, "a node above this x the mean is hot"},
     {"hot-utilisation", &LoopParams::hot_utilisation, "a link above this utilisation is hot"},

@@ -58,6 +58,7 @@ std::int64_t ms(const PromDuration& d) {
 enum class EventKind {
   trace,
   visible_create,
+  cluster_publish,
   scrape,
   refresh,
   schedule,
@@ -90,7 +91,7 @@ class Loop {
                      3 * std::llround(params.scrape_s * 1000),
                  labelled_pod_series(params) && collector_config_.pod_traffic.enabled),
         collector_(collector_config_, clock_, table_.str(), traffic_.pods(),
-                   labelled_pod_series(params)),
+                   labelled_pod_series(params), params.publish_s),
         extender_(extender_config_, table_.str(), trace.node_names),
         tick_s_(std::chrono::duration<double>(collector::Publisher::Options{}.decay_tick).count()),
         removed_(trace.pods.size(), false),
@@ -105,6 +106,7 @@ class Loop {
 
   RunResult run() {
     for (const auto pod : trace_.initial_pods) place_initial(pod);
+    collector_.publish_deferred();
     for (std::uint32_t i = 0; i < trace_.events.size(); ++i)
       push(trace_.events[i].t, EventKind::trace, i);
     push(params_.scrape_s / 2 - ready_lead_s(params_), EventKind::scrape);
@@ -141,6 +143,9 @@ class Loop {
       case EventKind::visible_create:
         for (const auto pod : trace_.events[e.arg].pods) enqueue(pod, e.t);
         break;
+      case EventKind::cluster_publish:
+        collector_.publish_deferred();
+        break;
       case EventKind::scrape:
         traffic_.scrape(e.t);
         push(e.t + params_.scrape_s, EventKind::scrape);
@@ -156,7 +161,7 @@ class Loop {
         on_visible_bind(e.arg, e.t);
         break;
       case EventKind::visible_remove:
-        collector_.pod_deleted(pod_uid(e.arg));
+        deferred_publish(collector_.pod_deleted(pod_uid(e.arg)), e.t);
         break;
       case EventKind::tick:
         collector_.tick();
@@ -184,7 +189,12 @@ class Loop {
     traffic_.start_settled(pod, best, pod_name(pod));
     clock_.set(kLongAgo_s);
     placed_ms_[pod] = clock_.wall_ms();
-    collector_.pod_bound(object(pod));
+    // Published together once all are placed.
+    static_cast<void>(collector_.pod_bound(object(pod)));
+  }
+
+  void deferred_publish(std::optional<double> in_s, double t) {
+    if (in_s) push(t + *in_s, EventKind::cluster_publish);
   }
 
   void on_trace(std::uint32_t index, double t) {
@@ -243,7 +253,7 @@ class Loop {
   void on_visible_bind(std::uint32_t pod, double t) {
     if (removed_[pod]) return;
     placed_ms_[pod] = to_ms(t);
-    collector_.pod_bound(object(pod));
+    deferred_publish(collector_.pod_bound(object(pod)), t);
   }
 
   void on_traffic(std::uint32_t pod, double t) {
@@ -288,7 +298,7 @@ class Loop {
   void evict(std::uint32_t pod, double t) {
     const auto node = static_cast<std::size_t>(node_of_pod(pod));
     traffic_.stop(pod, node, t);
-    collector_.pod_deleted(pod_uid(pod));
+    deferred_publish(collector_.pod_deleted(pod_uid(pod)), t);
     placement_.unbind(pod);
     descheduler_->log().evicted(t, pod, trace_.pods[pod].deployment, node);
     ++incarnation_[pod];

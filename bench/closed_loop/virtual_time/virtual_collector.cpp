@@ -1,5 +1,8 @@
 #include "bench/closed_loop/virtual_time/virtual_collector.h"
 
+#include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -59,14 +62,18 @@ collector::Publisher::Options publisher_options(const Config& config, const Virt
 
 VirtualCollector::VirtualCollector(const Config& config, const VirtualClock& clock,
                                    const std::string& table, const PodCounters& pods,
-                                   bool pod_series)
+                                   bool pod_series, double publish_s)
     : config_(config),
       clock_(clock),
       state_(placement_horizon_ms(config)),
       writer_({.name = table, .capacity = 1024, .clocks = clock.clocks()}),
       publisher_(publisher_options(config, clock), writer_,
                  collector::Publisher::Cluster{state_, synced_}),
-      counters_(std::make_unique<Counters>(pods, pod_series)) {
+      counters_(std::make_unique<Counters>(pods, pod_series)),
+      publish_gap_(collector::Publisher::cluster_publish_gap(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              std::chrono::duration<double>(publish_s)),
+          publisher_options(config, clock))) {
   // The product's logs describe a real collector's life: thousands of lines per virtual hour.
   spdlog::set_level(spdlog::level::err);
   if (config.pod_traffic.enabled) {
@@ -84,16 +91,37 @@ void VirtualCollector::add_node(const std::string& name) {
   }
 }
 
-void VirtualCollector::pod_bound(const testing::kube::Pod& pod) {
-  if (auto facts = collector::parse_pod(testing::kube::to_json(pod, true))) {
-    state_.upsert_pod(*facts, clock_.wall_ms());
-    publisher_.republish(true);
-  }
+std::optional<double> VirtualCollector::pod_bound(const testing::kube::Pod& pod) {
+  auto facts = collector::parse_pod(testing::kube::to_json(pod, true));
+  if (!facts) return std::nullopt;
+  state_.upsert_pod(*facts, clock_.wall_ms());
+  return cluster_changed();
 }
 
-void VirtualCollector::pod_deleted(const std::string& uid) {
+std::optional<double> VirtualCollector::pod_deleted(const std::string& uid) {
   state_.remove_pod(uid, clock_.wall_ms());
+  return cluster_changed();
+}
+
+std::optional<double> VirtualCollector::cluster_changed() {
+  const std::int64_t now = clock_.mono_ns();
+  if (now >= next_cluster_publish_ns_) {
+    publish_cluster();
+    return std::nullopt;
+  }
+  if (cluster_dirty_) return std::nullopt;
+  cluster_dirty_ = true;
+  return static_cast<double>(next_cluster_publish_ns_ - now) / 1e9;
+}
+
+void VirtualCollector::publish_deferred() {
+  if (cluster_dirty_) publish_cluster();
+}
+
+void VirtualCollector::publish_cluster() {
+  cluster_dirty_ = false;
   publisher_.republish(true);
+  next_cluster_publish_ns_ = clock_.mono_ns() + publish_gap_.count();
 }
 
 void VirtualCollector::refresh(std::vector<model::NodeSample> samples) {

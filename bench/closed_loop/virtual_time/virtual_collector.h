@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,8 +25,9 @@
 // table, all on a VirtualClock. The simulator plays Prometheus for the refresh's node query (the
 // answers the collector's parser would assemble) and drives the publisher's cluster thread by
 // hand. Not emulated: the refresh query's HTTP path (query plan, layout and speed side
-// questions, diagnosis), the watch's own delays (the loop adds its visibility delay), and the
-// gap that coalesces cluster-driven publishes (each binding is published at once).
+// questions, diagnosis) and the watch's own delays (the loop adds its visibility delay). Cluster
+// changes are published as the publisher's own thread does, at once after a quiet gap and else
+// when the gap ends (Publisher::cluster_publish_gap), a publish taking `publish_s`.
 namespace netscore::sim {
 
 class VirtualCollector {
@@ -32,13 +35,17 @@ class VirtualCollector {
   // `pods`: the cAdvisor counters, read when `pod_series` says they carry the pod's namespace and
   // name; without, the detection finds none, as it would.
   VirtualCollector(const Config& config, const VirtualClock& clock, const std::string& table,
-                   const PodCounters& pods, bool pod_series);
+                   const PodCounters& pods, bool pod_series, double publish_s);
   ~VirtualCollector();
 
   void add_node(const std::string& name);
-  // A watch event of a bound pod or of a deleted one; each published at once.
-  void pod_bound(const testing::kube::Pod& pod);
-  void pod_deleted(const std::string& uid);
+  // A watch event of a bound pod or of a deleted one. Published at once after a quiet gap;
+  // otherwise the seconds until the gap ends, when publish_deferred() is due (nullopt: published,
+  // or a publish is due already).
+  [[nodiscard]] std::optional<double> pod_bound(const testing::kube::Pod& pod);
+  [[nodiscard]] std::optional<double> pod_deleted(const std::string& uid);
+  void publish_deferred();
+  std::uint64_t publishes() const { return publisher_.publishes(); }
   // A refresh: the node query's answer, then what the pod reads find, published.
   void refresh(std::vector<model::NodeSample> samples);
   // The publisher's decay tick.
@@ -61,6 +68,12 @@ class VirtualCollector {
   collector::Publisher publisher_;
   std::unique_ptr<Counters> counters_;
   std::optional<collector::PodTrafficReader> pod_traffic_;
+  std::chrono::nanoseconds publish_gap_;
+  std::int64_t next_cluster_publish_ns_ = INT64_MIN;
+  bool cluster_dirty_ = false;
+
+  std::optional<double> cluster_changed();
+  void publish_cluster();
 };
 
 }  // namespace netscore::sim

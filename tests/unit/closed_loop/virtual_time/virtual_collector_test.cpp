@@ -1,0 +1,63 @@
+// The collector in virtual time publishes a watched change as the product's cluster thread does:
+// at once after a quiet gap, else once the gap the publish cost sets has passed, one publish for
+// every change in between. Deterministic.
+#include "bench/closed_loop/virtual_time/virtual_collector.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "bench/closed_loop/virtual_time/pod_counters.h"
+#include "bench/closed_loop/virtual_time/virtual_clock.h"
+#include "collector/pipeline/publisher.h"
+#include "common/config.h"
+#include "common/model/inputs.h"
+#include "tests/support/fake_kube_objects.h"
+#include "tests/support/scratch_table.h"
+
+namespace netscore::sim {
+namespace {
+
+testing::kube::Pod bound_pod(const std::string& name) {
+  return {.ns = "shop", .name = name, .uid = "uid-" + name, .node = "node-a", .phase = "Running"};
+}
+
+TEST(VirtualCollectorGap, AChangeWithinTheGapIsPublishedWhenItEnds) {
+  const Config config = load_config(Component::collector, {}, {});
+  constexpr double kPublish_s = 1e-4;
+  const double gap_s = std::chrono::duration<double>(
+                           collector::Publisher::cluster_publish_gap(
+                               std::chrono::microseconds(100), collector::Publisher::options(config, {})))
+                           .count();
+  ASSERT_GT(gap_s, 0);
+  VirtualClock clock;
+  testing::ScratchTable table("virtual-collector");
+  const PodCounters pods(60'000);
+  VirtualCollector collector(config, clock, table.str(), pods, false, kPublish_s);
+  collector.add_node("node-a");
+  collector.refresh({model::NodeSample{.node = "node-a", .value = 1e6, .rate = 1e6,
+                                       .rate_valid = true}});
+  const auto measured = collector.publishes();
+
+  clock.set(1);
+  EXPECT_EQ(collector.pod_bound(bound_pod("a")), std::nullopt) << "the leading edge";
+  EXPECT_EQ(collector.publishes(), measured + 1);
+
+  clock.set(1 + gap_s / 4);
+  const std::optional<double> due = collector.pod_bound(bound_pod("b"));
+  ASSERT_TRUE(due.has_value());
+  EXPECT_NEAR(*due, 3 * gap_s / 4, 1e-6);
+  EXPECT_EQ(collector.pod_deleted("uid-a"), std::nullopt) << "already due";
+  EXPECT_EQ(collector.publishes(), measured + 1);
+
+  clock.set(1 + gap_s);
+  collector.publish_deferred();
+  EXPECT_EQ(collector.publishes(), measured + 2);
+  collector.publish_deferred();
+  EXPECT_EQ(collector.publishes(), measured + 2) << "nothing left to publish";
+}
+
+}  // namespace
+}  // namespace netscore::sim
