@@ -47,17 +47,18 @@ class Publisher {
     std::uint64_t rules_hash = 0;
     std::int64_t refresh_interval_ms = 15000;  // recorded in the status
     std::string prometheus_url{};              // redacted: named when Prometheus starts failing
-    std::chrono::milliseconds coalesce{5};
+    std::chrono::milliseconds coalesce{1};
     // The share of one core that publishes following cluster changes may take, and the longest
     // gap that share may impose: burst spreading in the extender remembers its recommendations
     // for NETSCORE_SPREAD_WINDOW (200ms by default), so a binding must reach the table well
-    // within that. A hundredth: while bindings keep coming these publishes are nearly all the
-    // collector's work per binding (bench/micro/watcher_bench.cpp BM_Watcher_PodEventCost), and at
-    // the 100-200 pods/s kube-scheduler binds on a 2-core control plane a tenth of a core is 0.5-1
-    // ms per binding, a hundredth 0.05-0.1 ms. Half of that: a publish of an unchanged node set now
-    // rewrites only the figures that changed (ScoreTableWriter), so at 5,000 nodes the gap this
-    // share asks stays at coalesce_max, as it was, and the saving is CPU rather than shorter gaps.
-    double cluster_busy_share = 0.005;
+    // within that. A twentieth: a departure must reach the table before kube-scheduler scores the
+    // pod that replaces it, which a ReplicaSet creates as soon as it sees the old one terminating,
+    // some 5-20 ms later; a gap of 20 ms (a two-hundredth share, as before) left the node
+    // a pod had just left looking busiest to its replacement, and a churning cluster a tenth of
+    // peak/mean worse (bench/results/regimes.md). While bindings keep coming these publishes are
+    // nearly all the collector's work per binding (bench/micro/watcher_bench.cpp
+    // BM_Watcher_PodEventCost); at 5,000 nodes the gap stays at coalesce_max.
+    double cluster_busy_share = 0.05;
     std::chrono::milliseconds coalesce_max{100};
     std::chrono::milliseconds decay_tick{1000};
     // The table's stamps, the placements' "now" and the decay tick's.
