@@ -1,16 +1,12 @@
-// netscore's refresh on a real Prometheus:
-//   BM_Collector_Refresh: one netscore refresh (the batched query, parse, normalise, publish);
-//   BM_Collector_RefreshCost: what Prometheus spends evaluating a default refresh, and a refresh
-//     reading node-exporter's recording rules, against the seed's query batched over every node,
-//     as Prometheus' query log reports it, interleaved in every round so load hits all alike.
-// Each node count gets its own backfilled Prometheus (started on first use, stopped at the end),
-// with the transmit counters and link speeds node-exporter publishes.
+// netscore's refresh on a real Prometheus (BM_Collector_RefreshCost): what Prometheus spends
+// evaluating a default refresh, and a refresh reading node-exporter's recording rules, against the
+// seed's query batched over every node, as Prometheus' query log reports it, interleaved in every
+// round so load hits all alike; and each refresh's whole time (measure + publish).
 #include <curl/curl.h>
 
 #include <chrono>
 #include <cstddef>
 #include <ctime>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -39,16 +35,6 @@ using netscore::bench::median;
 using netscore::testing::PrometheusProcess;
 
 const std::int64_t g_now_s = std::time(nullptr);
-std::map<unsigned, std::unique_ptr<PrometheusProcess>> g_prometheus;
-
-// Started on first use: a filtered run starts only the Prometheus instances it asks.
-PrometheusProcess& prometheus_for(unsigned nodes) {
-  auto& p = g_prometheus[nodes];
-  if (!p) {
-    p = std::make_unique<PrometheusProcess>(netscore::testing::benchmark_links(nodes, g_now_s));
-  }
-  return *p;
-}
 
 // node-exporter's mixin rules for the physical devices, as kube-prometheus loads them.
 constexpr const char* kMixinRules = R"(groups:
@@ -84,19 +70,6 @@ PrometheusProcess& rules_prometheus() {
   return *g_rules_prometheus;
 }
 
-// 6 minutes of samples around now; the 5m window at now + 60 s lies inside them.
-std::int64_t eval_time_ms() {
-  return (g_now_s + 60) * 1000;
-}
-
-netscore::Config bench_config(unsigned nodes, netscore::Environment extra = {}) {
-  extra.emplace("NETSCORE_PROMETHEUS_URL", prometheus_for(nodes).url());
-  extra.emplace("NETSCORE_INTERFACE", netscore::testing::kSynthInterface);
-  extra.emplace("NETSCORE_TIME_RANGE", "5m");
-  extra.emplace("NETSCORE_MAX_NODES", "8192");
-  return netscore::load_config(netscore::Component::collector, {}, extra);
-}
-
 // One refresh path: its measurer and publisher, the whole refresh's time per round.
 struct RefreshPath {
   RefreshPath(const netscore::Config& config, const std::string& table_name)
@@ -125,19 +98,6 @@ struct RefreshPath {
   std::vector<double> refresh_ms{};
   std::uint64_t side_queries = 0;
 };
-
-void BM_Collector_Refresh(benchmark::State& state) {
-  const auto nodes = static_cast<unsigned>(state.range(0));
-  const netscore::Config config = bench_config(nodes);
-  const netscore::testing::ScratchTable shm("bench-collector");
-  {
-    RefreshPath path(config, shm);
-    for (auto _ : state) {
-      if (!path.refresh(eval_time_ms(), nodes)) state.SkipWithError("refresh failed");
-    }
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * nodes);
-}
 
 // The default refresh, the one-query form it replaces and, on node-exporter's mixin rules, the
 // rules' refresh, against the seed
@@ -251,12 +211,6 @@ void BM_Collector_RefreshCost(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_Collector_RefreshCost)->Iterations(15)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Collector_Refresh)
-    ->Arg(100)
-    ->Arg(1000)
-    ->Arg(5000)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
@@ -264,7 +218,6 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::err);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  g_prometheus.clear();
   g_rules_prometheus.reset();
   curl_global_cleanup();
   return 0;

@@ -1,7 +1,6 @@
-// parse+score+serialize of the extender's handlers next to a parse-only floor over the same bytes,
-// and prioritize/filter with the /explain decision log on (default size) against the same with it
-// off. The _Cold variants evict the caches before each request, as kube-scheduler's own work does
-// between two of its calls.
+// parse+score+serialize of the extender's prioritize, the /explain decision log on (default size),
+// next to a parse-only floor over the same bytes. The _Cold variant evicts the caches before each
+// request, as kube-scheduler's own work does between two of its calls.
 #include <unistd.h>
 
 #include <vector>
@@ -12,7 +11,6 @@
 #include "bench/support/extender_fixture.h"
 #include "common/clock.h"
 #include "extender/http/handlers.h"
-#include "extender/scheduler/decision_log.h"
 #include "tests/support/scratch_table.h"
 
 namespace {
@@ -54,15 +52,14 @@ void evict_caches() {
   benchmark::ClobberMemory();
 }
 
-void handle(benchmark::State& state, std::string_view target, bool record = false,
-            bool cold = false) {
+void prioritize(benchmark::State& state, bool cold) {
   const std::string body = body_for(state.range(0));
   netscore::Config config;
   config.shm.name = g_shm->str();
   config.max_age = {std::chrono::hours(1), "1h"};
   config.extender.neutral_score = 5;
-  // The defaults of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES, or off.
-  netscore::extender::SharedState shared(1, record ? 4096 : 0, 32768);
+  // The defaults of NETSCORE_EXPLAIN_DECISIONS and NETSCORE_EXPLAIN_NODES.
+  netscore::extender::SharedState shared(1, 4096, 32768);
   Handlers handlers(config, shared, 0);
   std::string buffer;
   for (auto _ : state) {
@@ -73,7 +70,7 @@ void handle(benchmark::State& state, std::string_view target, bool record = fals
     }
     buffer = body;
     auto response =
-        handlers.handle(http::verb::post, target, buffer, *g_table, netscore::mono_now_ns());
+        handlers.handle(http::verb::post, "/prioritize", buffer, *g_table, netscore::mono_now_ns());
     if (response.status != 200) state.SkipWithError("request failed");
     benchmark::DoNotOptimize(response.body.data());
   }
@@ -84,50 +81,17 @@ void handle(benchmark::State& state, std::string_view target, bool record = fals
 void BM_Extender_ParseOnly_NodeNames(benchmark::State& s) {
   parse_only(s);
 }
-void BM_Extender_Prioritize_NodeNames_Request(benchmark::State& s) {
-  handle(s, "/prioritize");
-}
-void BM_Extender_Filter_NodeNames(benchmark::State& s) {
-  handle(s, "/filter");
-}
 void BM_Extender_Prioritize_NodeNames_Request_Recorded(benchmark::State& s) {
-  handle(s, "/prioritize", true);
+  prioritize(s, false);
 }
 void BM_Extender_Prioritize_NodeNames_Request_Recorded_Cold(benchmark::State& s) {
-  handle(s, "/prioritize", true, true);
-}
-void BM_Extender_Filter_NodeNames_Recorded(benchmark::State& s) {
-  handle(s, "/filter", true);
-}
-// The recording step alone: one decision of N ~30-byte node names into a default-size log.
-void BM_Extender_DecisionLog_Record(benchmark::State& state) {
-  netscore::extender::DecisionLog log(4096, 32768);
-  std::vector<std::string> names;
-  for (std::int64_t i = 0; i < state.range(0); ++i) {
-    names.push_back("ip-10-0-" + std::to_string(i) + ".eu-west-1.compute.internal");
-  }
-  netscore::extender::DecisionHeader header;
-  header.pod_namespace.set("default");
-  header.pod_name.set("web-7d9f8-x2kqp");
-  for (auto _ : state) {
-    log.record(header, names.size(), [&](std::size_t i, netscore::extender::NodeDecision& n) {
-      n.name.set(names[i]);
-      n.seed_raw = 1e6;
-      n.score = 50;
-      n.extender_score = 5;
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * state.range(0));
+  prioritize(s, true);
 }
 
 #define NODE_COUNTS ->Arg(100)->Arg(500)->Arg(1000)->Arg(5000)->Unit(benchmark::kMicrosecond)
 BENCHMARK(BM_Extender_ParseOnly_NodeNames) NODE_COUNTS;
-BENCHMARK(BM_Extender_Prioritize_NodeNames_Request) NODE_COUNTS;
-BENCHMARK(BM_Extender_Filter_NodeNames) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request_Recorded) NODE_COUNTS;
 BENCHMARK(BM_Extender_Prioritize_NodeNames_Request_Recorded_Cold) NODE_COUNTS;
-BENCHMARK(BM_Extender_Filter_NodeNames_Recorded) NODE_COUNTS;
-BENCHMARK(BM_Extender_DecisionLog_Record) NODE_COUNTS;
 
 }  // namespace
 

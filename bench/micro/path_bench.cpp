@@ -2,8 +2,8 @@
 // parsed (a real Prometheus 2.42's answers to the default refresh's two requests, captured once
 // per size),
 // published into the score table, and a /prioritize of 1,000 node names answered from it, as
-// kube-scheduler asks with percentageOfNodesToScore's sample. Each stage alone and the three in
-// a row; the question is how the cost grows from 5,000 to 10,000 nodes.
+// kube-scheduler asks with percentageOfNodesToScore's sample. The publish alone and the three
+// in a row; the question is how the cost grows from 5,000 to 10,000 nodes.
 #include <curl/curl.h>
 
 #include <chrono>
@@ -132,28 +132,10 @@ struct Path {
   std::string buffer;
 };
 
-void BM_Path_Parse(benchmark::State& state) {
-  const Size& size = size_for(static_cast<unsigned>(state.range(0)));
-  for (auto _ : state) {
-    const auto m = measurement(size);
-    if (m.nodes.samples.size() != static_cast<std::size_t>(state.range(0)))
-      state.SkipWithError("the answer lacks nodes");
-  }
-  state.counters["answers_MB"] =
-      static_cast<double>(size.answer.size() + size.transmit_answer.size()) / 1e6;
-}
-
 void BM_Path_Publish(benchmark::State& state) {
   Path path(static_cast<unsigned>(state.range(0)));
   const nc::Measurement m = measurement(path.size);
   for (auto _ : state) path.publisher.publish(m);
-}
-
-void BM_Path_Prioritize(benchmark::State& state) {
-  Path path(static_cast<unsigned>(state.range(0)));
-  for (auto _ : state) {
-    if (!path.prioritize()) state.SkipWithError("prioritize failed");
-  }
 }
 
 void BM_Path_Whole(benchmark::State& state) {
@@ -165,9 +147,7 @@ void BM_Path_Whole(benchmark::State& state) {
 }
 
 #define NODE_COUNTS ->Arg(1000)->Arg(5000)->Arg(10000)->Unit(benchmark::kMillisecond)
-BENCHMARK(BM_Path_Parse) NODE_COUNTS;
 BENCHMARK(BM_Path_Publish) NODE_COUNTS;
-BENCHMARK(BM_Path_Prioritize) NODE_COUNTS;
 BENCHMARK(BM_Path_Whole) NODE_COUNTS;
 
 }  // namespace

@@ -3,14 +3,11 @@
 //     relist does (pages prebuilt: the fake server's own cost is not measured); counters give the
 //     state's resident memory and the CPU time;
 //   BM_Watcher_Event: one pod watch event line parsed and applied;
-//   BM_Watcher_Loads/<recent>: the per-node aggregation a publish runs, with <recent> of the pods
-//     placed within the window (the others are only counted);
 //   BM_Watcher_BindToTable: a binding at the fake API server until the table shows it through a
 //     ScoreTableReader (watch event -> state -> publisher -> shared memory), p50/p99;
 //   BM_Watcher_PodEventCost/<nodes>/<bindings per s>: a backlog of 500 bindings at that pace
-//     (0: as fast as the fake API server takes them) until the table shows them all; the
-//     collector's own threads' CPU per binding (watch decode, state update, republishes), and
-//     the publishes per binding.
+//     until the table shows them all; the collector's own threads' CPU per binding (watch
+//     decode, state update, republishes), and the publishes per binding.
 #include <curl/curl.h>
 #include <sys/resource.h>
 
@@ -28,9 +25,7 @@
 #include "collector/kube/cluster_watcher.h"
 #include "collector/kube/kube_objects.h"
 #include "collector/pipeline/publisher.h"
-#include "common/config.h"
 #include "common/model/inputs.h"
-#include "common/model_settings.h"
 #include "common/table/score_table_reader.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
@@ -138,24 +133,6 @@ void BM_Watcher_Event(benchmark::State& state) {
     cluster.upsert_pod(*p, 1);
   }
   state.SetItemsProcessed(state.iterations());
-}
-
-void BM_Watcher_Loads(benchmark::State& state) {
-  nc::ClusterState cluster;
-  std::vector<nc::PodFacts> pods;
-  // Placed an hour ago, except the last `recent` pods, placed within the window.
-  const auto recent = static_cast<int>(state.range(0));
-  constexpr std::int64_t kNowMs = 3600000;
-  for (int i = 0; i < kPods; ++i) {
-    pods.push_back({.uid = std::to_string(i),
-                    .node = node_name(i % kNodes),
-                    .scheduled_ms = i < kPods - recent ? 1 : kNowMs - i % 1000});
-  }
-  cluster.replace_pods(pods, kNowMs);
-  const netscore::model::LoadWindow window =
-      netscore::load_window(netscore::load_config(netscore::Component::collector, {}, {}), kNowMs);
-  for (auto _ : state) benchmark::DoNotOptimize(cluster.loads(window));
-  state.counters["recent"] = static_cast<double>(cluster.recent_count());
 }
 
 // The collector's cluster half in process against the fake API server: `nodes` nodes with
@@ -285,10 +262,8 @@ void BM_Watcher_PodEventCost(benchmark::State& state) {
     const std::uint64_t publishes_before = c.publisher.publishes();
     auto next = std::chrono::steady_clock::now();
     for (int i = bound; i < bound + kBacklog; ++i) {
-      if (per_second > 0) {
-        std::this_thread::sleep_until(next);
-        next += std::chrono::nanoseconds(1'000'000'000 / per_second);
-      }
+      std::this_thread::sleep_until(next);
+      next += std::chrono::nanoseconds(1'000'000'000 / per_second);
       c.server.bind_pod("bench", "new-" + std::to_string(i), node_name(i % nodes));
     }
     bound += kBacklog;
@@ -310,13 +285,10 @@ void BM_Watcher_PodEventCost(benchmark::State& state) {
 
 BENCHMARK(BM_Watcher_ListIntoState)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_Event);
-BENCHMARK(BM_Watcher_Loads)->Arg(0)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_BindToTable)->Iterations(300)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Watcher_PodEventCost)
     ->Args({1000, 100})
     ->Args({5000, 100})
-    ->Args({1000, 0})
-    ->Args({5000, 0})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

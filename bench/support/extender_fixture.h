@@ -5,7 +5,7 @@
 
 #include "common/table/score_table_writer.h"
 
-// Request bodies and a score table shared by the extender benchmark and load tool.
+// Request bodies and a score table shared by the extender's benchmarks and the soak.
 namespace netscore::bench {
 
 inline std::string node_name(std::size_t i) {
@@ -47,10 +47,6 @@ inline std::string nodes_body(const std::vector<std::string>& names) {
         R"("}],"daemonEndpoints":{"kubeletEndpoint":{"Port":10250}},"nodeInfo":{"machineID":"ec2a","systemUUID":"ec2a","bootID":"b1","kernelVersion":"6.8.0-45-generic","osImage":"Ubuntu 24.04 LTS","containerRuntimeVersion":"containerd://1.7.22","kubeletVersion":"v1.33.2","kubeProxyVersion":"","operatingSystem":"linux","architecture":"amd64"}}})";
   }
   return body + R"(]},"NodeNames":null})";
-}
-
-inline std::string nodes_body(std::size_t n) {
-  return nodes_body(node_names(n));
 }
 
 // Valid, scored entries for the given nodes, with spread-out traffic.

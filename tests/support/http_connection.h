@@ -12,7 +12,7 @@
 #include <boost/beast/http.hpp>
 
 // One HTTP/1.1 connection to 127.0.0.1:port for several exchanges (Beast): keep-alive, raw bytes,
-// seeing the server close. Used by the extender server tests, the load tool and the soak; a single
+// seeing the server close. Used by the extender server tests and the soak; a single
 // request to a URL goes through http_client.h. Every operation has a deadline (Beast's timeouts
 // only apply to asynchronous operations, so each runs its own io_context), which keeps a client
 // loop bounded even when the server stops answering. Not thread-safe: one connection per thread.

@@ -10,8 +10,8 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configure with NETSCORE_BUILD_TESTS=OFF failed:\n${out}\n${err}")
 endif()
 file(READ "${BINARY}/build.ninja" ninja)
-foreach(target micro/collector_bench micro/pod_traffic_bench micro/watcher_bench micro/score_table_bench
-    micro/extender_bench micro/path_bench load/extender_load soak/netscore_soak closed_loop/netscore-scale-realtime)
+foreach(target micro/collector_bench micro/watcher_bench micro/score_table_bench
+    micro/extender_bench micro/path_bench soak/netscore_soak closed_loop/netscore-scale-realtime)
   if(NOT ninja MATCHES "\nbuild bench/${target}:")
     message(FATAL_ERROR "benchmark target ${target} is missing with NETSCORE_BUILD_TESTS=OFF")
   endif()

@@ -38,8 +38,8 @@ struct Policy {
   std::int64_t weight = 0;  // extender weight; 0: the shipped scheduler configuration's
 };
 
-// The policies a comparison runs: the baselines, the seed's scores, the defaults, each model
-// option alone, and the oracle.
+// The policies a comparison runs: the baselines, the defaults, the defaults without workload
+// learning, without burst spreading and at the previous weight, and the oracles.
 std::vector<Policy> standard_policies();
 // The policies of the heterogeneous scenario (nodes with link speeds): the baselines, the raw and
 // the utilisation basis in the receive and the busier direction, and both oracles.

@@ -82,12 +82,6 @@ KubeConfig ScaleCluster::admin_kube() const {
           .ca_file = control_plane_.ca_file()};
 }
 
-KubeConfig ScaleCluster::collector_kube() const {
-  return {.url = control_plane_.url(),
-          .token_file = control_plane_.collector_token_file(),
-          .ca_file = control_plane_.ca_file()};
-}
-
 std::string ScaleCluster::pod_body(const PodSpec& spec, const std::string& owner_uid,
                                    const std::string& node) const {
   auto object = kube_json::trace_pod(trace_, spec, owner_uid);
@@ -130,18 +124,6 @@ void ScaleCluster::create_backlog(unsigned pods, double replicaset_share, unsign
     const std::string uid = p < owned ? uids[p / per_replicaset] : std::string();
     return unexpected_status(api_.post(pods_path(), pod_body(spec, uid, {})), 201,
                              "creating pod " + spec.name);
-  });
-}
-
-void ScaleCluster::create_bound(unsigned pods) {
-  parallel(pods, options_.threads, [&](std::size_t p) {
-    const std::string name = fmt::format("bound-{:06}", p);
-    const std::string body = kube_json::pod({.ns = kNamespace,
-                                             .name = name,
-                                             .node = options_.nodes[p % options_.nodes.size()],
-                                             .labels = {{"app", fmt::format("bound-{}", p % 50)}},
-                                             .scheduler_name = "default-scheduler"});
-    return unexpected_status(api_.post(pods_path(), body), 201, "creating pod " + name);
   });
 }
 

@@ -11,8 +11,8 @@
 
 // The scale benchmark's cluster on a real control plane (control_plane.h): fake Ready nodes, a
 // backlog of pending pods created while no kube-scheduler runs (mostly ReplicaSets' pods, the rest
-// without an owner), or bound pods for a relist, all created through the API by several threads
-// at once so that 5,000 nodes or 100,000 pods take minutes, not hours. Not thread-safe.
+// without an owner), all created through the API by several threads at once so that 5,000 nodes
+// take minutes, not hours. Not thread-safe.
 namespace netscore::sim {
 
 struct ScaleClusterOptions {
@@ -31,14 +31,11 @@ class ScaleCluster {
   // The NETSCORE_KUBE_* settings the collector reaches the API server with.
   Environment collector_env() const;
   KubeConfig admin_kube() const;
-  KubeConfig collector_kube() const;
 
   // `pods` pending pods for kube-scheduler's default profile: `replicaset_share` of them in
   // ReplicaSets of `per_replicaset` pods (selectors matching them, so that PodTopologySpread's
   // default constraints find them), the rest without an owner. Throws when one is refused.
   void create_backlog(unsigned pods, double replicaset_share, unsigned per_replicaset);
-  // `pods` pods already bound, round robin over the nodes. Throws when one is refused.
-  void create_bound(unsigned pods);
 
   // kube-scheduler with the shipped configuration; without an extender URL, the extenders
   // section dropped; with `client_qps`, its API client's qps and burst set to it instead of

@@ -1,11 +1,9 @@
 // netscore-scale-realtime: kube-scheduler's throughput and latency on a real control plane with a
-// backlog of pods, alone and with netscore, in interleaved pairs, at each node count asked; and
-// (--relist-pods) the collector's relist of that many bound pods. See bench/README.md.
+// backlog of pods, alone and with netscore, in interleaved pairs, at each node count asked. See
+// bench/README.md.
 #include <curl/curl.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <cstddef>
 #include <cstdint>
 #include <ctime>
 #include <exception>
@@ -45,19 +43,17 @@ struct Flags {
   unsigned pairs = 3;
   // Each pair also runs the floor: the extender without a table, what any HTTP extender costs.
   bool floor = false;
-  unsigned relist_pods = 0;
-  unsigned relist_repeats = 3;
-  double data_minutes = 45;  // Prometheus' backfilled series reach this far ahead of the start
 };
+
+// Prometheus' backfilled series reach this far ahead of the start: the pairs at one node count
+// must be over before they run out.
+constexpr double kDataMinutes = 45;
 
 constexpr const char* kUsage =
     "usage: netscore-scale-realtime --kube-bin=DIR [--nodes=1000,5000] [--pods=500]\n"
-    "  [--pairs=3] [--floor=false] [--replicaset-share=0.9] [--per-replicaset=10] [--threads=8]\n"
-    "  [--timeout-s=600] [--quiet-s=10] [--time-scale=15] [--data-minutes=45] [--deploy-dir=DIR]\n"
-    "  [--collector=PATH] [--extender=PATH] (default: this build's)\n"
-    "  [--client-limits=raised|shipped|raised,shipped] [--scheduler-qps=1000]\n"
-    "  [--profile-dir=DIR [--profile-s=5]]\n"
-    "  [--relist-pods=N [--relist-repeats=3]]  (relist only, at the first --nodes)\n";
+    "  [--pairs=3] [--floor=false] [--timeout-s=600] [--quiet-s=10] [--time-scale=15]\n"
+    "  [--deploy-dir=DIR]\n"
+    "  [--client-limits=raised|shipped|raised,shipped] [--scheduler-qps=1000]\n";
 
 std::vector<std::string> comma_list(const std::string& list) {
   std::vector<std::string> items;
@@ -71,8 +67,6 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
   namespace po = flags::po;
   po::options_description options;
   options.add_options()("kube-bin", flags::text(f.run.kube_bin), "kube-apiserver, kube-scheduler")(
-      "collector", flags::text(f.run.collector_binary), "netscore-collector")(
-      "extender", flags::text(f.run.extender_binary), "netscore-extender")(
       "deploy-dir", flags::text(f.run.deploy_dir), "the project's deploy/")(
       "nodes", po::value<std::string>()->notifier([&f](const std::string& list) {
         f.node_counts.clear();
@@ -85,13 +79,9 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
       "node counts, comma-separated")("pods", flags::number(f.run.pods), "the backlog")(
       "pairs", flags::number(f.pairs), "alone/netscore pairs per node count")(
       "floor", flags::boolean(f.floor), "each pair also runs the table-less extender")(
-      "replicaset-share", flags::number(f.run.replicaset_share), "pods with a ReplicaSet")(
-      "per-replicaset", flags::number(f.run.per_replicaset), "pods per ReplicaSet")(
-      "threads", flags::number(f.run.threads), "concurrent API requests")(
       "timeout-s", flags::seconds(f.run.timeout_s), "for every pod to be bound")(
       "quiet-s", flags::seconds(f.run.quiet_s), "netscore idle before kube-scheduler starts")(
       "time-scale", flags::number(f.run.time_scale), "netscore's refresh and window divided by")(
-      "data-minutes", flags::number(f.data_minutes), "Prometheus' backfilled series")(
       "client-limits", po::value<std::string>()->notifier([&f](const std::string& list) {
         f.client_limits = comma_list(list);
         for (const auto& limits : f.client_limits) {
@@ -100,17 +90,11 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
         }
       }),
       "kube-scheduler's client limits, comma-separated")(
-      "scheduler-qps", flags::number(f.raised_qps), "the raised client qps and burst")(
-      "profile-dir", flags::text(f.run.profile_dir), "where the CPU profiles go")(
-      "profile-s", flags::seconds(f.run.profile_s), "profile length")(
-      "relist-pods", flags::number(f.relist_pods), "relist only, of this many bound pods")(
-      "relist-repeats", flags::number(f.relist_repeats), "relists");
+      "scheduler-qps", flags::number(f.raised_qps), "the raised client qps and burst");
   if (const auto stop = flags::parse(argc, argv, options, kUsage, std::cout, std::cerr))
     return stop;
   for (const auto& [flag, value] :
-       {std::pair{"--replicaset-share", f.run.replicaset_share},
-        std::pair{"--timeout-s", f.run.timeout_s}, std::pair{"--quiet-s", f.run.quiet_s},
-        std::pair{"--data-minutes", f.data_minutes}, std::pair{"--profile-s", f.run.profile_s}}) {
+       {std::pair{"--timeout-s", f.run.timeout_s}, std::pair{"--quiet-s", f.run.quiet_s}}) {
     if (value < 0) {
       std::cerr << "netscore-scale-realtime: " << flag << " must not be negative\n";
       return 2;
@@ -120,10 +104,6 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
     std::cerr << "netscore-scale-realtime: --time-scale must be positive\n";
     return 2;
   }
-  f.run.replicaset_share = std::min(1.0, f.run.replicaset_share);
-  f.run.per_replicaset = std::max(1U, f.run.per_replicaset);
-  f.run.threads = std::max(1U, f.run.threads);
-  f.relist_repeats = std::max(1U, f.relist_repeats);
   if (f.run.kube_bin.empty() || f.run.pods < 2 || f.pairs == 0 || f.node_counts.empty()) {
     std::cerr << "netscore-scale-realtime: --kube-bin is required, pods >= 2, pairs >= 1\n"
               << kUsage;
@@ -134,7 +114,7 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
 
 void run_pairs(const Flags& flags, unsigned nodes) {
   const auto now_s = static_cast<std::int64_t>(std::time(nullptr));
-  const auto ahead_s = static_cast<std::int64_t>(flags.data_minutes * 60);
+  const auto ahead_s = static_cast<std::int64_t>(kDataMinutes * 60);
   // 10 s steps: two samples in every 20 s window the scaled refresh reads.
   netscore::testing::PrometheusProcess prometheus(
       netscore::testing::SynthOptions{.nodes = nodes,
@@ -174,19 +154,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::warn);
   int status = 0;
   try {
-    if (flags.relist_pods > 0) {
-      ScaleRunOptions options = flags.run;
-      options.nodes = flags.node_counts.front();
-      const auto results =
-          netscore::sim::measure_relist(options, flags.relist_pods, flags.relist_repeats);
-      for (std::size_t r = 0; r < results.size(); ++r) {
-        std::printf("relist nodes=%u pods=%u repeat=%zu wall_s=%.2f cpu_s=%.2f rss_delta_kb=%ld\n",
-                    options.nodes, flags.relist_pods, r + 1, results[r].wall_s, results[r].cpu_s,
-                    results[r].rss_delta_kb);
-      }
-    } else {
-      for (const unsigned nodes : flags.node_counts) run_pairs(flags, nodes);
-    }
+    for (const unsigned nodes : flags.node_counts) run_pairs(flags, nodes);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "netscore-scale-realtime: %s\n", e.what());
     status = 1;

@@ -1,6 +1,5 @@
 #include "bench/closed_loop/scale/scale_run.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,7 +7,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -30,8 +28,6 @@
 #include "bench/closed_loop/placement/policy.h"
 #include "bench/prometheus_text/exposition.h"
 #include "bench/prometheus_text/histogram.h"
-#include "collector/kube/cluster_state.h"
-#include "collector/kube/cluster_watcher.h"
 #include "tests/support/eventually.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/http_client.h"
@@ -73,24 +69,6 @@ double refreshes_total(const std::string& extender_url) {
   return total != nullptr && total->IsNumber() ? total->GetDouble() : 0;
 }
 
-double own_cpu_s() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-long own_rss_kb() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
-  }
-  return 0;
-}
-
 // Idle netscore (no binding yet): the collector's and Prometheus' CPU per refresh.
 void measure_idle(const std::string& extender_url, double quiet_s, ScaleRunResult& out) {
   const auto collector = child_by_comm("netscore-collec");
@@ -111,39 +89,6 @@ void measure_idle(const std::string& extender_url, double quiet_s, ScaleRunResul
   out.refreshes_per_s = refreshes / elapsed;
   out.collector_cpu_ms_per_refresh = 1000 * (*collector_after - *collector_before) / refreshes;
   out.prometheus_cpu_ms_per_refresh = 1000 * (*prometheus_after - *prometheus_before) / refreshes;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::string text;
-  std::getline(in, text, '\0');
-  return text;
-}
-
-// kube-scheduler's CPU profile from its secure port, as the admin; the port and certificate
-// directory are read off its command line (the control plane keeps them to itself).
-void save_scheduler_profile(const std::string& admin_token_file, double seconds,
-                            const std::string& path) {
-  const auto pid = child_by_comm("kube-scheduler");
-  if (!pid) throw std::runtime_error("no kube-scheduler to profile");
-  std::string port, cert_dir;
-  std::ifstream cmdline(fmt::format("/proc/{}/cmdline", *pid));
-  for (std::string arg; std::getline(cmdline, arg, '\0');) {
-    if (arg.starts_with("--secure-port=")) port = arg.substr(14);
-    if (arg.starts_with("--cert-dir=")) cert_dir = arg.substr(11);
-  }
-  testing::ClientAuth auth;
-  auth.ca_file = cert_dir + "/kube-scheduler.crt";
-  const auto reply = testing::http_request(
-      {.url = fmt::format("https://127.0.0.1:{}/debug/pprof/profile?seconds={}", port,
-                          static_cast<int>(seconds)),
-       .headers = {"Authorization: Bearer " + read_text(admin_token_file)},
-       .timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000) + 30000),
-       .auth = auth});
-  if (reply.status != 200)
-    throw std::runtime_error(fmt::format("kube-scheduler's profile: http status {}", reply.status));
-  std::ofstream out(path, std::ios::binary);
-  out << reply.body;
 }
 
 // As an operator's dashboard reads them: histogram_quantile() over every matching series.
@@ -233,12 +178,6 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, ScaleMode mode,
   });
   cluster.start_scheduler(extender_url.empty() ? std::nullopt : std::optional(extender_url),
                           options.scheduler_qps);
-  if (!options.profile_dir.empty()) {
-    static unsigned profiles = 0;
-    save_scheduler_profile(cluster.admin_kube().token_file, options.profile_s,
-                           fmt::format("{}/kube-scheduler-{}-{}-{}.pprof", options.profile_dir,
-                                       options.nodes, mode_name(mode), ++profiles));
-  }
   testing::eventually([&] { return done.load(); },
                       std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000)));
   stamper.request_stop();
@@ -286,40 +225,6 @@ ScaleRunResult run_scale(const ScaleRunOptions& options, ScaleMode mode,
     const TcpConnections connections = server_connections(port);
     out.extender_established = connections.established;
     out.extender_time_wait = connections.time_wait;
-  }
-  return out;
-}
-
-std::vector<RelistResult> measure_relist(const ScaleRunOptions& options, unsigned pods,
-                                         unsigned repeats) {
-  ScaleCluster cluster({.kube_bin = options.kube_bin,
-                        .deploy_dir = options.deploy_dir,
-                        .nodes = node_names(options.nodes),
-                        .threads = options.threads});
-  cluster.create_bound(pods);
-  std::vector<RelistResult> out;
-  for (unsigned r = 0; r < repeats; ++r) {
-    const long rss_before = own_rss_kb();
-    const double cpu_before = own_cpu_s();
-    const auto start = Clock::now();
-    collector::ClusterState state;
-    collector::ClusterWatcher watcher({.kube = cluster.collector_kube()}, state);
-    watcher.start();
-    const bool synced = testing::eventually(
-        [&] {
-          return watcher.status().state == shm::WatchState::synced && state.pod_count() == pods &&
-                 state.node_count() == options.nodes;
-        },
-        std::chrono::minutes(5));
-    RelistResult result{.wall_s = Seconds(Clock::now() - start).count(),
-                        .cpu_s = own_cpu_s() - cpu_before,
-                        .rss_delta_kb = own_rss_kb() - rss_before};
-    watcher.stop();
-    if (!synced) {
-      throw std::runtime_error(fmt::format("the watcher holds {} of {} pods: {}", state.pod_count(),
-                                           pods, watcher.status().error));
-    }
-    out.push_back(result);
   }
   return out;
 }

@@ -10,8 +10,7 @@
 // One run of the scale benchmark: a fresh control plane with `nodes` fake Ready nodes and a
 // backlog of pending pods created while no kube-scheduler runs, then kube-scheduler started alone
 // or with netscore (the real collector and extender, the project's defaults scaled 15×, against a
-// real Prometheus holding those nodes' node-exporter series), until every pod is bound. And the
-// collector's relist of many bound pods against the same kind of API server.
+// real Prometheus holding those nodes' node-exporter series), until every pod is bound.
 namespace netscore::sim {
 
 enum class ScaleMode {
@@ -43,10 +42,6 @@ struct ScaleRunOptions {
   // kube-scheduler's client qps and burst; without, the shipped configuration's (its defaults,
   // 50 and 100), which pace the bindings at ~62 pods/s whatever else costs.
   std::optional<unsigned> scheduler_qps{};
-  // Non-empty: a CPU profile of kube-scheduler (its /debug/pprof/profile, `profile_s` long, from
-  // the moment its cache holds every node) saved in this directory per run.
-  std::string profile_dir{};
-  double profile_s = 5;
 };
 
 struct LatencyQuantiles {
@@ -86,16 +81,5 @@ struct ScaleRunResult {
 // Throws std::runtime_error when a part does not start or pods remain unbound at the timeout.
 ScaleRunResult run_scale(const ScaleRunOptions& options, ScaleMode mode,
                          const std::string& prometheus_url);
-
-struct RelistResult {
-  double wall_s = 0;  // start to synced with every pod in the state
-  double cpu_s = 0;   // this process' CPU over that time (the watcher's two threads)
-  long rss_delta_kb = 0;
-};
-
-// Creates `pods` bound pods on `options.nodes` nodes, then lists them `repeats` times, each with a
-// fresh in-process ClusterWatcher (the collector's) as the collector's user.
-std::vector<RelistResult> measure_relist(const ScaleRunOptions& options, unsigned pods,
-                                         unsigned repeats);
 
 }  // namespace netscore::sim
