@@ -165,9 +165,8 @@ class KubeCluster final : public RealtimeCluster {
       ++failed_requests_;
   }
 
-  bool create(std::uint32_t pod) override {
+  void create(std::uint32_t pod) override {
     sender_->send({.path = pods_path(trace_.pods[pod].ns), .body = pod_object(pod, {})});
-    return true;
   }
 
   void remove(std::uint32_t pod) override {
@@ -178,16 +177,9 @@ class KubeCluster final : public RealtimeCluster {
                    .expected = 200});
   }
 
-  bool bind(std::uint32_t pod, std::size_t node) override {
+  void bind(std::uint32_t pod, std::size_t node) override {
     sender_->send({.path = pod_path(pod) + "/binding",
                    .body = kube_json::binding(names_[pod], trace_.node_names[node])});
-    return true;
-  }
-
-  std::optional<std::string> pod_json(std::uint32_t pod) const override {
-    auto reply = api_.get(pod_path(pod));
-    if (reply.status != 200) return std::nullopt;
-    return std::move(reply.body);
   }
 
   bool schedules(const Policy& policy) const override {
