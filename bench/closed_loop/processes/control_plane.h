@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "bench/closed_loop/processes/temp_dir.h"
 #include "bench/closed_loop/workload/workload.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/http_client.h"
@@ -97,18 +98,13 @@ class ControlPlane {
   std::string scheduler_metrics() const;
 
  private:
-  struct TempDir {
-    TempDir();
-    ~TempDir();
-    std::string path;
-  };
-
   std::string file(const std::string& name) const { return dir_.path + "/" + name; }
   void write_credentials();
   void start_etcd();
   void start_apiserver();
 
-  TempDir dir_;  // declared first: removed after every process below is stopped
+  // Declared first: removed after every process below is stopped.
+  TempDir dir_{"netscore-control-plane"};
   std::string admin_token_, admin_token_file_, scheduler_token_, collector_token_file_;
   std::string descheduler_token_;
   std::string scheduler_kubeconfig_, descheduler_kubeconfig_;
