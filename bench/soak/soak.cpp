@@ -57,7 +57,8 @@ struct Options {
   // of 2 bytes per request would cross 10 MB, while allocator arenas already touched during the
   // warm-up do not grow with time.
   double rss_bound_mb = 10;
-  fs::path bin_dir = fs::read_symlink("/proc/self/exe").parent_path().parent_path();
+  // The build directory: this binary is its bench/soak/netscore_soak.
+  fs::path bin_dir = fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path();
   fs::path work_dir;
 };
 
