@@ -5,18 +5,18 @@
 //   netscore_soak [--minutes 10] [--clients 4] [--nodes 50] [--interval 30] [--warmup 15]
 //                 [--rss-bound-mb 10] [--bin-dir DIR] [--work-dir DIR]
 #include <curl/curl.h>
-#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,9 +25,11 @@
 #include "bench/flags/flags.h"
 #include "bench/soak/soak_report.h"
 #include "bench/soak/soak_traffic.h"
-#include "common/table/score_table_writer.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/eventually.h"
+#include "tests/support/http_client.h"
+#include "tests/support/http_connection.h"
+#include "tests/support/netscore_binaries.h"
 #include "tests/support/prometheus_process.h"
 #include "tests/support/scratch_table.h"
 #include "tests/support/synth.h"
@@ -55,7 +57,8 @@ struct Options {
   // of 2 bytes per request would cross 10 MB, while allocator arenas already touched during the
   // warm-up do not grow with time.
   double rss_bound_mb = 10;
-  fs::path bin_dir = fs::read_symlink("/proc/self/exe").parent_path().parent_path();
+  // The build directory: this binary is its bench/soak/netscore_soak.
+  fs::path bin_dir = fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path();
   fs::path work_dir;
 };
 
@@ -87,7 +90,6 @@ std::optional<int> parse(int argc, char** argv, Options& o) {
   return std::nullopt;
 }
 
-// The collector's table, removed on every way out of the soak.
 // Sleeps in short steps until `until` or an interrupt; false when interrupted.
 bool wait_until(Clock::time_point until) {
   while (Clock::now() < until) {
@@ -107,31 +109,26 @@ netscore::testing::SynthOptions traffic(const Options& o) {
   return synth;
 }
 
-// The extender on a free port; the port probe is racy, so a failed start is retried.
+// The extender on the port it binds itself (NETSCORE_LISTEN=127.0.0.1:0), read from its log.
 std::unique_ptr<BinaryProcess> start_extender(const Options& o, const fs::path& dir,
                                               const std::string& shm, std::uint16_t& port) {
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    port = netscore::testing::free_local_port();
-    auto extender = std::make_unique<BinaryProcess>(BinaryProcess::Options{
-        (o.bin_dir / "extender/netscore-extender").string(),
-        {"NETSCORE_LISTEN=127.0.0.1:" + std::to_string(port), "NETSCORE_SHM_NAME=" + shm},
-        {},
-        (dir / "extender.log").string(),
-        {}});
-    const std::string readyz = "http://127.0.0.1:" + std::to_string(port) + "/readyz";
-    bool ready = false;
-    netscore::testing::eventually(
-        [&] {
-          if (!extender->alive() || g_interrupted.load()) return true;
-          ready = netscore::testing::http_get(readyz, std::chrono::seconds(1)).status == 200;
-          return ready;
-        },
-        std::chrono::minutes(1));
-    if (ready) return extender;
-    if (extender->alive() || g_interrupted.load()) break;
-  }
-  throw std::runtime_error("the extender did not become ready; see " +
-                           (dir / "extender.log").string());
+  auto extender = std::make_unique<BinaryProcess>(
+      BinaryProcess::Options{(o.bin_dir / "extender/netscore-extender").string(),
+                             {"NETSCORE_LISTEN=127.0.0.1:0", "NETSCORE_SHM_NAME=" + shm},
+                             {},
+                             (dir / "extender.log").string(),
+                             {}});
+  const std::string url = netscore::testing::extender_base_url(*extender, std::chrono::minutes(1));
+  const auto ready = [&] {
+    return g_interrupted.load() ||
+           netscore::testing::http_get(url + "/readyz", std::chrono::seconds(1)).status == 200;
+  };
+  if (url.empty() || !netscore::testing::eventually(ready, std::chrono::minutes(1)) ||
+      g_interrupted.load())
+    throw std::runtime_error("the extender did not become ready; see " +
+                             (dir / "extender.log").string());
+  port = static_cast<std::uint16_t>(std::stoul(netscore::testing::logged_port(extender->log())));
+  return extender;
 }
 
 // Requests the scheduler would send: NodeNames-mode prioritize (the recommended configuration),
@@ -244,19 +241,11 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  const bool own_dir = o.work_dir.empty();
   fs::path dir = o.work_dir;
-  if (own_dir) {
-    std::string templ = (fs::temp_directory_path() / "netscore-soak-XXXXXX").string();
-    if (::mkdtemp(templ.data()) == nullptr) {
-      std::perror("netscore_soak: mkdtemp");
-      return 1;
-    }
-    dir = templ;
-  }
-  fs::create_directories(dir);
   int status = 1;
   try {
+    if (dir.empty()) dir = netscore::testing::make_temp_dir("netscore-soak");
+    fs::create_directories(dir);
     status = soak(o, dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "netscore_soak: %s (logs in %s)\n", e.what(), dir.c_str());

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-// What both loops read of the extender's prioritize reply.
+// What the virtual loop reads of the extender's prioritize reply.
 namespace netscore::sim {
 
 // A HostPriorityList's scores of `index`'s nodes, in its order (0 for a node it lacks); nullopt

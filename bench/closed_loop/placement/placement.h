@@ -15,9 +15,9 @@
 
 // The policy core both closed-loop levels place pods with: what each policy knows of the cluster
 // (pods bound per node, their true traffic once running, PodTopologySpread's siblings), the
-// policies' choice of a node, and kube-scheduler's default plugins and tie-break around the
-// extender's answer. The levels differ only in where that answer comes from (the model called
-// as a library in virtual time, the real extender over HTTP in real time). Not thread-safe.
+// policies' choice of a node, and, in virtual time, kube-scheduler's default plugins and
+// tie-break around the extender's answer (in real time kube-scheduler itself places the pods of
+// kube-scheduler alone and of the netscore policies). Not thread-safe.
 namespace netscore::sim {
 
 class Placement {

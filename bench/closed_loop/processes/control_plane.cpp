@@ -214,13 +214,6 @@ testing::HttpReply KubeApi::send(std::string method, const std::string& path, st
   return reply;
 }
 
-ControlPlane::TempDir::TempDir() : path(testing::make_temp_dir("netscore-control-plane")) {}
-
-ControlPlane::TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path, ignored);
-}
-
 ControlPlane::ControlPlane(const std::string& kube_bin, const std::string& rbac_manifest)
     : kube_bin_(kube_bin) {
   write_credentials();

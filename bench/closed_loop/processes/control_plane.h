@@ -3,10 +3,13 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 #include <optional>
 #include <string>
 
+#include "bench/closed_loop/processes/temp_dir.h"
 #include "bench/closed_loop/workload/workload.h"
+#include "common/config.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/http_client.h"
 
@@ -47,6 +50,11 @@ class KubeApi {
   std::string authorization_;
 };
 
+// The wall clock in the API server's timestamps' whole seconds.
+inline std::int64_t now_s() {
+  return static_cast<std::int64_t>(std::time(nullptr));
+}
+
 // What the harness does in place of the controllers and kubelets it does not run. Each returns an
 // error text, empty on success, so that worker threads can report it.
 // A node registered as a kubelet registers it (Ready since `now_s`), its not-ready taint lifted as
@@ -77,8 +85,16 @@ class ControlPlane {
   // The API server's certificate chain (its own CA included): what clients trust.
   const std::string& ca_file() const { return ca_file_; }
   KubeApi admin() const { return {url_, ca_file_, admin_token_}; }
-  const std::string& admin_token_file() const { return admin_token_file_; }
-  const std::string& collector_token_file() const { return collector_token_file_; }
+  // The admin's settings for a watch of the harness' own.
+  KubeConfig admin_kube() const {
+    return {.url = url_, .token_file = admin_token_file_, .ca_file = ca_file_};
+  }
+  // The NETSCORE_KUBE_* settings the collector reaches the API server with, as its own user.
+  Environment collector_env() const {
+    return {{"NETSCORE_KUBE_API_URL", url_},
+            {"NETSCORE_KUBE_TOKEN_FILE", collector_token_file_},
+            {"NETSCORE_KUBE_CA_FILE", ca_file_}};
+  }
   const std::string& scheduler_kubeconfig() const { return scheduler_kubeconfig_; }
   // The descheduler overlay's ServiceAccount (a static token under its user name): what it may do
   // is what the overlay's bindings grant once apply() has created them.
@@ -97,18 +113,13 @@ class ControlPlane {
   std::string scheduler_metrics() const;
 
  private:
-  struct TempDir {
-    TempDir();
-    ~TempDir();
-    std::string path;
-  };
-
   std::string file(const std::string& name) const { return dir_.path + "/" + name; }
   void write_credentials();
   void start_etcd();
   void start_apiserver();
 
-  TempDir dir_;  // declared first: removed after every process below is stopped
+  // Declared first: removed after every process below is stopped.
+  TempDir dir_{"netscore-control-plane"};
   std::string admin_token_, admin_token_file_, scheduler_token_, collector_token_file_;
   std::string descheduler_token_;
   std::string scheduler_kubeconfig_, descheduler_kubeconfig_;

@@ -2,12 +2,10 @@
 
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 
 #include <fmt/format.h>
 
@@ -47,26 +45,20 @@ unsigned count_lines(const std::string& log, const std::string& text) {
 
 }  // namespace
 
-LoopbackCertificate::LoopbackCertificate() : dir_(testing::make_temp_dir("netscore-loopback-tls")) {
+LoopbackCertificate::LoopbackCertificate() {
   testing::BinaryProcess openssl(testing::logged_program(
       {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
        "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", tls().key_file, "-out",
        cert_file()},
-      dir_ + "/openssl.log"));
+      dir_.path + "/openssl.log"));
   if (openssl.wait_exit(kOpensslDeadline) != 0)
-    throw std::runtime_error("openssl req failed:\n" + testing::log_tail(dir_ + "/openssl.log"));
-}
-
-LoopbackCertificate::~LoopbackCertificate() {
-  std::error_code ignored;
-  std::filesystem::remove_all(dir_, ignored);
+    throw std::runtime_error("openssl req failed:\n" +
+                             testing::log_tail(dir_.path + "/openssl.log"));
 }
 
 DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
                                        const ControlPlane& control_plane)
-    : options_(options),
-      control_plane_(control_plane),
-      dir_(testing::make_temp_dir("netscore-descheduler")) {
+    : options_(options), control_plane_(control_plane) {
   const std::string deployment = read_file(options.overlay_dir + "/deployment.yaml");
   const std::string policy = read_file(options.overlay_dir + "/policy.yaml");
   interval_s_ = static_cast<double>(
@@ -113,8 +105,6 @@ DeschedulerProcess::DeschedulerProcess(const DeschedulerOptions& options,
 
 DeschedulerProcess::~DeschedulerProcess() {
   if (process_) process_->stop(kDeschedulerStop);
-  std::error_code ignored;
-  std::filesystem::remove_all(dir_, ignored);
 }
 
 void DeschedulerProcess::start(const std::string& prometheus_ca) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bench/closed_loop/processes/control_plane.h"
+#include "bench/closed_loop/processes/temp_dir.h"
 #include "bench/closed_loop/processes/traffic_exporter.h"
 #include "common/config.h"
 #include "tests/support/binary_process.h"
@@ -25,15 +26,12 @@ namespace netscore::sim {
 class LoopbackCertificate {
  public:
   LoopbackCertificate();
-  ~LoopbackCertificate();
-  LoopbackCertificate(const LoopbackCertificate&) = delete;
-  LoopbackCertificate& operator=(const LoopbackCertificate&) = delete;
 
-  ScrapingPrometheus::Tls tls() const { return {cert_file(), dir_ + "/key.pem"}; }
-  std::string cert_file() const { return dir_ + "/cert.pem"; }
+  ScrapingPrometheus::Tls tls() const { return {cert_file(), dir_.path + "/key.pem"}; }
+  std::string cert_file() const { return dir_.path + "/cert.pem"; }
 
  private:
-  std::string dir_;
+  TempDir dir_{"netscore-loopback-tls"};
 };
 
 struct DeschedulerOptions {
@@ -66,11 +64,11 @@ class DeschedulerProcess {
   std::string summary() const;
 
  private:
-  std::string file(const std::string& name) const { return dir_ + "/" + name; }
+  std::string file(const std::string& name) const { return dir_.path + "/" + name; }
 
   DeschedulerOptions options_;
   const ControlPlane& control_plane_;
-  std::string dir_;
+  TempDir dir_{"netscore-descheduler"};
   double interval_s_ = 0;
   std::string min_pod_age_;
   std::string target_points_, low_points_;

@@ -1,22 +1,14 @@
 #include "bench/closed_loop/processes/netscore_processes.h"
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdint>
-#include <filesystem>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 
 #include "bench/closed_loop/placement/scaled_environment.h"
-#include "bench/closed_loop/processes/control_plane.h"
-#include "bench/closed_loop/processes/control_plane_files.h"
-#include "bench/closed_loop/processes/traffic_exporter.h"
 #include "bench/prometheus_text/exposition.h"
 #include "tests/support/eventually.h"
 #include "tests/support/http_client.h"
@@ -49,13 +41,10 @@ Environment collector_environment(const Policy& policy, double time_scale,
 }
 
 std::string print_rules(const RealtimeBinaries& binaries, const Environment& env) {
-  const std::string log = testing::make_temp_dir("netscore-print-rules") + "/out.log";
   testing::BinaryProcess run(testing::BinaryProcess::Options{
-      .path = binaries.collector, .env = as_list(env), .log_path = log, .args = {"--print-rules"}});
+      .path = binaries.collector, .env = as_list(env), .args = {"--print-rules"}});
   const int status = run.wait_exit(kNetscoreStartup);
-  const std::string out = read_file(log);
-  std::error_code ignored;
-  std::filesystem::remove_all(std::filesystem::path(log).parent_path(), ignored);
+  const std::string out = run.log();
   if (status != 0)
     throw std::runtime_error(
         fmt::format("netscore-collector --print-rules exited {}:\n{}", status, out));

@@ -7,7 +7,6 @@
 #include <csignal>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
@@ -240,13 +239,6 @@ void TrafficExporter::serve() {
 
 std::string duration_text(std::int64_t ms) {
   return prom_duration(std::chrono::milliseconds(ms)).text;
-}
-
-ScrapingPrometheus::TempDir::TempDir() : path(testing::make_temp_dir("netscore-realtime")) {}
-
-ScrapingPrometheus::TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path, ignored);
 }
 
 namespace {

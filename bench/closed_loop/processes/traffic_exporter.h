@@ -12,6 +12,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "bench/closed_loop/placement/policy.h"
+#include "bench/closed_loop/processes/temp_dir.h"
 #include "tests/support/binary_process.h"
 #include "tests/support/http_client.h"
 
@@ -144,18 +145,11 @@ class ScrapingPrometheus {
   testing::HttpReply get(const std::string& path) const;
 
  private:
-  // Removed on every exit path, a failed start included.
-  struct TempDir {
-    TempDir();
-    ~TempDir();
-    std::string path;
-  };
-
   std::string log() const { return dir_.path + "/prometheus.log"; }
   std::string rule_file() const { return dir_.path + "/rules.yml"; }
   void try_start(std::uint16_t port);
 
-  TempDir dir_;
+  TempDir dir_{"netscore-realtime"};
   std::optional<Tls> tls_;
   std::uint16_t port_ = 0;
   std::optional<testing::BinaryProcess> process_;

@@ -6,7 +6,6 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <ctime>
 #include <deque>
 #include <map>
 #include <memory>
@@ -48,10 +47,6 @@ constexpr auto kWatchCatchUp = 60s;
 
 void check(const std::string& error) {
   if (!error.empty()) throw std::runtime_error(error);
-}
-
-std::int64_t now_s() {
-  return static_cast<std::int64_t>(std::time(nullptr));
 }
 
 // The loop's creations, deletions and bindings, sent in order by one thread of their own: a burst
@@ -135,15 +130,11 @@ class KubeCluster final : public RealtimeCluster {
     create_nodes();
     create_namespaces();
     create_owners();
-    watch_.emplace(KubeConfig{.url = control_plane_.url(),
-                              .token_file = control_plane_.admin_token_file(),
-                              .ca_file = control_plane_.ca_file()});
+    watch_.emplace(control_plane_.admin_kube());
   }
 
   Environment collector_env() const override {
-    Environment env{{"NETSCORE_KUBE_API_URL", control_plane_.url()},
-                    {"NETSCORE_KUBE_TOKEN_FILE", control_plane_.collector_token_file()},
-                    {"NETSCORE_KUBE_CA_FILE", control_plane_.ca_file()}};
+    Environment env = control_plane_.collector_env();
     if (descheduler_) env.merge(descheduler_->collector_env());
     return env;
   }
@@ -165,9 +156,8 @@ class KubeCluster final : public RealtimeCluster {
       ++failed_requests_;
   }
 
-  bool create(std::uint32_t pod) override {
+  void create(std::uint32_t pod) override {
     sender_->send({.path = pods_path(trace_.pods[pod].ns), .body = pod_object(pod, {})});
-    return true;
   }
 
   void remove(std::uint32_t pod) override {
@@ -178,16 +168,9 @@ class KubeCluster final : public RealtimeCluster {
                    .expected = 200});
   }
 
-  bool bind(std::uint32_t pod, std::size_t node) override {
+  void bind(std::uint32_t pod, std::size_t node) override {
     sender_->send({.path = pod_path(pod) + "/binding",
                    .body = kube_json::binding(names_[pod], trace_.node_names[node])});
-    return true;
-  }
-
-  std::optional<std::string> pod_json(std::uint32_t pod) const override {
-    auto reply = api_.get(pod_path(pod));
-    if (reply.status != 200) return std::nullopt;
-    return std::move(reply.body);
   }
 
   bool schedules(const Policy& policy) const override {

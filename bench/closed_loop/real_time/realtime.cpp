@@ -12,14 +12,13 @@
 #include <optional>
 #include <queue>
 #include <stdexcept>
-#include <unordered_map>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 
-#include "bench/closed_loop/placement/host_priorities.h"
 #include "bench/closed_loop/placement/placement.h"
 #include "bench/closed_loop/placement/timed_event.h"
 #include "bench/closed_loop/processes/netscore_processes.h"
@@ -31,7 +30,6 @@
 #include "bench/closed_loop/processes/descheduler_process.h"
 #include "collector/pipeline/print_rules.h"
 #include "tests/support/eventually.h"
-#include "tests/support/http_client.h"
 
 namespace netscore::sim {
 namespace {
@@ -40,7 +38,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::chrono::seconds kStartup{60};
-constexpr std::chrono::seconds kRequestTimeout{5};
 // A pod of the same workload evicted again within ten minutes of cluster time is churn.
 constexpr double kReEvictionWindow_s = 600;
 
@@ -61,13 +58,13 @@ using Event = TimedEvent<EventKind>;
 class RealtimeLoop {
  public:
   RealtimeLoop(const Trace& trace, const Policy& policy, const LoopParams& params,
-               const RealtimeBinaries& binaries, const std::optional<KubeClusterOptions>& kube)
+               const RealtimeBinaries& binaries, const KubeClusterOptions& kube)
       : trace_(trace),
         policy_(policy),
         params_(params),
         binaries_(binaries),
         nodes_(trace.node_names.size()),
-        cluster_(kube ? kube_cluster(trace, nominating(*kube, policy)) : fake_cluster(trace)),
+        cluster_(kube_cluster(trace, nominating(kube, policy))),
         external_scheduler_(cluster_->schedules(policy)),
         exporter_(trace.node_names, {trace.background, trace.counter_start},
                   {trace.background_transmit, trace.counter_start_transmit}, trace.speed,
@@ -76,14 +73,7 @@ class RealtimeLoop {
         drift_(trace.pods.size(), 1.0),
         created_at_s_(trace.pods.size(), 0),
         recorder_(params.sample_s, params.hot_factor, params.hot_utilisation),
-        placement_(trace, policy, params) {
-    node_names_json_ = "[";
-    for (std::size_t n = 0; n < nodes_; ++n) {
-      index_[trace.node_names[n]] = n;
-      node_names_json_ += (n ? ",\"" : "\"") + trace.node_names[n] + "\"";
-    }
-    node_names_json_ += "]";
-  }
+        placement_(trace, policy, params) {}
 
   RunResult run() {
     for (const auto pod : trace_.initial_pods) place_initial(pod);
@@ -123,26 +113,17 @@ class RealtimeLoop {
       max_late_s_ = std::max(max_late_s_, elapsed_s() - e.t);
       handle(e);
     }
-    std::cerr << fmt::format(
-        "{}: {} scrapes, events up to {:.3f} s late, {} extender failures, {} failed bindings, "
-        "{} failed creations",
-        policy_.name, exporter_.scrapes(), max_late_s_, extender_failures_, failed_bindings_,
-        failed_creations_);
+    std::cerr << fmt::format("{}: {} scrapes, events up to {:.3f} s late", policy_.name,
+                             exporter_.scrapes(), max_late_s_);
     if (external_scheduler_) report_external_bindings();
-    if (external_scheduler_ && netscore_) {
+    if (netscore_) {
       const auto observed = netscore_->observe();
       std::cerr << fmt::format(
           ", the extender answered {:.0f} prioritize calls, the collector's "
           "watch {}",
           observed.prioritize_answered, observed.cluster_synced ? "synced" : "NOT synced");
     }
-    if (prioritize_calls_ > 0) {
-      std::cerr << fmt::format(", prioritize {:.1f} ms mean, {:.1f} ms max",
-                               1e3 * prioritize_total_s_ / prioritize_calls_,
-                               1e3 * prioritize_max_s_);
-    }
-    if (const std::string summary = cluster_->summary(); !summary.empty())
-      std::cerr << "\n  " << summary;
+    std::cerr << "\n  " << cluster_->summary();
     if (evictions_) std::cerr << "\n  " << describe(evictions_->summary());
     std::cerr << "\n";
     return {.policy = policy_.name,
@@ -287,10 +268,7 @@ class RealtimeLoop {
     if (event.kind == TraceEvent::Kind::create) {
       const bool idle = pending_.empty();
       for (const auto pod : event.pods) {
-        if (!cluster_->create(pod)) {
-          ++failed_creations_;
-          continue;
-        }
+        cluster_->create(pod);
         created_at_s_[pod] = elapsed_s();
         created_.push_back(pod);
         if (!external_scheduler_) pending_.push_back(pod);
@@ -318,34 +296,14 @@ class RealtimeLoop {
     if (pending_.empty()) return;
     const std::uint32_t pod = pending_.front();
     pending_.pop_front();
-    const std::size_t node =
-        placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p); });
-    if (!cluster_->bind(pod, node)) ++failed_bindings_;
+    // Only the policies kube-scheduler cannot express come here, and none of them asks the
+    // extender.
+    const std::size_t node = placement_.pick(pod, {});
+    cluster_->bind(pod, node);
     landed(pod, node);
     placement_.bind(pod, node);
     exporter_.start_pod(pod, traffic(pod, node));
     if (!pending_.empty()) push(elapsed_s() + params_.cycle_s, EventKind::schedule);
-  }
-
-  // nullopt when the call failed: the shipped configuration's extender is ignorable, and the
-  // default plugins' scores alone decide, as kube-scheduler does.
-  std::optional<std::vector<std::int64_t>> extender_scores(std::uint32_t pod) {
-    const auto object = cluster_->pod_json(pod);
-    if (!object) {
-      ++extender_failures_;
-      return std::nullopt;
-    }
-    const auto sent = Clock::now();
-    const auto reply = testing::http_post(
-        netscore_->url() + "/prioritize",
-        R"({"Pod":)" + *object + R"(,"NodeNames":)" + node_names_json_ + "}", kRequestTimeout);
-    const double round_trip_s = std::chrono::duration<double>(Clock::now() - sent).count();
-    prioritize_total_s_ += round_trip_s;
-    prioritize_max_s_ = std::max(prioritize_max_s_, round_trip_s);
-    ++prioritize_calls_;
-    auto scores = reply.status == 200 ? host_priorities(reply.body, index_) : std::nullopt;
-    if (!scores) ++extender_failures_;
-    return scores;
   }
 
   const Trace& trace_;
@@ -360,8 +318,6 @@ class RealtimeLoop {
   std::optional<LoopbackCertificate> certificate_;  // Prometheus' with a descheduler
   std::optional<ScrapingPrometheus> prometheus_;
   std::optional<NetscoreProcesses> netscore_;
-  std::unordered_map<std::string, std::size_t> index_;
-  std::string node_names_json_;
   std::vector<bool> removed_;
   std::vector<double> drift_;           // per pod, what its traffic has been multiplied by so far
   std::vector<double> created_at_s_;    // per pod, seconds into the run
@@ -374,10 +330,6 @@ class RealtimeLoop {
   std::uint64_t seq_ = 0;
   Clock::time_point start_;
   double max_late_s_ = 0;
-  // The real scheduling cycle is cycle_s plus this: what --cycle-s of the virtual level stands for.
-  double prioritize_total_s_ = 0, prioritize_max_s_ = 0;
-  unsigned prioritize_calls_ = 0;
-  unsigned extender_failures_ = 0, failed_bindings_ = 0, failed_creations_ = 0;
   unsigned external_bindings_ = 0;
   double binding_latency_total_s_ = 0, binding_latency_max_s_ = 0;
 };
@@ -391,8 +343,7 @@ void stop_on_signals() {
 }
 
 RunResult run_policy_realtime(const Trace& trace, const Policy& policy, const LoopParams& params,
-                              const RealtimeBinaries& binaries,
-                              const std::optional<KubeClusterOptions>& kube) {
+                              const RealtimeBinaries& binaries, const KubeClusterOptions& kube) {
   return RealtimeLoop(trace, policy, params, binaries, kube).run();
 }
 

@@ -14,10 +14,9 @@
 #include "bench/closed_loop/workload/workload.h"
 #include "common/config.h"
 
-// The Kubernetes side of the real-time closed loop, behind one interface so that the loop reads
-// the same with a fake API server (the harness schedules every pod with the scheduler model) and
-// with a real control plane (kube-scheduler places the pods of the policies it can express, and
-// the harness learns its bindings). Pods are the trace's indices. Not thread-safe: the loop's
+// The Kubernetes side of the real-time closed loop: a real control plane, where kube-scheduler
+// places the pods of the policies it can express and the harness learns its bindings, and the
+// harness places the others' itself. Pods are the trace's indices. Not thread-safe: the loop's
 // thread calls it.
 namespace netscore::sim {
 
@@ -31,15 +30,11 @@ class RealtimeCluster {
   virtual Environment collector_env() const = 0;
   // A pod alive at t = 0, bound to `node` and running for long before.
   virtual void create_initial(std::uint32_t pod, std::size_t node) = 0;
-  // False when the API server refused it. The real control plane sends creations, deletions and
-  // bindings in order from a thread of its own, so that a burst does not hold up the loop: it
-  // answers true at once and counts refusals in summary().
-  virtual bool create(std::uint32_t pod) = 0;
+  // Creations, deletions and the harness' own bindings are sent in order from a thread of their
+  // own, so that a burst does not hold up the loop; summary() counts the API server's refusals.
+  virtual void create(std::uint32_t pod) = 0;
   virtual void remove(std::uint32_t pod) = 0;
-  // The harness' own binding; false when the API server refused it (as create).
-  virtual bool bind(std::uint32_t pod, std::size_t node) = 0;
-  // The pod as the API server serves it (for the scheduler model's /prioritize); nullopt if gone.
-  virtual std::optional<std::string> pod_json(std::uint32_t pod) const = 0;
+  virtual void bind(std::uint32_t pod, std::size_t node) = 0;
 
   // True when kube-scheduler places this policy's pods rather than the harness.
   virtual bool schedules(const Policy& policy) const = 0;
@@ -50,7 +45,7 @@ class RealtimeCluster {
   // `until` passes; the harness' own bindings may be repeated.
   virtual std::vector<std::pair<std::uint32_t, std::size_t>> wait_for_bindings(
       Clock::time_point until) = 0;
-  // One line on what the cluster saw (empty: nothing to add to the loop's own).
+  // One line on what the cluster saw.
   virtual std::string summary() const = 0;
 
   // With a descheduler (KubeClusterOptions::descheduler): its scaled interval, else nullopt.
@@ -64,10 +59,6 @@ class RealtimeCluster {
   // comes back through wait_for_bindings. Other owners' pods are gone for good.
   virtual std::vector<std::uint32_t> take_evicted() = 0;
 };
-
-// The in-process fake API server: pods are created and bound as the harness says, nothing binds
-// on its own.
-std::unique_ptr<RealtimeCluster> fake_cluster(const Trace& trace);
 
 struct KubeClusterOptions {
   std::string kube_bin;    // kube-apiserver and kube-scheduler

@@ -1,9 +1,9 @@
 // netscore-closed-loop-realtime: the policies on one generated trace, each in real time with the
-// real collector, extender and Prometheus (realtime.h), so that the virtual-time results of
-// netscore-closed-loop can be checked against the parts they model. Prints the same Markdown
-// table and writes the same SVG. With --kube-bin=DIR the API server and the scheduler are the
-// real kube-apiserver and kube-scheduler from DIR, with etcd (realtime_cluster.h); with
-// --descheduler-bin=DIR also the real descheduler as deploy/overlays/descheduler runs it.
+// real collector, extender and Prometheus (realtime.h) and the real kube-apiserver and
+// kube-scheduler from --kube-bin=DIR, with etcd (realtime_cluster.h), so that the virtual-time
+// results of netscore-closed-loop can be checked against the parts they model. Prints the same
+// Markdown table and writes the same SVG. With --descheduler-bin=DIR also the real descheduler as
+// deploy/overlays/descheduler runs it.
 #include <curl/curl.h>
 
 #include <exception>
@@ -31,21 +31,19 @@ int main(int argc, char** argv) {
   flags::po::options_description options;
   options.add_options()("svg", flags::text(svg_path), "where the plot goes")(
       "kube-bin", flags::text(kube_bin),
-      "a real control plane: kube-apiserver and kube-scheduler v1.26 from DIR and /usr/bin/etcd")(
+      "required: kube-apiserver and kube-scheduler v1.26 from DIR (and /usr/bin/etcd)")(
       "deploy-dir", flags::text(deploy_dir), "the project's deploy/ (default: the source tree's)")(
       "descheduler-bin", flags::text(descheduler_bin),
-      "with --kube-bin: the descheduler v0.33 from DIR, as deploy/overlays/descheduler runs it, "
-      "for every policy");
+      "the descheduler v0.33 from DIR, as deploy/overlays/descheduler runs it, for every policy");
   if (const auto stop = parse_run_flags(
           argc, argv, options,
-          "usage: netscore-closed-loop-realtime [--policies=NAME,NAME...] [--svg=PATH]\n"
-          "         [--kube-bin=DIR [--deploy-dir=DIR] [--descheduler-bin=DIR]]\n"
+          "usage: netscore-closed-loop-realtime --kube-bin=DIR [--policies=NAME,NAME...]\n"
+          "         [--svg=PATH] [--deploy-dir=DIR] [--descheduler-bin=DIR]\n"
           "         [workload and loop flags]\n"
           "Each policy runs for --duration-s real seconds (prometheus in PATH).\n"
-          "--kube-bin: a real control plane, kube-apiserver and kube-scheduler v1.26 from\n"
-          "  DIR and /usr/bin/etcd, instead of the fake API server and the scheduler\n"
-          "  model; kube-scheduler places the pods of kube-scheduler alone and of the\n"
-          "  netscore policies with deploy/overlays/control-plane/kube-scheduler-config.yaml\n"
+          "--kube-bin: kube-apiserver and kube-scheduler v1.26 from DIR and /usr/bin/etcd;\n"
+          "  kube-scheduler places the pods of kube-scheduler alone and of the netscore\n"
+          "  policies with deploy/overlays/control-plane/kube-scheduler-config.yaml\n"
           "  (--cycle-s, --visible-s, --topology-spread and --tie-seed do not apply).\n"
           "--descheduler-bin: the descheduler v0.33 from DIR against that control plane and\n"
           "  Prometheus (https on 127.0.0.1:443, as root), its interval and minPodAge\n"
@@ -54,34 +52,31 @@ int main(int argc, char** argv) {
           run, std::cout, std::cerr))
     return *stop;
   const WorkloadParams& workload = run.workload;
-  std::optional<KubeClusterOptions> kube;
-  if (!kube_bin.empty()) {
-    kube = KubeClusterOptions{.kube_bin = kube_bin, .deploy_dir = deploy_dir};
-    for (const char* binary : {"kube-apiserver", "kube-scheduler"}) {
-      if (!std::filesystem::exists(kube_bin + "/" + binary)) {
-        std::cerr << "--kube-bin: no " << binary << " in " << kube_bin << "\n";
-        return 2;
-      }
-    }
+  if (kube_bin.empty()) {
+    std::cerr << "--kube-bin: required (a directory with kube-apiserver and kube-scheduler)\n";
+    return 2;
   }
-  if (!descheduler_bin.empty()) {
-    if (!kube) {
-      std::cerr << "--descheduler-bin: needs --kube-bin (a real API server to evict through)\n";
+  for (const char* binary : {"kube-apiserver", "kube-scheduler"}) {
+    if (!std::filesystem::exists(kube_bin + "/" + binary)) {
+      std::cerr << "--kube-bin: no " << binary << " in " << kube_bin << "\n";
       return 2;
     }
+  }
+  KubeClusterOptions kube{.kube_bin = kube_bin, .deploy_dir = deploy_dir};
+  if (!descheduler_bin.empty()) {
     if (!std::filesystem::exists(descheduler_bin + "/descheduler")) {
       std::cerr << "--descheduler-bin: no descheduler in " << descheduler_bin << "\n";
       return 2;
     }
-    kube->descheduler = DeschedulerOptions{.binary_dir = descheduler_bin,
-                                           .overlay_dir = deploy_dir + "/overlays/descheduler",
-                                           .time_scale = run.loop.time_scale};
+    kube.descheduler = DeschedulerOptions{.binary_dir = descheduler_bin,
+                                          .overlay_dir = deploy_dir + "/overlays/descheduler",
+                                          .time_scale = run.loop.time_scale};
   }
   const Trace trace = generate_trace(workload);
   const RealtimeBinaries binaries{.collector = NETSCORE_COLLECTOR_BINARY,
                                   .extender = NETSCORE_EXTENDER_BINARY};
   stop_on_signals();
-  // Before any thread: the pod watch of --kube-bin requests from its own.
+  // Before any thread: the pod watch requests from its own.
   curl_global_init(CURL_GLOBAL_DEFAULT);
   std::vector<RunResult> results;
   std::vector<PlotSeries> lines;

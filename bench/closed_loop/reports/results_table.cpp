@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/support/percentile.h"
+
 namespace netscore::sim {
 
 std::string results_table(const std::vector<RunResult>& results) {
@@ -23,16 +25,6 @@ std::string results_table(const std::vector<RunResult>& results) {
   return out;
 }
 
-namespace {
-
-// The lower median of an even count: a figure one seed had.
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[(values.size() - 1) / 2];
-}
-
-}  // namespace
-
 std::string seeds_table(const std::vector<std::vector<RunResult>>& runs) {
   std::string out = fmt::format(
       "| policy ({} seeds) | hot node-s median | worst | all seeds | peak/mean median | worst |\n"
@@ -47,9 +39,12 @@ std::string seeds_table(const std::vector<std::vector<RunResult>>& runs) {
     }
     double total = 0;
     for (const double h : hot) total += h;
+    // Nearest rank, so the lower median of an even count: a figure one seed had.
+    const double hot_median = bench::percentile(hot, 0.5),
+                 peak_median = bench::percentile(peak, 0.5);
     out +=
         fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {:.3f} | {:.3f} |\n", runs.front()[p].policy,
-                    median(hot), *std::max_element(hot.begin(), hot.end()), total, median(peak),
+                    hot_median, *std::max_element(hot.begin(), hot.end()), total, peak_median,
                     *std::max_element(peak.begin(), peak.end()));
   }
   return out;

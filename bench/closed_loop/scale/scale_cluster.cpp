@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <ctime>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -50,10 +49,6 @@ void parallel(std::size_t count, unsigned threads,
   if (!first_error.empty()) throw std::runtime_error(first_error);
 }
 
-std::int64_t now_s() {
-  return static_cast<std::int64_t>(std::time(nullptr));
-}
-
 std::string pods_path() {
   return fmt::format("/api/v1/namespaces/{}/pods", kNamespace);
 }
@@ -68,18 +63,6 @@ ScaleCluster::ScaleCluster(ScaleClusterOptions options)
            [&](std::size_t n) { return register_node(api_, options_.nodes[n], now_s()); });
   if (auto error = create_namespace(api_, kNamespace); !error.empty())
     throw std::runtime_error(error);
-}
-
-Environment ScaleCluster::collector_env() const {
-  return {{"NETSCORE_KUBE_API_URL", control_plane_.url()},
-          {"NETSCORE_KUBE_TOKEN_FILE", control_plane_.collector_token_file()},
-          {"NETSCORE_KUBE_CA_FILE", control_plane_.ca_file()}};
-}
-
-KubeConfig ScaleCluster::admin_kube() const {
-  return {.url = control_plane_.url(),
-          .token_file = control_plane_.admin_token_file(),
-          .ca_file = control_plane_.ca_file()};
 }
 
 std::string ScaleCluster::pod_body(const PodSpec& spec, const std::string& owner_uid,

@@ -28,9 +28,8 @@ class ScaleCluster {
   // Throws std::runtime_error when a part does not start or a node is refused.
   explicit ScaleCluster(ScaleClusterOptions options);
 
-  // The NETSCORE_KUBE_* settings the collector reaches the API server with.
-  Environment collector_env() const;
-  KubeConfig admin_kube() const;
+  Environment collector_env() const { return control_plane_.collector_env(); }
+  KubeConfig admin_kube() const { return control_plane_.admin_kube(); }
 
   // `pods` pending pods for kube-scheduler's default profile: `replicaset_share` of them in
   // ReplicaSets of `per_replicaset` pods (selectors matching them, so that PodTopologySpread's

@@ -27,9 +27,9 @@ testing::kube::Pod bound_pod(const std::string& name) {
 TEST(VirtualCollectorGap, AChangeWithinTheGapIsPublishedWhenItEnds) {
   const Config config = load_config(Component::collector, {}, {});
   constexpr double kPublish_s = 1e-4;
-  const double gap_s = std::chrono::duration<double>(
-                           collector::Publisher::cluster_publish_gap(
-                               std::chrono::microseconds(100), collector::Publisher::options(config, {})))
+  const double gap_s = std::chrono::duration<double>(collector::Publisher::cluster_publish_gap(
+                                                         std::chrono::microseconds(100),
+                                                         collector::Publisher::options(config, {})))
                            .count();
   ASSERT_GT(gap_s, 0);
   VirtualClock clock;
@@ -37,8 +37,8 @@ TEST(VirtualCollectorGap, AChangeWithinTheGapIsPublishedWhenItEnds) {
   const PodCounters pods(60'000);
   VirtualCollector collector(config, clock, table.str(), pods, false, kPublish_s);
   collector.add_node("node-a");
-  collector.refresh({model::NodeSample{.node = "node-a", .value = 1e6, .rate = 1e6,
-                                       .rate_valid = true}});
+  collector.refresh(
+      {model::NodeSample{.node = "node-a", .value = 1e6, .rate = 1e6, .rate_valid = true}});
   const auto measured = collector.publishes();
 
   clock.set(1);
