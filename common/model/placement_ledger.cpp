@@ -219,6 +219,10 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
       release_workload(gone.pod.workload);
       return true;
     }
+    // A pod moved off its node for rebalancing leaves its traffic there until the window forgets
+    // it: with the departure taken out, the node it cooled looked quietest to its replacement,
+    // which went straight back.
+    if (gone.pod.nominated) return false;
     NodeLoad& load = out[at[gone.pod.node]];
     ++load.departed;
     add_part(load, gone.pod, held, true);

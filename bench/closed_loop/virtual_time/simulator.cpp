@@ -23,6 +23,7 @@
 #include "bench/closed_loop/virtual_time/virtual_extender.h"
 #include "bench/closed_loop/workload/pod_owner.h"
 #include "collector/pipeline/publisher.h"
+#include "common/pod_annotations.h"
 #include "tests/support/fake_kube_objects.h"
 #include "tests/support/scratch_table.h"
 
@@ -298,6 +299,13 @@ class Loop {
   void evict(std::uint32_t pod, double t) {
     const auto node = static_cast<std::size_t>(node_of_pod(pod));
     traffic_.stop(pod, node, t);
+    // netscore's descheduler evicts only the pods the collector labelled, and the collector's
+    // watch had the label before the eviction.
+    if (policy_.kind == PolicyKind::netscore) {
+      testing::kube::Pod labelled = object(pod);
+      labelled.labels[std::string(kRebalanceLabel)] = std::string(kRebalanceLabelValue);
+      deferred_publish(collector_.pod_bound(labelled), t);
+    }
     deferred_publish(collector_.pod_deleted(pod_uid(pod)), t);
     placement_.unbind(pod);
     descheduler_->log().evicted(t, pod, trace_.pods[pod].deployment, node);

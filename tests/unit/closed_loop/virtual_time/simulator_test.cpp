@@ -109,7 +109,7 @@ bool is_netscore_defaults(const Policy& policy) {
 
 // The descheduler overlay modelled: with netscore nominating what it evicts, a drifted cluster
 // cools well below netscore alone and below kube-scheduler alone with the same descheduler, one
-// eviction per node per cycle, no pod moved twice, none put back on a hot node it left.
+// eviction per node per cycle, no pod moved twice, none put back on the node it left.
 TEST(DriftInVirtualTime, TheDeschedulerEvictingNetscoresNomineesCoolsTheDriftedNodes) {
   const Trace trace = generate_trace(drift_workload(9));
   const Policy* scheduler = nullptr;
@@ -134,7 +134,7 @@ TEST(DriftInVirtualTime, TheDeschedulerEvictingNetscoresNomineesCoolsTheDriftedN
   EXPECT_LT(with.balance.hot_node_seconds, scheduler_with.balance.hot_node_seconds);
   EXPECT_EQ(with.evictions->max_per_node_per_cycle, 1u);
   EXPECT_EQ(with.evictions->pod_re_evictions, 0u);
-  EXPECT_EQ(with.evictions->landed_back_hot, 0u);
+  EXPECT_EQ(with.evictions->landed_back, 0u);
   EXPECT_EQ(with.evictions->landed, with.evictions->evictions);
 }
 
@@ -179,7 +179,10 @@ TEST(DriftInVirtualTime, WithoutTheDriftNothingIsEvictedWhereNoNodeIsHot) {
       continue;
     }
     EXPECT_GT(placed.balance.hot_node_seconds, 100);
-    EXPECT_LE(run.evictions->evictions, 2u);
+    // Two evictions cooled it while a replacement could go straight back to the node its pod
+    // left (one did); with a nominee's traffic held on that node, four, none back.
+    EXPECT_LE(run.evictions->evictions, 4u);
+    EXPECT_EQ(run.evictions->landed_back, 0u);
     EXPECT_LT(run.balance.hot_node_seconds, 0.25 * placed.balance.hot_node_seconds);
   }
 }

@@ -103,6 +103,22 @@ TEST(PlacementLedger, AGonePodsTrafficLeavesTheWindowAsANewPodsEntersIt) {
   EXPECT_TRUE(loads.empty());  // nothing left on n1, not even the gone pod
 }
 
+// An evicted nominee's traffic stays counted on the node it left while the window holds it, so
+// that its replacement is not scored back there; its workload still knows it gone.
+TEST(PlacementLedger, ANomineesDepartureIsNotTakenOutOfItsNode) {
+  PlacementLedger state;
+  PodFacts nominee = pod("moved", "n1");
+  nominee.nominated = true;
+  state.upsert_pod(nominee, kLongAgo);
+  state.upsert_pod(pod("gone", "n1"), kLongAgo);
+  state.remove_pod("moved", kNow);
+  state.remove_pod("gone", kNow);
+  const auto loads = state.loads(at(kNow + kLagMs));
+  EXPECT_EQ(load_of(loads, "n1").departed, 1U) << "the plain pod only";
+  EXPECT_DOUBLE_EQ(load_of(loads, "n1").departed_plain, 1.0);
+  EXPECT_EQ(state.pod_count(), 0U);
+}
+
 TEST(PlacementLedger, APodGoneBeforeItsTrafficReachedTheWindowTakesNothingOut) {
   PlacementLedger state;
   state.upsert_pod(pod("a", "n1"), kNow);
