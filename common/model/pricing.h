@@ -41,13 +41,14 @@ inline constexpr std::int64_t kOtherPodPrices = 1;
 // 0-16% at weight 3; on equal links it adds the same to every node.
 inline constexpr std::int64_t kIncomingPodPrices = 4;
 
-// Where each pod's own traffic is read, a pod of a workload nothing is known of is priced at the
-// measured pods' mean plus this many standard deviations (the mean plus deviations that Trimaran's
-// LoadVariationRiskBalancing scores nodes by): such pods come in bursts of one unknown workload
-// whose traffic is correlated, and a node that takes several of them carries that risk several
-// times over. At the mean alone the quietest nodes take a heavy burst together; 2 measured best of
-// 0 (the cluster's traffic per settled pod instead), 1, 2 and 3 over the benchmark's regimes
-// (bench/results/regimes.md says how).
+// A pod of a workload nothing is known of is priced at the pods' mean plus this many standard
+// deviations between them (the mean plus deviations that Trimaran's LoadVariationRiskBalancing
+// scores nodes by), the pods' own traffic where it is read, else their workloads' learned traffic:
+// such pods come in bursts of one unknown workload whose traffic is correlated, and a node that
+// takes several of them carries that risk several times over. At the mean alone the quietest
+// nodes take a heavy burst together; with series, 2 measured best of 0 (the cluster's traffic per
+// settled pod instead), 1, 2 and 3 over the benchmark's regimes; without them, the learned mean
+// alone left bare bursts 1.9x the hot node-seconds of the hedged price (bench/results/regimes.md).
 inline constexpr double kUnknownPodDeviations = 2.0;
 
 // The measured traffic per pod (a node's measurement over its pods' settled parts, summed over the
@@ -75,6 +76,13 @@ inline constexpr double kLearningStartFit = 0.5;
 // Expectation-maximisation steps per measurement, each from the previous fit: the fit sharpens
 // over measurements, so a few per measurement keep a publish cheap (O(pods) each).
 inline constexpr int kLearningSteps = 4;
+
+// Each step fits the last this many measurements together (ten: two and a half minutes at the
+// default 15 s refresh, half the default window): a pod that moved, came or went between them
+// separates its workload's traffic from its nodes' backgrounds. Without series, in the closed
+// loop's churn regime, one measurement alone left peak/mean 0.11 over the oracle's (thirty seeds),
+// ten 0.05; bench/results/regimes.md has the other regimes.
+inline constexpr int kLearningMeasurements = 10;
 
 // A workload's learned rate prices its pods once this many settled pods' worth of its traffic has
 // been in a window (summed over its pods' held parts in one fit).

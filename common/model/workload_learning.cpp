@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <numeric>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "common/model/pricing.h"
 
@@ -60,11 +62,6 @@ void WorkloadLearner::forget_workload(std::uint32_t workload) {
 // A measurement's pods, split as the fit reads them: each node's traffic of annotated pods (fixed),
 // the other pods as terms, and the part of their traffic the window holds per workload and node.
 struct WorkloadLearner::Fit::Observation {
-  // A pod of a workload on a measured node, its rate to be fitted.
-  struct Term {
-    std::uint32_t node, workload;
-    double held;
-  };
   std::vector<Term> terms;
   std::vector<double> fixed;        // by node
   std::vector<double> weight;       // by workload
@@ -99,9 +96,13 @@ void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<cons
                                  std::span<const std::uint32_t> running_pods) {
   if (background_.size() < rate_of.size()) background_.resize(rate_of.size(), -1);
   if (workloads_.size() < running_pods.size()) workloads_.resize(running_pods.size());
+  fold_forgotten();
   const Observation seen = observe(rate_of, pods, annotated, running_pods.size());
   start(rate_of, seen);
-  update(rate_of, seen);
+  if (recent_.size() == static_cast<std::size_t>(kLearningMeasurements)) recent_.pop_front();
+  recent_.push_back(
+      {.rate = {rate_of.begin(), rate_of.end()}, .fixed = seen.fixed, .terms = seen.terms});
+  update();
   summarise(seen, running_pods);
 }
 
@@ -148,48 +149,69 @@ void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observat
 }
 
 // Multiplicative updates keep every rate non-negative and move each in proportion to how much the
-// nodes it appears on are under- or over-predicted. A background, constant in truth, moves slower
-// than the workloads (square root of the ratio), so a change on a node is first attributed to the
-// pods that came or went there.
-void WorkloadLearner::Fit::update(std::span<const double> rate_of, const Observation& seen) {
-  const std::size_t nodes = rate_of.size();
-  std::vector<double> predicted(nodes);
-  std::vector<double> ratio(nodes);
-  std::vector<double> gain(seen.weight.size());
+// nodes it appears on are under- or over-predicted, over the recent measurements together. A
+// background, constant in truth, moves slower than the workloads (square root of its node's mean
+// ratio), so a change on a node is first attributed to the pods that came or went there.
+void WorkloadLearner::Fit::update() {
+  const std::size_t nodes = background_.size();
+  std::vector<double> predicted(nodes), ratio(nodes);
+  std::vector<double> gain(workloads_.size()), weight(workloads_.size());
+  std::vector<double> background_ratio(nodes), measured(nodes);
   for (int step = 0; step < kLearningSteps; ++step) {
-    for (std::size_t n = 0; n < nodes; ++n)
-      predicted[n] = std::max(0.0, background_[n]) + seen.fixed[n];
-    for (const auto& t : seen.terms) predicted[t.node] += t.held * workloads_[t.workload].rate;
-    for (std::size_t n = 0; n < nodes; ++n) {
-      const double variable = predicted[n] - seen.fixed[n];
-      ratio[n] = rate_of[n] < 0 || variable <= 0
-                     ? 1.0
-                     : std::max(0.0, rate_of[n] - seen.fixed[n]) / variable;
-    }
     std::fill(gain.begin(), gain.end(), 0.0);
-    for (const auto& t : seen.terms) gain[t.workload] += t.held * ratio[t.node];
+    std::fill(weight.begin(), weight.end(), 0.0);
+    std::fill(background_ratio.begin(), background_ratio.end(), 0.0);
+    std::fill(measured.begin(), measured.end(), 0.0);
+    for (const Measured& m : recent_) {
+      const std::size_t held_nodes = m.rate.size();
+      for (std::size_t n = 0; n < held_nodes; ++n)
+        predicted[n] = std::max(0.0, background_[n]) + m.fixed[n];
+      for (const Term& t : m.terms) predicted[t.node] += t.held * workloads_[t.workload].rate;
+      for (std::size_t n = 0; n < held_nodes; ++n) {
+        if (m.rate[n] < 0) {
+          ratio[n] = 1.0;
+          continue;
+        }
+        const double variable = predicted[n] - m.fixed[n];
+        ratio[n] = variable <= 0 ? 1.0 : std::max(0.0, m.rate[n] - m.fixed[n]) / variable;
+        background_ratio[n] += ratio[n];
+        measured[n] += 1;
+      }
+      for (const Term& t : m.terms) {
+        gain[t.workload] += t.held * ratio[t.node];
+        weight[t.workload] += t.held;
+      }
+    }
     for (std::size_t w = 0; w < gain.size(); ++w) {
-      if (seen.weight[w] > 0) workloads_[w].rate *= gain[w] / seen.weight[w];
+      if (weight[w] > 0) workloads_[w].rate *= gain[w] / weight[w];
     }
     for (std::size_t n = 0; n < nodes; ++n) {
-      if (rate_of[n] >= 0 && background_[n] > 0) background_[n] *= std::sqrt(ratio[n]);
+      if (measured[n] > 0 && background_[n] > 0)
+        background_[n] *= std::sqrt(background_ratio[n] / measured[n]);
     }
   }
 }
 
-// Workloads held long enough are known; the traffic per running pod of the known ones.
+// Workloads held long enough are known. Their running pods' mean traffic starts a new workload's
+// fit; an unknown workload's pods are priced at that mean plus kUnknownPodDeviations deviations
+// between the pods, as where each pod's own traffic is read (model/pricing.h says why).
 void WorkloadLearner::Fit::summarise(const Observation& seen,
                                      std::span<const std::uint32_t> running_pods) {
-  double pod_traffic = 0, running = 0;
+  double pod_traffic = 0, squares = 0, running = 0;
   for (std::size_t w = 0; w < running_pods.size(); ++w) {
     if (seen.weight[w] >= kLearnedAfterPodsHeld) workloads_[w].known = true;
     const std::uint32_t count = running_pods[w];
     if (workloads_[w].known && count > 0) {
       pod_traffic += workloads_[w].rate * count;
+      squares += workloads_[w].rate * workloads_[w].rate * count;
       running += count;
     }
   }
-  if (running > 0) rate_per_pod_ = pod_traffic / running;
+  if (running <= 0) return;
+  const double mean = pod_traffic / running;
+  rate_per_pod_ = mean;
+  unknown_pod_rate_ =
+      mean + kUnknownPodDeviations * std::sqrt(std::max(0.0, squares / running - mean * mean));
 }
 
 std::optional<double> WorkloadLearner::Fit::workload_rate(std::uint32_t workload) const {
@@ -198,7 +220,30 @@ std::optional<double> WorkloadLearner::Fit::workload_rate(std::uint32_t workload
 }
 
 void WorkloadLearner::Fit::forget_workload(std::uint32_t workload) {
-  if (workload < workloads_.size()) workloads_[workload] = Workload{};
+  if (workload >= workloads_.size()) return;
+  if (workloads_[workload].known || workloads_[workload].rate > 0)
+    forgotten_.push_back({.workload = workload, .rate = workloads_[workload].rate});
+  workloads_[workload] = Workload{};
+}
+
+// The ids forgotten since the last fit may name other workloads from this fit on: their former
+// workloads' pods stay in the measurements they were in, at the traffic last learned for them, as
+// a fixed part of their nodes. Once per fit, not per forgotten workload: a burst of workloads
+// ending together costs one pass.
+void WorkloadLearner::Fit::fold_forgotten() {
+  if (forgotten_.empty()) return;
+  std::vector<double> rate_of(workloads_.size(), -1);
+  // The first forgotten under an id owns the terms: one forgotten again before this fit had none.
+  for (auto it = forgotten_.rbegin(); it != forgotten_.rend(); ++it)
+    rate_of[it->workload] = it->rate;
+  forgotten_.clear();
+  for (Measured& m : recent_) {
+    std::erase_if(m.terms, [&](const Term& t) {
+      if (rate_of[t.workload] < 0) return false;
+      m.fixed[t.node] += t.held * rate_of[t.workload];
+      return true;
+    });
+  }
 }
 
 }  // namespace netscore::model

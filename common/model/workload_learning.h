@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <vector>
@@ -10,11 +11,13 @@
 // transmits, fitted to the nodes' measured rates, each direction on its own. Each measured node
 // is its own background plus, per pod whose traffic the window holds, its workload's traffic per
 // pod x the part held; a pod whose rate is annotated is a fixed part of its node instead. A few
-// multiplicative (expectation-maximisation) steps per measurement from the previous fit, so a
-// workload's rate sharpens as its pods spread over nodes with different backgrounds. Rates stay
-// non-negative; a background, constant in truth, moves with the square root of its node's ratio
-// so that a change on a node is first attributed to the pods that came or went. model/pricing.h
-// holds the start split and the step count.
+// multiplicative (expectation-maximisation) steps per measurement from the previous fit, over the
+// last few measurements together: one measurement has fewer nodes than the workloads and
+// backgrounds they hold, and the pods that came, went or moved between measurements are what
+// tells them apart. Rates stay non-negative; a background, constant in truth, moves with the
+// square root of its node's ratio so that a change on a node is first attributed to the pods that
+// came or went. model/pricing.h holds the start split, the step count and how many measurements
+// are fitted together.
 // Nodes and workloads are the caller's small dense ids. Not thread-safe: the caller keeps it with
 // the pods it describes (collector/kube/cluster_state, under its lock).
 namespace netscore::model {
@@ -42,7 +45,7 @@ struct LearningInput {
 
 class WorkloadLearner {
  public:
-  // One fit per direction, O(pods): call it once per measurement.
+  // One fit per direction, O(pods x kLearningMeasurements): call it once per measurement.
   void learn(const LearningInput& input);
   // The learned traffic per pod of a workload; nullopt until one settled pod's worth of its
   // traffic (kLearnedAfterPodsHeld) has been in a window, and again once forgotten.
@@ -52,8 +55,9 @@ class WorkloadLearner {
   std::optional<double> workload_transmit_rate(std::uint32_t workload) const {
     return transmit_.workload_rate(workload);
   }
-  // Mean learned traffic per running pod of the known workloads (bytes/s): what a pod of an
-  // unknown workload is expected to receive (transmit); nullopt before anything was learned.
+  // What a pod of an unknown workload is priced at, receiving (transmitting): the known
+  // workloads' running pods' mean learned traffic plus kUnknownPodDeviations deviations between
+  // them (bytes/s); nullopt before anything was learned.
   std::optional<double> rate_per_pod() const { return receive_.rate_per_pod(); }
   std::optional<double> transmit_rate_per_pod() const { return transmit_.rate_per_pod(); }
   // A workload id no pod refers to any more: the caller may reuse it for another workload.
@@ -66,7 +70,7 @@ class WorkloadLearner {
     void learn(std::span<const double> node_rate, std::span<const HeldPod> pods,
                double HeldPod::*annotated, std::span<const std::uint32_t> running_pods);
     std::optional<double> workload_rate(std::uint32_t workload) const;
-    std::optional<double> rate_per_pod() const { return rate_per_pod_; }
+    std::optional<double> rate_per_pod() const { return unknown_pod_rate_; }
     void forget_workload(std::uint32_t workload);
 
    private:
@@ -74,15 +78,35 @@ class WorkloadLearner {
       double rate = 0;  // bytes/s per pod
       bool known = false;
     };
+    // A pod of a workload on a measured node, its rate to be fitted.
+    struct Term {
+      std::uint32_t node, workload;
+      double held;
+    };
+    // What one measurement asks the fit to explain: per node id its rate (< 0: not measured) and
+    // its annotated pods' traffic, and the other pods as terms.
+    struct Measured {
+      std::vector<double> rate, fixed;
+      std::vector<Term> terms;
+    };
     struct Observation;
     static Observation observe(std::span<const double> rate_of, std::span<const HeldPod> pods,
                                double HeldPod::*annotated, std::size_t workloads);
     void start(std::span<const double> rate_of, const Observation& seen);
-    void update(std::span<const double> rate_of, const Observation& seen);
+    void update();
     void summarise(const Observation& seen, std::span<const std::uint32_t> running_pods);
-    std::vector<Workload> workloads_;  // by workload id
-    std::vector<double> background_;   // by node id: bytes/s not explained by pods; < 0 unknown
-    std::optional<double> rate_per_pod_;
+    // A workload id given up since the last fit, and the traffic per pod it had then.
+    struct Forgotten {
+      std::uint32_t workload;
+      double rate;
+    };
+    void fold_forgotten();
+    std::deque<Measured> recent_;  // the last kLearningMeasurements, oldest first
+    std::vector<Forgotten> forgotten_;
+    std::vector<Workload> workloads_;     // by workload id
+    std::vector<double> background_;      // by node id: bytes/s not explained by pods; < 0 unknown
+    std::optional<double> rate_per_pod_;  // the mean over the known workloads' running pods
+    std::optional<double> unknown_pod_rate_;  // that mean plus kUnknownPodDeviations deviations
   };
   Fit receive_, transmit_;
 };

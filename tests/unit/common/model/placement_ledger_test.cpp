@@ -171,11 +171,12 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   ASSERT_TRUE(state.workload_rate("ns/Deployment/a").has_value());
   EXPECT_NEAR(*state.workload_rate("ns/Deployment/a"), 2000, 20);
   EXPECT_NEAR(*state.workload_rate("ns/Deployment/b"), 1000, 10);
-  EXPECT_NEAR(state.learned_per_pod().receive.value_or(0), 1500, 15);
+  // An unknown pod: three pods of each, a mean of 1500 plus two deviations of 500.
+  EXPECT_NEAR(state.learned_per_pod().receive.value_or(0), 2500, 25);
   ASSERT_TRUE(state.workload_transmit_rate("ns/Deployment/a").has_value());
   EXPECT_NEAR(*state.workload_transmit_rate("ns/Deployment/a"), 300, 3);
   EXPECT_NEAR(*state.workload_transmit_rate("ns/Deployment/b"), 900, 9);
-  EXPECT_NEAR(state.learned_per_pod().transmit.value_or(0), 600, 6);
+  EXPECT_NEAR(state.learned_per_pod().transmit.value_or(0), 1200, 12);  // 600 + 2 x 300
 
   // A new pod of A is priced at A's traffic, one of an unknown workload is left to the caller.
   state.upsert_pod(pod("a4", "n2", "ns/Deployment/a"), kNow);
