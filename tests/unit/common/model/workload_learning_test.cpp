@@ -223,19 +223,23 @@ TEST(WorkloadLearner, RatesThePodsDoNotExplainStartFromTheSplit) {
   EXPECT_LT(*learner.workload_rate(kA), 0.5 * 5200 / 6);
 }
 
+// Receive rates alone: `times` fits of one node measuring `rate` with `pods`.
+void fit_receive(WorkloadLearner& learner, double rate, const std::vector<HeldPod>& pods,
+                 const std::vector<std::uint32_t>& running, int times) {
+  for (int i = 0; i < times; ++i) {
+    learner.learn({.node_rate = std::vector<double>{rate},
+                   .node_transmit_rate = {},
+                   .pods = pods,
+                   .running_pods = running});
+  }
+}
+
 TEST(WorkloadLearner, NoTransmitRatesLeaveTransmitUnlearned) {
   WorkloadLearner learner;
   const std::vector<HeldPod> pods{settled(0, kA)};
   const std::vector<std::uint32_t> running{0, 1};
-  learner.learn({.node_rate = std::vector<double>{0},
-                 .node_transmit_rate = {},
-                 .pods = {},
-                 .running_pods = running});
-  for (int i = 0; i < 10; ++i)
-    learner.learn({.node_rate = std::vector<double>{2000},
-                   .node_transmit_rate = {},
-                   .pods = pods,
-                   .running_pods = running});
+  fit_receive(learner, 0, {}, running, 1);
+  fit_receive(learner, 2000, pods, running, 10);
   expect_near(learner.workload_rate(kA), 2000, "receive");
   EXPECT_EQ(learner.workload_transmit_rate(kA), std::nullopt);
   EXPECT_EQ(learner.transmit_rate_per_pod(), std::nullopt);
@@ -269,23 +273,10 @@ TEST(WorkloadLearner, AReusedIdLearnsItsNewWorkloadAlone) {
   WorkloadLearner learner;
   const std::vector<HeldPod> pods{settled(0, kA)};
   const std::vector<std::uint32_t> running{0, 1};
-  learner.learn({.node_rate = std::vector<double>{0},
-                 .node_transmit_rate = {},
-                 .pods = {},
-                 .running_pods = running});
-  for (int i = 0; i < 5; ++i) {
-    learner.learn({.node_rate = std::vector<double>{2000},
-                   .node_transmit_rate = {},
-                   .pods = pods,
-                   .running_pods = running});
-  }
+  fit_receive(learner, 0, {}, running, 1);
+  fit_receive(learner, 2000, pods, running, 5);
   learner.forget_workload(kA);
-  for (int i = 0; i < 3; ++i) {
-    learner.learn({.node_rate = std::vector<double>{5000},
-                   .node_transmit_rate = {},
-                   .pods = pods,
-                   .running_pods = running});
-  }
+  fit_receive(learner, 5000, pods, running, 3);
   expect_near(learner.workload_rate(kA), 5000, "the id's new workload");
 }
 
