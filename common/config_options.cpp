@@ -380,10 +380,10 @@ const std::array kOptionTable{
            [](Config& c, std::string_view v) {
              c.rebalance.target_points = parse_in_range<double>(v, 0, 100, "points");
            }},
-    Option{"NETSCORE_REBALANCE_LOW_POINTS", "5", kCollector, kAdvanced,
+    Option{"NETSCORE_REBALANCE_LOW_POINTS", "0", kCollector, kAdvanced,
            "under-utilised: at least this many points below the nodes' mean (nothing is nominated "
-           "without such a node); relative: 5 is 0.9x the mean; the descheduler's thresholds "
-           "with useDeviationThresholds",
+           "without such a node); relative: 0 is at or under the mean, 5 at or under 0.9x it; the "
+           "descheduler's thresholds with useDeviationThresholds",
            "together with the descheduler policy's thresholds",
            [](Config& c, std::string_view v) {
              c.rebalance.low_points = parse_in_range<double>(v, 0, 100, "points");

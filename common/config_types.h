@@ -154,7 +154,7 @@ struct RebalanceConfig {
   bool label = false;
   RebalanceFigure figure = RebalanceFigure::relative;
   double target_points = 22;
-  double low_points = 5;
+  double low_points = 0;
   PromDuration min_pod_age;
   // The range of the rates the descheduler's utilisation and the nomination read; unset ("auto"):
   // rebalance_window() derives it.

@@ -21,9 +21,11 @@ struct RebalanceSettings {
   RebalanceFigure figure = RebalanceFigure::relative;
   // LowNodeUtilization's targetThresholds and thresholds, in points of the figure around its
   // mean: over-utilised above mean + target_points, under-utilised at or below mean - low_points.
-  // Relative: over 1.44x the mean and at most 0.9x it.
+  // Relative: over 1.44x the mean and at most the mean. The lower line only gates the descheduler
+  // (no node under it, no eviction): a workload grown on a few nodes raises the mean so that the
+  // others sit near it, and at 0.9x the gate stayed shut on those nodes' looks.
   double target_points = 22;
-  double low_points = 5;
+  double low_points = 0;
   // A node gets a nominee only once it is more than this many points over the over-utilised
   // threshold: on the relative figure 25 points, 1.5x the mean, where a node is hot. With deviation
   // thresholds an evenly loaded cluster's busiest nodes sit near the threshold, where an eviction

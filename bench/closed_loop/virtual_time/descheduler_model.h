@@ -17,7 +17,7 @@ namespace netscore::sim {
 
 struct DeschedulerSettings {
   double target_points = 10;       // targetThresholds
-  double low_points = 5;           // thresholds
+  double low_points = 0;           // thresholds
   std::uint32_t max_per_node = 1;  // evictionLimits.node
   std::size_t max_per_cycle = 5;   // maxNoOfPodsToEvictTotal
 };

@@ -32,11 +32,13 @@ TEST(DeschedulerModel, NothingWithoutAnEvictablePodOnTheOverNode) {
 }
 
 TEST(DeschedulerModel, NothingWithoutAnUnderUtilisedNode) {
-  // Points 60, 40, 40, 40: mean 45, node 0 over 55, three at or under 40. Points 60, 44, 44, 44:
-  // mean 48, node 0 over 58, none at or under 43.
+  // Thresholds 5: points 60, 40, 40, 40: mean 45, node 0 over 55, three at or under 40. Points 60,
+  // 44, 44, 44: mean 48, node 0 over 58, none at or under 43; with thresholds 0 the three at or
+  // under 48.
   const std::vector<EvictablePod> pods{{.pod = 0, .node = 0}};
-  EXPECT_EQ(descheduler_cycle({0.60, 0.40, 0.40, 0.40}, pods, {}).size(), 1u);
-  EXPECT_TRUE(descheduler_cycle({0.60, 0.44, 0.44, 0.44}, pods, {}).empty());
+  EXPECT_EQ(descheduler_cycle({0.60, 0.40, 0.40, 0.40}, pods, {.low_points = 5}).size(), 1u);
+  EXPECT_TRUE(descheduler_cycle({0.60, 0.44, 0.44, 0.44}, pods, {.low_points = 5}).empty());
+  EXPECT_EQ(descheduler_cycle({0.60, 0.44, 0.44, 0.44}, pods, {.low_points = 0}).size(), 1u);
 }
 
 TEST(DeschedulerModel, TheHottestNodesFirstUpToTheCycleLimit) {

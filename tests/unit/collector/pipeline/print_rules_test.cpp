@@ -45,7 +45,7 @@ std::string rules_text(const std::string& comment, const std::string& expr) {
          "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS):\n"
          "useDeviationThresholds: true\n"
          "thresholds:\n"
-         "  MetricResource: 5\n"
+         "  MetricResource: 0\n"
          "targetThresholds:\n"
          "  MetricResource: 22\n"
          "metricsUtilization:\n"
