@@ -27,10 +27,12 @@ std::string_view kind_of(std::string_view workload) {
 // whose move leaves the busier of the two least busy, if that is below `hot` now. A pod too large
 // for the room under the target on `coolest` still cools a node that has no smaller one to give;
 // the node it lands on ends cooler than the one it left was, so no move makes a hotter node than
-// the one it cools.
+// the one it cools. But no move leaves both above `hot_line` (a utilisation, where a node counts
+// as hot): a pod hot wherever it runs, moved off a node that stays hot without it, makes two hot
+// nodes of one (in the benchmark, evictions whose node never cooled).
 std::optional<std::size_t> pick(const std::vector<const RebalancePod*>& candidates,
                                 const RebalanceNode& hot, const RebalanceNode& coolest,
-                                double target) {
+                                double target, double hot_line) {
   const double need = std::max(hot.utilisation - target, 0.01) * hot.speed;
   const double room = (target - coolest.utilisation) * coolest.speed;
   std::optional<std::size_t> enough, coolest_pair;
@@ -43,8 +45,10 @@ std::optional<std::size_t> pick(const std::vector<const RebalancePod*>& candidat
         enough = i;
       continue;
     }
-    const double peak = std::max(hot.utilisation - pod.price / hot.speed,
-                                 coolest.utilisation + pod.price / coolest.speed);
+    const double left = hot.utilisation - pod.price / hot.speed;
+    const double landed = coolest.utilisation + pod.price / coolest.speed;
+    if (left > hot_line && landed > hot_line) continue;
+    const double peak = std::max(left, landed);
     if (peak < pair_peak ||
         (coolest_pair && peak == pair_peak && pod.name < candidates[*coolest_pair]->name)) {
       pair_peak = peak;
@@ -140,9 +144,12 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
   const double low = std::max(0.0, target - settings.target_points - settings.low_points);
   // The target as a utilisation, which a pod's price moves: a relative point is a fiftieth of
   // the mean utilisation.
-  const double target_utilisation = settings.figure == RebalanceFigure::absolute
-                                        ? target / 100
-                                        : target / 50 * mean_of(utilisation);
+  const auto as_utilisation = [&](double points) {
+    return settings.figure == RebalanceFigure::absolute ? points / 100
+                                                        : points / 50 * mean_of(utilisation);
+  };
+  const double target_utilisation = as_utilisation(target);
+  const double hot_utilisation = as_utilisation(target + settings.margin_points);
   std::size_t under = 0;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (points_of(figure[n]) <= low) ++under;
@@ -180,7 +187,7 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
       if (*coolest == n) break;
       const RebalanceNode from{nodes[n].name, u[n], nodes[n].speed};
       const RebalanceNode to{nodes[*coolest].name, u[*coolest], nodes[*coolest].speed};
-      const auto chosen = pick(candidates, from, to, target_utilisation);
+      const auto chosen = pick(candidates, from, to, target_utilisation, hot_utilisation);
       if (!chosen) break;
       const RebalancePod& pod = *candidates[*chosen];
       nominees.push_back({pod.name, nodes[n].name});

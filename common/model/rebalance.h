@@ -102,9 +102,11 @@ double rebalance_target(const std::vector<RebalanceNode>& nodes, const Rebalance
 // reached its share of nominees (max_workload_share of its pods, at least one) on hotter nodes: the
 // cheapest whose move to the coolest node brings the node down to the target (by at least one
 // point) without taking the coolest over it, else the one whose move leaves the busier of the two
-// least busy, if that is below the node now. A node without such a pod gets none. Each nominee's
-// price is taken off its node and put on the coolest before the next choice, which is made only
-// while the node stays more than margin_points over the threshold. Ties go to the lower name.
+// least busy, if that is below the node now and leaves not both more than margin_points over the
+// threshold (that would make two hot nodes of one). A node without such a pod gets none. Each
+// nominee's price is taken off its node and put on the coolest before the next choice, which is
+// made only while the node stays more than margin_points over the threshold. Ties go to the lower
+// name.
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
                                         const std::vector<RebalancePod>& pods,
                                         const RebalanceSettings& settings, std::int64_t now_ms);

@@ -108,6 +108,21 @@ TEST(RebalanceNominate, WhenNoneIsEnoughTheMoveThatLeavesTheBusierOfTheTwoLeastB
             std::vector<std::string>{"shop/middle@a"});
 }
 
+// Points 90, 30, 20, 20: mean 40, over-utilised above 50, hot above 53. A twin (35 points) moved
+// to c leaves a at 55 and takes c to 55: two hot nodes instead of one, though the peak drops from
+// 90. small (10 points) leaves a at 80 and c at 30: a cooler hot node, no new one.
+TEST(RebalanceNominate, NoMoveThatLeavesTheNodeHotAndMakesTheCoolestHot) {
+  const std::vector<RebalanceNode> nodes{
+      {"a", 0.90, kSpeed}, {"b", 0.30, kSpeed}, {"c", 0.20, kSpeed}, {"d", 0.20, kSpeed}};
+  const std::vector<RebalancePod> twins{rebalance_pod("twin-1", "a", 3.5e7),
+                                        rebalance_pod("twin-2", "a", 3.5e7)};
+  EXPECT_TRUE(nominate_evictions(nodes, twins, absolute(), kNow).empty());
+  std::vector<RebalancePod> with_small = twins;
+  with_small.push_back(rebalance_pod("small", "a", 1e7));
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, with_small, absolute(), kNow)),
+            std::vector<std::string>{"shop/small@a"});
+}
+
 TEST(RebalanceNominate, NoPodWhoseMoveLeavesTheCoolestAsBusyAsTheNode) {
   const std::vector<RebalancePod> pods{rebalance_pod("huge", "a", 5e7),
                                        rebalance_pod("larger", "a", 6e7)};
