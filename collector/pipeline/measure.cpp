@@ -127,7 +127,7 @@ RebalanceRead Measurer::read_rebalance_utilisation(std::int64_t eval_time_ms,
   RebalanceRead read;
   unsigned attempts = 0;
   const ApiResult<std::string> body = api_.query_body(
-      build_utilisation_query(*rebalance_query_, plan_.shape()), eval_time_ms, nullptr, attempts);
+      build_link_load_query(*rebalance_query_, plan_.shape()), eval_time_ms, nullptr, attempts);
   if (!body.ok()) {
     read.error = body.error;
     return read;

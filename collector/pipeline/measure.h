@@ -53,7 +53,8 @@ struct DiagnosisReport {
   std::optional<std::string> status{};
 };
 
-// With NETSCORE_REBALANCE_LABEL, the utilisation the descheduler reads (rebalance_query_config's).
+// With NETSCORE_REBALANCE_LABEL, the link load the descheduler's figure is computed from
+// (build_link_load_query of rebalance_query_config; above 1 where counted above the speed).
 struct RebalanceRead {
   // Per node, after a read that succeeded; null when off or when it failed (`error` says why).
   std::shared_ptr<const model::NodeUtilisation> utilisation{};

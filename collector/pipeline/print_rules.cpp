@@ -70,6 +70,9 @@ std::string utilisation_rules_text(const QueryConfig& config, const RebalanceCon
       "      - record: {}\n"
       "        expr: |-\n"
       "          {}\n"
+      "      - record: {}\n"
+      "        expr: |-\n"
+      "          {}\n"
       "---\n"
       "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2), as the "
       "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS):\n"
@@ -82,8 +85,9 @@ std::string utilisation_rules_text(const QueryConfig& config, const RebalanceCon
       "  source: Prometheus\n"
       "  prometheus:\n"
       "    query: {}\n",
-      kUtilisationRecord, build_utilisation_query(config, shape), kRelativeUtilisationRecord,
-      build_relative_utilisation_query(kUtilisationRecord), rebalance.low_points,
+      kLinkLoadRecord, build_link_load_query(config, shape), kUtilisationRecord,
+      build_clamped_utilisation_query(kLinkLoadRecord), kRelativeUtilisationRecord,
+      build_relative_utilisation_query(kLinkLoadRecord), rebalance.low_points,
       rebalance.target_points, utilisation_record(rebalance.figure));
   return text;
 }

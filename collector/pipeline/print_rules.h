@@ -11,13 +11,15 @@
 // `netscore-collector --print-rules`: the link utilisation netscore scores by, written for
 // kubernetes-sigs/descheduler's LowNodeUtilization, which reads node utilisation from Prometheus
 // (one series per node labelled `instance`, values in [0, 1]). Prints a Prometheus rule group
-// recording build_utilisation_query for the layout found in Prometheus (asked as `--check` asks)
-// and the same relative to the cluster's mean, then the descheduler's thresholds and
-// metricsUtilization reading the series NETSCORE_REBALANCE_UTILISATION names.
+// recording build_link_load_query for the layout found in Prometheus (asked as `--check` asks),
+// that clamped to [0, 1] and the load relative to the cluster's mean, then the descheduler's
+// thresholds and metricsUtilization reading the series NETSCORE_REBALANCE_UTILISATION names.
 namespace netscore::collector {
 
-// The recorded series' names (deploy/monitoring's rules): the utilisation, and the same over twice
-// the cluster's mean, which the descheduler overlay's policy reads.
+// The recorded series' names (deploy/monitoring's rules): the load, the utilisation (the load
+// clamped to [0, 1]), and the load over twice the cluster's mean, which the descheduler overlay's
+// policy reads.
+inline constexpr std::string_view kLinkLoadRecord = "node:netscore_link_load:ratio";
 inline constexpr std::string_view kUtilisationRecord = "node:netscore_link_utilisation:ratio";
 inline constexpr std::string_view kRelativeUtilisationRecord =
     "node:netscore_link_utilisation:relative";

@@ -368,7 +368,7 @@ std::string utilisation_ratio(const QueryConfig& config, std::string_view rate_k
 
 }  // namespace
 
-std::string build_utilisation_query(const QueryConfig& config, const QueryShape& shape) {
+std::string build_link_load_query(const QueryConfig& config, const QueryShape& shape) {
   validate(config);
   const QueryConfig parts = parts_config(with_layout(config, shape));
   const std::string node_label = batch_node_label(parts);
@@ -387,16 +387,21 @@ std::string build_utilisation_query(const QueryConfig& config, const QueryShape&
               tagged(utilisation_ratio(parts, kKindTransmitRate), kKindTransmitRate) + ")";
       break;
   }
-  std::string q = "clamp(" + ratio + ", 0, 1)";
-  if (node_label != kInstanceLabel) {
-    q = "label_replace(" + q + ", \"" + std::string(kInstanceLabel) + "\", \"$1\", \"" +
-        node_label + "\", \"(.+)\")";
-  }
-  return q;
+  if (node_label == kInstanceLabel) return ratio;
+  return "label_replace(" + ratio + ", \"" + std::string(kInstanceLabel) + "\", \"$1\", \"" +
+         node_label + "\", \"(.+)\")";
 }
 
-std::string build_relative_utilisation_query(std::string_view utilisation) {
-  const std::string u(utilisation);
+std::string build_utilisation_query(const QueryConfig& config, const QueryShape& shape) {
+  return build_clamped_utilisation_query(build_link_load_query(config, shape));
+}
+
+std::string build_clamped_utilisation_query(std::string_view load) {
+  return "clamp(" + std::string(load) + ", 0, 1)";
+}
+
+std::string build_relative_utilisation_query(std::string_view load) {
+  const std::string u(load);
   // The mean is one series without labels: on() matches every node's to it. Filtered to a
   // positive mean, an idle cluster matches nothing and the `or` answers each node with the mean.
   return "clamp(" + u + " / on() group_left() (2 * avg(" + u + ") > 0), 0, 1) or (" + u +

@@ -127,21 +127,31 @@ std::string build_per_node_query(const QueryConfig& config, std::string_view nod
 
 namespace netscore::collector {
 
-// The link utilisation netscore scores by, as one instant vector for readers outside netscore
+// The link load netscore scores by, as one instant vector for readers outside netscore
 // (kubernetes-sigs/descheduler's LowNodeUtilization): per node, the rate in NETSCORE_DIRECTION
 // (max: the larger of the two) over the sum of its positive link speeds, else over
 // NETSCORE_FALLBACK_LINK_SPEED, read from the counters, device matcher, window and node label the
-// refresh reads (with the layout `shape` found); the node name in `instance`, the value clamped to
-// [0, 1]. A node with neither a speed nor a fallback has no utilisation and no series. Every
+// refresh reads (with the layout `shape` found); the node name in `instance`. Above 1 where the
+// counters count more than the speed (rate()'s extrapolation, a speed reported too low, a
+// counter that counts demand). A node with neither a speed nor a fallback has no series. Every
 // basis: the raw basis scores bytes, but a reader that wants a fraction gets this one.
+std::string build_link_load_query(const QueryConfig& config, const QueryShape& shape = {});
+
+// The series `load` clamped to [0, 1], the range the descheduler accepts: the utilisation.
+std::string build_clamped_utilisation_query(std::string_view load);
+
+// build_clamped_utilisation_query of build_link_load_query.
 std::string build_utilisation_query(const QueryConfig& config, const QueryShape& shape = {});
 
-// model::RebalanceFigure::relative over the series `utilisation` (one per node, 0..1): each over
-// twice their mean, clamped to [0, 1]; every node 0.5 while the mean is 0. Labels kept.
-std::string build_relative_utilisation_query(std::string_view utilisation);
+// model::RebalanceFigure::relative over the series `load` (one per node, build_link_load_query's):
+// each over twice their mean, clamped to [0, 1]; every node 0.5 while the mean is 0. Labels kept.
+// From the load, not the clamped utilisation: a link counted above its speed would otherwise read
+// as 1 while the mean rises, and in a busy cluster (a mean of 0.7) never reach 1.5x it.
+std::string build_relative_utilisation_query(std::string_view load);
 
-// The refresh's query settings with the rates over NETSCORE_REBALANCE_WINDOW: the utilisation the
-// descheduler reads and the rebalance labeler nominates by is build_utilisation_query of these.
+// The refresh's query settings with the rates over NETSCORE_REBALANCE_WINDOW: the load the
+// descheduler's figure and the rebalance labeler's nomination are computed from is
+// build_link_load_query of these.
 QueryConfig rebalance_query_config(const Config& config);
 
 }  // namespace netscore::collector

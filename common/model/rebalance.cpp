@@ -108,7 +108,12 @@ std::vector<std::size_t> hot_nodes(const std::vector<RebalanceNode>& nodes,
 
 std::vector<double> rebalance_figure(const std::vector<double>& utilisation,
                                      RebalanceFigure figure) {
-  if (figure == RebalanceFigure::absolute) return utilisation;
+  if (figure == RebalanceFigure::absolute) {
+    std::vector<double> clamped;
+    clamped.reserve(utilisation.size());
+    for (const double u : utilisation) clamped.push_back(std::clamp(u, 0.0, 1.0));
+    return clamped;
+  }
   const double twice_mean = 2 * mean_of(utilisation);
   std::vector<double> relative;
   relative.reserve(utilisation.size());

@@ -51,18 +51,20 @@ struct RebalanceSettings {
   std::vector<std::string> excluded_namespaces{"kube-system", "monitoring", "descheduler"};
 };
 
-// Per node name, the link utilisation (0..1) the figure is computed from.
+// Per node name, the link load the figure is computed from: the rate over the link speed, above 1
+// where the counters count more than the speed.
 using NodeUtilisation = std::unordered_map<std::string, double>;
 
-// Each node's figure (0..1) from the nodes' utilisations (0..1), as the recording rule computes
-// it; relative without any traffic in the cluster: every node at the mean, 0.5.
+// Each node's figure (0..1) from the nodes' loads, as the recording rules compute it: absolute, the
+// load clamped to [0, 1]; relative, each load over twice their mean, clamped, and every node at
+// the mean, 0.5, without any traffic in the cluster.
 std::vector<double> rebalance_figure(const std::vector<double>& utilisation,
                                      RebalanceFigure figure);
 
 // A node as the descheduler's query reads it.
 struct RebalanceNode {
   std::string name{};
-  double utilisation = 0;  // the link's utilisation in the busier direction, 0..1
+  double utilisation = 0;  // the link's load in the busier direction (above 1: counted over speed)
   double speed = 0;        // link speed in bytes/s: what turns a pod's price into utilisation
 };
 

@@ -25,9 +25,9 @@ struct NodeSeries {
 std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const NodeSeries& nodes,
                                                  std::int64_t eval_ms, std::int64_t range_ms);
 
-// What the recording rule --print-rules gives reads for each of `nodes.names` at eval_ms: the rate
-// in the query's direction (max: the busier) over its link speed; 0 for a node without an answer or
-// a speed.
+// The load --print-rules' first rule records for each of `nodes.names` at eval_ms, which the
+// collector nominates by: the rate in the query's direction (max: the busier) over its link speed,
+// above 1 where the trace's traffic is; 0 for a node without an answer or a speed.
 std::vector<double> recorded_utilisation(const QueryConfig& query, const NodeSeries& nodes,
                                          std::int64_t eval_ms, std::int64_t range_ms);
 

@@ -217,8 +217,8 @@ TEST_F(CollectorLayoutsTest, PrintRulesBinaryRecordsTheUtilisationOnTheLayoutFou
                         "carry).\n"));
   EXPECT_THAT(print.log(),
               HasSubstr("        expr: |-\n          " +
-                        collector::build_utilisation_query(
-                            collector::rebalance_query_config(config), {.node_label = "instance"}) +
+                        collector::build_link_load_query(collector::rebalance_query_config(config),
+                                                         {.node_label = "instance"}) +
                         "\n"));
   EXPECT_THAT(print.log(), HasSubstr("# OK: 12 of the 12 nodes measured have a utilisation"));
 }

@@ -311,18 +311,28 @@ TYPED_TEST(LinkUtilisationTest, TheDeschedulersQueryIsTheUtilisationTheCollector
           R"(label_replace(label_replace()" + collector::build_utilisation_query(config.query) +
               R"q(, "kubernetes_node", "", "", ""), "kubernetes_node", "$1", "instance", "(.+)"))q",
           this->after_change_ms());
+      // The load the relative figure and the nomination read: the same, unclamped.
+      const Values load = evaluate(
+          url,
+          R"(label_replace(label_replace()" + collector::build_link_load_query(config.query) +
+              R"q(, "kubernetes_node", "", "", ""), "kubernetes_node", "$1", "instance", "(.+)"))q",
+          this->after_change_ms());
       std::size_t on_utilisation = 0;
       for (const auto& row : rows) {
         SCOPED_TRACE(row.name);
         if ((row.score.flags & shm::kEntryUtilisation) == 0) {
           EXPECT_FALSE(by_instance.contains(row.name));
+          EXPECT_FALSE(load.contains(row.name));
           continue;
         }
         ++on_utilisation;
         ASSERT_TRUE(by_instance.contains(row.name));
         EXPECT_EQ(by_instance.at(row.name), std::clamp(row.score.scored, 0.0, 1.0));
+        ASSERT_TRUE(load.contains(row.name));
+        EXPECT_EQ(load.at(row.name), row.score.scored);
       }
       EXPECT_EQ(by_instance.size(), on_utilisation);
+      EXPECT_EQ(load.size(), on_utilisation);
       // The data holds both kinds: two nodes without a speed, scored at the fallback or not.
       EXPECT_EQ(on_utilisation, std::string(fallback).empty() ? kNodes - 2 : kNodes);
     }

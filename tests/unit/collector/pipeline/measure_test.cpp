@@ -141,17 +141,23 @@ TEST_F(MeasureTest, TheRateFunctionsAnswersCarryTransmitAndLinkSpeedPerNode) {
   EXPECT_EQ(b.unusable_speeds, 1U);
 }
 
-// With NETSCORE_REBALANCE_LABEL each refresh also reads the utilisation the descheduler reads,
-// over NETSCORE_REBALANCE_WINDOW, once: a failure leaves the refresh's figures alone.
+// The rebalance reading is the one query over NETSCORE_REBALANCE_WINDOW (45s below, URL-encoded).
+bool rebalance_query(const SeenRequest& request) {
+  return request.body.find("%5B45s%5D") != std::string::npos;
+}
+
+// With NETSCORE_REBALANCE_LABEL each refresh also reads the load the descheduler's figure is
+// computed from, over NETSCORE_REBALANCE_WINDOW, once: a failure leaves the refresh's figures
+// alone. The load is not clamped: 1.25 is a link counted above its speed.
 TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   std::atomic<bool> failing{false};
   server_.respond_by([&](const SeenRequest& request) {
-    if (request.body.find("clamp") == std::string::npos) return CannedResponse{200, kGoodBody, {}};
+    if (!rebalance_query(request)) return CannedResponse{200, kGoodBody, {}};
     if (failing) return CannedResponse{503, "unavailable", {}};
     return CannedResponse{200,
                           R"({"status":"success","data":{"resultType":"vector","result":[)"
                           R"({"metric":{"instance":"a"},"value":[1700000000,"0.25"]},)"
-                          R"({"metric":{"instance":"b"},"value":[1700000000,"0.5"]}]}})",
+                          R"({"metric":{"instance":"b"},"value":[1700000000,"1.25"]}]}})",
                           {}};
   });
   Config config = config_;
@@ -165,8 +171,9 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   Measurement m = measurer.measure(kEvalMs, no_wait());
   ASSERT_TRUE(m.ok) << m.error;
   ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
-  EXPECT_EQ(*m.rebalance.utilisation, (model::NodeUtilisation{{"a", 0.25}, {"b", 0.5}}));
-  EXPECT_NE(server_.last_request().body.find("%5B45s%5D"), std::string::npos)
+  EXPECT_EQ(*m.rebalance.utilisation, (model::NodeUtilisation{{"a", 0.25}, {"b", 1.25}}));
+  EXPECT_TRUE(rebalance_query(server_.last_request())) << server_.last_request().body;
+  EXPECT_EQ(server_.last_request().body.find("clamp"), std::string::npos)
       << server_.last_request().body;
   EXPECT_EQ(server_.requests(), 3U);
 
@@ -182,7 +189,7 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
 // scrapes, and the descheduler skips its cycle while a node has no series.
 TEST_F(MeasureTest, ARebalanceReadingWithoutANodeWithASpeedNamesIt) {
   server_.respond_by([&](const SeenRequest& request) {
-    if (request.body.find("clamp") == std::string::npos) return CannedResponse{200, kMixedBody, {}};
+    if (!rebalance_query(request)) return CannedResponse{200, kMixedBody, {}};
     return CannedResponse{200,
                           R"({"status":"success","data":{"resultType":"vector","result":[)"
                           R"({"metric":{"instance":"b"},"value":[1700000000,"0.5"]}]}})",
@@ -190,6 +197,7 @@ TEST_F(MeasureTest, ARebalanceReadingWithoutANodeWithASpeedNamesIt) {
   });
   Config config = config_;
   config.rebalance.label = true;
+  config.rebalance.window = *parse_prom_duration("45s");
   Measurer without_speeds(config, client_);
   EXPECT_EQ(without_speeds.measure(kEvalMs, no_wait()).rebalance.missing, "")
       << "a node without a link speed has no utilisation";
@@ -198,7 +206,7 @@ TEST_F(MeasureTest, ARebalanceReadingWithoutANodeWithASpeedNamesIt) {
   const Measurement m = measurer.measure(kEvalMs, no_wait());
   ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
   EXPECT_EQ(m.rebalance.missing,
-            "1 node with a link speed (a) without a utilisation over 1m "
+            "1 node with a link speed (a) without a utilisation over 45s "
             "(NETSCORE_REBALANCE_WINDOW): fewer than two scrapes in it?");
 }
 

@@ -22,24 +22,28 @@ using testing::SeenRequest;
 
 constexpr std::int64_t kPrintRulesEvalMs = 1'700'000'000'000;
 
-// The expected text, written out: the two rules, then the descheduler's args reading the relative
-// series with the default thresholds.
-std::string rules_text(const std::string& comment, const std::string& expr) {
+// The expected text, written out: the three rules (the load, the utilisation clamped from it, the
+// load relative to the mean), then the descheduler's args reading the relative series with the
+// default thresholds.
+std::string rules_text(const std::string& comment, const std::string& load_expr) {
   return comment +
          "# Prometheus rules (rule_files:, or a PrometheusRule's spec):\n"
          "groups:\n"
          "  - name: netscore-descheduler\n"
          "    rules:\n"
-         "      - record: node:netscore_link_utilisation:ratio\n"
+         "      - record: node:netscore_link_load:ratio\n"
          "        expr: |-\n"
          "          " +
-         expr +
+         load_expr +
          "\n"
+         "      - record: node:netscore_link_utilisation:ratio\n"
+         "        expr: |-\n"
+         "          clamp(node:netscore_link_load:ratio, 0, 1)\n"
          "      - record: node:netscore_link_utilisation:relative\n"
          "        expr: |-\n"
-         "          clamp(node:netscore_link_utilisation:ratio / on() group_left() (2 * "
-         "avg(node:netscore_link_utilisation:ratio) > 0), 0, 1) or "
-         "(node:netscore_link_utilisation:ratio * 0 + 0.5)\n"
+         "          clamp(node:netscore_link_load:ratio / on() group_left() (2 * "
+         "avg(node:netscore_link_load:ratio) > 0), 0, 1) or "
+         "(node:netscore_link_load:ratio * 0 + 0.5)\n"
          "---\n"
          "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2), as the "
          "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS):\n"
@@ -63,7 +67,7 @@ TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt)
   EXPECT_EQ(text, rules_text("# netscore's link utilisation per node: direction max, rates over 5m "
                              "on device=\"eth0\", divided by the link speed (else 1250000000 B/s, "
                              "NETSCORE_FALLBACK_LINK_SPEED); node label kubernetes_node.\n",
-                             build_utilisation_query(config)));
+                             build_link_load_query(config)));
 }
 
 TEST(UtilisationRulesTextTest, TheRawBasisIsSaidToScoreSomethingElse) {
@@ -94,12 +98,14 @@ TEST(UtilisationRulesTextTest, TheShippedRuleIsTheOnePrintedForKubePrometheus) {
     if (line == "        expr: |-" && std::getline(file, expr) && !rules.empty())
       rules.back().second = expr.substr(10);
   }
-  ASSERT_EQ(rules.size(), 2U);
-  EXPECT_EQ(rules[0].first, kUtilisationRecord);
+  ASSERT_EQ(rules.size(), 3U);
+  EXPECT_EQ(rules[0].first, kLinkLoadRecord);
   EXPECT_EQ(rules[0].second,
-            build_utilisation_query(rebalance_query_config(deployed), {.node_label = "instance"}));
-  EXPECT_EQ(rules[1].first, kRelativeUtilisationRecord);
-  EXPECT_EQ(rules[1].second, build_relative_utilisation_query(kUtilisationRecord));
+            build_link_load_query(rebalance_query_config(deployed), {.node_label = "instance"}));
+  EXPECT_EQ(rules[1].first, kUtilisationRecord);
+  EXPECT_EQ(rules[1].second, build_clamped_utilisation_query(kLinkLoadRecord));
+  EXPECT_EQ(rules[2].first, kRelativeUtilisationRecord);
+  EXPECT_EQ(rules[2].second, build_relative_utilisation_query(kLinkLoadRecord));
 }
 
 TEST(UtilisationRulesTextTest, AbsoluteThresholdsReadTheUtilisationItself) {
@@ -151,7 +157,7 @@ class PrintRulesTest : public ::testing::Test {
         "device=\"eth0\", divided by the link speed; node label kubernetes_node.\n"
         "# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a figure netscore "
         "does not score by.\n",
-        build_utilisation_query(rebalance_query_config(config_)));
+        build_link_load_query(rebalance_query_config(config_)));
   }
 
   FakeHttpServer server_;

@@ -331,13 +331,20 @@ TEST(UtilisationQueryTest, MaxTakesTheBusierSideAndTheFallbackSpeedWhereNoneIsMe
                 tagged(ratio(transmit), "transmit_rate") + "), 0, 1)");
 }
 
+TEST(UtilisationQueryTest, TheLoadIsTheRatioUnclampedAndTheUtilisationClampsIt) {
+  const QueryConfig c = utilisation_config(Direction::receive);
+  const std::string ratio = std::string(kInstanceReceive) + " / " + kInstanceSpeed;
+  EXPECT_EQ(build_link_load_query(c, {.node_label = "instance"}), ratio);
+  EXPECT_EQ(build_utilisation_query(c, {.node_label = "instance"}), "clamp(" + ratio + ", 0, 1)");
+}
+
 TEST(UtilisationQueryTest, AnotherNodeLabelIsCopiedIntoInstance) {
-  const std::string q = build_utilisation_query(utilisation_config(Direction::transmit),
-                                                {.node_label = "kubernetes_node"});
+  const std::string q = build_link_load_query(utilisation_config(Direction::transmit),
+                                              {.node_label = "kubernetes_node"});
   EXPECT_EQ(
       q,
-      R"(label_replace(clamp(sum by (kubernetes_node) (rate(node_network_transmit_bytes_total{device="eth0"}[5m])) / )"
-      R"(sum by (kubernetes_node) ((node_network_speed_bytes{device="eth0"} > 0)), 0, 1), )"
+      R"(label_replace(sum by (kubernetes_node) (rate(node_network_transmit_bytes_total{device="eth0"}[5m])) / )"
+      R"(sum by (kubernetes_node) ((node_network_speed_bytes{device="eth0"} > 0)), )"
       R"q("instance", "$1", "kubernetes_node", "(.+)"))q");
 }
 
@@ -346,10 +353,10 @@ TEST(UtilisationQueryTest, UnameModeNamesTheNodeByNodename) {
   c.mode = QueryMode::uname;
   const std::string join = " * on(instance) group_left(nodename) (node_uname_info)";
   EXPECT_EQ(
-      build_utilisation_query(c),
-      "label_replace(clamp(sum by (nodename) (rate(node_network_receive_bytes_total{device=\"eth0\"}[5m])" +
+      build_link_load_query(c),
+      "label_replace(sum by (nodename) (rate(node_network_receive_bytes_total{device=\"eth0\"}[5m])" +
           join + ") / sum by (nodename) ((node_network_speed_bytes{device=\"eth0\"} > 0)" + join +
-          "), 0, 1), \"instance\", \"$1\", \"nodename\", \"(.+)\")");
+          "), \"instance\", \"$1\", \"nodename\", \"(.+)\")");
 }
 
 TEST(UtilisationQueryTest, AnInvalidMetricIsRefusedByName) {

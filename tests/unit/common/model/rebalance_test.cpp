@@ -61,6 +61,15 @@ TEST(RebalanceFigure, RelativeIsEachOverTwiceTheMeanClampedAndTheMeanWhenIdle) {
   EXPECT_TRUE(rebalance_figure({}, RebalanceFigure::relative).empty());
 }
 
+// A link counted above its speed: the utilisation clamps it to 1, the relative figure divides the
+// load itself by its mean (1), not the clamped utilisations' (0.75, which would give 0.67 and
+// 0.33).
+TEST(RebalanceFigure, TheAbsoluteClampsTheLoadAndTheRelativeReadsItWhole) {
+  EXPECT_EQ(rebalance_figure({1.5, 0.5}, RebalanceFigure::absolute), (std::vector<double>{1, 0.5}));
+  EXPECT_EQ(rebalance_figure({1.5, 0.5}, RebalanceFigure::relative),
+            (std::vector<double>{0.75, 0.25}));
+}
+
 TEST(RebalanceTarget, RelativeIsInPointsOfTheRelativeFigure) {
   // Mean 0.15: figures 1 and three of 1/3, points 100, 33, 33, 33, their mean 49.75.
   const std::vector<RebalanceNode> nodes{
