@@ -41,8 +41,8 @@ std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const
   return samples;
 }
 
-std::vector<double> recorded_utilisation(const QueryConfig& query, const NodeSeries& nodes,
-                                         std::int64_t eval_ms, std::int64_t range_ms) {
+std::vector<double> recorded_load(const QueryConfig& query, const NodeSeries& nodes,
+                                  std::int64_t eval_ms, std::int64_t range_ms) {
   const auto samples = answer_node_query(query, nodes, eval_ms, range_ms);
   std::unordered_map<std::string_view, const model::NodeSample*> by_name;
   for (const auto& sample : samples) by_name[sample.node] = &sample;

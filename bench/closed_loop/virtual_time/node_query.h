@@ -28,7 +28,7 @@ std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const
 // The load --print-rules' first rule records for each of `nodes.names` at eval_ms, which the
 // collector nominates by: the rate in the query's direction (max: the busier) over its link speed,
 // above 1 where the trace's traffic is; 0 for a node without an answer or a speed.
-std::vector<double> recorded_utilisation(const QueryConfig& query, const NodeSeries& nodes,
-                                         std::int64_t eval_ms, std::int64_t range_ms);
+std::vector<double> recorded_load(const QueryConfig& query, const NodeSeries& nodes,
+                                  std::int64_t eval_ms, std::int64_t range_ms);
 
 }  // namespace netscore::sim

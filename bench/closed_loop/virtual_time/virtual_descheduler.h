@@ -43,8 +43,8 @@ class VirtualDescheduler {
   const EvictionLog& log() const { return log_; }
 
  private:
-  // The utilisation the recording rule gives each node at `now_ms`.
-  std::vector<double> utilisation(const ClusterTraffic& traffic, std::int64_t now_ms) const;
+  // The load the first recording rule gives each node at `now_ms` (above 1 where the trace is).
+  std::vector<double> load(const ClusterTraffic& traffic, std::int64_t now_ms) const;
 
   const Config& collector_;
   double interval_s_;
