@@ -353,8 +353,9 @@ const std::array kOptionTable{
                         {{"open", StalePolicy::fail_open}, {"closed", StalePolicy::fail_closed}}});
            }},
     Option{"NETSCORE_REBALANCE_LABEL", "false", kCollector, kAdvanced,
-           "label netscore.io/rebalance=evict on the one pod per over-utilised node whose move "
-           "best cools it, and remove the label from pods no longer chosen (patches pods: needs "
+           "label netscore.io/rebalance=evict on the pod per over-utilised node whose move best "
+           "cools it (and a second while the first would leave the node hot), and remove the "
+           "label from pods no longer chosen (patches pods: needs "
            "the watcher and the patch verb on pods), for a descheduler whose DefaultEvictor "
            "labelSelector matches it (deploy/overlays/descheduler)",
            "true when you run the descheduler overlay (its collector/ component sets it)",

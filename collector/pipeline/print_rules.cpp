@@ -11,6 +11,7 @@
 #include "collector/prometheus/prometheus_api.h"
 #include "collector/prometheus/query_builder.h"
 #include "collector/prometheus/response_parser.h"
+#include "common/model/rebalance.h"
 
 namespace netscore::collector {
 namespace {
@@ -75,12 +76,15 @@ std::string utilisation_rules_text(const QueryConfig& config, const RebalanceCon
       "          {}\n"
       "---\n"
       "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2), as the "
-      "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS):\n"
+      "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS; "
+      "evictionLimits.node is how many it nominates on a node at most):\n"
       "useDeviationThresholds: true\n"
       "thresholds:\n"
       "  MetricResource: {:g}\n"
       "targetThresholds:\n"
       "  MetricResource: {:g}\n"
+      "evictionLimits:\n"
+      "  node: {}\n"
       "metricsUtilization:\n"
       "  source: Prometheus\n"
       "  prometheus:\n"
@@ -88,7 +92,8 @@ std::string utilisation_rules_text(const QueryConfig& config, const RebalanceCon
       kLinkLoadRecord, build_link_load_query(config, shape), kUtilisationRecord,
       build_clamped_utilisation_query(kLinkLoadRecord), kRelativeUtilisationRecord,
       build_relative_utilisation_query(kLinkLoadRecord), rebalance.low_points,
-      rebalance.target_points, utilisation_record(rebalance.figure));
+      rebalance.target_points, model::RebalanceSettings{}.per_node,
+      utilisation_record(rebalance.figure));
   return text;
 }
 

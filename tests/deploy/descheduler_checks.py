@@ -234,10 +234,11 @@ def check_policy(policy, namespace, records):
     if low.get("useDeviationThresholds") is not True:
         errors.append("policy: LowNodeUtilization useDeviationThresholds must be true (thresholds around the mean)")
     # With a Prometheus metric the descheduler evicts up to the limit whatever the first eviction
-    # freed, and the collector nominates one pod a node: more would evict nothing more.
-    if low.get("evictionLimits", {}).get("node") != 1:
-        errors.append("policy: LowNodeUtilization evictionLimits.node must be 1 (the collector nominates "
-                      "one pod per node)")
+    # freed, so the collector's nominations are what stop it: it nominates up to two pods a node
+    # (model::RebalanceSettings::per_node), a second only while the first would leave it hot.
+    if low.get("evictionLimits", {}).get("node") != 2:
+        errors.append("policy: LowNodeUtilization evictionLimits.node must be 2 (the collector nominates "
+                      "up to two pods per node)")
     return errors
 
 

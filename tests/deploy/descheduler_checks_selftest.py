@@ -84,8 +84,8 @@ CASES = [
      "useDeviationThresholds must be true"),
     ("no eviction limit", edit_policy(lambda p: args_of(p, "LowNodeUtilization").pop("evictionLimits")),
      "evictionLimits.node"),
-    ("two a node", edit_policy(lambda p: args_of(p, "LowNodeUtilization")["evictionLimits"].update(node=2)),
-     "evictionLimits.node must be 1"),
+    ("one a node", edit_policy(lambda p: args_of(p, "LowNodeUtilization")["evictionLimits"].update(node=1)),
+     "evictionLimits.node must be 2"),
     ("every pod evictable", edit_policy(lambda p: args_of(p, "DefaultEvictor").pop("labelSelector")),
      "labelSelector must be"),
 ]

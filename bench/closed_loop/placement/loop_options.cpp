@@ -46,7 +46,7 @@ constexpr LoopFlag kLoopFlags[] = {
      true},
     {"descheduler-per-node", &LoopParams::descheduler_per_node,
      "virtual time: the modelled descheduler's evictionLimits.node, which netscore's nomination "
-     "fills (1 as shipped)"},
+     "fills (2 as shipped)"},
 };
 
 constexpr PodSeries kPodSeries[] = {PodSeries::cadvisor, PodSeries::unlabelled, PodSeries::none};

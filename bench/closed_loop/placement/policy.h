@@ -84,8 +84,9 @@ struct LoopParams {
   // seconds of cluster time (divided by time_scale; 0: none), evicting what netscore's collector
   // nominates under the netscore policies (virtual_time/descheduler_model.h).
   double descheduler_interval_s = 0;
-  // Its evictionLimits.node (the overlay's 1), which the collector's nomination fills.
-  std::uint64_t descheduler_per_node = 1;
+  // Its evictionLimits.node (the overlay's 2), which the collector's nomination fills
+  // (model::RebalanceSettings::per_node, the same).
+  std::uint64_t descheduler_per_node = 2;
 };
 
 // A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, --pod-series=none,
