@@ -41,7 +41,7 @@ constexpr LoopFlag kLoopFlags[] = {
     {"shipped-weight", &LoopParams::shipped_weight, "extender weight of the shipped configuration"},
     {"tie-seed", &LoopParams::tie_seed, "seed of kube-scheduler's random tie-break"},
     {"descheduler-interval-s", &LoopParams::descheduler_interval_s,
-     "virtual time: the descheduler overlay modelled, every this many cluster seconds (150 as "
+     "virtual time: the descheduler overlay modelled, every this many cluster seconds (75 as "
      "shipped; 0: none)",
      true},
     {"descheduler-per-node", &LoopParams::descheduler_per_node,

@@ -199,7 +199,7 @@ TEST(DeschedulerPolicyTest, WithoutACollectorTheLabelSelectorGoes) {
 TEST(DeschedulerPolicyTest, ReadsTheShippedIntervalAndRefusesAmbiguity) {
   EXPECT_EQ(
       container_flag(shipped(kDeschedulerOverlay + "deployment.yaml"), "descheduling-interval"),
-      "150s");
+      "75s");
   EXPECT_THROW(container_flag("args:\n  - --a=1\n  - --a=2\n", "a"), std::runtime_error);
   EXPECT_THROW(container_flag("args:\n  - --b=1\n", "a"), std::runtime_error);
   EXPECT_THROW(yaml_value("a: 1\nb:\n  a: 2\n", "a"), std::runtime_error);
