@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/config.h"
+#include "common/model/rebalance.h"
 
 namespace boost::program_options {
 class options_description;
@@ -84,9 +85,9 @@ struct LoopParams {
   // seconds of cluster time (divided by time_scale; 0: none), evicting what netscore's collector
   // nominates under the netscore policies (virtual_time/descheduler_model.h).
   double descheduler_interval_s = 0;
-  // Its evictionLimits.node (the overlay's 2), which the collector's nomination fills
-  // (model::RebalanceSettings::per_node, the same).
-  std::uint64_t descheduler_per_node = 2;
+  // Its evictionLimits.node, which the collector's nomination fills: as shipped, the number the
+  // collector nominates up to (the overlay's policy says the same; tests/deploy checks it).
+  std::uint64_t descheduler_per_node = model::RebalanceSettings{}.per_node;
 };
 
 // A flag for every LoopParams member (--scrape-s=1, --topology-spread=false, --pod-series=none,
