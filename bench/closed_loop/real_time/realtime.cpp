@@ -20,6 +20,7 @@
 #include <rapidjson/pointer.h>
 
 #include "bench/closed_loop/placement/placement.h"
+#include "bench/closed_loop/placement/scaled_environment.h"
 #include "bench/closed_loop/placement/timed_event.h"
 #include "bench/closed_loop/processes/netscore_processes.h"
 #include "bench/closed_loop/processes/traffic_exporter.h"
@@ -29,6 +30,7 @@
 #include "bench/closed_loop/processes/control_plane_files.h"
 #include "bench/closed_loop/processes/descheduler_process.h"
 #include "collector/pipeline/print_rules.h"
+#include "common/config.h"
 #include "tests/support/eventually.h"
 
 namespace netscore::sim {
@@ -82,7 +84,11 @@ class RealtimeLoop {
     if (descheduler_interval) {
       certificate_.emplace();
       collector_env["NETSCORE_PROMETHEUS_CA_FILE"] = certificate_->cert_file();
-      evictions_.emplace(kReEvictionWindow_s / params_.time_scale, *descheduler_interval);
+      const Config scaled = load_config(Component::collector, {},
+                                        scaled_environment(policy_.env, params_.time_scale));
+      evictions_.emplace(
+          kReEvictionWindow_s / params_.time_scale, *descheduler_interval,
+          params_.scrape_s + std::chrono::duration<double>(scaled.refresh_interval.value).count());
     }
     prometheus_.emplace(exporter_.target(), params_.scrape_s, params_.pod_series,
                         certificate_ ? std::optional(certificate_->tls()) : std::nullopt);
@@ -202,7 +208,8 @@ class RealtimeLoop {
 
   void landed(std::uint32_t pod, std::size_t node) {
     if (evictions_)
-      evictions_->landed(pod, node, hot_nodes(exporter_.rates().receive, params_.hot_factor)[node]);
+      evictions_->landed(elapsed_s(), pod, node,
+                         hot_nodes(exporter_.rates().receive, params_.hot_factor)[node]);
   }
 
   // As the virtual-time level: the same for every policy, bound long before any window so that

@@ -12,15 +12,15 @@
 
 namespace netscore::sim {
 
-EvictionLog::EvictionLog(double re_eviction_window_s, double cycle_s)
-    : window_s_(re_eviction_window_s), cycle_s_(cycle_s) {}
+EvictionLog::EvictionLog(double re_eviction_window_s, double cycle_s, double unseen_s)
+    : window_s_(re_eviction_window_s), cycle_s_(cycle_s), unseen_s_(unseen_s) {}
 
 void EvictionLog::evicted(double t, std::uint32_t pod, std::uint32_t workload, std::size_t node) {
   awaiting_[pod] = evictions_.size();
   evictions_.push_back({.t = t, .pod = pod, .workload = workload, .node = node});
 }
 
-void EvictionLog::landed(std::uint32_t pod, std::size_t node, bool hot) {
+void EvictionLog::landed(double t, std::uint32_t pod, std::size_t node, bool hot) {
   const auto it = awaiting_.find(pod);
   if (it == awaiting_.end()) return;
   const bool back = evictions_[it->second].node == node;
@@ -28,12 +28,24 @@ void EvictionLog::landed(std::uint32_t pod, std::size_t node, bool hot) {
   landed_back_ += back;
   landed_hot_ += hot;
   landed_back_hot_ += back && hot;
+  if (hot) {
+    const double since = node < hot_since_.size() ? hot_since_[node] : -1;
+    landed_hot_unseen_ += since < 0 || t - since < unseen_s_;
+  }
   awaiting_.erase(it);
 }
 
 void EvictionLog::sample(double t, const std::vector<bool>& hot, std::size_t unavoidably_hot) {
   unavoidable_hot_node_s_ += static_cast<double>(unavoidably_hot) * (t - last_sample_t_);
   last_sample_t_ = t;
+  hot_since_.resize(hot.size(), -1);
+  for (std::size_t n = 0; n < hot.size(); ++n) {
+    if (!hot[n]) {
+      hot_since_[n] = -1;
+    } else if (hot_since_[n] < 0) {
+      hot_since_[n] = t;
+    }
+  }
   for (auto& eviction : evictions_) {
     if (eviction.cooled_t < 0 && eviction.t <= t && eviction.node < hot.size() &&
         !hot[eviction.node])
@@ -48,6 +60,7 @@ EvictionSummary EvictionLog::summary() const {
   out.landed_back = landed_back_;
   out.landed_hot = landed_hot_;
   out.landed_back_hot = landed_back_hot_;
+  out.landed_hot_unseen = landed_hot_unseen_;
   out.unavoidable_hot_node_s = unavoidable_hot_node_s_;
   std::map<std::uint32_t, double> last_of_workload, last_of_pod;
   std::map<std::size_t, unsigned> this_cycle;  // node -> evictions in the current cycle
@@ -113,11 +126,12 @@ std::string describe(const EvictionSummary& s) {
   return fmt::format(
       "{} evictions in {} cycles (at most {} per node per cycle), {} re-evictions of a workload "
       "within the window ({} of the same pod); {} replacements bound: {} back on the node they "
-      "left ({} while it was hot), {} on a hot node; {:.1f} s mean time to cool, {} evicted-from "
-      "nodes never cooled; {:.0f} node-s hot wherever the pods had run",
+      "left ({} while it was hot), {} on a hot node ({} hot for less than a scrape and a "
+      "refresh); {:.1f} s mean time to cool, {} evicted-from nodes never cooled; {:.0f} node-s "
+      "hot wherever the pods had run",
       s.evictions, s.cycles, s.max_per_node_per_cycle, s.re_evictions, s.pod_re_evictions, s.landed,
-      s.landed_back, s.landed_back_hot, s.landed_hot, s.mean_time_to_cool_s, s.never_cooled,
-      s.unavoidable_hot_node_s);
+      s.landed_back, s.landed_back_hot, s.landed_hot, s.landed_hot_unseen, s.mean_time_to_cool_s,
+      s.never_cooled, s.unavoidable_hot_node_s);
 }
 
 }  // namespace netscore::sim

@@ -25,6 +25,9 @@ struct EvictionSummary {
   // Replacements seen bound; of them, on the node their pod left, on a node hot when they landed,
   // and both.
   unsigned landed = 0, landed_back = 0, landed_hot = 0, landed_back_hot = 0;
+  // Of landed_hot, those on a node hot for less than the unseen time when they landed (by the
+  // samples, so up to one sample longer): no table could have shown it hot yet.
+  unsigned landed_hot_unseen = 0;
   // Seconds from an eviction until its node was first sampled not hot (0 when it was not hot
   // then), averaged over evictions; those whose node stayed hot to the end count until the end
   // and are also counted in never_cooled.
@@ -38,12 +41,14 @@ struct EvictionSummary {
 class EvictionLog {
  public:
   // re_eviction_window_s: ten minutes scaled by the run's time scale; cycle_s: the descheduling
-  // interval (evictions less than half of it after a cycle's first belong to that cycle).
-  EvictionLog(double re_eviction_window_s, double cycle_s);
+  // interval (evictions less than half of it after a cycle's first belong to that cycle);
+  // unseen_s: how long a change of a node's traffic takes to reach the score table at the
+  // soonest, a scrape interval and a refresh interval.
+  EvictionLog(double re_eviction_window_s, double cycle_s, double unseen_s);
 
   void evicted(double t, std::uint32_t pod, std::uint32_t workload, std::size_t node);
-  // The replacement of an evicted pod was bound; `hot`: its node was hot then.
-  void landed(std::uint32_t pod, std::size_t node, bool hot);
+  // The replacement of an evicted pod was bound at t; `hot`: its node was hot then.
+  void landed(double t, std::uint32_t pod, std::size_t node, bool hot);
   // Per node, whether it is hot at t, and how many nodes would be hot wherever the pods ran; t
   // does not decrease between calls.
   void sample(double t, const std::vector<bool>& hot, std::size_t unavoidably_hot);
@@ -59,10 +64,13 @@ class EvictionLog {
     double cooled_t = -1;  // the first sample at or after t where the node was not hot
   };
 
-  double window_s_, cycle_s_;
+  double window_s_, cycle_s_, unseen_s_;
   std::vector<Eviction> evictions_;
   std::map<std::uint32_t, std::size_t> awaiting_;  // pod -> its latest eviction, not yet landed
+  // Per node, the first sample of its current spell hot; < 0: not hot at the latest sample.
+  std::vector<double> hot_since_;
   unsigned landed_ = 0, landed_back_ = 0, landed_hot_ = 0, landed_back_hot_ = 0;
+  unsigned landed_hot_unseen_ = 0;
   double last_sample_t_ = 0;
   double unavoidable_hot_node_s_ = 0;
 };

@@ -235,7 +235,7 @@ class Loop {
         placement_.pick(pod, [&](std::uint32_t p) { return extender_scores(p); });
     placement_.bind(pod, node);
     if (descheduler_ && incarnation_[pod] > 0) {
-      descheduler_->log().landed(pod, node,
+      descheduler_->log().landed(t, pod, node,
                                  hot_nodes(traffic_.receive(), params_.hot_factor)[node]);
     }
     push(t + params_.visible_s, EventKind::visible_bind, pod);

@@ -30,7 +30,9 @@ VirtualDescheduler::VirtualDescheduler(const Config& collector, const Policy& po
                 .low_points = collector.rebalance.low_points,
                 .min_pod_age_ms = scaled_ms(collector.rebalance.min_pod_age.value, params),
                 .per_node = static_cast<std::uint32_t>(params.descheduler_per_node)},
-      log_(kReEvictionWindow_s / params.time_scale, interval_s_),
+      log_(kReEvictionWindow_s / params.time_scale, interval_s_,
+           params.scrape_s +
+               std::chrono::duration<double>(collector.refresh_interval.value).count()),
       table_({.name = table}) {
   if (policy.kind == PolicyKind::netscore)
     labeler_.emplace(settings_, rebalance_rest(collector).value.count());

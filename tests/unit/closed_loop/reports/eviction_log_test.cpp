@@ -1,5 +1,6 @@
 #include "bench/closed_loop/reports/eviction_log.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -8,9 +9,9 @@
 namespace netscore::sim {
 namespace {
 
-// Window 40 s, cycles every 40 s.
+// Window 40 s, cycles every 40 s, a change reaches the table 2 s after it at the soonest.
 EvictionLog window_40() {
-  return EvictionLog(40, 40);
+  return EvictionLog(40, 40, 2);
 }
 
 TEST(EvictionLog, NothingEvictedIsAllZero) {
@@ -49,16 +50,44 @@ TEST(EvictionLog, LandingsBackAndOnHotNodes) {
   log.evicted(10, 1, 7, 0);
   log.evicted(10, 2, 8, 1);
   log.evicted(10, 3, 9, 2);
-  log.landed(1, 0, true);   // back on the hot node it left
-  log.landed(2, 5, true);   // elsewhere, hot
-  log.landed(3, 6, false);  // elsewhere, cool
-  log.landed(4, 0, true);   // never evicted: ignored
-  log.landed(1, 0, true);   // already landed: ignored
+  log.landed(11, 1, 0, true);   // back on the hot node it left
+  log.landed(11, 2, 5, true);   // elsewhere, hot
+  log.landed(11, 3, 6, false);  // elsewhere, cool
+  log.landed(11, 4, 0, true);   // never evicted: ignored
+  log.landed(12, 1, 0, true);   // already landed: ignored
   const auto s = log.summary();
   EXPECT_EQ(s.landed, 3U);
   EXPECT_EQ(s.landed_back, 1U);
   EXPECT_EQ(s.landed_back_hot, 1U);
   EXPECT_EQ(s.landed_hot, 2U);
+}
+
+TEST(EvictionLog, LandingsOnNodesHotTooRecentlyToBeSeenAreCountedApart) {
+  EvictionLog log = window_40();
+  for (std::uint32_t pod = 1; pod <= 4; ++pod) log.evicted(10, pod, pod, 0);
+  // Node 1 hot since 5, node 2 since 9, node 3 since 10 after a cool sample at 9.
+  log.sample(5, std::vector<bool>{false, true, false, false}, 0);
+  log.sample(9, std::vector<bool>{false, true, true, false}, 0);
+  log.sample(10, std::vector<bool>{false, true, true, true}, 0);
+  log.landed(10.5, 1, 1, true);  // hot 5.5 s: the table could show it
+  log.landed(10.5, 2, 2, true);  // hot 1.5 s: too recent
+  log.landed(12, 3, 3, true);    // hot 2 s: the unseen time has passed
+  log.landed(12, 4, 0, true);    // not hot at any sample: too recent
+  const auto s = log.summary();
+  EXPECT_EQ(s.landed_hot, 4U);
+  EXPECT_EQ(s.landed_hot_unseen, 2U);
+  EXPECT_NE(describe(s).find("4 on a hot node (2 hot for less than a scrape and a refresh)"),
+            std::string::npos);
+}
+
+TEST(EvictionLog, ANodeThatCoolsStartsItsNextSpellHotAfresh) {
+  EvictionLog log = window_40();
+  log.evicted(10, 1, 1, 0);
+  log.sample(1, std::vector<bool>{true}, 0);
+  log.sample(9, std::vector<bool>{false}, 0);
+  log.sample(10, std::vector<bool>{true}, 0);
+  log.landed(11, 1, 0, true);
+  EXPECT_EQ(log.summary().landed_hot_unseen, 1U);
 }
 
 TEST(EvictionLog, TimeToCoolFromTheEvictionToTheFirstCoolSample) {
