@@ -30,4 +30,8 @@ Environment scaled_environment(const Environment& policy_env, double time_scale)
   return env;
 }
 
+double table_lag_s(const Config& collector, double scrape_s) {
+  return scrape_s + std::chrono::duration<double>(collector.refresh_interval.value).count();
+}
+
 }  // namespace netscore::sim

@@ -86,9 +86,8 @@ class RealtimeLoop {
       collector_env["NETSCORE_PROMETHEUS_CA_FILE"] = certificate_->cert_file();
       const Config scaled = load_config(Component::collector, {},
                                         scaled_environment(policy_.env, params_.time_scale));
-      evictions_.emplace(
-          kReEvictionWindow_s / params_.time_scale, *descheduler_interval,
-          params_.scrape_s + std::chrono::duration<double>(scaled.refresh_interval.value).count());
+      evictions_.emplace(kReEvictionWindow_s / params_.time_scale, *descheduler_interval,
+                         table_lag_s(scaled, params_.scrape_s));
     }
     prometheus_.emplace(exporter_.target(), params_.scrape_s, params_.pod_series,
                         certificate_ ? std::optional(certificate_->tls()) : std::nullopt);

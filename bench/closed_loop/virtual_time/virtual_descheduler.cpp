@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bench/closed_loop/placement/scaled_environment.h"
 #include "bench/closed_loop/virtual_time/node_query.h"
 
 namespace netscore::sim {
@@ -31,8 +32,7 @@ VirtualDescheduler::VirtualDescheduler(const Config& collector, const Policy& po
                 .min_pod_age_ms = scaled_ms(collector.rebalance.min_pod_age.value, params),
                 .per_node = static_cast<std::uint32_t>(params.descheduler_per_node)},
       log_(kReEvictionWindow_s / params.time_scale, interval_s_,
-           params.scrape_s +
-               std::chrono::duration<double>(collector.refresh_interval.value).count()),
+           table_lag_s(collector, params.scrape_s)),
       table_({.name = table}) {
   if (policy.kind == PolicyKind::netscore)
     labeler_.emplace(settings_, rebalance_rest(collector).value.count());
