@@ -114,6 +114,7 @@ void RebalanceLabeler::round() {
                                         learned.transmit.value_or(options_.kube.pod_transmit_rate));
   const std::int64_t now = options_.now_ms();
   memory_.mark_resting(in.pods, now);
+  memory_.mark_cooling(in.nodes);
   const auto nominees = model::nominate_evictions(in.nodes, in.pods, options_.settings, now);
 
   std::set<std::string> wanted;

@@ -89,12 +89,19 @@ std::optional<std::size_t> coolest_of(const std::vector<RebalanceNode>& nodes,
   return coolest;
 }
 
-// The nodes whose figure is over `line` points, hottest first.
+// The points over which `node` is hot: the threshold, and margin_points more unless it is cooling.
+double hot_points(const RebalanceNode& node, double target, const RebalanceSettings& settings) {
+  return node.cooling ? target : target + settings.margin_points;
+}
+
+// The nodes hot by hot_points, hottest first.
 std::vector<std::size_t> hot_nodes(const std::vector<RebalanceNode>& nodes,
-                                   const std::vector<double>& figure, double line) {
+                                   const std::vector<double>& figure, double target,
+                                   const RebalanceSettings& settings) {
   std::vector<std::size_t> hot;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    if (nodes[n].speed > 0 && points_of(figure[n]) > line) hot.push_back(n);
+    if (nodes[n].speed > 0 && points_of(figure[n]) > hot_points(nodes[n], target, settings))
+      hot.push_back(n);
   }
   std::sort(hot.begin(), hot.end(), [&](std::size_t a, std::size_t b) {
     return nodes[a].utilisation != nodes[b].utilisation
@@ -174,11 +181,12 @@ std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
     return taken->second >= std::max(1.0, share);
   };
   const auto still_hot = [&](const std::vector<double>& u, std::size_t n) {
-    return points_of(rebalance_figure(u, settings.figure)[n]) > target + settings.margin_points;
+    return points_of(rebalance_figure(u, settings.figure)[n]) >
+           hot_points(nodes[n], target, settings);
   };
   // The hottest nodes choose first; a workload gives up only its share of pods at a time, so once
   // hotter nodes have taken that share its pods are no candidates on cooler ones.
-  for (const std::size_t n : hot_nodes(nodes, figure, target + settings.margin_points)) {
+  for (const std::size_t n : hot_nodes(nodes, figure, target, settings)) {
     const auto found = by_node.find(nodes[n].name);
     if (found == by_node.end()) continue;
     std::vector<const RebalancePod*>& candidates = found->second;
@@ -225,11 +233,17 @@ void NominationMemory::mark_resting(std::vector<RebalancePod>& pods, std::int64_
 void NominationMemory::remember(const std::vector<Nominee>& nominees,
                                 const std::vector<RebalancePod>& pods) {
   nominated_.clear();
+  cooling_.clear();
   for (const auto& n : nominees) {
+    cooling_.insert(n.node);
     const auto it = std::find_if(pods.begin(), pods.end(),
                                  [&](const RebalancePod& p) { return p.name == n.pod; });
     nominated_[n.pod] = it != pods.end() ? it->workload : std::string();
   }
+}
+
+void NominationMemory::mark_cooling(std::vector<RebalanceNode>& nodes) const {
+  for (auto& node : nodes) node.cooling = cooling_.contains(node.name);
 }
 
 }  // namespace netscore::model

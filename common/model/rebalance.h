@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,6 +68,9 @@ struct RebalanceNode {
   std::string name{};
   double utilisation = 0;  // the link's load in the busier direction (above 1: counted over speed)
   double speed = 0;        // link speed in bytes/s: what turns a pod's price into utilisation
+  // It had a nominee at the labeler's last round (NominationMemory::mark_cooling): it counts as hot
+  // down to the over-utilised threshold itself, not only margin_points over it.
+  bool cooling = false;
 };
 
 // A bound pod and what the descheduler's evictor would make of it.
@@ -99,8 +103,9 @@ bool rebalance_eligible(const RebalancePod& pod, const RebalanceSettings& settin
 // metric), plus target_points, at most 100. 0 without nodes.
 double rebalance_target(const std::vector<RebalanceNode>& nodes, const RebalanceSettings& settings);
 
-// At most per_node pods per node whose figure is above rebalance_target() + margin_points, sorted
-// by pod name; none at all when no node is under-utilised (the descheduler then evicts nothing).
+// At most per_node pods per node whose figure is above rebalance_target() + margin_points (above
+// rebalance_target() alone for a `cooling` node), sorted by pod name; none at all when no node is
+// under-utilised (the descheduler then evicts nothing).
 // Per node, hottest first, among its eligible pods with a known price whose workload has not yet
 // reached its share of nominees (max_workload_share of its pods, at least one) on hotter nodes: the
 // cheapest whose move to the coolest node brings the node down to the target (by at least one
@@ -108,15 +113,14 @@ double rebalance_target(const std::vector<RebalanceNode>& nodes, const Rebalance
 // least busy, if that is below the node now and leaves not both more than margin_points over the
 // threshold (that would make two hot nodes of one). A node without such a pod gets none. Each
 // nominee's price is taken off its node and put on the coolest before the next choice, which is
-// made only while the node stays more than margin_points over the threshold. Ties go to the lower
-// name.
+// made only while the node stays hot by that line. Ties go to the lower name.
 std::vector<Nominee> nominate_evictions(const std::vector<RebalanceNode>& nodes,
                                         const std::vector<RebalancePod>& pods,
                                         const RebalanceSettings& settings, std::int64_t now_ms);
 
-// What the labeler remembers between its rounds: the pods it nominated and the workloads that rest
-// because a nominee left (evicted, most likely), so that the descheduler does not move a workload
-// twice in a row.
+// What the labeler remembers between its rounds: the pods it nominated, the nodes they cool, and
+// the workloads that rest because a nominee left (evicted, most likely), so that the descheduler
+// does not move a workload twice in a row.
 class NominationMemory {
  public:
   explicit NominationMemory(std::int64_t rest_ms) : rest_ms_(rest_ms) {}
@@ -126,11 +130,17 @@ class NominationMemory {
   void mark_resting(std::vector<RebalancePod>& pods, std::int64_t now_ms);
   // This round's nominees (of `pods`) in place of the last round's.
   void remember(const std::vector<Nominee>& nominees, const std::vector<RebalancePod>& pods);
+  // Sets `cooling` on each node a nominee of the last round was to cool. Hysteresis: a node that
+  // began to give up pods above the hot line goes on down to the over-utilised threshold, where the
+  // descheduler itself stops; otherwise its evictions stop as soon as it reads just under the line
+  // and leave it at that edge, where one more small pod moved would have cooled it.
+  void mark_cooling(std::vector<RebalanceNode>& nodes) const;
 
  private:
   std::int64_t rest_ms_;
   std::map<std::string, std::string> nominated_{};  // pod -> workload, as last nominated
   std::map<std::string, std::int64_t> resting_{};   // workload -> when its nominee left
+  std::set<std::string> cooling_{};                 // nodes the last round's nominees cool
 };
 
 }  // namespace netscore::model

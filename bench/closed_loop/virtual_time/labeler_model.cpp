@@ -18,6 +18,7 @@ void LabelerModel::round(const ScoreTableReader& table, const collector::Cluster
                        learned.receive.value_or(collector.kube.pod_receive_rate),
                        learned.transmit.value_or(collector.kube.pod_transmit_rate));
   memory_.mark_resting(in.pods, now_ms);
+  memory_.mark_cooling(in.nodes);
   const auto chosen = model::nominate_evictions(in.nodes, in.pods, settings_, now_ms);
   memory_.remember(chosen, in.pods);
   nominees_.clear();

@@ -180,8 +180,10 @@ TEST(DriftInVirtualTime, WithoutTheDriftNothingIsEvictedWhereNoNodeIsHot) {
     }
     EXPECT_GT(placed.balance.hot_node_seconds, 100);
     // Two evictions cooled it while a replacement could go straight back to the node its pod
-    // left (one did); with a nominee's traffic held on that node, four, none back.
-    EXPECT_LE(run.evictions->evictions, 4u);
+    // left (one did); with a nominee's traffic held on that node, four, none back; and a fifth
+    // since a node that gave up a pod goes on down to the threshold (1.44x the mean), not to
+    // just under 1.5x (the run's peak/mean 1.46 against 1.50).
+    EXPECT_LE(run.evictions->evictions, 5u);
     EXPECT_EQ(run.evictions->landed_back, 0u);
     EXPECT_LT(run.balance.hot_node_seconds, 0.25 * placed.balance.hot_node_seconds);
   }

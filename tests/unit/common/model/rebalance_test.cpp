@@ -173,6 +173,31 @@ TEST(RebalanceNominate, OnePodPerNodeMoreThanTheMarginOverTheThresholdSortedByNa
             (std::vector<std::string>{"shop/a1@a", "shop/b2@b", "shop/c1@c"}));
 }
 
+// Hysteresis: a node that gave up a pod at the last round is hot down to the threshold itself, so
+// that evictions do not leave it hovering between the threshold and the margin.
+TEST(RebalanceNominate, ACoolingNodeGivesUpPodsDownToTheThresholdItself) {
+  // Points 70, 46, 44, 0, 0: mean 32, target 42, hot above 45 unless cooling. c (44) needs 2
+  // points; its one pod (1) is not enough but leaves it at 43 and d at 1: the busier of the two
+  // is below c now.
+  std::vector<RebalanceNode> nodes{{"a", 0.70, kSpeed},
+                                   {"b", 0.46, kSpeed},
+                                   {"c", 0.44, kSpeed},
+                                   {"d", 0.0, kSpeed},
+                                   {"e", 0.0, kSpeed}};
+  std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 2.8e7), rebalance_pod("b2", "b", 2e6),
+                                 rebalance_pod("c1", "c", 1e6)};
+  for (auto& pod : pods) pod.workload = "shop/Deployment/" + pod.node;
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute(), kNow)),
+            (std::vector<std::string>{"shop/a1@a", "shop/b2@b"}));
+  nodes[2].cooling = true;
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute(), kNow)),
+            (std::vector<std::string>{"shop/a1@a", "shop/b2@b", "shop/c1@c"}));
+  // At 40 points c is under the threshold (points 70, 46, 40, 0, 0: target 41.2): cooled.
+  nodes[2].utilisation = 0.40;
+  EXPECT_EQ(nominated_pods(nominate_evictions(nodes, pods, absolute(), kNow)),
+            (std::vector<std::string>{"shop/a1@a", "shop/b2@b"}));
+}
+
 TEST(RebalanceNominate, AWorkloadGivesUpOnePodAtATimeToTheHottestNode) {
   // Points 60 (a), 70 (b) and four at 0: mean 21.67, target 31.67, low 16.67. The coolest (c) has
   // room for 31.67 points; a needs 28.33, b 38.33: neither pod is enough, and each node gives the
@@ -322,6 +347,26 @@ TEST(NominationMemory, ANomineeNoLongerChosenDoesNotMakeItsWorkloadRest) {
   std::vector<RebalancePod> after{pods[1]};
   memory.mark_resting(after, kNow);
   EXPECT_FALSE(after[0].resting);
+}
+
+TEST(NominationMemory, TheNodesTheLastRoundsNomineesCoolAreCooling) {
+  NominationMemory memory(60'000);
+  const std::vector<RebalancePod> pods{rebalance_pod("a1", "a", 1e7),
+                                       rebalance_pod("b1", "b", 1e7)};
+  std::vector<RebalanceNode> nodes = one_hot_node();
+  memory.mark_cooling(nodes);
+  for (const auto& node : nodes) EXPECT_FALSE(node.cooling) << node.name;
+
+  memory.remember({{.pod = "shop/a1", .node = "a"}}, pods);
+  memory.mark_cooling(nodes);
+  EXPECT_TRUE(nodes[0].cooling);
+  EXPECT_FALSE(nodes[1].cooling);
+
+  // A round without a nominee on a ends its spell.
+  memory.remember({{.pod = "shop/b1", .node = "b"}}, pods);
+  memory.mark_cooling(nodes);
+  EXPECT_FALSE(nodes[0].cooling);
+  EXPECT_TRUE(nodes[1].cooling);
 }
 
 }  // namespace
