@@ -363,7 +363,8 @@ const std::array kOptionTable{
     Option{"NETSCORE_REBALANCE_UTILISATION", "relative", kCollector, kAdvanced,
            "the figure the descheduler's thresholds are points of, as its policy's query reads "
            "it: relative (node:netscore_link_utilisation:relative, the link load over twice the "
-           "cluster's mean: the mean at 50 points at every load level) or absolute "
+           "cluster's mean, in the direction the cluster's traffic mostly goes with max: the mean "
+           "at 50 points at every load level) or absolute "
            "(node:netscore_link_utilisation:ratio, the utilisation itself, clamped to 1)",
            "absolute when the descheduler policy reads node:netscore_link_utilisation:ratio "
            "(fixed lines in points of utilisation)",

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
+#include "common/config_types.h"
 #include "common/pod_annotations.h"
 
 namespace netscore::collector {
@@ -37,7 +38,6 @@ RebalanceLabeler::Options RebalanceLabeler::options(const Config& config) {
   o.settings.target_points = config.rebalance.target_points;
   o.settings.low_points = config.rebalance.low_points;
   o.settings.min_pod_age_ms = config.rebalance.min_pod_age.value.count();
-  o.direction = config.query.direction;
   o.interval = config.refresh_interval.value;
   o.rest = rebalance_rest(config).value;
   return o;
@@ -107,9 +107,13 @@ void RebalanceLabeler::round() {
     reader_.reset();
     return;
   }
+  if (figure_direction_ != utilisation->direction) {
+    spdlog::info("rebalance figure_direction={}", direction_name(utilisation->direction));
+    figure_direction_ = utilisation->direction;
+  }
   const auto bound = state_.bound_pods();
   const model::LearnedRates learned = state_.learned_per_pod();
-  RebalanceInputs in = rebalance_inputs(rows, *utilisation, options_.direction, bound,
+  RebalanceInputs in = rebalance_inputs(rows, utilisation->by_node, utilisation->direction, bound,
                                         learned.receive.value_or(options_.kube.pod_receive_rate),
                                         learned.transmit.value_or(options_.kube.pod_transmit_rate));
   const std::int64_t now = options_.now_ms();

@@ -39,18 +39,18 @@ struct RebalanceStatus {
   std::atomic<std::uint64_t> patch_failures_total{0};
 
   // Null: not read yet, or the last read failed.
-  void set_utilisation(std::shared_ptr<const model::NodeUtilisation> utilisation) {
+  void set_utilisation(std::shared_ptr<const model::LinkLoads> utilisation) {
     std::lock_guard lock(mutex_);
     utilisation_ = std::move(utilisation);
   }
-  std::shared_ptr<const model::NodeUtilisation> utilisation() const {
+  std::shared_ptr<const model::LinkLoads> utilisation() const {
     std::lock_guard lock(mutex_);
     return utilisation_;
   }
 
  private:
   mutable std::mutex mutex_;
-  std::shared_ptr<const model::NodeUtilisation> utilisation_{};
+  std::shared_ptr<const model::LinkLoads> utilisation_{};
 };
 
 class RebalanceLabeler {
@@ -59,7 +59,6 @@ class RebalanceLabeler {
     KubeConfig kube{};
     std::string table{};  // the collector's score table, read back
     model::RebalanceSettings settings{};
-    model::Direction direction = model::Direction::receive;
     std::chrono::milliseconds interval{std::chrono::seconds(15)};
     // A workload whose nominee left (evicted, most likely) gets no other nominee this long: the
     // descheduler should not move it twice in a row.
@@ -104,6 +103,8 @@ class RebalanceLabeler {
   KubeClient client_;
   std::optional<ScoreTableReader> reader_;
   model::NominationMemory memory_;
+  // The direction the last reading's figure was in: a change is logged.
+  std::optional<model::Direction> figure_direction_;
   // What was written and when: the watch shows a patch only later.
   std::map<std::string, std::pair<bool, std::int64_t>> written_{};
   mutable std::mutex mutex_;  // counters_

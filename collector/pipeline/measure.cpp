@@ -2,12 +2,15 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "common/clock.h"
+#include "common/model/rebalance.h"
 
 namespace netscore::collector {
 
@@ -19,6 +22,7 @@ Measurer::Measurer(const Config& config, PrometheusClient& client, Options optio
       api_(client, {.retries = options.retries, .backoff_base = options.backoff_base}),
       plan_(config.query, config.recheck_interval.value, options.clock),
       query_config_(config.query),
+      rebalance_figure_(config.rebalance.figure),
       options_(options) {
   if (config.pod_traffic.enabled) pod_traffic_.emplace(config, options.clock, options.cluster);
   if (config.rebalance.label) rebalance_query_ = rebalance_query_config(config);
@@ -122,28 +126,50 @@ void Measurer::parse(ParsedVector parsed, Measurement& m) const {
   }
 }
 
+std::variant<model::NodeUtilisation, std::string> Measurer::read_link_load(
+    Direction direction, std::int64_t eval_time_ms) {
+  QueryConfig query = *rebalance_query_;
+  query.direction = direction;
+  unsigned attempts = 0;
+  const ApiResult<std::string> body =
+      api_.query_body(build_link_load_query(query, plan_.shape()), eval_time_ms, nullptr, attempts);
+  if (!body.ok()) return body.error;
+  ParsedVector parsed = parse_vector_response(*body.value, "instance");
+  if (!parsed.ok()) return parsed.error;
+  model::NodeUtilisation loads;
+  for (const auto& sample : parsed.samples) loads[sample.node] = sample.value;
+  return loads;
+}
+
 RebalanceRead Measurer::read_rebalance_utilisation(std::int64_t eval_time_ms,
                                                    const std::vector<model::NodeSample>& samples) {
   RebalanceRead read;
-  unsigned attempts = 0;
-  const ApiResult<std::string> body = api_.query_body(
-      build_link_load_query(*rebalance_query_, plan_.shape()), eval_time_ms, nullptr, attempts);
-  if (!body.ok()) {
-    read.error = body.error;
+  const Direction configured = rebalance_query_->direction;
+  const bool both = rebalance_figure_ == RebalanceFigure::relative && configured == Direction::max;
+  auto first = read_link_load(both ? Direction::receive : configured, eval_time_ms);
+  if (auto* error = std::get_if<std::string>(&first)) {
+    read.error = std::move(*error);
     return read;
   }
-  ParsedVector parsed = parse_vector_response(*body.value, "instance");
-  if (!parsed.ok()) {
-    read.error = parsed.error;
-    return read;
+  auto utilisation = std::make_shared<model::LinkLoads>(model::LinkLoads{
+      .by_node = std::get<model::NodeUtilisation>(std::move(first)), .direction = configured});
+  if (both) {
+    auto transmit = read_link_load(Direction::transmit, eval_time_ms);
+    if (auto* error = std::get_if<std::string>(&transmit)) {
+      read.error = std::move(*error);
+      return read;
+    }
+    auto& transmit_loads = std::get<model::NodeUtilisation>(transmit);
+    utilisation->direction = model::figure_direction(rebalance_figure_, configured,
+                                                     utilisation->by_node, transmit_loads);
+    if (utilisation->direction == Direction::transmit)
+      utilisation->by_node = std::move(transmit_loads);
   }
-  auto utilisation = std::make_shared<model::NodeUtilisation>();
-  for (const auto& sample : parsed.samples) (*utilisation)[sample.node] = sample.value;
   std::size_t missing = 0;
   std::string_view first_missing;
   for (const auto& sample : samples) {
     const bool has_speed = sample.speed > 0 || rebalance_query_->fallback_speed > 0;
-    if (!has_speed || utilisation->contains(sample.node)) continue;
+    if (!has_speed || utilisation->by_node.contains(sample.node)) continue;
     if (missing++ == 0) first_missing = sample.node;
   }
   if (missing > 0) {

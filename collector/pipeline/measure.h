@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "collector/pipeline/pod_traffic.h"
@@ -54,10 +55,12 @@ struct DiagnosisReport {
 };
 
 // With NETSCORE_REBALANCE_LABEL, the link load the descheduler's figure is computed from
-// (build_link_load_query of rebalance_query_config; above 1 where counted above the speed).
+// (build_link_load_query of rebalance_query_config; above 1 where counted above the speed), in
+// model::figure_direction: for the relative figure with direction max, both directions are read
+// and the one with the larger mean kept, as the recording rules choose it.
 struct RebalanceRead {
   // Per node, after a read that succeeded; null when off or when it failed (`error` says why).
-  std::shared_ptr<const model::NodeUtilisation> utilisation{};
+  std::shared_ptr<const model::LinkLoads> utilisation{};
   std::string error{};
   // What the reading lacks: the measured nodes with a link speed it has no value for (a window that
   // holds fewer than two scrapes, most likely), named; empty when none.
@@ -141,6 +144,9 @@ class Measurer {
   // One attempt, asked again at the next refresh when it fails; `samples`: the nodes measured.
   RebalanceRead read_rebalance_utilisation(std::int64_t eval_time_ms,
                                            const std::vector<model::NodeSample>& samples);
+  // The load per node in `direction`, or why it could not be read.
+  std::variant<model::NodeUtilisation, std::string> read_link_load(Direction direction,
+                                                                   std::int64_t eval_time_ms);
 
   PrometheusClient& client_;
   PrometheusApi api_;
@@ -148,6 +154,7 @@ class Measurer {
   std::optional<PodTrafficReader> pod_traffic_;
   QueryConfig query_config_;
   std::optional<QueryConfig> rebalance_query_;  // with NETSCORE_REBALANCE_LABEL
+  RebalanceFigure rebalance_figure_;
   Options options_;
   bool diagnosed_ = false;  // the current failing streak has been diagnosed
 };

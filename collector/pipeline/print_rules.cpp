@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -60,20 +62,31 @@ std::string utilisation_rules_text(const QueryConfig& config, const RebalanceCon
         "# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a figure netscore "
         "does not score by.\n";
   }
-  text += fmt::format(
+  std::vector<std::pair<std::string_view, std::string>> records;
+  std::string_view relative_from = kLinkLoadRecord;
+  if (config.direction == Direction::max) {
+    QueryConfig one_way = config;
+    one_way.direction = Direction::receive;
+    records.emplace_back(kReceiveLoadRecord, build_link_load_query(one_way, shape));
+    one_way.direction = Direction::transmit;
+    records.emplace_back(kTransmitLoadRecord, build_link_load_query(one_way, shape));
+  }
+  records.emplace_back(kLinkLoadRecord, build_link_load_query(config, shape));
+  records.emplace_back(kUtilisationRecord, build_clamped_utilisation_query(kLinkLoadRecord));
+  if (config.direction == Direction::max) {
+    records.emplace_back(kMainDirectionLoadRecord,
+                         build_main_direction_load_query(kReceiveLoadRecord, kTransmitLoadRecord));
+    relative_from = kMainDirectionLoadRecord;
+  }
+  records.emplace_back(kRelativeUtilisationRecord, build_relative_utilisation_query(relative_from));
+  text +=
       "# Prometheus rules (rule_files:, or a PrometheusRule's spec):\n"
       "groups:\n"
       "  - name: netscore-descheduler\n"
-      "    rules:\n"
-      "      - record: {}\n"
-      "        expr: |-\n"
-      "          {}\n"
-      "      - record: {}\n"
-      "        expr: |-\n"
-      "          {}\n"
-      "      - record: {}\n"
-      "        expr: |-\n"
-      "          {}\n"
+      "    rules:\n";
+  for (const auto& [record, expr] : records)
+    text += fmt::format("      - record: {}\n        expr: |-\n          {}\n", record, expr);
+  text += fmt::format(
       "---\n"
       "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2), as the "
       "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS; "
@@ -89,10 +102,7 @@ std::string utilisation_rules_text(const QueryConfig& config, const RebalanceCon
       "  source: Prometheus\n"
       "  prometheus:\n"
       "    query: {}\n",
-      kLinkLoadRecord, build_link_load_query(config, shape), kUtilisationRecord,
-      build_clamped_utilisation_query(kLinkLoadRecord), kRelativeUtilisationRecord,
-      build_relative_utilisation_query(kLinkLoadRecord), rebalance.low_points,
-      rebalance.target_points, model::RebalanceSettings{}.per_node,
+      rebalance.low_points, rebalance.target_points, model::RebalanceSettings{}.per_node,
       utilisation_record(rebalance.figure));
   return text;
 }

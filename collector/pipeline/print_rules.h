@@ -12,7 +12,8 @@
 // kubernetes-sigs/descheduler's LowNodeUtilization, which reads node utilisation from Prometheus
 // (one series per node labelled `instance`, values in [0, 1]). Prints a Prometheus rule group
 // recording build_link_load_query for the layout found in Prometheus (asked as `--check` asks),
-// that clamped to [0, 1] and the load relative to the cluster's mean, then the descheduler's
+// that clamped to [0, 1] and the load relative to the cluster's mean (with direction max, the load
+// in the direction the cluster's traffic mostly goes, recorded on the way), then the descheduler's
 // thresholds and metricsUtilization reading the series NETSCORE_REBALANCE_UTILISATION names.
 namespace netscore::collector {
 
@@ -23,6 +24,12 @@ inline constexpr std::string_view kLinkLoadRecord = "node:netscore_link_load:rat
 inline constexpr std::string_view kUtilisationRecord = "node:netscore_link_utilisation:ratio";
 inline constexpr std::string_view kRelativeUtilisationRecord =
     "node:netscore_link_utilisation:relative";
+// With direction max, the load in each direction and in the one the relative figure reads
+// (model::figure_direction): the rules record these too, and the relative figure reads the last.
+inline constexpr std::string_view kReceiveLoadRecord = "node:netscore_link_receive_load:ratio";
+inline constexpr std::string_view kTransmitLoadRecord = "node:netscore_link_transmit_load:ratio";
+inline constexpr std::string_view kMainDirectionLoadRecord =
+    "node:netscore_link_load_main_direction:ratio";
 
 // The series a descheduler's thresholds in points of `figure` read.
 std::string_view utilisation_record(RebalanceFigure figure);

@@ -408,6 +408,15 @@ std::string build_relative_utilisation_query(std::string_view load) {
          " * 0 + 0.5)";
 }
 
+std::string build_main_direction_load_query(std::string_view receive, std::string_view transmit) {
+  const std::string rx(receive), tx(transmit);
+  // Each mean is one series without labels, so the comparison and `unless` match them to each
+  // other and `and on()` to every node; `unless` keeps a side whose other side has no series.
+  return rx + " and on() (avg(" + rx + ") >= avg(" + tx + ") or avg(" + rx + ") unless avg(" + tx +
+         ")) or " + tx + " and on() (avg(" + tx + ") > avg(" + rx + ") or avg(" + tx +
+         ") unless avg(" + rx + "))";
+}
+
 QueryConfig rebalance_query_config(const Config& config) {
   QueryConfig query = config.query;
   query.time_range = rebalance_window(config);

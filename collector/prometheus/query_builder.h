@@ -149,6 +149,11 @@ std::string build_utilisation_query(const QueryConfig& config, const QueryShape&
 // as 1 while the mean rises, and in a busy cluster (a mean of 0.7) never reach 1.5x it.
 std::string build_relative_utilisation_query(std::string_view load);
 
+// model::figure_direction over the series `receive` and `transmit` (build_link_load_query's in
+// each direction): each node's load in the direction with the larger mean, receive on a tie or
+// when no node has a transmit series. Labels kept.
+std::string build_main_direction_load_query(std::string_view receive, std::string_view transmit);
+
 // The refresh's query settings with the rates over NETSCORE_REBALANCE_WINDOW: the load the
 // descheduler's figure and the rebalance labeler's nomination are computed from is
 // build_link_load_query of these.

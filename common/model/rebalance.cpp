@@ -113,6 +113,19 @@ std::vector<std::size_t> hot_nodes(const std::vector<RebalanceNode>& nodes,
 
 }  // namespace
 
+Direction figure_direction(RebalanceFigure figure, Direction configured,
+                           const NodeUtilisation& receive, const NodeUtilisation& transmit) {
+  if (figure == RebalanceFigure::absolute || configured != Direction::max) return configured;
+  const auto mean = [](const NodeUtilisation& loads) {
+    double sum = 0;
+    for (const auto& [node, load] : loads) sum += load;
+    return sum / static_cast<double>(loads.size());
+  };
+  if (transmit.empty()) return Direction::receive;
+  if (receive.empty()) return Direction::transmit;
+  return mean(transmit) > mean(receive) ? Direction::transmit : Direction::receive;
+}
+
 std::vector<double> rebalance_figure(const std::vector<double>& utilisation,
                                      RebalanceFigure figure) {
   if (figure == RebalanceFigure::absolute) {

@@ -57,6 +57,22 @@ struct RebalanceSettings {
 // where the counters count more than the speed.
 using NodeUtilisation = std::unordered_map<std::string, double>;
 
+// The loads the figure is computed from, and the direction they were read in.
+struct LinkLoads {
+  NodeUtilisation by_node{};
+  Direction direction = Direction::receive;
+};
+
+// The direction the figure reads each node's load in. The absolute figure and a configured receive
+// or transmit: `configured`. The relative figure with max: the direction the cluster's traffic
+// mostly goes, the one with the larger mean load over the nodes measured in it (receive on a tie or
+// when no node measured transmit). The busier side of each node would hold one node's receive to a
+// mean raised by another's transmit: a node that transmits as much as the others receive (a
+// background none of its pods can move) lifts that mean, and a node hot by what it receives reads
+// under the line.
+Direction figure_direction(RebalanceFigure figure, Direction configured,
+                           const NodeUtilisation& receive, const NodeUtilisation& transmit);
+
 // Each node's figure (0..1) from the nodes' loads, as the recording rules compute it: absolute, the
 // load clamped to [0, 1]; relative, each load over twice their mean, clamped, and every node at
 // the mean, 0.5, without any traffic in the cluster.

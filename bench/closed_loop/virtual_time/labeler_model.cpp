@@ -7,14 +7,14 @@
 namespace netscore::sim {
 
 void LabelerModel::round(const ScoreTableReader& table, const collector::ClusterState& ledger,
-                         const Config& collector, const model::NodeUtilisation& utilisation,
+                         const Config& collector, const model::LinkLoads& loads,
                          std::int64_t now_ms) {
   std::vector<TableRow> rows;
   shm::SnapshotMeta meta{};
   if (table.read_all(rows, meta) != ReadStatus::ok) return;
   const model::LearnedRates learned = ledger.learned_per_pod();
   RebalanceInputs in =
-      rebalance_inputs(rows, utilisation, collector.query.direction, ledger.bound_pods(),
+      rebalance_inputs(rows, loads.by_node, loads.direction, ledger.bound_pods(),
                        learned.receive.value_or(collector.kube.pod_receive_rate),
                        learned.transmit.value_or(collector.kube.pod_transmit_rate));
   memory_.mark_resting(in.pods, now_ms);

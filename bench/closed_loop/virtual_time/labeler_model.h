@@ -21,8 +21,7 @@ class LabelerModel {
       : settings_(settings), memory_(rest_ms) {}
 
   void round(const ScoreTableReader& table, const collector::ClusterState& ledger,
-             const Config& collector, const model::NodeUtilisation& utilisation,
-             std::int64_t now_ms);
+             const Config& collector, const model::LinkLoads& loads, std::int64_t now_ms);
   // Whether the pod ("namespace/name") carries the label now.
   bool nominated(const std::string& pod) const { return nominees_.contains(pod); }
 

@@ -7,6 +7,7 @@
 
 #include "collector/prometheus/query_builder.h"
 #include "common/model/query_parts.h"
+#include "common/model/rebalance.h"
 #include "common/model/scoring.h"
 
 namespace netscore::sim {
@@ -41,22 +42,36 @@ std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const
   return samples;
 }
 
-std::vector<double> recorded_load(const QueryConfig& query, const NodeSeries& nodes,
-                                  std::int64_t eval_ms, std::int64_t range_ms) {
+RecordedLoad recorded_load(const QueryConfig& query, RebalanceFigure figure,
+                           const NodeSeries& nodes, std::int64_t eval_ms, std::int64_t range_ms) {
   const auto samples = answer_node_query(query, nodes, eval_ms, range_ms);
   std::unordered_map<std::string_view, const model::NodeSample*> by_name;
   for (const auto& sample : samples) by_name[sample.node] = &sample;
-  std::vector<double> utilisation(nodes.names.size(), 0.0);
-  for (std::size_t n = 0; n < nodes.names.size(); ++n) {
+  const auto sample_of = [&](std::size_t n) -> const model::NodeSample* {
     const auto found = by_name.find(nodes.names[n]);
-    if (found == by_name.end() || found->second->speed <= 0) continue;
-    const model::NodeSample& sample = *found->second;
-    const auto rate = model::in_direction(
-        query.direction, sample.rate_valid ? std::optional(sample.rate) : std::nullopt,
-        sample.transmit_rate_valid ? std::optional(sample.transmit_rate) : std::nullopt);
-    utilisation[n] = rate.value_or(0) / sample.speed;
+    return found == by_name.end() || found->second->speed <= 0 ? nullptr : found->second;
+  };
+  // Each direction's series as the rules record them: a node measured in it, with a speed.
+  model::NodeUtilisation receive, transmit;
+  for (std::size_t n = 0; n < nodes.names.size(); ++n) {
+    const model::NodeSample* sample = sample_of(n);
+    if (sample == nullptr) continue;
+    if (sample->rate_valid) receive[nodes.names[n]] = sample->rate / sample->speed;
+    if (sample->transmit_rate_valid)
+      transmit[nodes.names[n]] = sample->transmit_rate / sample->speed;
   }
-  return utilisation;
+  RecordedLoad out{
+      .load = std::vector<double>(nodes.names.size(), 0.0),
+      .direction = model::figure_direction(figure, query.direction, receive, transmit)};
+  for (std::size_t n = 0; n < nodes.names.size(); ++n) {
+    const model::NodeSample* sample = sample_of(n);
+    if (sample == nullptr) continue;
+    const auto rate = model::in_direction(
+        out.direction, sample->rate_valid ? std::optional(sample->rate) : std::nullopt,
+        sample->transmit_rate_valid ? std::optional(sample->transmit_rate) : std::nullopt);
+    out.load[n] = rate.value_or(0) / sample->speed;
+  }
+  return out;
 }
 
 }  // namespace netscore::sim

@@ -7,6 +7,7 @@
 
 #include "bench/closed_loop/virtual_time/promql.h"
 #include "common/config.h"
+#include "common/model/domain.h"
 #include "common/model/inputs.h"
 
 // What the collector's batch query (collector/prometheus/query_builder) answers for each node in
@@ -25,10 +26,16 @@ struct NodeSeries {
 std::vector<model::NodeSample> answer_node_query(const QueryConfig& query, const NodeSeries& nodes,
                                                  std::int64_t eval_ms, std::int64_t range_ms);
 
-// The load --print-rules' first rule records for each of `nodes.names` at eval_ms, which the
-// collector nominates by: the rate in the query's direction (max: the busier) over its link speed,
-// above 1 where the trace's traffic is; 0 for a node without an answer or a speed.
-std::vector<double> recorded_load(const QueryConfig& query, const NodeSeries& nodes,
-                                  std::int64_t eval_ms, std::int64_t range_ms);
+// The load the descheduler's figure reads and the collector nominates by, for each of
+// `nodes.names` at eval_ms, as --print-rules' rules record it: the rate in model::figure_direction
+// (max: the busier per node for the absolute figure; the cluster's main direction for the
+// relative) over the link speed, above 1 where the trace's traffic is; 0 for a node without an
+// answer or a speed.
+struct RecordedLoad {
+  std::vector<double> load;
+  model::Direction direction;
+};
+RecordedLoad recorded_load(const QueryConfig& query, RebalanceFigure figure,
+                           const NodeSeries& nodes, std::int64_t eval_ms, std::int64_t range_ms);
 
 }  // namespace netscore::sim

@@ -38,18 +38,19 @@ VirtualDescheduler::VirtualDescheduler(const Config& collector, const Policy& po
     labeler_.emplace(settings_, rebalance_rest(collector).value.count());
 }
 
-std::vector<double> VirtualDescheduler::load(const ClusterTraffic& traffic,
-                                             std::int64_t now_ms) const {
-  return recorded_load(collector_.query, traffic.node_series(), now_ms, window_ms_);
+RecordedLoad VirtualDescheduler::load(const ClusterTraffic& traffic, std::int64_t now_ms) const {
+  return recorded_load(collector_.query, settings_.figure, traffic.node_series(), now_ms,
+                       window_ms_);
 }
 
 void VirtualDescheduler::label(const collector::ClusterState& state, const ClusterTraffic& traffic,
                                std::int64_t now_ms) {
   if (!labeler_) return;
-  const auto read = load(traffic, now_ms);
-  model::NodeUtilisation by_node;
-  for (std::size_t n = 0; n < read.size(); ++n) by_node[traffic.node_series().names[n]] = read[n];
-  labeler_->round(table_, state, collector_, by_node, now_ms);
+  const RecordedLoad read = load(traffic, now_ms);
+  model::LinkLoads loads{.direction = read.direction};
+  for (std::size_t n = 0; n < read.load.size(); ++n)
+    loads.by_node[traffic.node_series().names[n]] = read.load[n];
+  labeler_->round(table_, state, collector_, loads, now_ms);
 }
 
 bool VirtualDescheduler::evictable(std::int64_t placed_ms, const std::string& name,
@@ -62,7 +63,7 @@ std::vector<std::uint32_t> VirtualDescheduler::cycle(const ClusterTraffic& traff
                                                      const std::vector<EvictablePod>& evictable,
                                                      std::int64_t now_ms) const {
   // The recorded series the policy's query reads.
-  return descheduler_cycle(model::rebalance_figure(load(traffic, now_ms), settings_.figure),
+  return descheduler_cycle(model::rebalance_figure(load(traffic, now_ms).load, settings_.figure),
                            evictable,
                            {.target_points = settings_.target_points,
                             .low_points = settings_.low_points,

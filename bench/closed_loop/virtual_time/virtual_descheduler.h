@@ -10,6 +10,7 @@
 #include "bench/closed_loop/virtual_time/cluster_traffic.h"
 #include "bench/closed_loop/virtual_time/descheduler_model.h"
 #include "bench/closed_loop/virtual_time/labeler_model.h"
+#include "bench/closed_loop/virtual_time/node_query.h"
 #include "collector/kube/cluster_state.h"
 #include "common/config.h"
 #include "common/model/rebalance.h"
@@ -43,8 +44,8 @@ class VirtualDescheduler {
   const EvictionLog& log() const { return log_; }
 
  private:
-  // The load the first recording rule gives each node at `now_ms` (above 1 where the trace is).
-  std::vector<double> load(const ClusterTraffic& traffic, std::int64_t now_ms) const;
+  // The load the recording rules give each node at `now_ms` (above 1 where the trace is).
+  RecordedLoad load(const ClusterTraffic& traffic, std::int64_t now_ms) const;
 
   const Config& collector_;
   double interval_s_;

@@ -83,8 +83,8 @@ class RebalanceLabelerTest : public ::testing::Test {
   }
 
   void read(const std::vector<std::pair<std::string, double>>& nodes) {
-    status_.set_utilisation(
-        std::make_shared<const model::NodeUtilisation>(nodes.begin(), nodes.end()));
+    status_.set_utilisation(std::make_shared<const model::LinkLoads>(
+        model::LinkLoads{.by_node = {nodes.begin(), nodes.end()}}));
   }
 
   RebalanceLabeler::Options labeler_options() const {

@@ -171,7 +171,8 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   Measurement m = measurer.measure(kEvalMs, no_wait());
   ASSERT_TRUE(m.ok) << m.error;
   ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
-  EXPECT_EQ(*m.rebalance.utilisation, (model::NodeUtilisation{{"a", 0.25}, {"b", 1.25}}));
+  EXPECT_EQ(m.rebalance.utilisation->by_node, (model::NodeUtilisation{{"a", 0.25}, {"b", 1.25}}));
+  EXPECT_EQ(m.rebalance.utilisation->direction, Direction::receive);
   EXPECT_TRUE(rebalance_query(server_.last_request())) << server_.last_request().body;
   EXPECT_EQ(server_.last_request().body.find("clamp"), std::string::npos)
       << server_.last_request().body;
@@ -183,6 +184,52 @@ TEST_F(MeasureTest, WithTheRebalanceLabelTheDeschedulersUtilisationIsReadToo) {
   EXPECT_EQ(m.rebalance.utilisation, nullptr);
   EXPECT_NE(m.rebalance.error.find("503"), std::string::npos) << m.rebalance.error;
   EXPECT_EQ(server_.requests(), 5U) << "one attempt";
+}
+
+// With direction max the relative figure compares nodes in the direction the cluster's traffic
+// mostly goes: both directions are read and the one with the larger mean kept (transmit 0.5 against
+// receive 0.375 first, then receive 0.375 against transmit 0.25). Per node the busier side would
+// hold a's receive of 0.25 against b's transmit. The absolute figure reads the busier side, once.
+TEST_F(MeasureTest, WithDirectionMaxTheRelativeFigureReadsTheDirectionWithTheLargerMean) {
+  const auto answer = [](double a, double b) {
+    return CannedResponse{200,
+                          R"({"status":"success","data":{"resultType":"vector","result":[)"
+                          R"({"metric":{"instance":"a"},"value":[1700000000,")" +
+                              std::to_string(a) +
+                              R"("]},{"metric":{"instance":"b"},"value":[1700000000,")" +
+                              std::to_string(b) + R"("]}]}})",
+                          {}};
+  };
+  std::atomic<double> transmit_of_a{0.9};
+  server_.respond_by([&](const SeenRequest& request) {
+    if (!rebalance_query(request)) return CannedResponse{200, kGoodBody, {}};
+    const bool receive = request.body.find("receive") != std::string::npos;
+    const bool transmit = request.body.find("transmit") != std::string::npos;
+    if (receive && transmit) return answer(0.7, 0.5);  // the busier side of each
+    return receive ? answer(0.25, 0.5) : answer(transmit_of_a, 0.1);
+  });
+  Config config = config_;
+  config.query.direction = Direction::max;
+  config.rebalance.label = true;
+  config.rebalance.window = *parse_prom_duration("45s");
+  Measurer measurer(config, client_);
+  Measurement m = measurer.measure(kEvalMs, no_wait());
+  ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
+  EXPECT_EQ(m.rebalance.utilisation->direction, Direction::transmit);
+  EXPECT_EQ(m.rebalance.utilisation->by_node, (model::NodeUtilisation{{"a", 0.9}, {"b", 0.1}}));
+
+  transmit_of_a = 0.4;
+  m = measurer.measure(kEvalMs, no_wait());
+  ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
+  EXPECT_EQ(m.rebalance.utilisation->direction, Direction::receive);
+  EXPECT_EQ(m.rebalance.utilisation->by_node, (model::NodeUtilisation{{"a", 0.25}, {"b", 0.5}}));
+
+  config.rebalance.figure = RebalanceFigure::absolute;
+  Measurer absolute(config, client_);
+  m = absolute.measure(kEvalMs, no_wait());
+  ASSERT_NE(m.rebalance.utilisation, nullptr) << m.rebalance.error;
+  EXPECT_EQ(m.rebalance.utilisation->direction, Direction::max);
+  EXPECT_EQ(m.rebalance.utilisation->by_node, (model::NodeUtilisation{{"a", 0.7}, {"b", 0.5}}));
 }
 
 // A reading that lacks a node with a link speed says so: its window may hold fewer than two

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,28 +23,29 @@ using testing::SeenRequest;
 
 constexpr std::int64_t kPrintRulesEvalMs = 1'700'000'000'000;
 
-// The expected text, written out: the three rules (the load, the utilisation clamped from it, the
-// load relative to the mean), then the descheduler's args reading the relative series with the
-// default thresholds.
-std::string rules_text(const std::string& comment, const std::string& load_expr) {
+// A rule of the group, as printed.
+std::string rule(std::string_view record, std::string_view expr) {
+  return "      - record: " + std::string(record) + "\n        expr: |-\n          " +
+         std::string(expr) + "\n";
+}
+
+constexpr std::string_view kClamped = "clamp(node:netscore_link_load:ratio, 0, 1)";
+
+std::string relative_of(std::string_view load) {
+  const std::string l(load);
+  return "clamp(" + l + " / on() group_left() (2 * avg(" + l + ") > 0), 0, 1) or (" + l +
+         " * 0 + 0.5)";
+}
+
+// The expected text, written out: the rules, then the descheduler's args reading the relative
+// series with the default thresholds.
+std::string rules_text(const std::string& comment, const std::string& rules) {
   return comment +
          "# Prometheus rules (rule_files:, or a PrometheusRule's spec):\n"
          "groups:\n"
          "  - name: netscore-descheduler\n"
-         "    rules:\n"
-         "      - record: node:netscore_link_load:ratio\n"
-         "        expr: |-\n"
-         "          " +
-         load_expr +
-         "\n"
-         "      - record: node:netscore_link_utilisation:ratio\n"
-         "        expr: |-\n"
-         "          clamp(node:netscore_link_load:ratio, 0, 1)\n"
-         "      - record: node:netscore_link_utilisation:relative\n"
-         "        expr: |-\n"
-         "          clamp(node:netscore_link_load:ratio / on() group_left() (2 * "
-         "avg(node:netscore_link_load:ratio) > 0), 0, 1) or "
-         "(node:netscore_link_load:ratio * 0 + 0.5)\n"
+         "    rules:\n" +
+         rules +
          "---\n"
          "# LowNodeUtilization's args in a DeschedulerPolicy (descheduler/v1alpha2), as the "
          "collector nominates (NETSCORE_REBALANCE_UTILISATION, _TARGET_POINTS, _LOW_POINTS; "
@@ -67,10 +69,46 @@ TEST(UtilisationRulesTextTest, RecordsTheUtilisationAndPointsTheDeschedulerAtIt)
   config.direction = Direction::max;
   config.fallback_speed = 1.25e9;
   const std::string text = utilisation_rules_text(config, {}, {}, "node label kubernetes_node");
-  EXPECT_EQ(text, rules_text("# netscore's link utilisation per node: direction max, rates over 5m "
-                             "on device=\"eth0\", divided by the link speed (else 1250000000 B/s, "
-                             "NETSCORE_FALLBACK_LINK_SPEED); node label kubernetes_node.\n",
-                             build_link_load_query(config)));
+  QueryConfig receive = config;
+  receive.direction = Direction::receive;
+  QueryConfig transmit = config;
+  transmit.direction = Direction::transmit;
+  // The relative figure in the direction with the larger mean (receive on a tie or without any
+  // transmit series), each direction recorded on the way.
+  const std::string main_direction =
+      "node:netscore_link_receive_load:ratio and on() (avg(node:netscore_link_receive_load:ratio) "
+      ">= avg(node:netscore_link_transmit_load:ratio) or avg(node:netscore_link_receive_load:ratio) "
+      "unless avg(node:netscore_link_transmit_load:ratio)) or "
+      "node:netscore_link_transmit_load:ratio and on() (avg(node:netscore_link_transmit_load:ratio) "
+      "> avg(node:netscore_link_receive_load:ratio) or avg(node:netscore_link_transmit_load:ratio) "
+      "unless avg(node:netscore_link_receive_load:ratio))";
+  EXPECT_EQ(
+      text,
+      rules_text(
+          "# netscore's link utilisation per node: direction max, rates over 5m on "
+          "device=\"eth0\", divided by the link speed (else 1250000000 B/s, "
+          "NETSCORE_FALLBACK_LINK_SPEED); node label kubernetes_node.\n",
+          rule("node:netscore_link_receive_load:ratio", build_link_load_query(receive)) +
+              rule("node:netscore_link_transmit_load:ratio", build_link_load_query(transmit)) +
+              rule("node:netscore_link_load:ratio", build_link_load_query(config)) +
+              rule("node:netscore_link_utilisation:ratio", kClamped) +
+              rule("node:netscore_link_load_main_direction:ratio", main_direction) +
+              rule("node:netscore_link_utilisation:relative",
+                   relative_of("node:netscore_link_load_main_direction:ratio"))));
+}
+
+TEST(UtilisationRulesTextTest, OneDirectionIsRecordedOnceAndTheRelativeFigureReadsItsLoad) {
+  QueryConfig config = pipeline_test_config("http://127.0.0.1:1", 0).query;
+  config.basis = ScoreBasis::utilisation;
+  config.direction = Direction::transmit;
+  const std::string text = utilisation_rules_text(config, {}, {}, "node label kubernetes_node");
+  EXPECT_EQ(text, rules_text("# netscore's link utilisation per node: direction transmit, rates "
+                             "over 5m on device=\"eth0\", divided by the link speed; node label "
+                             "kubernetes_node.\n",
+                             rule("node:netscore_link_load:ratio", build_link_load_query(config)) +
+                                 rule("node:netscore_link_utilisation:ratio", kClamped) +
+                                 rule("node:netscore_link_utilisation:relative",
+                                      relative_of("node:netscore_link_load:ratio"))));
 }
 
 TEST(UtilisationRulesTextTest, TheRawBasisIsSaidToScoreSomethingElse) {
@@ -101,14 +139,27 @@ TEST(UtilisationRulesTextTest, TheShippedRuleIsTheOnePrintedForKubePrometheus) {
     if (line == "        expr: |-" && std::getline(file, expr) && !rules.empty())
       rules.back().second = expr.substr(10);
   }
-  ASSERT_EQ(rules.size(), 3U);
-  EXPECT_EQ(rules[0].first, kLinkLoadRecord);
-  EXPECT_EQ(rules[0].second,
-            build_link_load_query(rebalance_query_config(deployed), {.node_label = "instance"}));
-  EXPECT_EQ(rules[1].first, kUtilisationRecord);
-  EXPECT_EQ(rules[1].second, build_clamped_utilisation_query(kLinkLoadRecord));
-  EXPECT_EQ(rules[2].first, kRelativeUtilisationRecord);
-  EXPECT_EQ(rules[2].second, build_relative_utilisation_query(kLinkLoadRecord));
+  QueryConfig query = rebalance_query_config(deployed);
+  ASSERT_EQ(query.direction, Direction::max);
+  std::vector<std::string> loads;  // receive, transmit, max
+  for (const Direction direction : {Direction::receive, Direction::transmit, Direction::max}) {
+    query.direction = direction;
+    loads.push_back(build_link_load_query(query, {.node_label = "instance"}));
+  }
+  ASSERT_EQ(rules.size(), 6U);
+  EXPECT_EQ(rules[0].first, kReceiveLoadRecord);
+  EXPECT_EQ(rules[0].second, loads[0]);
+  EXPECT_EQ(rules[1].first, kTransmitLoadRecord);
+  EXPECT_EQ(rules[1].second, loads[1]);
+  EXPECT_EQ(rules[2].first, kLinkLoadRecord);
+  EXPECT_EQ(rules[2].second, loads[2]);
+  EXPECT_EQ(rules[3].first, kUtilisationRecord);
+  EXPECT_EQ(rules[3].second, build_clamped_utilisation_query(kLinkLoadRecord));
+  EXPECT_EQ(rules[4].first, kMainDirectionLoadRecord);
+  EXPECT_EQ(rules[4].second,
+            build_main_direction_load_query(kReceiveLoadRecord, kTransmitLoadRecord));
+  EXPECT_EQ(rules[5].first, kRelativeUtilisationRecord);
+  EXPECT_EQ(rules[5].second, build_relative_utilisation_query(kMainDirectionLoadRecord));
 }
 
 TEST(UtilisationRulesTextTest, AbsoluteThresholdsReadTheUtilisationItself) {
@@ -162,7 +213,11 @@ class PrintRulesTest : public ::testing::Test {
         "device=\"eth0\", divided by the link speed; node label kubernetes_node.\n"
         "# NETSCORE_SCORE_BASIS=raw scores bytes: the descheduler then acts on a figure netscore "
         "does not score by.\n",
-        build_link_load_query(rebalance_query_config(config_)));
+        rule("node:netscore_link_load:ratio",
+             build_link_load_query(rebalance_query_config(config_))) +
+            rule("node:netscore_link_utilisation:ratio", kClamped) +
+            rule("node:netscore_link_utilisation:relative",
+                 relative_of("node:netscore_link_load:ratio")));
   }
 
   FakeHttpServer server_;

@@ -251,11 +251,12 @@ TEST_F(PublisherTest, TheRebalanceReadingReachesTheLabeler) {
   RebalanceStatus rebalance;
   Publisher publisher(options(), writer_, Publisher::Cluster{state, watcher, &rebalance});
   Measurement m = good(42, 7000);
-  m.rebalance.utilisation =
-      std::make_shared<const model::NodeUtilisation>(model::NodeUtilisation{{"node-a", 0.25}});
+  m.rebalance.utilisation = std::make_shared<const model::LinkLoads>(
+      model::LinkLoads{.by_node = {{"node-a", 0.25}}, .direction = model::Direction::transmit});
   publisher.publish(m);
   ASSERT_NE(rebalance.utilisation(), nullptr);
-  EXPECT_EQ(*rebalance.utilisation(), (model::NodeUtilisation{{"node-a", 0.25}}));
+  EXPECT_EQ(rebalance.utilisation()->by_node, (model::NodeUtilisation{{"node-a", 0.25}}));
+  EXPECT_EQ(rebalance.utilisation()->direction, model::Direction::transmit);
   m.rebalance.utilisation = nullptr;
   m.rebalance.error = "HTTP 503";
   publisher.publish(m);
@@ -277,21 +278,21 @@ TEST_F(PublisherTest, TheLabelerReadsEachRebalanceReadingWhole) {
       const auto u = rebalance.utilisation();
       if (!u) continue;
       ++read;
-      ASSERT_EQ(u->size(), 3U);
-      ASSERT_EQ(u->at("a"), u->at("b"));
-      ASSERT_EQ(u->at("b"), u->at("c"));
+      ASSERT_EQ(u->by_node.size(), 3U);
+      ASSERT_EQ(u->by_node.at("a"), u->by_node.at("b"));
+      ASSERT_EQ(u->by_node.at("b"), u->by_node.at("c"));
     }
   });
   Measurement m = good(42, 7000);
   for (int i = 1; i <= kReadings; ++i) {
     const double value = i / static_cast<double>(kReadings);
-    m.rebalance.utilisation = std::make_shared<const model::NodeUtilisation>(
-        model::NodeUtilisation{{"a", value}, {"b", value}, {"c", value}});
+    m.rebalance.utilisation = std::make_shared<const model::LinkLoads>(
+        model::LinkLoads{.by_node = {{"a", value}, {"b", value}, {"c", value}}});
     publisher.publish(m);
   }
   done = true;
   labeler.join();
-  EXPECT_EQ(rebalance.utilisation()->at("a"), 1.0);
+  EXPECT_EQ(rebalance.utilisation()->by_node.at("a"), 1.0);
 }
 
 TEST(PublisherGap, GrowsWithThePublishCostWithinItsBounds) {

@@ -70,6 +70,28 @@ TEST(RebalanceFigure, TheAbsoluteClampsTheLoadAndTheRelativeReadsItWhole) {
             (std::vector<double>{0.75, 0.25}));
 }
 
+// With max the relative figure reads the direction with the larger mean load: node c transmits
+// 0.9 while it receives 0.1, and the others receive more than they transmit. Per node the busier
+// side would hold a and b's receive to a mean c's transmit raised.
+TEST(FigureDirection, TheRelativeFigureWithMaxReadsTheDirectionWithTheLargerMean) {
+  const NodeUtilisation receive{{"a", 0.6}, {"b", 0.4}, {"c", 0.1}};     // mean 0.367
+  const NodeUtilisation transmit{{"a", 0.05}, {"b", 0.05}, {"c", 0.9}};  // mean 0.333
+  const auto relative = RebalanceFigure::relative;
+  EXPECT_EQ(figure_direction(relative, Direction::max, receive, transmit), Direction::receive);
+  EXPECT_EQ(figure_direction(relative, Direction::max, transmit, receive), Direction::transmit);
+  // A tie, or a direction nobody measured.
+  EXPECT_EQ(figure_direction(relative, Direction::max, receive, receive), Direction::receive);
+  EXPECT_EQ(figure_direction(relative, Direction::max, {}, transmit), Direction::transmit);
+  EXPECT_EQ(figure_direction(relative, Direction::max, receive, {}), Direction::receive);
+  // The configured direction otherwise: the absolute figure is about a link's saturation, which
+  // the busier side of each node is.
+  EXPECT_EQ(figure_direction(RebalanceFigure::absolute, Direction::max, receive, transmit),
+            Direction::max);
+  EXPECT_EQ(figure_direction(relative, Direction::transmit, receive, transmit),
+            Direction::transmit);
+  EXPECT_EQ(figure_direction(relative, Direction::receive, transmit, receive), Direction::receive);
+}
+
 TEST(RebalanceTarget, RelativeIsInPointsOfTheRelativeFigure) {
   // Mean 0.15: figures 1 and three of 1/3, points 100, 33, 33, 33, their mean 49.75.
   const std::vector<RebalanceNode> nodes{
