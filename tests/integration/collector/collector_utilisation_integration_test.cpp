@@ -339,6 +339,44 @@ TYPED_TEST(LinkUtilisationTest, TheDeschedulersQueryIsTheUtilisationTheCollector
   }
 }
 
+// With direction max the relative figure reads every node in the direction with the larger mean
+// load (--print-rules records it from the two directions' loads): each engine evaluates the rule's
+// expression to the load of that direction, whichever side of the expression holds it, on traffic
+// where the busier side differs from node to node.
+TYPED_TEST(LinkUtilisationTest, TheMainDirectionIsTheOneWithTheLargerMeanLoad) {
+  const std::string url = this->engine_->url();
+  const auto load_query = [&](const char* direction) {
+    const Config config = case_config(url, {"utilisation", direction, "rate", ""});
+    return collector::build_link_load_query(config.query);
+  };
+  const auto by_node = [&](const std::string& query) {
+    return evaluate(
+        url,
+        R"(label_replace(label_replace()" + query +
+            R"q(, "kubernetes_node", "", "", ""), "kubernetes_node", "$1", "instance", "(.+)"))q",
+        this->after_change_ms());
+  };
+  const std::string receive_query = load_query("receive");
+  const std::string transmit_query = load_query("transmit");
+  const Values receive = by_node(receive_query);
+  const Values transmit = by_node(transmit_query);
+  const Values busier = by_node(load_query("max"));
+  ASSERT_FALSE(receive.empty());
+  ASSERT_FALSE(transmit.empty());
+  const auto mean = [](const Values& values) {
+    double sum = 0;
+    for (const auto& [node, value] : values) sum += value;
+    return sum / static_cast<double>(values.size());
+  };
+  ASSERT_NE(mean(receive), mean(transmit));
+  const Values& main = mean(transmit) > mean(receive) ? transmit : receive;
+  EXPECT_NE(busier, main) << "some node's busier side is the other direction";
+  EXPECT_EQ(by_node(collector::build_main_direction_load_query(receive_query, transmit_query)),
+            main);
+  EXPECT_EQ(by_node(collector::build_main_direction_load_query(transmit_query, receive_query)),
+            main);
+}
+
 // Link speeds are asked apart and cached: a speed that changed is read at the next recheck
 // (forty refresh intervals), and until then the refresh uses the one asked, whose time it says.
 TYPED_TEST(LinkUtilisationTest, ANodeWhoseSpeedChangesIsReadAgainAtTheRecheck) {
