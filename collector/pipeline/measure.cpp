@@ -5,7 +5,6 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 
 #include <fmt/format.h>
 
@@ -126,16 +125,23 @@ void Measurer::parse(ParsedVector parsed, Measurement& m) const {
   }
 }
 
-std::variant<model::NodeUtilisation, std::string> Measurer::read_link_load(
-    Direction direction, std::int64_t eval_time_ms) {
+std::optional<model::NodeUtilisation> Measurer::read_link_load(Direction direction,
+                                                               std::int64_t eval_time_ms,
+                                                               std::string& error) {
   QueryConfig query = *rebalance_query_;
   query.direction = direction;
   unsigned attempts = 0;
   const ApiResult<std::string> body =
       api_.query_body(build_link_load_query(query, plan_.shape()), eval_time_ms, nullptr, attempts);
-  if (!body.ok()) return body.error;
+  if (!body.ok()) {
+    error = body.error;
+    return std::nullopt;
+  }
   ParsedVector parsed = parse_vector_response(*body.value, "instance");
-  if (!parsed.ok()) return parsed.error;
+  if (!parsed.ok()) {
+    error = parsed.error;
+    return std::nullopt;
+  }
   model::NodeUtilisation loads;
   for (const auto& sample : parsed.samples) loads[sample.node] = sample.value;
   return loads;
@@ -145,25 +151,17 @@ RebalanceRead Measurer::read_rebalance_utilisation(std::int64_t eval_time_ms,
                                                    const std::vector<model::NodeSample>& samples) {
   RebalanceRead read;
   const Direction configured = rebalance_query_->direction;
-  const bool both = rebalance_figure_ == RebalanceFigure::relative && configured == Direction::max;
-  auto first = read_link_load(both ? Direction::receive : configured, eval_time_ms);
-  if (auto* error = std::get_if<std::string>(&first)) {
-    read.error = std::move(*error);
-    return read;
-  }
-  auto utilisation = std::make_shared<model::LinkLoads>(model::LinkLoads{
-      .by_node = std::get<model::NodeUtilisation>(std::move(first)), .direction = configured});
+  const bool both = model::figure_chooses_direction(rebalance_figure_, configured);
+  auto first = read_link_load(both ? Direction::receive : configured, eval_time_ms, read.error);
+  if (!first) return read;
+  auto utilisation = std::make_shared<model::LinkLoads>(
+      model::LinkLoads{.by_node = std::move(*first), .direction = configured});
   if (both) {
-    auto transmit = read_link_load(Direction::transmit, eval_time_ms);
-    if (auto* error = std::get_if<std::string>(&transmit)) {
-      read.error = std::move(*error);
-      return read;
-    }
-    auto& transmit_loads = std::get<model::NodeUtilisation>(transmit);
-    utilisation->direction = model::figure_direction(rebalance_figure_, configured,
-                                                     utilisation->by_node, transmit_loads);
-    if (utilisation->direction == Direction::transmit)
-      utilisation->by_node = std::move(transmit_loads);
+    auto transmit = read_link_load(Direction::transmit, eval_time_ms, read.error);
+    if (!transmit) return read;
+    utilisation->direction =
+        model::figure_direction(rebalance_figure_, configured, utilisation->by_node, *transmit);
+    if (utilisation->direction == Direction::transmit) utilisation->by_node = std::move(*transmit);
   }
   std::size_t missing = 0;
   std::string_view first_missing;

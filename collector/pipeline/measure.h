@@ -5,7 +5,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "collector/pipeline/pod_traffic.h"
@@ -144,9 +143,10 @@ class Measurer {
   // One attempt, asked again at the next refresh when it fails; `samples`: the nodes measured.
   RebalanceRead read_rebalance_utilisation(std::int64_t eval_time_ms,
                                            const std::vector<model::NodeSample>& samples);
-  // The load per node in `direction`, or why it could not be read.
-  std::variant<model::NodeUtilisation, std::string> read_link_load(Direction direction,
-                                                                   std::int64_t eval_time_ms);
+  // The load per node in `direction`; nullopt with `error` set when it could not be read.
+  std::optional<model::NodeUtilisation> read_link_load(Direction direction,
+                                                       std::int64_t eval_time_ms,
+                                                       std::string& error);
 
   PrometheusClient& client_;
   PrometheusApi api_;

@@ -115,7 +115,7 @@ std::vector<std::size_t> hot_nodes(const std::vector<RebalanceNode>& nodes,
 
 Direction figure_direction(RebalanceFigure figure, Direction configured,
                            const NodeUtilisation& receive, const NodeUtilisation& transmit) {
-  if (figure == RebalanceFigure::absolute || configured != Direction::max) return configured;
+  if (!figure_chooses_direction(figure, configured)) return configured;
   const auto mean = [](const NodeUtilisation& loads) {
     double sum = 0;
     for (const auto& [node, load] : loads) sum += load;
@@ -124,6 +124,10 @@ Direction figure_direction(RebalanceFigure figure, Direction configured,
   if (transmit.empty()) return Direction::receive;
   if (receive.empty()) return Direction::transmit;
   return mean(transmit) > mean(receive) ? Direction::transmit : Direction::receive;
+}
+
+bool figure_chooses_direction(RebalanceFigure figure, Direction configured) {
+  return figure == RebalanceFigure::relative && configured == Direction::max;
 }
 
 std::vector<double> rebalance_figure(const std::vector<double>& utilisation,

@@ -73,6 +73,10 @@ struct LinkLoads {
 Direction figure_direction(RebalanceFigure figure, Direction configured,
                            const NodeUtilisation& receive, const NodeUtilisation& transmit);
 
+// Whether figure_direction chooses between the two directions (the relative figure with max), so
+// that both directions' loads must be read; otherwise it is `configured`.
+bool figure_chooses_direction(RebalanceFigure figure, Direction configured);
+
 // Each node's figure (0..1) from the nodes' loads, as the recording rules compute it: absolute, the
 // load clamped to [0, 1]; relative, each load over twice their mean, clamped, and every node at
 // the mean, 0.5, without any traffic in the cluster.
