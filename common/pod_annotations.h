@@ -24,10 +24,12 @@ inline constexpr double kMaxBandwidthBits = 1e15;
 inline constexpr std::string_view kAppNameLabel = "app.kubernetes.io/name";
 
 // A workload's key, "namespace/kind/name": kind is its controller's (a ReplicaSet's Deployment, a
-// Job's CronJob), kLabelWorkloadKind for pods named by a label, or "generateName". The collector
+// Job's CronJob), kLabelWorkloadKind for pods named by a label, "generateName", or
+// kCreatedWorkloadKind for pods of none of these, named by their creationTimestamp. The collector
 // learns prices under it and the extender spreads a labelled burst under it, so both key the same
 // workload alike.
 inline constexpr std::string_view kLabelWorkloadKind = "label";
+inline constexpr std::string_view kCreatedWorkloadKind = "created";
 inline std::string workload_key(std::string_view namespace_name, std::string_view kind,
                                 std::string_view name) {
   std::string key(namespace_name);

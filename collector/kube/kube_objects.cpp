@@ -51,7 +51,11 @@ std::string_view cronjob_of(std::string_view job) {
 // rolling update's new ReplicaSet runs the same workload) and a CronJob's Job for the CronJob (each
 // run a new Job). A pod without a controller is named by its recommended labels
 // ("namespace/label/<app.kubernetes.io/name>", else <app>), else by its generateName
-// ("namespace/generateName/<prefix>"); else it has no workload (empty).
+// ("namespace/generateName/<prefix>"); else by the second it was created in
+// ("namespace/created/<creationTimestamp>"): pods that carry nothing else and were created
+// together are most likely one burst of one workload (a CI pipeline's runners, a script's
+// batch), whose traffic is correlated, and as one workload they are learned and priced as one;
+// apart, every one of them was a pod of no workload, priced at the mean of all such pods.
 std::string workload_of(const rapidjson::Value& meta) {
   const std::string_view namespace_name = string_of(member(meta, "namespace"));
   const auto& labels = member(meta, "labels");
@@ -82,6 +86,8 @@ std::string workload_of(const rapidjson::Value& meta) {
   }
   const std::string_view generate_name = string_of(member(meta, "generateName"));
   if (!generate_name.empty()) return workload_key(namespace_name, "generateName", generate_name);
+  const std::string_view created = string_of(member(meta, "creationTimestamp"));
+  if (!created.empty()) return workload_key(namespace_name, kCreatedWorkloadKind, created);
   return {};
 }
 

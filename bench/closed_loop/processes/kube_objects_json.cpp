@@ -151,7 +151,10 @@ std::string owner_collection(OwnerKind kind, std::string_view ns) {
 }
 
 Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner_uid) {
-  Labels out{{"app", trace.deployments[pod.deployment].name}};
+  Labels out;
+  if (pod.owner_kind != OwnerKind::none || trace.params.bare_app_label) {
+    out["app"] = trace.deployments[pod.deployment].name;
+  }
   switch (pod.owner_kind) {
     case OwnerKind::replicaset:
       out["pod-template-hash"] = pod.template_hash;
@@ -172,7 +175,8 @@ Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner
   return out;
 }
 
-std::string generate_name(const PodSpec& pod) {
+std::string generate_name(const Trace& trace, const PodSpec& pod) {
+  if (pod.owner_kind == OwnerKind::none && !trace.params.bare_generate_name) return {};
   return pod.owner_kind == OwnerKind::statefulset ? std::string() : pod.replicaset + "-";
 }
 
@@ -216,9 +220,10 @@ std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std
 testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string_view owner_uid) {
   return {.ns = pod.ns,
           .name = pod.name,
-          .generate_name = generate_name(pod),
+          .generate_name = generate_name(trace, pod),
           .labels = pod_labels(trace, pod, owner_uid),
           .annotations = pod_annotations(pod),
+          .created_s = creation_second(pod),
           .owner = owner_reference(pod.owner_kind, pod.replicaset, owner_uid)};
 }
 

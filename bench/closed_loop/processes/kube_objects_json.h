@@ -36,16 +36,17 @@ OwnerType owner_type(OwnerKind kind);
 // The collection a pod's owner is created in: "/apis/apps/v1/namespaces/NS/replicasets".
 std::string owner_collection(OwnerKind kind, std::string_view ns);
 
-// The labels of a trace pod: "app" (its deployment), and what its controller would add: the
+// The labels of a trace pod: "app" (its deployment; on a pod without an owner only with
+// WorkloadParams::bare_app_label), and what its controller would add: the
 // pod-template-hash of a ReplicaSet's pods, the controller-revision-hash of a StatefulSet's, the
 // job-name and controller-uid (the Job's UID) of a Job's; app.kubernetes.io/name=<project> on a
 // project's pods when the trace labels them (WorkloadParams::project_labels).
 Labels pod_labels(const Trace& trace, const PodSpec& pod, std::string_view owner_uid);
 
 // The metadata.generateName its creator would set: "<owner>-" for a ReplicaSet's or a Job's pod,
-// "<group>-" for a pod without an owner (a CI system names its runners so); empty for a
-// StatefulSet's, whose names are ordinals.
-std::string generate_name(const PodSpec& pod);
+// "<group>-" for a pod without an owner (a CI system names its runners so) unless the trace's
+// WorkloadParams::bare_generate_name is off; empty for a StatefulSet's, whose names are ordinals.
+std::string generate_name(const Trace& trace, const PodSpec& pod);
 
 // The owner object of a trace pod (its kind must not be none), selecting that pod's labels:
 // ReplicaSets and StatefulSets by matchLabels, Jobs by the selector the API server generates.
@@ -60,8 +61,9 @@ std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std
 // (WorkloadParams::ceiling_fraction).
 Labels pod_annotations(const PodSpec& pod);
 
-// A trace pod as the model: namespace, name, generate_name, pod_labels, pod_annotations and its
-// controller's reference (owner_uid empty for OwnerKind::none); node and scheduler unset.
+// A trace pod as the model: namespace, name, generate_name, pod_labels, pod_annotations, its
+// creation_second and its controller's reference (owner_uid empty for OwnerKind::none); node and
+// scheduler unset.
 testing::kube::Pod trace_pod(const Trace& trace, const PodSpec& pod, std::string_view owner_uid);
 
 // A pod as created through the API: its namespace, name (and generateName), labels, annotations,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "bench/closed_loop/workload/workload.h"
 #include "common/clock.h"
 
 // Virtual time as the product's clocks read it: the loop's seconds (negative before the trace
@@ -11,7 +12,7 @@ namespace netscore::sim {
 
 class VirtualClock {
  public:
-  static constexpr std::int64_t kEpochMs = 1'700'000'000'000;
+  static constexpr std::int64_t kEpochMs = kTraceEpochMs;
   static constexpr double kMonoOrigin_s = 1e6;
 
   static std::int64_t wall_ms(double t) { return kEpochMs + std::llround(t * 1000); }

@@ -31,8 +31,9 @@ inline std::string project_label(const PodSpec& pod, const Trace& trace) {
 
 // The collector's workload key as it derives it (collector/kube/kube_objects.cpp workload_of):
 // "namespace/Kind/name" of the controlling owner, a ReplicaSet standing for its Deployment;
-// without one, "namespace/label/<value>" of app.kubernetes.io/name, else of app, which every trace
-// pod carries (its workload's name: a bare group's, the generateName prefix a CI system sets).
+// without one, "namespace/label/<value>" of app.kubernetes.io/name, else of app (its workload's
+// name: a bare group's, WorkloadParams::bare_app_label), else "namespace/generateName/<group>-"
+// (WorkloadParams::bare_generate_name); else "namespace/created/<creationTimestamp>".
 inline std::string workload_key(const PodSpec& pod, const Trace& trace) {
   switch (pod.owner_kind) {
     case OwnerKind::replicaset:
@@ -44,9 +45,17 @@ inline std::string workload_key(const PodSpec& pod, const Trace& trace) {
     case OwnerKind::none:
       break;
   }
-  const std::string project = project_label(pod, trace);
-  return netscore::workload_key(pod.ns, kLabelWorkloadKind,
-                                project.empty() ? trace.deployments[pod.deployment].name : project);
+  if (const std::string project = project_label(pod, trace); !project.empty()) {
+    return netscore::workload_key(pod.ns, kLabelWorkloadKind, project);
+  }
+  if (trace.params.bare_app_label) {
+    return netscore::workload_key(pod.ns, kLabelWorkloadKind,
+                                  trace.deployments[pod.deployment].name);
+  }
+  if (trace.params.bare_generate_name) {
+    return netscore::workload_key(pod.ns, "generateName", pod.replicaset + "-");
+  }
+  return netscore::workload_key(pod.ns, kCreatedWorkloadKind, creation_timestamp(pod));
 }
 
 }  // namespace netscore::sim

@@ -1,6 +1,8 @@
 #include "bench/closed_loop/workload/workload.h"
 
 #include <cmath>
+#include <cstdint>
+#include <ctime>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -98,6 +100,19 @@ std::string validate(const WorkloadParams& p) {
     return "drift_from and drift_to must satisfy 0 <= drift_from <= drift_to <= 1";
   }
   return {};
+}
+
+std::int64_t creation_second(const PodSpec& pod) {
+  const std::int64_t ms = kTraceEpochMs + std::llround(pod.created_s * 1000);
+  return ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
+}
+
+std::string creation_timestamp(const PodSpec& pod) {
+  const auto seconds = static_cast<std::time_t>(creation_second(pod));
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[sizeof "2023-11-14T22:13:20Z"];
+  return std::string(text, std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc));
 }
 
 }  // namespace netscore::sim

@@ -81,6 +81,11 @@ struct WorkloadParams {
   // Whether a project's pods say so: the label app.kubernetes.io/name=<project>, the identity a
   // scorer can learn a project's traffic per pod by. The trace is the same either way.
   bool project_labels = false;
+  // What a pod without an owner carries besides a project's label: the label app=<group> (a
+  // pipeline's runners), and the generateName "<group>-" its creator sets. Without either, nothing
+  // the collector reads groups a burst's pods: each is a pod of no workload.
+  bool bare_app_label = true;
+  bool bare_generate_name = true;
   // Traffic drift: each workload's per-pod traffic is multiplied once, at a moment uniform in
   // [drift_from, drift_to) x duration_s, by drift_grow_factor with probability
   // drift_grow_fraction or else by drift_shrink_factor with probability drift_shrink_fraction.
@@ -157,6 +162,14 @@ struct PodSpec {
   double created_s = 0;
   double deleted_s = 0;  // infinity if it outlives duration_s
 };
+
+// The Unix time of a trace's t = 0 in the API objects both loops make of it (the virtual clock's
+// wall time).
+inline constexpr std::int64_t kTraceEpochMs = 1'700'000'000'000;
+// A pod's metadata.creationTimestamp: the whole second it was created in, Unix seconds, and as
+// the API server writes it ("2023-11-14T22:13:20Z").
+std::int64_t creation_second(const PodSpec& pod);
+std::string creation_timestamp(const PodSpec& pod);
 
 // A workload: a Deployment, a StatefulSet, a Job or a group of pods without an owner.
 struct Deployment {

@@ -169,7 +169,7 @@ TEST(KubeObjectsJsonTest, AProjectsRunnersCarryItsNameWhenTheTraceLabelsThem) {
   EXPECT_EQ(labels, (Labels{{"app", "web"}, {"app.kubernetes.io/name", "project-03"}}));
   const auto doc = parsed(pod({.ns = "ci",
                                .name = trace.pods[0].name,
-                               .generate_name = generate_name(trace.pods[0]),
+                               .generate_name = generate_name(trace, trace.pods[0]),
                                .labels = labels,
                                .scheduler_name = "harness"}));
   EXPECT_EQ(at(doc, "/metadata/labels/app.kubernetes.io~1name"), "project-03");
@@ -183,17 +183,31 @@ TEST(KubeObjectsJsonTest, AProjectsRunnersCarryItsNameWhenTheTraceLabelsThem) {
 // The virtual-time loop keys pods as the collector does from the objects the real-time loop
 // creates: every owner kind, bare pods by their project label or else their app label.
 TEST(KubeObjectsJsonTest, TheSimulatorsWorkloadKeyIsTheCollectorsForEveryTracePod) {
-  for (const char* scenario : {"mixed-owners", "ci-runners", "ci-runners-labelled"}) {
+  struct Case {
+    const char* scenario;
+    const char* app_label;
+    const char* generate_name;
+  };
+  for (const Case c :
+       {Case{"mixed-owners", "true", "true"}, Case{"ci-runners", "true", "true"},
+        Case{"ci-runners-labelled", "true", "true"}, Case{"bare-bursts", "false", "true"},
+        Case{"bare-bursts", "false", "false"}, Case{"ci-runners-labelled", "false", "false"}}) {
+    const char* scenario = c.scenario;
     WorkloadParams params;
     params.seed = 3;
     params.duration_s = 120;
     ASSERT_EQ(apply_flag(params, "scenario", scenario), "");
+    ASSERT_EQ(apply_flag(params, "bare-app-label", c.app_label), "");
+    ASSERT_EQ(apply_flag(params, "bare-generate-name", c.generate_name), "");
     const Trace trace = generate_trace(params);
     ASSERT_GT(trace.pods.size(), 50U);
     std::size_t bare = 0;
     for (const PodSpec& spec : trace.pods) {
-      auto doc = parsed(pod(trace_pod(trace, spec, "uid-" + spec.replicaset)));
+      const testing::kube::Pod object = trace_pod(trace, spec, "uid-" + spec.replicaset);
+      auto doc = parsed(pod(object));
       rapidjson::Pointer("/metadata/uid").Set(doc, "the API server's");
+      rapidjson::Pointer("/metadata/creationTimestamp")
+          .Set(doc, testing::kube::rfc3339(object.created_s));
       const auto facts = collector::parse_pod(static_cast<const rapidjson::Value&>(doc));
       ASSERT_TRUE(facts) << spec.name;
       EXPECT_EQ(facts->workload, workload_key(spec, trace)) << scenario << " " << spec.name;
@@ -207,6 +221,19 @@ TEST(KubeObjectsJsonTest, TheSimulatorsWorkloadKeyIsTheCollectorsForEveryTracePo
   EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/label/web");
   trace.params.project_labels = true;
   EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/label/project-03");
+  // Without a label a runner is known by its generateName at most.
+  trace.params.project_labels = false;
+  trace.params.bare_app_label = false;
+  EXPECT_EQ(pod_labels(trace, trace.pods[0], ""), Labels{});
+  EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/generateName/web-");
+  // Without a generateName, by the second it was created in: t = 0 is 1700000000 (Unix).
+  trace.params.bare_generate_name = false;
+  EXPECT_EQ(generate_name(trace, trace.pods[0]), "");
+  trace.pods[0].created_s = 61.5;
+  EXPECT_EQ(creation_second(trace.pods[0]), 1'700'000'061);
+  EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/created/2023-11-14T22:14:21Z");
+  trace.pods[0].created_s = -0.5;
+  EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/created/2023-11-14T22:13:19Z");
 }
 
 // The ceilings a trace declares reach the collector from the pod the real-time loop creates as the
@@ -244,9 +271,14 @@ TEST(KubeObjectsJsonTest, ATracePodsCeilingsReachTheCollectorAsTheSimulatorGives
 }
 
 TEST(KubeObjectsJsonTest, GenerateNameIsTheOwnersPrefixButNotAStatefulSets) {
-  EXPECT_EQ(generate_name(one_pod_trace(OwnerKind::replicaset).pods[0]), "web-5d8f7-");
-  EXPECT_EQ(generate_name(one_pod_trace(OwnerKind::job).pods[0]), "web-");
-  EXPECT_EQ(generate_name(one_pod_trace(OwnerKind::statefulset).pods[0]), "");
+  const auto generated = [](OwnerKind kind) {
+    const Trace trace = one_pod_trace(kind);
+    return generate_name(trace, trace.pods[0]);
+  };
+  EXPECT_EQ(generated(OwnerKind::replicaset), "web-5d8f7-");
+  EXPECT_EQ(generated(OwnerKind::job), "web-");
+  EXPECT_EQ(generated(OwnerKind::statefulset), "");
+  EXPECT_EQ(generated(OwnerKind::none), "web-");
   EXPECT_TRUE(absent(parsed(pod({.ns = "a", .name = "web-0"})), "/metadata/generateName"));
 }
 

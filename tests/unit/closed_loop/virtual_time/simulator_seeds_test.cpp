@@ -254,6 +254,31 @@ TEST(PodSeriesInVirtualTime, TheProjectLabelCountsOnlyThroughMeasuredTrafficAndB
   EXPECT_TRUE(same_run(plain_off, run_runners("ci-runners", PodSeries::unlabelled)));
 }
 
+// Bare bursts that carry nothing the collector reads (no label, no generateName) and no per-pod
+// series: each second's pods are learned as one workload, so the learned traffic differs between
+// bursts and prices an unknown pod with that spread. Taken for pods of no workload, they were all
+// one average, and the quietest nodes took heavy bursts together: 2.0x the hot node-seconds of
+// the same bursts labelled (bench/results/regimes.md). Ten seeds at 600 s.
+TEST(BurstsWithoutIdentity, AreLearnedNearlyAsWellAsLabelledOnes) {
+  double anonymous = 0;
+  double labelled = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    WorkloadParams workload;
+    workload.seed = seed;
+    ASSERT_EQ(apply_flag(workload, "scenario", "bare-bursts"), "");
+    workload.duration_s = 600;
+    LoopParams loop;
+    loop.pod_series = PodSeries::none;
+    const Policy defaults{.name = "netscore defaults"};
+    labelled += run_policy(generate_trace(workload), defaults, loop).balance.hot_node_seconds;
+    workload.bare_app_label = workload.bare_generate_name = false;
+    anonymous += run_policy(generate_trace(workload), defaults, loop).balance.hot_node_seconds;
+  }
+  ASSERT_GT(labelled, 0);
+  EXPECT_LE(anonymous, 1.25 * labelled)
+      << "without identity " << anonymous << ", labelled " << labelled;
+}
+
 // Per regime, over the seeds bench/results/regimes.md reports (1-30, the scenario's duration): the
 // median with the pods' own traffic read is no hotter than without it, and more seeds are better
 // with it than worse. Thirty, not ten: a median of ten moves by 0.005 peak/mean when events shift

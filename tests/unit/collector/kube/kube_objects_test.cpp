@@ -76,6 +76,24 @@ TEST(PodWorkload, ABarePodIsNamedByItsRecommendedLabelThenAppThenGenerateName) {
             "shop/StatefulSet/db");
 }
 
+// Pods with nothing else created in one second are one burst of one workload; the next second, or
+// another namespace, is another.
+TEST(PodWorkload, ABarePodWithNothingElseIsNamedByTheSecondItWasCreatedIn) {
+  const std::string created = R"("name": "runner-a", "creationTimestamp": "2026-11-30T14:00:01Z")";
+  EXPECT_EQ(workload(created), "shop/created/2026-11-30T14:00:01Z");
+  EXPECT_EQ(workload(R"("name": "runner-b", "creationTimestamp": "2026-11-30T14:00:01Z")"),
+            workload(created));
+  EXPECT_NE(workload(R"("name": "runner-c", "creationTimestamp": "2026-11-30T14:00:02Z")"),
+            workload(created));
+  const auto other =
+      parse_pod(R"({"metadata": {"uid": "u1", "namespace": "ci", )" + created + "}}");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->workload, "ci/created/2026-11-30T14:00:01Z");
+  // Anything else the pod carries names it first.
+  EXPECT_EQ(workload(R"("generateName": "runner-", )" + created), "shop/generateName/runner-");
+  EXPECT_EQ(workload(R"("labels": {"app": "ci"}, )" + created), "shop/label/ci");
+}
+
 struct Ceilings {
   double receive, transmit;
 };
