@@ -82,8 +82,8 @@ struct WorkloadParams {
   // scorer can learn a project's traffic per pod by. The trace is the same either way.
   bool project_labels = false;
   // What a pod without an owner carries besides a project's label: the label app=<group> (a
-  // pipeline's runners), and the generateName "<group>-" its creator sets. Without either, nothing
-  // the collector reads groups a burst's pods: each is a pod of no workload.
+  // pipeline's runners), and the generateName "<group>-" its creator sets. Without either, the
+  // collector knows a burst's pods only by the second they were created in.
   bool bare_app_label = true;
   bool bare_generate_name = true;
   // Traffic drift: each workload's per-pod traffic is multiplied once, at a moment uniform in

@@ -181,24 +181,23 @@ TEST(KubeObjectsJsonTest, AProjectsRunnersCarryItsNameWhenTheTraceLabelsThem) {
 }
 
 // The virtual-time loop keys pods as the collector does from the objects the real-time loop
-// creates: every owner kind, bare pods by their project label or else their app label.
+// creates: every owner kind; bare pods by their project label, else their app label, else their
+// generateName, else the second the API server stamps as their creationTimestamp.
 TEST(KubeObjectsJsonTest, TheSimulatorsWorkloadKeyIsTheCollectorsForEveryTracePod) {
   struct Case {
     const char* scenario;
-    const char* app_label;
-    const char* generate_name;
+    bool app_label, generate_name;
   };
   for (const Case c :
-       {Case{"mixed-owners", "true", "true"}, Case{"ci-runners", "true", "true"},
-        Case{"ci-runners-labelled", "true", "true"}, Case{"bare-bursts", "false", "true"},
-        Case{"bare-bursts", "false", "false"}, Case{"ci-runners-labelled", "false", "false"}}) {
-    const char* scenario = c.scenario;
+       {Case{"mixed-owners", true, true}, Case{"ci-runners", true, true},
+        Case{"ci-runners-labelled", true, true}, Case{"bare-bursts", false, true},
+        Case{"bare-bursts", false, false}, Case{"ci-runners-labelled", false, false}}) {
     WorkloadParams params;
     params.seed = 3;
     params.duration_s = 120;
-    ASSERT_EQ(apply_flag(params, "scenario", scenario), "");
-    ASSERT_EQ(apply_flag(params, "bare-app-label", c.app_label), "");
-    ASSERT_EQ(apply_flag(params, "bare-generate-name", c.generate_name), "");
+    ASSERT_EQ(apply_flag(params, "scenario", c.scenario), "");
+    params.bare_app_label = c.app_label;
+    params.bare_generate_name = c.generate_name;
     const Trace trace = generate_trace(params);
     ASSERT_GT(trace.pods.size(), 50U);
     std::size_t bare = 0;
@@ -210,10 +209,10 @@ TEST(KubeObjectsJsonTest, TheSimulatorsWorkloadKeyIsTheCollectorsForEveryTracePo
           .Set(doc, testing::kube::rfc3339(object.created_s));
       const auto facts = collector::parse_pod(static_cast<const rapidjson::Value&>(doc));
       ASSERT_TRUE(facts) << spec.name;
-      EXPECT_EQ(facts->workload, workload_key(spec, trace)) << scenario << " " << spec.name;
+      EXPECT_EQ(facts->workload, workload_key(spec, trace)) << c.scenario << " " << spec.name;
       if (spec.owner_kind == OwnerKind::none) ++bare;
     }
-    EXPECT_GT(bare, 0U) << scenario;
+    EXPECT_GT(bare, 0U) << c.scenario;
   }
   // Labelled runners of one project share a key across pipelines; unlabelled ones do not.
   Trace trace = one_pod_trace(OwnerKind::none);
