@@ -19,8 +19,8 @@
 // with d a pod's traffic in that direction, priced by a cascade. Receive:
 //   1. the pod's netscore.io/expected-receive-rate annotation (bytes/s);
 //   2. else its workload's learned traffic per pod (model/workload_learning);
-//   3. else the learned price of an unknown pod (the known workloads' running pods' mean plus
-//      kUnknownPodDeviations deviations);
+//   3. else the learned price of an unknown pod (the known workloads' running pods' and the
+//      annotated pods' mean plus kUnknownPodDeviations deviations);
 //   4. else the measured traffic per pod: the sum over the nodes with pods of their measurement
 //      divided by the sum of their pods' settled parts (needs one settled pod's worth);
 //   5. else the default rate (config_types.h: KubeConfig::pod_receive_rate).

@@ -43,12 +43,14 @@ inline constexpr std::int64_t kIncomingPodPrices = 4;
 
 // A pod of a workload nothing is known of is priced at the pods' mean plus this many standard
 // deviations between them (the mean plus deviations that Trimaran's LoadVariationRiskBalancing
-// scores nodes by), the pods' own traffic where it is read, else their workloads' learned traffic:
-// such pods come in bursts of one unknown workload whose traffic is correlated, and a node that
-// takes several of them carries that risk several times over. At the mean alone the quietest
-// nodes take a heavy burst together; with series, 2 measured best of 0 (the cluster's traffic per
-// settled pod instead), 1, 2 and 3 over the benchmark's regimes; without them, the learned mean
-// alone left bare bursts 1.9x the hot node-seconds of the hedged price (bench/results/regimes.md).
+// scores nodes by), the pods' own traffic where it is read, else their workloads' learned traffic
+// and the traffic annotated pods declare: such pods come in bursts of one unknown workload whose
+// traffic is correlated, and a node that takes several of them carries that risk several times
+// over. At the mean alone the quietest nodes take a heavy burst together; with series, 2 measured
+// best of 0 (the cluster's traffic per settled pod instead), 1, 2 and 3 over the benchmark's
+// regimes; without them, the learned mean alone left bare bursts 1.9x the hot node-seconds of the
+// hedged price, and without the declared traffic half the workloads declaring left 3.2x what none
+// declaring did (bench/results/regimes.md).
 inline constexpr double kUnknownPodDeviations = 2.0;
 
 // The measured traffic per pod (a node's measurement over its pods' settled parts, summed over the

@@ -66,6 +66,9 @@ struct WorkloadLearner::Fit::Observation {
   std::vector<double> fixed;        // by node
   std::vector<double> weight;       // by workload
   std::vector<double> pods_weight;  // by node
+  // The annotated pods' traffic, its square and their held parts, summed: declared traffic per
+  // pod that the unknown pod's price counts beside the learned workloads'.
+  double annotated_traffic = 0, annotated_squares = 0, annotated_weight = 0;
 };
 
 WorkloadLearner::Fit::Observation WorkloadLearner::Fit::observe(std::span<const double> rate_of,
@@ -80,6 +83,9 @@ WorkloadLearner::Fit::Observation WorkloadLearner::Fit::observe(std::span<const 
     if (pod.held <= 0 || rate_of[pod.node] < 0) continue;
     if (pod.*annotated >= 0) {
       seen.fixed[pod.node] += pod.held * pod.*annotated;
+      seen.annotated_traffic += pod.held * pod.*annotated;
+      seen.annotated_squares += pod.held * pod.*annotated * pod.*annotated;
+      seen.annotated_weight += pod.held;
     } else {
       seen.terms.push_back({pod.node, pod.workload, pod.held});
     }
@@ -117,10 +123,16 @@ void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observat
   std::vector<double> unexplained(nodes, 0);
   std::vector<double> new_pods, new_traffic;
   double split_traffic = 0, split_held = 0;
+  // A multiplicative step never moves a background of 0: one that reads 0 (its pods' declared
+  // traffic was all its node measured once) starts again while no pod on it is fitted, when
+  // whatever its node measures beyond its declared pods is background.
+  const auto starts = [&](std::size_t n) {
+    return background_[n] < 0 || (background_[n] == 0 && seen.pods_weight[n] <= 0);
+  };
   for (std::size_t n = 0; n < nodes; ++n) {
     if (rate_of[n] < 0) continue;
     unexplained[n] = std::max(0.0, rate_of[n] - seen.fixed[n]);
-    if (background_[n] < 0) {
+    if (starts(n)) {
       new_pods.push_back(seen.pods_weight[n]);
       new_traffic.push_back(unexplained[n]);
     }
@@ -137,7 +149,7 @@ void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observat
     if (!workloads_[w].known && seen.weight[w] > 0) workloads_[w].rate = start_rate;
   }
   for (std::size_t n = 0; n < nodes; ++n) {
-    if (rate_of[n] < 0 || background_[n] >= 0) continue;
+    if (rate_of[n] < 0 || !starts(n)) continue;
     if (seen.pods_weight[n] <= 0) {
       background_[n] = unexplained[n];
     } else if (line) {
@@ -197,7 +209,8 @@ void WorkloadLearner::Fit::update() {
 // between the pods, as where each pod's own traffic is read (model/pricing.h says why).
 void WorkloadLearner::Fit::summarise(const Observation& seen,
                                      std::span<const std::uint32_t> running_pods) {
-  double pod_traffic = 0, squares = 0, running = 0;
+  double pod_traffic = seen.annotated_traffic, squares = seen.annotated_squares,
+         running = seen.annotated_weight;
   for (std::size_t w = 0; w < running_pods.size(); ++w) {
     if (seen.weight[w] >= kLearnedAfterPodsHeld) workloads_[w].known = true;
     const std::uint32_t count = running_pods[w];

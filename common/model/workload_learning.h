@@ -55,9 +55,10 @@ class WorkloadLearner {
   std::optional<double> workload_transmit_rate(std::uint32_t workload) const {
     return transmit_.workload_rate(workload);
   }
-  // What a pod of an unknown workload is priced at, receiving (transmitting): the known
-  // workloads' running pods' mean learned traffic plus kUnknownPodDeviations deviations between
-  // them (bytes/s); nullopt before anything was learned.
+  // What a pod of an unknown workload is priced at, receiving (transmitting): the mean traffic of
+  // the known workloads' running pods (learned) and of the annotated pods (declared, weighed by
+  // the part the window holds) plus kUnknownPodDeviations deviations between them (bytes/s);
+  // nullopt before anything was learned or declared.
   std::optional<double> rate_per_pod() const { return receive_.rate_per_pod(); }
   std::optional<double> transmit_rate_per_pod() const { return transmit_.rate_per_pod(); }
   // A workload id no pod refers to any more: the caller may reuse it for another workload.

@@ -72,7 +72,9 @@ std::size_t Placement::least_known_traffic(double now_s) const {
   std::vector<double> known(trace_.background);
   for (std::size_t p = 0; p < bound_.size(); ++p) {
     if (!bound_[p]) continue;
-    const double rate = known_at_s_[p] <= now_s ? trace_.pods[p].rate : mean_pod_receive_;
+    const PodSpec& spec = trace_.pods[p];
+    const double unknown = spec.declared_rate >= 0 ? spec.declared_rate : mean_pod_receive_;
+    const double rate = known_at_s_[p] <= now_s ? spec.rate : unknown;
     known[static_cast<std::size_t>(node_of_pod_[p])] += rate;
   }
   return first_least(known);

@@ -24,8 +24,8 @@ enum class PolicyKind {
   oracle,       // each pod to the node with the least true traffic, bound pods counted at once
   // The oracle knowing only what netscore could know when the pod is created (information-fair):
   // a bound pod counts at its true rates once a pod of its workload (as
-  // the collector keys it) was created the collector's recent range before, at the trace's mean
-  // pod until then.
+  // the collector keys it) was created the collector's recent range before, at its declared rate
+  // (WorkloadParams::declared_fraction) or else the trace's mean pod until then.
   informed_oracle,
   // Each pod to the node whose busier link direction has the least utilisation once the pod's
   // true rates are added (bound pods counted at once); nodes without a speed compare bytes.

@@ -235,6 +235,12 @@ Labels pod_annotations(const PodSpec& pod) {
   };
   declare(kIngressBandwidthAnnotation, pod.receive_ceiling);
   declare(kEgressBandwidthAnnotation, pod.transmit_ceiling);
+  // Bytes per second, as the annotations' readers take them.
+  const auto expect = [&](std::string_view name, double bytes_per_s) {
+    if (bytes_per_s >= 0) annotations.emplace(name, fmt::format("{:.0f}", bytes_per_s));
+  };
+  expect(kExpectedRateAnnotation, pod.declared_rate);
+  expect(kExpectedTransmitRateAnnotation, pod.declared_transmit_rate);
   return annotations;
 }
 

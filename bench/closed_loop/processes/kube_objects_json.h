@@ -58,7 +58,8 @@ std::optional<testing::kube::OwnerReference> owner_reference(OwnerKind kind, std
 
 // The annotations of a trace pod: its declared bandwidth ceilings (kubernetes.io/ingress-bandwidth,
 // egress-bandwidth, bits per second) when the trace gives it any
-// (WorkloadParams::ceiling_fraction).
+// (WorkloadParams::ceiling_fraction), and its declared traffic (netscore.io/expected-*-rate, bytes
+// per second; WorkloadParams::declared_fraction).
 Labels pod_annotations(const PodSpec& pod);
 
 // A trace pod as the model: namespace, name, generate_name, pod_labels, pod_annotations, its

@@ -47,6 +47,7 @@ constexpr Range kRanges[] = {
     {"statefulset_fraction", &WorkloadParams::statefulset_fraction, 0, false, 1},
     {"create_spread_s", &WorkloadParams::create_spread_s, 0, false},
     {"ceiling_fraction", &WorkloadParams::ceiling_fraction, 0, false, 1},
+    {"declared_fraction", &WorkloadParams::declared_fraction, 0, false, 1},
     {"drift_grow_fraction", &WorkloadParams::drift_grow_fraction, 0, false, 1},
     {"drift_grow_factor", &WorkloadParams::drift_grow_factor, 0, true},
     {"drift_shrink_factor", &WorkloadParams::drift_shrink_factor, 0, true},

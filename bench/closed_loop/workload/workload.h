@@ -108,6 +108,12 @@ struct WorkloadParams {
   // is the same with or without ceilings, so a run without them is the baseline of one with them.
   double ceiling_fraction = 0;
   double ceiling_headroom_min = 2, ceiling_headroom_max = 8;
+  // Declared traffic (netscore.io/expected-receive-rate, expected-transmit-rate): with probability
+  // declared_fraction a workload's pods (a project's, where it has one) declare in each direction
+  // the mean traffic of its pods there as it starts (its level times the mean of their jitter), as
+  // an operator who measured the workload once would; from a stream of its own, so the trace's
+  // traffic is the same with or without declarations.
+  double declared_fraction = 0;
 };
 
 // "--scenario=<name>": "standard" (the defaults above, for every parameter another scenario
@@ -159,6 +165,9 @@ struct PodSpec {
   // Bytes/s of its declared ceilings (WorkloadParams::ceiling_fraction); < 0: none declared.
   double receive_ceiling = -1;
   double transmit_ceiling = -1;
+  // Bytes/s it declares it moves (WorkloadParams::declared_fraction); < 0: none declared.
+  double declared_rate = -1;
+  double declared_transmit_rate = -1;
   double created_s = 0;
   double deleted_s = 0;  // infinity if it outlives duration_s
 };

@@ -51,6 +51,16 @@ double ceiling_headroom(const WorkloadParams& p, std::uint32_t workload, std::ui
   return std::exp(low + (high - low) * random.open01());
 }
 
+// Whether a workload's pods declare their traffic: one draw per project (one pod template across
+// its pipelines), else per workload.
+bool declares_traffic(const WorkloadParams& p, std::uint32_t workload, std::uint32_t project) {
+  if (p.declared_fraction <= 0) return false;
+  const std::uint64_t key =
+      project == kNoProject ? (std::uint64_t{1} << 20) + workload : std::uint64_t{project};
+  Random random(stream_seed(p.seed, declared_stream + key));
+  return random.open01() < p.declared_fraction;
+}
+
 }  // namespace
 
 void assemble(const WorkloadParams& p, const std::vector<Pod>& raw,
@@ -118,6 +128,12 @@ void assemble(const WorkloadParams& p, const std::vector<Pod>& raw,
       const double light = heavy * p.minor_direction_fraction;
       spec.receive_ceiling = workload.transmit_heavy ? light : heavy;
       spec.transmit_ceiling = workload.transmit_heavy ? heavy : light;
+    }
+    if (declares_traffic(p, pod.workload, workload.project)) {
+      const double heavy = workload.level * std::exp(p.pod_jitter_sigma * p.pod_jitter_sigma / 2);
+      const double light = heavy * p.minor_direction_fraction;
+      spec.declared_rate = workload.transmit_heavy ? light : heavy;
+      spec.declared_transmit_rate = workload.transmit_heavy ? heavy : light;
     }
     spec.created_s = pod.created;
     spec.deleted_s = pod.deleted < p.duration_s ? pod.deleted : never;

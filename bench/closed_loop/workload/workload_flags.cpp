@@ -104,6 +104,8 @@ constexpr Flag kFlags[] = {
      "fractions"},
     {"ceiling-fraction", &WorkloadParams::ceiling_fraction,
      "probability that a workload's pods declare kubernetes.io/*-bandwidth ceilings"},
+    {"declared-fraction", &WorkloadParams::declared_fraction,
+     "probability that a workload's pods declare their traffic (netscore.io/expected-*-rate)"},
     {"ceiling-headroom-min", &WorkloadParams::ceiling_headroom_min,
      "least declared ceiling over the workload's traffic per pod"},
     {"ceiling-headroom-max", &WorkloadParams::ceiling_headroom_max,

@@ -66,6 +66,7 @@ enum Stream : std::uint64_t {
   pod_life_stream = std::uint64_t{1} << 47,  // + workload: its pods' own lives  // + project, else
                                              // 1 << 20 + workload: its ceilings
   drift_choice_stream = std::uint64_t{1} << 48,  // which workloads drift_workloads grows
+  declared_stream = std::uint64_t{1} << 49,      // + project, else 1 << 20 + workload: declares?
 };
 
 inline std::string padded(std::size_t value, std::size_t width) {

@@ -235,38 +235,47 @@ TEST(KubeObjectsJsonTest, TheSimulatorsWorkloadKeyIsTheCollectorsForEveryTracePo
   EXPECT_EQ(workload_key(trace.pods[0], trace), "shop/created/2023-11-14T22:13:19Z");
 }
 
-// The ceilings a trace declares reach the collector from the pod the real-time loop creates as the
-// virtual-time loop gives them to its model: bits per second on the pod, bytes per second read.
-TEST(KubeObjectsJsonTest, ATracePodsCeilingsReachTheCollectorAsTheSimulatorGivesThem) {
+// What a trace's pods declare reaches the collector from the pod the real-time loop creates as the
+// virtual-time loop gives it to its model: ceilings in bits per second on the pod, expected traffic
+// in whole bytes per second, both read as bytes per second; a pod declaring nothing has no
+// annotations.
+TEST(KubeObjectsJsonTest, WhatATracePodDeclaresReachesTheCollectorAsTheSimulatorGivesIt) {
   WorkloadParams params;
   params.seed = 3;
   params.duration_s = 120;
   ASSERT_EQ(apply_flag(params, "scenario", "ci-runners"), "");
   params.ceiling_fraction = 0.5;
+  params.declared_fraction = 0.5;
   const Trace trace = generate_trace(params);
-  std::size_t declared = 0, silent = 0;
+  std::size_t ceilings = 0, rates = 0, silent = 0;
   for (const PodSpec& spec : trace.pods) {
     auto doc = parsed(pod(trace_pod(trace, spec, "")));
     rapidjson::Pointer("/metadata/uid").Set(doc, "the API server's");
     const auto facts = collector::parse_pod(static_cast<const rapidjson::Value&>(doc));
     ASSERT_TRUE(facts) << spec.name;
-    if (spec.receive_ceiling < 0) {
-      ++silent;
-      EXPECT_TRUE(absent(doc, "/metadata/annotations")) << spec.name;
-      EXPECT_LT(facts->receive_ceiling, 0) << spec.name;
-      continue;
-    }
-    ++declared;
     EXPECT_NEAR(facts->receive_ceiling, spec.receive_ceiling, 0.0625) << spec.name;
     EXPECT_NEAR(facts->transmit_ceiling, spec.transmit_ceiling, 0.0625) << spec.name;
+    EXPECT_NEAR(facts->annotated_rate, spec.declared_rate, 0.5) << spec.name;
+    EXPECT_NEAR(facts->annotated_transmit_rate, spec.declared_transmit_rate, 0.5) << spec.name;
+    ceilings += spec.receive_ceiling >= 0;
+    rates += spec.declared_rate >= 0;
+    if (spec.receive_ceiling < 0 && spec.declared_rate < 0) {
+      ++silent;
+      EXPECT_TRUE(absent(doc, "/metadata/annotations")) << spec.name;
+    }
   }
-  EXPECT_GT(declared, 0U);
+  EXPECT_GT(ceilings, 0U);
+  EXPECT_GT(rates, 0U);
   EXPECT_GT(silent, 0U);
   PodSpec spec = one_pod_trace(OwnerKind::none).pods[0];
   spec.receive_ceiling = 1.25e6;
   spec.transmit_ceiling = 125e3;
+  spec.declared_rate = 250000.4;
+  spec.declared_transmit_rate = 25000;
   EXPECT_EQ(pod_annotations(spec), (Labels{{"kubernetes.io/egress-bandwidth", "1000000"},
-                                           {"kubernetes.io/ingress-bandwidth", "10000000"}}));
+                                           {"kubernetes.io/ingress-bandwidth", "10000000"},
+                                           {"netscore.io/expected-receive-rate", "250000"},
+                                           {"netscore.io/expected-transmit-rate", "25000"}}));
 }
 
 TEST(KubeObjectsJsonTest, GenerateNameIsTheOwnersPrefixButNotAStatefulSets) {

@@ -341,6 +341,46 @@ TEST(WorkloadTest, LevelsAndRatesHaveTheirLognormalSpread) {
   EXPECT_NEAR(std::sqrt(jitter / static_cast<double>(trace.pods.size())), 0.2, 0.01);
 }
 
+// A declaring workload's pods all declare its pods' mean traffic in each direction, from a stream
+// of its own: the trace is the same without declarations, about that share of the workloads
+// declare, and their pods' traffic averages what they declare.
+TEST(WorkloadTest, DeclaringWorkloadsDeclareTheirPodsMeanTrafficWithoutChangingTheTrace) {
+  WorkloadParams params;
+  params.duration_s = 1800;
+  params.transmit_heavy_fraction = 0.5;
+  const auto plain = generate_trace(params);
+  params.declared_fraction = 0.5;
+  ASSERT_EQ(validate(params), "");
+  const auto declaring = generate_trace(params);
+  ASSERT_TRUE(same(plain, declaring));
+  std::set<std::uint32_t> declared, silent;
+  double traffic = 0, declared_traffic = 0;
+  for (const auto& pod : declaring.pods) {
+    EXPECT_LT(plain.pods[pod.id].declared_rate, 0) << pod.name;
+    if (pod.declared_rate < 0) {
+      EXPECT_LT(pod.declared_transmit_rate, 0) << pod.name;
+      silent.insert(pod.deployment);
+      continue;
+    }
+    declared.insert(pod.deployment);
+    const auto& workload = declaring.deployments[pod.deployment];
+    const double heavy = workload.level * std::exp(0.2 * 0.2 / 2);
+    const double light = heavy * params.minor_direction_fraction;
+    EXPECT_DOUBLE_EQ(pod.declared_rate, workload.transmit_heavy ? light : heavy) << pod.name;
+    EXPECT_DOUBLE_EQ(pod.declared_transmit_rate, workload.transmit_heavy ? heavy : light)
+        << pod.name;
+    traffic += pod.rate + pod.transmit_rate;
+    declared_traffic += pod.declared_rate + pod.declared_transmit_rate;
+  }
+  for (const auto workload : declared) EXPECT_FALSE(silent.contains(workload)) << workload;
+  const double share =
+      static_cast<double>(declared.size()) / static_cast<double>(declared.size() + silent.size());
+  EXPECT_NEAR(share, 0.5, 0.1);
+  EXPECT_NEAR(traffic / declared_traffic, 1.0, 0.05);
+  params.declared_fraction = 1.5;
+  EXPECT_NE(validate(params).find("declared_fraction"), std::string::npos);
+}
+
 TEST(WorkloadTest, ValidateNamesTheBadParameter) {
   auto bad = [](auto change) {
     WorkloadParams params;

@@ -26,7 +26,7 @@ struct LearningCase {
   int fits;
   std::vector<std::optional<double>> expected;  // per workload id, within 1%
   // What a pod of an unknown workload is priced at, within 1%: the mean over the known workloads'
-  // running pods plus two deviations between them.
+  // running pods and the annotated pods plus two deviations between them.
   std::optional<double> rate_per_pod;
 };
 
@@ -55,7 +55,8 @@ TEST(WorkloadLearner, FitsEachWorkloadsTrafficPerPodToTheNodeRates) {
        50,
        {std::nullopt, 2000, 1000},
        2500},
-      // An annotated pod is a fixed 3000 of its node's 4000, not a term of its workload.
+      // An annotated pod is a fixed 3000 of its node's 4000, not a term of its workload. Its 3000
+      // and B's 1000 price an unknown pod: a mean of 2000 and a deviation of 1000, so 4000.
       {"an annotated pod is fixed",
        {0},
        {4000},
@@ -63,7 +64,18 @@ TEST(WorkloadLearner, FitsEachWorkloadsTrafficPerPodToTheNodeRates) {
        {0, 1, 1},
        20,
        {std::nullopt, std::nullopt, 1000},
-       1000},
+       4000},
+      // Nothing learned, every pod declared: their 1000 and 3000 price an unknown pod at 4000,
+      // where nothing else would have hedged it.
+      {"declared traffic alone prices an unknown pod",
+       {0},
+       {4000},
+       {{.node = 0, .workload = kA, .held = 1, .annotated_rate = 1000},
+        {.node = 0, .workload = kB, .held = 1, .annotated_rate = 3000}},
+       {0, 1, 1},
+       1,
+       {std::nullopt, std::nullopt, std::nullopt},
+       4000},
       // The start split gives half of 2000 to A's one pod; the fit moves it to all of it over a
       // background learned as 0.
       {"an unmeasured node says nothing of its pods",
@@ -155,7 +167,8 @@ TEST(WorkloadLearner, FitsTransmitApartFromReceive) {
   expect_near(learner.rate_per_pod(), 3232.05, name);
   expect_near(learner.workload_transmit_rate(kA), std::nullopt, name);
   expect_near(learner.workload_transmit_rate(kB), 250, name);
-  expect_near(learner.transmit_rate_per_pod(), 250, name);
+  // A's declared 1000 beside B's three pods at 250: a mean of 437.5 and a deviation of 324.76.
+  expect_near(learner.transmit_rate_per_pod(), 1087.02, name);
 }
 
 // Two workloads over two nodes without background, the transmit-heavy one apart: n1 runs 2 of A
@@ -278,6 +291,22 @@ TEST(WorkloadLearner, AReusedIdLearnsItsNewWorkloadAlone) {
   learner.forget_workload(kA);
   fit_receive(learner, 5000, pods, running, 3);
   expect_near(learner.workload_rate(kA), 5000, "the id's new workload");
+}
+
+// A node measured once below its declared pod's 3000 reads a background of 0, which no
+// multiplicative step moves; once it measures 5000 with only that pod, its background starts again
+// at the 2000 the declaration leaves, so a pod of B joining it at 6000 is B's 1000, not all 3000
+// the declaration leaves.
+TEST(WorkloadLearner, ABackgroundReadAtZeroStartsAgainWhileOnlyDeclaredPodsAreOnItsNode) {
+  WorkloadLearner learner;
+  const HeldPod declared{.node = 0, .workload = kA, .held = 1, .annotated_rate = 3000};
+  const std::vector<std::uint32_t> running{0, 1, 1};
+  fit_receive(learner, 2000, {declared}, running, 1);
+  fit_receive(learner, 5000, {declared}, running, 10);
+  fit_receive(learner, 6000, {declared, settled(0, kB)}, running, 50);
+  const auto b = learner.workload_rate(kB);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_NEAR(*b, 1000, 10);
 }
 
 // One pod of A moving between two nodes (backgrounds 500 and 2000, never measured idle): on n1 the
