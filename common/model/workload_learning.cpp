@@ -204,9 +204,10 @@ void WorkloadLearner::Fit::update() {
   }
 }
 
-// Workloads held long enough are known. Their running pods' mean traffic starts a new workload's
-// fit; an unknown workload's pods are priced at that mean plus kUnknownPodDeviations deviations
-// between the pods, as where each pod's own traffic is read (model/pricing.h says why).
+// Workloads held long enough are known. Their running pods' mean traffic, with the annotated pods'
+// declared traffic, starts a new workload's fit; an unknown workload's pods are priced at that
+// mean plus kUnknownPodDeviations deviations between the pods, as where each pod's own traffic is
+// read (model/pricing.h says why).
 void WorkloadLearner::Fit::summarise(const Observation& seen,
                                      std::span<const std::uint32_t> running_pods) {
   double pod_traffic = seen.annotated_traffic, squares = seen.annotated_squares,

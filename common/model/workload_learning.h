@@ -104,9 +104,10 @@ class WorkloadLearner {
     void fold_forgotten();
     std::deque<Measured> recent_;  // the last kLearningMeasurements, oldest first
     std::vector<Forgotten> forgotten_;
-    std::vector<Workload> workloads_;     // by workload id
-    std::vector<double> background_;      // by node id: bytes/s not explained by pods; < 0 unknown
-    std::optional<double> rate_per_pod_;  // the mean over the known workloads' running pods
+    std::vector<Workload> workloads_;  // by workload id
+    std::vector<double> background_;   // by node id: bytes/s not explained by pods; < 0 unknown
+    // The mean over the known workloads' running pods and the annotated pods.
+    std::optional<double> rate_per_pod_;
     std::optional<double> unknown_pod_rate_;  // that mean plus kUnknownPodDeviations deviations
   };
   Fit receive_, transmit_;
