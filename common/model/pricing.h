@@ -49,8 +49,7 @@ inline constexpr std::int64_t kIncomingPodPrices = 4;
 // over. At the mean alone the quietest nodes take a heavy burst together; with series, 2 measured
 // best of 0 (the cluster's traffic per settled pod instead), 1, 2 and 3 over the benchmark's
 // regimes; without them, the learned mean alone left bare bursts 1.9x the hot node-seconds of the
-// hedged price, and without the declared traffic half the workloads declaring left 3.2x what none
-// declaring did (bench/results/regimes.md).
+// hedged price (bench/results/regimes.md).
 inline constexpr double kUnknownPodDeviations = 2.0;
 
 // The measured traffic per pod (a node's measurement over its pods' settled parts, summed over the

@@ -59,16 +59,19 @@ void WorkloadLearner::forget_workload(std::uint32_t workload) {
   transmit_.forget_workload(workload);
 }
 
-// A measurement's pods, split as the fit reads them: each node's traffic of annotated pods (fixed),
-// the other pods as terms, and the part of their traffic the window holds per workload and node.
+// A measurement's pods as the fit reads them: the terms, and the part of their traffic the window
+// holds per workload and node; and what the annotated pods declare, by workload.
 struct WorkloadLearner::Fit::Observation {
   std::vector<Term> terms;
-  std::vector<double> fixed;        // by node
   std::vector<double> weight;       // by workload
   std::vector<double> pods_weight;  // by node
-  // The annotated pods' traffic, its square and their held parts, summed: declared traffic per
-  // pod that the unknown pod's price counts beside the learned workloads'.
-  double annotated_traffic = 0, annotated_squares = 0, annotated_weight = 0;
+  // The annotated pods' declared traffic x held part and their held parts, summed by workload:
+  // where a new workload's fit starts, and the declared traffic per pod that the unknown pod's
+  // price counts beside the learned workloads'; and how many there are, held or not (the pods
+  // their workload's learned rate does not price).
+  std::vector<double> declared_traffic, declared_weight;
+  std::vector<std::uint32_t> declared_pods;
+  double declared_squares = 0;  // sum of held part x declared traffic squared
 };
 
 WorkloadLearner::Fit::Observation WorkloadLearner::Fit::observe(std::span<const double> rate_of,
@@ -76,23 +79,22 @@ WorkloadLearner::Fit::Observation WorkloadLearner::Fit::observe(std::span<const 
                                                                 double HeldPod::*annotated,
                                                                 std::size_t workloads) {
   Observation seen{.terms = {},
-                   .fixed = std::vector<double>(rate_of.size(), 0),
                    .weight = std::vector<double>(workloads, 0),
-                   .pods_weight = std::vector<double>(rate_of.size(), 0)};
+                   .pods_weight = std::vector<double>(rate_of.size(), 0),
+                   .declared_traffic = std::vector<double>(workloads, 0),
+                   .declared_weight = std::vector<double>(workloads, 0),
+                   .declared_pods = std::vector<std::uint32_t>(workloads, 0)};
   for (const HeldPod& pod : pods) {
+    const double declared = pod.*annotated;
+    if (declared >= 0) ++seen.declared_pods[pod.workload];
     if (pod.held <= 0 || rate_of[pod.node] < 0) continue;
-    if (pod.*annotated >= 0) {
-      seen.fixed[pod.node] += pod.held * pod.*annotated;
-      seen.annotated_traffic += pod.held * pod.*annotated;
-      seen.annotated_squares += pod.held * pod.*annotated * pod.*annotated;
-      seen.annotated_weight += pod.held;
-    } else {
-      seen.terms.push_back({pod.node, pod.workload, pod.held});
-    }
-  }
-  for (const auto& t : seen.terms) {
-    seen.weight[t.workload] += t.held;
-    seen.pods_weight[t.node] += t.held;
+    seen.terms.push_back({pod.node, pod.workload, pod.held});
+    seen.weight[pod.workload] += pod.held;
+    seen.pods_weight[pod.node] += pod.held;
+    if (declared < 0) continue;
+    seen.declared_traffic[pod.workload] += pod.held * declared;
+    seen.declared_weight[pod.workload] += pod.held;
+    seen.declared_squares += pod.held * declared * declared;
   }
   return seen;
 }
@@ -106,38 +108,37 @@ void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<cons
   const Observation seen = observe(rate_of, pods, annotated, running_pods.size());
   start(rate_of, seen);
   if (recent_.size() == static_cast<std::size_t>(kLearningMeasurements)) recent_.pop_front();
-  recent_.push_back(
-      {.rate = {rate_of.begin(), rate_of.end()}, .fixed = seen.fixed, .terms = seen.terms});
+  recent_.push_back({.rate = {rate_of.begin(), rate_of.end()},
+                     .fixed = std::vector<double>(rate_of.size(), 0),
+                     .terms = seen.terms});
   update();
   summarise(seen, running_pods);
 }
 
 // Start values for the nodes measured for the first time (usually all of them, at the first
-// measurement) and the workloads seen for the first time. A node's rate beyond its annotated pods
-// (its unexplained traffic) is one background for all of them plus their pods' traffic per pod
-// when their pod counts explain their rates (fit_line): a fit whose start already explains every
-// node exactly would never move from its start. Otherwise kLearningStartPodShare of it goes to its
-// pods. A new workload starts at the learned traffic per pod, else at the start's.
+// measurement) and the workloads seen for the first time. A node's rate is one background for all
+// of them plus their pods' traffic per pod when their pod counts explain their rates (fit_line): a
+// fit whose start already explains every node exactly would never move from its start. Otherwise
+// kLearningStartPodShare of it goes to its pods. A new workload starts at what its annotated pods
+// declare, else at the learned traffic per pod, else at the start's.
 void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observation& seen) {
   const std::size_t nodes = rate_of.size();
-  std::vector<double> unexplained(nodes, 0);
   std::vector<double> new_pods, new_traffic;
   double split_traffic = 0, split_held = 0;
-  // A multiplicative step never moves a background of 0: one that reads 0 (its pods' declared
-  // traffic was all its node measured once) starts again while no pod on it is fitted, when
-  // whatever its node measures beyond its declared pods is background.
+  // A multiplicative step never moves a background of 0: one that reads 0 (its node measured
+  // nothing once) starts again while no pod is on its node, when all its node measures is
+  // background.
   const auto starts = [&](std::size_t n) {
     return background_[n] < 0 || (background_[n] == 0 && seen.pods_weight[n] <= 0);
   };
   for (std::size_t n = 0; n < nodes; ++n) {
     if (rate_of[n] < 0) continue;
-    unexplained[n] = std::max(0.0, rate_of[n] - seen.fixed[n]);
     if (starts(n)) {
       new_pods.push_back(seen.pods_weight[n]);
-      new_traffic.push_back(unexplained[n]);
+      new_traffic.push_back(rate_of[n]);
     }
     if (seen.pods_weight[n] > 0) {
-      split_traffic += unexplained[n] * kLearningStartPodShare;
+      split_traffic += rate_of[n] * kLearningStartPodShare;
       split_held += seen.pods_weight[n];
     }
   }
@@ -146,16 +147,19 @@ void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observat
   if (line) start_rate = line->rate;
   start_rate = rate_per_pod_.value_or(start_rate);
   for (std::size_t w = 0; w < seen.weight.size(); ++w) {
-    if (!workloads_[w].known && seen.weight[w] > 0) workloads_[w].rate = start_rate;
+    if (workloads_[w].known || seen.weight[w] <= 0) continue;
+    workloads_[w].rate = seen.declared_weight[w] > 0
+                             ? seen.declared_traffic[w] / seen.declared_weight[w]
+                             : start_rate;
   }
   for (std::size_t n = 0; n < nodes; ++n) {
     if (rate_of[n] < 0 || !starts(n)) continue;
     if (seen.pods_weight[n] <= 0) {
-      background_[n] = unexplained[n];
+      background_[n] = rate_of[n];
     } else if (line) {
-      background_[n] = std::min(line->background, unexplained[n]);
+      background_[n] = std::min(line->background, rate_of[n]);
     } else {
-      background_[n] = unexplained[n] * (1 - kLearningStartPodShare);
+      background_[n] = rate_of[n] * (1 - kLearningStartPodShare);
     }
   }
 }
@@ -205,20 +209,22 @@ void WorkloadLearner::Fit::update() {
 }
 
 // Workloads held long enough are known. Their running pods' mean traffic, with the annotated pods'
-// declared traffic, starts a new workload's fit; an unknown workload's pods are priced at that
-// mean plus kUnknownPodDeviations deviations between the pods, as where each pod's own traffic is
-// read (model/pricing.h says why).
+// declared traffic (the price those pods have, model/placement_ledger), starts a new workload's
+// fit; an unknown workload's pods are priced at that mean plus kUnknownPodDeviations deviations
+// between the pods, as where each pod's own traffic is read (model/pricing.h says why).
 void WorkloadLearner::Fit::summarise(const Observation& seen,
                                      std::span<const std::uint32_t> running_pods) {
-  double pod_traffic = seen.annotated_traffic, squares = seen.annotated_squares,
-         running = seen.annotated_weight;
+  double pod_traffic = 0, squares = seen.declared_squares, running = 0;
   for (std::size_t w = 0; w < running_pods.size(); ++w) {
     if (seen.weight[w] >= kLearnedAfterPodsHeld) workloads_[w].known = true;
-    const std::uint32_t count = running_pods[w];
-    if (workloads_[w].known && count > 0) {
-      pod_traffic += workloads_[w].rate * count;
-      squares += workloads_[w].rate * workloads_[w].rate * count;
-      running += count;
+    pod_traffic += seen.declared_traffic[w];
+    running += seen.declared_weight[w];
+    const std::uint32_t undeclared =
+        running_pods[w] - std::min(running_pods[w], seen.declared_pods[w]);
+    if (workloads_[w].known && undeclared > 0) {
+      pod_traffic += workloads_[w].rate * undeclared;
+      squares += workloads_[w].rate * workloads_[w].rate * undeclared;
+      running += undeclared;
     }
   }
   if (running <= 0) return;

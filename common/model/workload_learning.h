@@ -10,7 +10,10 @@
 // Workload learning (NETSCORE_LEARN_WORKLOADS): what a pod of each workload receives and
 // transmits, fitted to the nodes' measured rates, each direction on its own. Each measured node
 // is its own background plus, per pod whose traffic the window holds, its workload's traffic per
-// pod x the part held; a pod whose rate is annotated is a fixed part of its node instead. A few
+// pod x the part held. A pod whose rate is annotated is fitted as any other, its workload starting
+// from the declaration: a declaration prices the pod (model/placement_ledger) but is a mean, and
+// held as an exact part of its node it would charge the pods' own spread to the node's background
+// and the other workloads (half the workloads declaring balanced worse than none did). A few
 // multiplicative (expectation-maximisation) steps per measurement from the previous fit, over the
 // last few measurements together: one measurement has fewer nodes than the workloads and
 // backgrounds they hold, and the pods that came, went or moved between measurements are what
@@ -85,7 +88,7 @@ class WorkloadLearner {
       double held;
     };
     // What one measurement asks the fit to explain: per node id its rate (< 0: not measured) and
-    // its annotated pods' traffic, and the other pods as terms.
+    // the traffic of its pods whose workloads were forgotten since (fixed), and the pods as terms.
     struct Measured {
       std::vector<double> rate, fixed;
       std::vector<Term> terms;

@@ -55,18 +55,23 @@ TEST(WorkloadLearner, FitsEachWorkloadsTrafficPerPodToTheNodeRates) {
        50,
        {std::nullopt, 2000, 1000},
        2500},
-      // An annotated pod is a fixed 3000 of its node's 4000, not a term of its workload. Its 3000
-      // and B's 1000 price an unknown pod: a mean of 2000 and a deviation of 1000, so 4000.
-      {"an annotated pod is fixed",
-       {0},
-       {4000},
-       {{.node = 0, .workload = kA, .held = 1, .annotated_rate = 3000}, settled(0, kB)},
-       {0, 1, 1},
-       20,
-       {std::nullopt, std::nullopt, 1000},
-       4000},
-      // Nothing learned, every pod declared: their 1000 and 3000 price an unknown pod at 4000,
-      // where nothing else would have hedged it.
+      // A declaration starts its workload's fit and the nodes finish it: n1 runs a (A, declared
+      // at 3000) and b1 (B), n2 b2 and b3, no background; a + b = 3000 and 2b = 2000, so A = 2000
+      // and B = 1000. The unknown pod's price counts a at its declared 3000 (what prices it) and
+      // B's three pods at 1000: a mean of 1500 and a deviation of 866.03, so 3232.05.
+      {"a declaration starts its workload's fit",
+       {0, 0},
+       {3000, 2000},
+       {{.node = 0, .workload = kA, .held = 1, .annotated_rate = 3000},
+        settled(0, kB),
+        settled(1, kB),
+        settled(1, kB)},
+       {0, 1, 3},
+       50,
+       {std::nullopt, 2000, 1000},
+       3232.05},
+      // Every pod declared, and the declarations explain the node: their 1000 and 3000 are their
+      // workloads' fits and price an unknown pod at a mean of 2000 plus two deviations of 1000.
       {"declared traffic alone prices an unknown pod",
        {0},
        {4000},
@@ -74,7 +79,7 @@ TEST(WorkloadLearner, FitsEachWorkloadsTrafficPerPodToTheNodeRates) {
         {.node = 0, .workload = kB, .held = 1, .annotated_rate = 3000}},
        {0, 1, 1},
        1,
-       {std::nullopt, std::nullopt, std::nullopt},
+       {std::nullopt, 1000, 3000},
        4000},
       // The start split gives half of 2000 to A's one pod; the fit moves it to all of it over a
       // background learned as 0.
@@ -148,8 +153,8 @@ WorkloadLearner fit_both_ways(const TwoWayCase& c) {
 // Receive: a + b = 4000 on n1, 2b = 2000 on n2: A = 3000, B = 1000; per running pod a mean of
 // 6000 / 4 = 1500, a variance of (3000² + 3 x 1000²) / 4 - 1500² = 750,000, so an unknown pod
 // 1500 + 2 x 866.03.
-// Transmit: x is a fixed 1000 of n1's 1250, so b = 250, and 2b = 500 on n2; A has no pod to
-// fit (its one pod is annotated): unknown, and B alone makes the mean.
+// Transmit: x + b = 1250 on n1 and 2b = 500 on n2, so b = 250 and x = 1000, where A's
+// declaration started it.
 TEST(WorkloadLearner, FitsTransmitApartFromReceive) {
   const WorkloadLearner learner = fit_both_ways(
       {.idle_rx = {0, 0, 5000},
@@ -165,7 +170,7 @@ TEST(WorkloadLearner, FitsTransmitApartFromReceive) {
   expect_near(learner.workload_rate(kA), 3000, name);
   expect_near(learner.workload_rate(kB), 1000, name);
   expect_near(learner.rate_per_pod(), 3232.05, name);
-  expect_near(learner.workload_transmit_rate(kA), std::nullopt, name);
+  expect_near(learner.workload_transmit_rate(kA), 1000, name);
   expect_near(learner.workload_transmit_rate(kB), 250, name);
   // A's declared 1000 beside B's three pods at 250: a mean of 437.5 and a deviation of 324.76.
   expect_near(learner.transmit_rate_per_pod(), 1087.02, name);
@@ -293,20 +298,24 @@ TEST(WorkloadLearner, AReusedIdLearnsItsNewWorkloadAlone) {
   expect_near(learner.workload_rate(kA), 5000, "the id's new workload");
 }
 
-// A node measured once below its declared pod's 3000 reads a background of 0, which no
-// multiplicative step moves; once it measures 5000 with only that pod, its background starts again
-// at the 2000 the declaration leaves, so a pod of B joining it at 6000 is B's 1000, not all 3000
-// the declaration leaves.
-TEST(WorkloadLearner, ABackgroundReadAtZeroStartsAgainWhileOnlyDeclaredPodsAreOnItsNode) {
+// A node that measured nothing once reads a background of 0, which no multiplicative step moves;
+// once it measures 1000 with no pod on it, its background starts again there. A's one pod then
+// moves between it and a node of background 500, each measuring A's 2000 over its background:
+// A = 2000, where a background left at 0 gives A 3000 on the first node and about 2500 in all.
+TEST(WorkloadLearner, ABackgroundReadAtZeroStartsAgainWhileNoPodIsOnItsNode) {
   WorkloadLearner learner;
-  const HeldPod declared{.node = 0, .workload = kA, .held = 1, .annotated_rate = 3000};
-  const std::vector<std::uint32_t> running{0, 1, 1};
-  fit_receive(learner, 2000, {declared}, running, 1);
-  fit_receive(learner, 5000, {declared}, running, 10);
-  fit_receive(learner, 6000, {declared, settled(0, kB)}, running, 50);
-  const auto b = learner.workload_rate(kB);
-  ASSERT_TRUE(b.has_value());
-  EXPECT_NEAR(*b, 1000, 10);
+  const std::vector<std::uint32_t> running{0, 1};
+  const auto measure = [&](std::vector<HeldPod> pods, std::vector<double> rates) {
+    learner.learn(
+        {.node_rate = rates, .node_transmit_rate = {}, .pods = pods, .running_pods = running});
+  };
+  measure({}, {0, 500});
+  for (int i = 0; i < 10; ++i) measure({}, {1000, 500});
+  for (int i = 0; i < 30; ++i) {
+    measure({settled(0, kA)}, {3000, 500});
+    measure({settled(1, kA)}, {1000, 2500});
+  }
+  expect_near(learner.workload_rate(kA), 2000, "a background that starts again");
 }
 
 // One pod of A moving between two nodes (backgrounds 500 and 2000, never measured idle): on n1 the
