@@ -27,9 +27,9 @@
 // Transmit the same way: the netscore.io/expected-transmit-rate annotation, the learned transmit
 // rates (fitted to the nodes' transmit rates), the measured transmit per settled pod, else
 // the default transmit rate.
-// Where the traffic per pod is measured, a pod's own measured traffic comes before 1. and its
-// workload's measured mean before 2. A declared bandwidth
-// ceiling caps these, 1. and 2., and replaces 3. to 5. by kCeilingPodShare of it
+// Where the traffic per pod is measured, a pod's own measured traffic and then its workload's
+// measured mean come before 1. A declared bandwidth ceiling caps these, 1. and 2., and replaces
+// 3. to 5. by kCeilingPodShare of it
 // (model/placement_ledger prices all but 3. to 5. as known).
 // Each entry is corrected in its own basis and the snapshot's direction (busier: the larger of
 // the two corrected directions, or the one the node measured):

@@ -19,13 +19,16 @@ PodPrice capped(double rate, PriceSource source, float ceiling) {
 
 }  // namespace
 
+// What was measured comes before what was declared: the pod's own traffic, then its workload's
+// running pods' (a declaration is set once, as the workload starts, and traffic moves after it).
 PodPrice PlacementLedger::receive_price(const PodRecord& pod) const {
   const float ceiling = pod.receive_ceiling;
   if (pod.measured_rate >= 0) return capped(pod.measured_rate, PriceSource::measurement, ceiling);
+  const Workload* w = pod.workload == kNoWorkload ? nullptr : &workloads_[pod.workload];
+  if (w && w->measured > 0)
+    return capped(w->measured_sum / w->measured, PriceSource::workload_measurement, ceiling);
   if (pod.annotated_rate >= 0) return capped(pod.annotated_rate, PriceSource::annotation, ceiling);
-  if (pod.workload == kNoWorkload) return capped(-1, PriceSource::average, ceiling);
-  if (const Workload& w = workloads_[pod.workload]; w.measured > 0)
-    return capped(w.measured_sum / w.measured, PriceSource::workload_measurement, ceiling);
+  if (!w) return capped(-1, PriceSource::average, ceiling);
   if (const auto learned = learner_.workload_rate(pod.workload))
     return capped(*learned, PriceSource::workload, ceiling);
   return capped(-1, PriceSource::average, ceiling);
@@ -35,12 +38,13 @@ PodPrice PlacementLedger::transmit_price(const PodRecord& pod) const {
   const float ceiling = pod.transmit_ceiling;
   if (pod.measured_transmit_rate >= 0)
     return capped(pod.measured_transmit_rate, PriceSource::measurement, ceiling);
+  const Workload* w = pod.workload == kNoWorkload ? nullptr : &workloads_[pod.workload];
+  if (w && w->measured_transmit > 0)
+    return capped(w->measured_transmit_sum / w->measured_transmit,
+                  PriceSource::workload_measurement, ceiling);
   if (pod.annotated_transmit_rate >= 0)
     return capped(pod.annotated_transmit_rate, PriceSource::annotation, ceiling);
-  if (pod.workload == kNoWorkload) return capped(-1, PriceSource::average, ceiling);
-  if (const Workload& w = workloads_[pod.workload]; w.measured_transmit > 0)
-    return capped(w.measured_transmit_sum / w.measured_transmit, PriceSource::workload_measurement,
-                  ceiling);
+  if (!w) return capped(-1, PriceSource::average, ceiling);
   if (const auto learned = learner_.workload_transmit_rate(pod.workload))
     return capped(*learned, PriceSource::workload, ceiling);
   return capped(-1, PriceSource::average, ceiling);

@@ -211,7 +211,9 @@ TEST(PlacementLedger, WithoutTransmitRatesOnlyReceiveIsLearned) {
   EXPECT_EQ(state.learned_per_pod().transmit, std::nullopt);
 }
 
-TEST(PlacementLedger, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
+// x declares 3000 and a is unknown on a node measuring 4000: x's workload starts at its 3000, a's
+// at the split (half of 4000 over two pods, 1000), which explains the node.
+TEST(PlacementLedger, AnAnnotatedPodsWorkloadIsFittedFromItsAnnotation) {
   PlacementLedger state;
   measure_n1_idle(state);
   PodFacts annotated = pod("x", "n1", "ns/Deployment/x");
@@ -220,6 +222,7 @@ TEST(PlacementLedger, AnnotatedPodsAreFixedInTheFitAndPricedAtTheirAnnotation) {
   state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
   for (int i = 0; i < 20; ++i)
     state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 4000}}, at(kNow));
+  EXPECT_NEAR(state.workload_rate("ns/Deployment/x").value_or(0), 3000, 30);
   EXPECT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 1000, 10);
 }
 

@@ -25,7 +25,9 @@ TEST(PlacementLedger, APodIsPricedByItsOwnMeasurementThenItsWorkloadsMeasuredMea
   annotated.annotated_rate = 50;  // its measurement wins
   annotated.annotated_transmit_rate = 70;
   state.upsert_pod(annotated, kNow);
-  state.upsert_pod(named("sibling", "shop/Deployment/web"), kNow);
+  PodFacts sibling = named("sibling", "shop/Deployment/web");
+  sibling.annotated_rate = 40;  // its workload's measured mean wins
+  state.upsert_pod(sibling, kNow);
   state.upsert_pod(named("settled", "shop/Deployment/web"), kLongAgo);
   state.upsert_pod(named("stranger", "shop/Deployment/other"), kNow);
   PodFacts shaped = named("shaped", "shop/Deployment/web");
@@ -167,9 +169,9 @@ TEST(PlacementLedger, BoundPodsNameEachPodOffTheHostNetworkWithItsPrices) {
   EXPECT_FALSE(pods[1].nominated);
   EXPECT_EQ(pods[1].name, "ns/web-2");
   EXPECT_EQ(pods[1].placed_ms, kLongAgo + 5);
-  EXPECT_EQ(pods[1].receive.rate, 500);
-  EXPECT_EQ(pods[1].receive.source, PriceSource::annotation);
-  // Its workload's measured mean: the one measured pod's.
+  // Its workload's measured mean, the one measured pod's, before its annotation.
+  EXPECT_EQ(pods[1].receive.rate, 2000);
+  EXPECT_EQ(pods[1].receive.source, PriceSource::workload_measurement);
   EXPECT_EQ(pods[1].transmit.rate, 100);
   EXPECT_EQ(pods[1].transmit.source, PriceSource::workload_measurement);
 }
