@@ -50,8 +50,8 @@ class WorkloadLearner {
  public:
   // One fit per direction, O(pods x kLearningMeasurements): call it once per measurement.
   void learn(const LearningInput& input);
-  // The learned traffic per pod of a workload; nullopt until one settled pod's worth of its
-  // traffic (kLearnedAfterPodsHeld) has been in a window, and again once forgotten.
+  // The learned traffic per pod of a workload; nullopt until kLearnedAfterPodsHeld settled pods'
+  // worth of its traffic has been in a window, and again once forgotten.
   std::optional<double> workload_rate(std::uint32_t workload) const {
     return receive_.workload_rate(workload);
   }
