@@ -312,6 +312,13 @@ void Publisher::record_pod_traffic(const PodTrafficReads& reads) {
     spdlog::info("pod traffic state={} query=\"{}\" error=\"{}\"",
                  shm::pod_traffic_state_name(state), traffic.detection_query, traffic.error);
   }
+  // The cadence follows the reads' costs and may step at every read: for diagnosis only.
+  if (reads.interval_ms != logged_pod_read_interval_ms_) {
+    spdlog::debug("pod traffic read_every_ms={} full_ms={:.0f} node_ms={:.1f} recent_ms={:.1f}",
+                  reads.interval_ms, reads.costs.full_ms, reads.costs.node_ms,
+                  reads.costs.recent_ms);
+    logged_pod_read_interval_ms_ = reads.interval_ms;
+  }
   status_.pod_traffic_state = state;
   status_.pod_traffic_pods = static_cast<std::uint32_t>(traffic.pods.size());
   status_.pod_traffic_eval_wall_ms = traffic.eval_time_ms;

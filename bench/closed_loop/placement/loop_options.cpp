@@ -34,6 +34,12 @@ constexpr LoopFlag kLoopFlags[] = {
      "virtual time: one cluster-driven publish of the table, which sets the collector's gap "
      "between them (s)",
      true},
+    {"query-s", &LoopParams::query_s,
+     "virtual time: what a Prometheus query takes the collector, beside series-s per series "
+     "(s)",
+     true},
+    {"series-s", &LoopParams::series_s,
+     "virtual time: what each series a query answers or names adds to it (s)", true},
     {"sample-s", &LoopParams::sample_s, "step of the balance metrics (s)", true},
     {"hot-factor", &LoopParams::hot_factor, "a node above this x the mean is hot"},
     {"hot-utilisation", &LoopParams::hot_utilisation, "a link above this utilisation is hot"},

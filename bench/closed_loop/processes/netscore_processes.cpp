@@ -1,5 +1,6 @@
 #include "bench/closed_loop/processes/netscore_processes.h"
 
+#include <cctype>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,18 @@ std::vector<std::string> as_list(const Environment& env) {
   return out;
 }
 
+// DIR/POLICY-PROCESS.log, the policy's name ("netscore defaults") made a file name: anything but
+// a letter, digit, '-' or '.' becomes '_'. Empty without DIR.
+std::string kept_log_path(const std::string& dir, const std::string& policy,
+                          const std::string& process) {
+  if (dir.empty()) return {};
+  std::string name = policy;
+  for (char& c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '-' && c != '.') c = '_';
+  }
+  return dir + "/" + name + "-" + process + ".log";
+}
+
 }  // namespace
 
 Environment collector_environment(const Policy& policy, double time_scale,
@@ -56,11 +69,15 @@ NetscoreProcesses::NetscoreProcesses(const RealtimeBinaries& binaries, const Pol
                                      const Environment& extra_env, std::size_t nodes) {
   Environment env = collector_environment(policy, time_scale, prometheus_url, extra_env);
   env["NETSCORE_SHM_NAME"] = table_.str();
-  collector_.emplace(
-      testing::BinaryProcess::Options{.path = binaries.collector, .env = as_list(env)});
+  collector_.emplace(testing::BinaryProcess::Options{
+      .path = binaries.collector,
+      .env = as_list(env),
+      .log_path = kept_log_path(binaries.log_dir, policy.name, "collector")});
   env["NETSCORE_LISTEN"] = "127.0.0.1:0";
-  extender_.emplace(
-      testing::BinaryProcess::Options{.path = binaries.extender, .env = as_list(env)});
+  extender_.emplace(testing::BinaryProcess::Options{
+      .path = binaries.extender,
+      .env = as_list(env),
+      .log_path = kept_log_path(binaries.log_dir, policy.name, "extender")});
   url_ = testing::extender_base_url(*extender_, kNetscoreStartup);
   // Every node measured and the watch synced: the first pod is scored as later ones are.
   const auto ready = [&] {

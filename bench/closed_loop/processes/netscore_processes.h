@@ -17,6 +17,9 @@ namespace netscore::sim {
 struct RealtimeBinaries {
   std::string collector;
   std::string extender;
+  // Where each policy's collector and extender logs are kept (POLICY-collector.log,
+  // POLICY-extender.log, appended); empty: in temporary files, removed with the processes.
+  std::string log_dir{};
 };
 
 // The collector's environment for a policy: its settings, its refresh, window and the rebalance's

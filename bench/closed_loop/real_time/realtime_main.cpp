@@ -26,7 +26,7 @@ namespace flags = netscore::flags;
 int main(int argc, char** argv) {
   RunFlags run;
   std::string svg_path = "closed-loop-realtime.svg";
-  std::string kube_bin, descheduler_bin;
+  std::string kube_bin, descheduler_bin, log_dir;
   std::string deploy_dir = NETSCORE_DEPLOY_DIR;
   flags::po::options_description options;
   options.add_options()("svg", flags::text(svg_path), "where the plot goes")(
@@ -34,21 +34,25 @@ int main(int argc, char** argv) {
       "required: kube-apiserver and kube-scheduler v1.26 from DIR (and /usr/bin/etcd)")(
       "deploy-dir", flags::text(deploy_dir), "the project's deploy/ (default: the source tree's)")(
       "descheduler-bin", flags::text(descheduler_bin),
-      "the descheduler v0.33 from DIR, as deploy/overlays/descheduler runs it, for every policy");
+      "the descheduler v0.33 from DIR, as deploy/overlays/descheduler runs it, for every policy")(
+      "log-dir", flags::text(log_dir),
+      "keep each netscore policy's collector and extender logs in DIR (POLICY-collector.log)");
   if (const auto stop = parse_run_flags(
           argc, argv, options,
           "usage: netscore-closed-loop-realtime --kube-bin=DIR [--policies=NAME,NAME...]\n"
-          "         [--svg=PATH] [--deploy-dir=DIR] [--descheduler-bin=DIR]\n"
+          "         [--svg=PATH] [--deploy-dir=DIR] [--descheduler-bin=DIR] [--log-dir=DIR]\n"
           "         [workload and loop flags]\n"
           "Each policy runs for --duration-s real seconds (prometheus in PATH).\n"
           "--kube-bin: kube-apiserver and kube-scheduler v1.26 from DIR and /usr/bin/etcd;\n"
           "  kube-scheduler places the pods of kube-scheduler alone and of the netscore\n"
           "  policies with deploy/overlays/control-plane/kube-scheduler-config.yaml\n"
-          "  (--cycle-s, --visible-s, --topology-spread and --tie-seed do not apply).\n"
+          "  (--cycle-s, --visible-s, --topology-spread, --tie-seed, --query-s and --series-s\n"
+          "  do not apply).\n"
           "--descheduler-bin: the descheduler v0.33 from DIR against that control plane and\n"
           "  Prometheus (https on 127.0.0.1:443, as root), its interval and minPodAge\n"
           "  divided by --time-scale; the harness plays the kubelet and the ReplicaSet\n"
-          "  controller of the pods it evicts.\n",
+          "  controller of the pods it evicts.\n"
+          "--log-dir: each netscore policy's collector and extender logs are kept there.\n",
           run, std::cout, std::cerr))
     return *stop;
   const WorkloadParams& workload = run.workload;
@@ -73,8 +77,13 @@ int main(int argc, char** argv) {
                                           .time_scale = run.loop.time_scale};
   }
   const Trace trace = generate_trace(workload);
+  if (!log_dir.empty() && !std::filesystem::is_directory(log_dir)) {
+    std::cerr << "--log-dir: " << log_dir << " is not a directory\n";
+    return 2;
+  }
   const RealtimeBinaries binaries{.collector = NETSCORE_COLLECTOR_BINARY,
-                                  .extender = NETSCORE_EXTENDER_BINARY};
+                                  .extender = NETSCORE_EXTENDER_BINARY,
+                                  .log_dir = log_dir};
   stop_on_signals();
   // Before any thread: the pod watch requests from its own.
   curl_global_init(CURL_GLOBAL_DEFAULT);

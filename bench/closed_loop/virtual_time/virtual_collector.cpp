@@ -1,6 +1,7 @@
 #include "bench/closed_loop/virtual_time/virtual_collector.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,9 +18,11 @@ namespace netscore::sim {
 
 class VirtualCollector::Counters final : public collector::PodTrafficSource {
  public:
-  Counters(const PodCounters& pods, bool labelled) : pods_(pods), labelled_(labelled) {}
+  Counters(const PodCounters& pods, bool labelled, QueryCosts costs)
+      : pods_(pods), labelled_(labelled), costs_(costs) {}
 
   collector::ApiResult<bool> labelled_series(const std::string&, std::int64_t) override {
+    spent_ms_ += costs_.query_ms;
     return {.value = labelled_};
   }
 
@@ -36,14 +39,22 @@ class VirtualCollector::Counters final : public collector::PodTrafficSource {
                               .receive_valid = read.rates.receive >= 0,
                               .transmit_valid = read.rates.transmit >= 0};
     }
+    // One query per direction, as the collector asks.
+    const auto series = static_cast<double>(named.empty() ? out.size() : named.size());
+    spent_ms_ += 2 * (costs_.query_ms + costs_.series_ms * series);
     return {.value = std::move(out)};
   }
 
   bool aborted() const override { return false; }
 
+  // The time Prometheus took over all the queries so far: the reader's clock runs ahead by it.
+  double spent_ms() const { return spent_ms_; }
+
  private:
   const PodCounters& pods_;
   bool labelled_;
+  QueryCosts costs_;
+  double spent_ms_ = 0;
 };
 
 collector::WatcherStatus VirtualCollector::Synced::status() const {
@@ -62,14 +73,15 @@ collector::Publisher::Options publisher_options(const Config& config, const Virt
 
 VirtualCollector::VirtualCollector(const Config& config, const VirtualClock& clock,
                                    const std::string& table, const PodCounters& pods,
-                                   bool pod_series, double publish_s)
+                                   bool pod_series, double publish_s, QueryCosts costs)
     : config_(config),
       clock_(clock),
+      costs_(costs),
       state_(placement_horizon_ms(config)),
       writer_({.name = table, .capacity = 1024, .clocks = clock.clocks()}),
       publisher_(publisher_options(config, clock), writer_,
                  collector::Publisher::Cluster{state_, synced_}),
-      counters_(std::make_unique<Counters>(pods, pod_series)),
+      counters_(std::make_unique<Counters>(pods, pod_series, costs)),
       publish_gap_(collector::Publisher::cluster_publish_gap(
           std::chrono::duration_cast<std::chrono::nanoseconds>(
               std::chrono::duration<double>(publish_s)),
@@ -77,8 +89,13 @@ VirtualCollector::VirtualCollector(const Config& config, const VirtualClock& clo
   // The product's logs describe a real collector's life: thousands of lines per virtual hour.
   spdlog::set_level(spdlog::level::err);
   if (config.pod_traffic.enabled) {
+    const Counters* counters = counters_.get();
     pod_traffic_.emplace(
-        config, [&clock] { return clock.mono_ns() / 1'000'000; }, &state_);
+        config,
+        [&clock, counters] {
+          return clock.mono_ns() / 1'000'000 + static_cast<std::int64_t>(counters->spent_ms());
+        },
+        &state_);
   }
 }
 
@@ -133,10 +150,17 @@ void VirtualCollector::refresh(std::vector<model::NodeSample> samples) {
   m.nodes.series = static_cast<std::uint32_t>(samples.size());
   m.nodes.samples = std::move(samples);
   if (pod_traffic_) {
-    pod_traffic_->refresh(*counters_, m.eval_time_ms);
+    const double node_read_ms =
+        costs_.query_ms + costs_.series_ms * static_cast<double>(m.nodes.samples.size());
+    pod_traffic_->refresh(*counters_, m.eval_time_ms, std::llround(node_read_ms));
     m.pod_traffic = pod_traffic_->reads();
   }
   publisher_.publish(m);
+}
+
+std::optional<collector::PodTrafficReads> VirtualCollector::pod_traffic() const {
+  if (!pod_traffic_) return std::nullopt;
+  return pod_traffic_->reads();
 }
 
 void VirtualCollector::tick() {

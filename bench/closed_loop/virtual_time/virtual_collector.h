@@ -27,15 +27,25 @@
 // hand. Not emulated: the refresh query's HTTP path (query plan, layout and speed side
 // questions, diagnosis) and the watch's own delays (the loop adds its visibility delay). Cluster
 // changes are published as the publisher's own thread does, at once after a quiet gap and else
-// when the gap ends (Publisher::cluster_publish_gap), a publish taking `publish_s`.
+// when the gap ends (Publisher::cluster_publish_gap), a publish taking `publish_s`. Prometheus'
+// answers take virtual time only as the reader of per-pod traffic measures it (QueryCosts): its
+// cadence between reads of every pod follows their costs, as a real collector's does.
 namespace netscore::sim {
+
+// What a Prometheus query costs the collector, in ms: `query_ms`, plus `series_ms` for each series
+// it answers (the node query, the read of every pod) or names (the recent pods' read).
+struct QueryCosts {
+  double query_ms = 0;
+  double series_ms = 0;
+};
 
 class VirtualCollector {
  public:
   // `pods`: the cAdvisor counters, read when `pod_series` says they carry the pod's namespace and
   // name; without, the detection finds none, as it would.
   VirtualCollector(const Config& config, const VirtualClock& clock, const std::string& table,
-                   const PodCounters& pods, bool pod_series, double publish_s);
+                   const PodCounters& pods, bool pod_series, double publish_s,
+                   QueryCosts costs = {});
   ~VirtualCollector();
 
   void add_node(const std::string& name);
@@ -52,6 +62,8 @@ class VirtualCollector {
   void tick();
 
   const collector::ClusterState& state() const { return state_; }
+  // The reads of per-pod traffic as they stand; nullopt with NETSCORE_POD_TRAFFIC off.
+  std::optional<collector::PodTrafficReads> pod_traffic() const;
 
  private:
   class Synced final : public collector::WatchStatusSource {
@@ -62,6 +74,7 @@ class VirtualCollector {
 
   const Config& config_;
   const VirtualClock& clock_;
+  const QueryCosts costs_;
   collector::ClusterState state_;
   Synced synced_;
   ScoreTableWriter writer_;
