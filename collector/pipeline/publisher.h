@@ -141,11 +141,11 @@ class Publisher {
   std::int64_t next_decay_mono_ns_ = 0;  // on options_.clocks
   std::uint64_t publishes_ = 0;
   std::string logged_rejected_{};
-  std::string logged_plan_{};                 // the query path last logged
-  std::int64_t logged_pod_read_interval_ms_ = 0;
-  std::int64_t measured_pods_eval_ms_ = 0;    // of the read last handed to the ledger
-  std::int64_t measured_recent_eval_ms_ = 0;  // of the recent read last handed to it
-  PlacementRecords placement_records_{};      // the table's recent placements, for /explain
+  std::string logged_plan_{};                     // the query path last logged
+  std::int64_t logged_pod_read_interval_ms_ = 0;  // the per-pod read cadence last logged
+  std::int64_t measured_pods_eval_ms_ = 0;        // of the read last handed to the ledger
+  std::int64_t measured_recent_eval_ms_ = 0;      // of the recent read last handed to it
+  PlacementRecords placement_records_{};          // the table's recent placements, for /explain
 
   // The cluster thread's wake-ups, under mutex_.
   std::mutex mutex_;
