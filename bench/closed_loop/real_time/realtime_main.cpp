@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (!log_dir.empty() && !std::filesystem::is_directory(log_dir)) {
+    std::cerr << "--log-dir: " << log_dir << " is not a directory\n";
+    return 2;
+  }
   KubeClusterOptions kube{.kube_bin = kube_bin, .deploy_dir = deploy_dir};
   if (!descheduler_bin.empty()) {
     if (!std::filesystem::exists(descheduler_bin + "/descheduler")) {
@@ -77,10 +81,6 @@ int main(int argc, char** argv) {
                                           .time_scale = run.loop.time_scale};
   }
   const Trace trace = generate_trace(workload);
-  if (!log_dir.empty() && !std::filesystem::is_directory(log_dir)) {
-    std::cerr << "--log-dir: " << log_dir << " is not a directory\n";
-    return 2;
-  }
   const RealtimeBinaries binaries{.collector = NETSCORE_COLLECTOR_BINARY,
                                   .extender = NETSCORE_EXTENDER_BINARY,
                                   .log_dir = log_dir};

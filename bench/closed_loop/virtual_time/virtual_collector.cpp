@@ -40,8 +40,7 @@ class VirtualCollector::Counters final : public collector::PodTrafficSource {
                               .transmit_valid = read.rates.transmit >= 0};
     }
     // One query per direction, as the collector asks.
-    const auto series = static_cast<double>(named.empty() ? out.size() : named.size());
-    spent_ms_ += 2 * (costs_.query_ms + costs_.series_ms * series);
+    spent_ms_ += 2 * costs_.of(named.empty() ? out.size() : named.size());
     return {.value = std::move(out)};
   }
 
@@ -49,6 +48,7 @@ class VirtualCollector::Counters final : public collector::PodTrafficSource {
 
   // The time Prometheus took over all the queries so far: the reader's clock runs ahead by it.
   double spent_ms() const { return spent_ms_; }
+  const QueryCosts& costs() const { return costs_; }
 
  private:
   const PodCounters& pods_;
@@ -76,7 +76,6 @@ VirtualCollector::VirtualCollector(const Config& config, const VirtualClock& clo
                                    bool pod_series, double publish_s, QueryCosts costs)
     : config_(config),
       clock_(clock),
-      costs_(costs),
       state_(placement_horizon_ms(config)),
       writer_({.name = table, .capacity = 1024, .clocks = clock.clocks()}),
       publisher_(publisher_options(config, clock), writer_,
@@ -150,9 +149,8 @@ void VirtualCollector::refresh(std::vector<model::NodeSample> samples) {
   m.nodes.series = static_cast<std::uint32_t>(samples.size());
   m.nodes.samples = std::move(samples);
   if (pod_traffic_) {
-    const double node_read_ms =
-        costs_.query_ms + costs_.series_ms * static_cast<double>(m.nodes.samples.size());
-    pod_traffic_->refresh(*counters_, m.eval_time_ms, std::llround(node_read_ms));
+    pod_traffic_->refresh(*counters_, m.eval_time_ms,
+                          std::llround(counters_->costs().of(m.nodes.samples.size())));
     m.pod_traffic = pod_traffic_->reads();
   }
   publisher_.publish(m);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -37,6 +38,8 @@ namespace netscore::sim {
 struct QueryCosts {
   double query_ms = 0;
   double series_ms = 0;
+
+  double of(std::size_t series) const { return query_ms + series_ms * static_cast<double>(series); }
 };
 
 class VirtualCollector {
@@ -74,7 +77,6 @@ class VirtualCollector {
 
   const Config& config_;
   const VirtualClock& clock_;
-  const QueryCosts costs_;
   collector::ClusterState state_;
   Synced synced_;
   ScoreTableWriter writer_;
