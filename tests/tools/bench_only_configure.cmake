@@ -11,7 +11,7 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ "${BINARY}/build.ninja" ninja)
 foreach(target micro/collector_bench micro/watcher_bench micro/score_table_bench
-    micro/extender_bench micro/path_bench soak/netscore_soak closed_loop/netscore-scale-realtime)
+    micro/extender_bench micro/path_bench micro/model_bench soak/netscore_soak closed_loop/netscore-scale-realtime)
   if(NOT ninja MATCHES "\nbuild bench/${target}:")
     message(FATAL_ERROR "benchmark target ${target} is missing with NETSCORE_BUILD_TESTS=OFF")
   endif()
