@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "common/model/pricing.h"
@@ -77,8 +78,11 @@ struct WorkloadLearner::Fit::Observation {
 WorkloadLearner::Fit::Observation WorkloadLearner::Fit::observe(std::span<const double> rate_of,
                                                                 std::span<const HeldPod> pods,
                                                                 double HeldPod::*annotated,
-                                                                std::size_t workloads) {
-  Observation seen{.terms = {},
+                                                                std::size_t workloads,
+                                                                std::vector<Term> terms) {
+  terms.clear();
+  terms.reserve(pods.size());
+  Observation seen{.terms = std::move(terms),
                    .weight = std::vector<double>(workloads, 0),
                    .pods_weight = std::vector<double>(rate_of.size(), 0),
                    .declared_traffic = std::vector<double>(workloads, 0),
@@ -105,12 +109,18 @@ void WorkloadLearner::Fit::learn(std::span<const double> rate_of, std::span<cons
   if (background_.size() < rate_of.size()) background_.resize(rate_of.size(), -1);
   if (workloads_.size() < running_pods.size()) workloads_.resize(running_pods.size());
   fold_forgotten();
-  const Observation seen = observe(rate_of, pods, annotated, running_pods.size());
+  // The oldest measurement, once the history is full, lends its storage to the newest.
+  Measured next;
+  if (recent_.size() == static_cast<std::size_t>(kLearningMeasurements)) {
+    next = std::move(recent_.front());
+    recent_.pop_front();
+  }
+  Observation seen = observe(rate_of, pods, annotated, running_pods.size(), std::move(next.terms));
   start(rate_of, seen);
-  if (recent_.size() == static_cast<std::size_t>(kLearningMeasurements)) recent_.pop_front();
-  recent_.push_back({.rate = {rate_of.begin(), rate_of.end()},
-                     .fixed = std::vector<double>(rate_of.size(), 0),
-                     .terms = seen.terms});
+  next.rate.assign(rate_of.begin(), rate_of.end());
+  next.fixed.assign(rate_of.size(), 0);
+  next.terms = std::move(seen.terms);
+  recent_.push_back(std::move(next));
   update();
   summarise(seen, running_pods);
 }
@@ -170,9 +180,11 @@ void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observat
 // ratio), so a change on a node is first attributed to the pods that came or went there.
 void WorkloadLearner::Fit::update() {
   const std::size_t nodes = background_.size();
-  std::vector<double> predicted(nodes), ratio(nodes);
-  std::vector<double> gain(workloads_.size()), weight(workloads_.size());
-  std::vector<double> background_ratio(nodes), measured(nodes);
+  auto& [predicted, ratio, background_ratio, measured, gain, weight] = sums_;
+  for (auto* by_node : {&predicted, &ratio, &background_ratio, &measured})
+    by_node->assign(nodes, 0);
+  gain.assign(workloads_.size(), 0);
+  weight.assign(workloads_.size(), 0);
   for (int step = 0; step < kLearningSteps; ++step) {
     std::fill(gain.begin(), gain.end(), 0.0);
     std::fill(weight.begin(), weight.end(), 0.0);

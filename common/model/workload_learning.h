@@ -94,8 +94,10 @@ class WorkloadLearner {
       std::vector<Term> terms;
     };
     struct Observation;
+    // `terms`: storage for the observation's terms (cleared, its capacity kept).
     static Observation observe(std::span<const double> rate_of, std::span<const HeldPod> pods,
-                               double HeldPod::*annotated, std::size_t workloads);
+                               double HeldPod::*annotated, std::size_t workloads,
+                               std::vector<Term> terms);
     void start(std::span<const double> rate_of, const Observation& seen);
     void update();
     void summarise(const Observation& seen, std::span<const std::uint32_t> running_pods);
@@ -106,6 +108,14 @@ class WorkloadLearner {
     };
     void fold_forgotten();
     std::deque<Measured> recent_;  // the last kLearningMeasurements, oldest first
+    // update()'s sums per node and per workload, kept between fits: at thousands of nodes a fit
+    // that allocated them, and each measurement's terms, anew took up to twice as long, by the
+    // allocator's state (bench/micro/model_bench).
+    struct Sums {
+      std::vector<double> predicted, ratio, background_ratio, measured;  // by node
+      std::vector<double> gain, weight;                                  // by workload
+    };
+    Sums sums_;
     std::vector<Forgotten> forgotten_;
     std::vector<Workload> workloads_;  // by workload id
     std::vector<double> background_;   // by node id: bytes/s not explained by pods; < 0 unknown
