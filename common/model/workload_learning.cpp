@@ -181,10 +181,10 @@ void WorkloadLearner::Fit::start(std::span<const double> rate_of, const Observat
 void WorkloadLearner::Fit::update() {
   const std::size_t nodes = background_.size();
   auto& [predicted, ratio, background_ratio, measured, gain, weight] = sums_;
-  for (auto* by_node : {&predicted, &ratio, &background_ratio, &measured})
-    by_node->assign(nodes, 0);
-  gain.assign(workloads_.size(), 0);
-  weight.assign(workloads_.size(), 0);
+  // Sized once per fit; each step zeroes what it sums and writes the rest before reading it.
+  for (auto* by_node : {&predicted, &ratio, &background_ratio, &measured}) by_node->resize(nodes);
+  gain.resize(workloads_.size());
+  weight.resize(workloads_.size());
   for (int step = 0; step < kLearningSteps; ++step) {
     std::fill(gain.begin(), gain.end(), 0.0);
     std::fill(weight.begin(), weight.end(), 0.0);
