@@ -1,9 +1,10 @@
 // Workload learning's fit (model/workload_learning): one WorkloadLearner::learn, both directions,
-// at cluster scale, as the collector runs it once per refresh under the cluster state's lock
-// (collector/kube/cluster_state). Arguments: nodes, pods per node; 25 pods per workload. Between
-// fits a fiftieth of the pods move to another node, as pods come and go: the fit's terms change.
-// Its figure is read against the same benchmark on another build (a change to the fit's steps or
-// measurements), and against the refresh interval it must fit in many times over.
+// at cluster scale, as the collector runs it once per refresh (collector/kube/cluster_state,
+// outside the lock the watchers write under: watcher_bench's BindingDuringFit). Arguments: nodes,
+// pods per node; 25 pods per workload. Between fits a fiftieth of the pods move to another node, as
+// pods come and go: the fit's terms change. Its figure is read against the same benchmark on
+// another build (a change to the fit's steps or measurements), and against the refresh interval it
+// must fit in many times over.
 #include <benchmark/benchmark.h>
 
 #include <cstddef>

@@ -7,15 +7,24 @@
 //     ScoreTableReader (watch event -> state -> publisher -> shared memory), p50/p99;
 //   BM_Watcher_PodEventCost/<nodes>/<bindings per s>: a backlog of 500 bindings at that pace
 //     until the table shows them all; the collector's own threads' CPU per binding (watch
-//     decode, state update, republishes), and the publishes per binding.
+//     decode, state update, republishes), and the publishes per binding;
+//   BM_Watcher_BindingDuringFit/<nodes>/<fitting>: how long a binding's write to the cluster state
+//     takes (p50/p99/max) while workload learning fits the same state every 50 ms (fitting 1), as
+//     it does once per refresh, against the same writes with no fit running (0) in the same run.
 #include <curl/curl.h>
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 #include <rapidjson/document.h>
@@ -25,7 +34,9 @@
 #include "collector/kube/cluster_watcher.h"
 #include "collector/kube/kube_objects.h"
 #include "collector/pipeline/publisher.h"
+#include "common/config.h"
 #include "common/model/inputs.h"
+#include "common/model_settings.h"
 #include "common/table/score_table_reader.h"
 #include "tests/support/eventually.h"
 #include "tests/support/fake_kube_apiserver.h"
@@ -84,6 +95,18 @@ double cpu_s() {
   getrusage(RUSAGE_THREAD, &u);
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// p50, p99 and max of `latencies` as counters, named with their `unit`.
+void report_latencies(benchmark::State& state, std::vector<double>& latencies,
+                      const std::string& unit) {
+  std::sort(latencies.begin(), latencies.end());
+  const auto at = [&](double q) {
+    return latencies[static_cast<std::size_t>(q * static_cast<double>(latencies.size() - 1))];
+  };
+  state.counters["p50_" + unit] = at(0.5);
+  state.counters["p99_" + unit] = at(0.99);
+  state.counters["max_" + unit] = latencies.back();
 }
 
 void BM_Watcher_ListIntoState(benchmark::State& state) {
@@ -205,13 +228,7 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
     latencies_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
-  std::sort(latencies_ms.begin(), latencies_ms.end());
-  const auto at = [&](double q) {
-    return latencies_ms[static_cast<std::size_t>(q * static_cast<double>(latencies_ms.size() - 1))];
-  };
-  state.counters["p50_ms"] = at(0.5);
-  state.counters["p99_ms"] = at(0.99);
-  state.counters["max_ms"] = latencies_ms.back();
+  report_latencies(state, latencies_ms, "ms");
 }
 
 // CPU time so far of the collector's threads (the watcher's and the publisher's, named "ns-...").
@@ -281,11 +298,81 @@ void BM_Watcher_PodEventCost(benchmark::State& state) {
   state.counters["publishes_per_event"] = static_cast<double>(publishes) / events;
 }
 
+// 15 settled pods per node in workloads of 25, each node measured at its background plus its pods'
+// traffic: what the fit reads at every refresh.
+void BM_Watcher_BindingDuringFit(benchmark::State& state) {
+  const auto nodes = static_cast<int>(state.range(0));
+  const bool fitting = state.range(1) != 0;
+  constexpr int kPodsPerNode = 15;
+  constexpr int kPodsPerWorkload = 25;
+  constexpr std::int64_t kNowMs = 10'000'000'000;
+  // The shipped lag and window.
+  const netscore::model::LoadWindow window =
+      netscore::load_window(netscore::load_config(netscore::Component::collector, {}, {}), kNowMs);
+  std::mt19937_64 random(7);
+  std::lognormal_distribution<double> background(13.8, 0.5);
+  std::lognormal_distribution<double> per_pod(12.2, 1.0);
+  nc::ClusterState cluster;
+  std::vector<netscore::model::NodeRate> measured(static_cast<std::size_t>(nodes));
+  for (int n = 0; n < nodes; ++n) {
+    cluster.upsert_node({.name = node_name(n)});
+    measured[static_cast<std::size_t>(n)] = {.node = node_name(n), .rate = background(random)};
+  }
+  std::vector<double> workload_rate(nodes * kPodsPerNode / kPodsPerWorkload + 1);
+  for (double& rate : workload_rate) rate = per_pod(random);
+  for (int p = 0; p < nodes * kPodsPerNode; ++p) {
+    cluster.upsert_pod({.uid = "uid-" + std::to_string(p),
+                        .node = node_name(p % nodes),
+                        .workload = "bench/Deployment/w-" + std::to_string(p / kPodsPerWorkload),
+                        .name = "bench/pod-" + std::to_string(p)},
+                       kNowMs - 3'600'000);
+    measured[static_cast<std::size_t>(p % nodes)].rate +=
+        workload_rate[static_cast<std::size_t>(p / kPodsPerWorkload)];
+  }
+  // The publisher's loads() finds the settled pods settled (at every publish, in service), and
+  // twelve fits give the learner a full history.
+  cluster.loads(window);
+  for (int i = 0; i < 12; ++i) cluster.learn(measured, window);
+  std::atomic<bool> stop = false;
+  // A fit every 50 ms: a refresh interval shortened so that the bindings meet a hundred fits (a
+  // fit back to back would hold an unfair mutex from the writer for as long as it loops).
+  std::jthread fits([&] {
+    for (auto next = std::chrono::steady_clock::now(); fitting && !stop;) {
+      cluster.learn(measured, window);
+      next += std::chrono::milliseconds(50);
+      std::this_thread::sleep_until(next);
+    }
+  });
+  std::vector<double> latencies_us;
+  int next = 0;
+  for (auto _ : state) {
+    const int n = next++;
+    const netscore::model::PodFacts binding{.uid = "new-" + std::to_string(n),
+                                            .node = node_name(n % nodes),
+                                            .workload = "bench/Deployment/new",
+                                            .name = "bench/new-" + std::to_string(n)};
+    const auto t0 = std::chrono::steady_clock::now();
+    cluster.upsert_pod(binding, kNowMs);
+    latencies_us.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    // Bindings spread over the fits' phases, as they arrive independently of the refresh.
+    std::this_thread::sleep_for(std::chrono::microseconds(200 + random() % 800));
+  }
+  stop = true;
+  report_latencies(state, latencies_us, "us");
+}
+
 }  // namespace
 
 BENCHMARK(BM_Watcher_ListIntoState)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_Event);
 BENCHMARK(BM_Watcher_BindToTable)->Iterations(300)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Watcher_BindingDuringFit)
+    ->Args({5000, 0})
+    ->Args({5000, 1})
+    ->Iterations(3000)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(BM_Watcher_PodEventCost)
     ->Args({1000, 100})
     ->Args({5000, 100})

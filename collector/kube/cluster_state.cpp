@@ -1,5 +1,7 @@
 #include "collector/kube/cluster_state.h"
 
+#include <mutex>
+
 namespace netscore::collector {
 
 void ClusterState::replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms) {
@@ -39,8 +41,15 @@ std::vector<model::NodeLoad> ClusterState::loads(const model::LoadWindow& window
 
 void ClusterState::learn(std::span<const model::NodeRate> measured,
                          const model::LoadWindow& window) {
+  std::lock_guard fitting(learning_mutex_);
+  model::LearningRound round;
+  {
+    std::lock_guard lock(mutex_);
+    round = ledger_.learning_round(measured, window);
+  }
+  round.fit(learner_);
   std::lock_guard lock(mutex_);
-  ledger_.learn(measured, window);
+  ledger_.take_learned(learner_, round);
 }
 
 void ClusterState::measure_pods(std::span<const model::MeasuredPod> measured,

@@ -12,6 +12,7 @@
 #include "common/label_rules.h"
 #include "common/model/inputs.h"
 #include "common/model/placement_ledger.h"
+#include "common/model/workload_learning.h"
 
 // What the collector keeps of the Kubernetes API: the model's placement ledger, fed from the
 // watched objects' fields. Thread-safe: the watcher threads write, the publisher reads views.
@@ -27,7 +28,8 @@ std::optional<NodeFacts> parse_node(std::string_view json, const LabelRules& rul
 // "2023-03-01T10:00:00Z" (fraction and offsets allowed) -> Unix ms; nullopt when malformed.
 std::optional<std::int64_t> parse_rfc3339_ms(std::string_view text);
 
-// model::PlacementLedger under a lock: the watcher threads write, the publisher reads loads.
+// model::PlacementLedger under a lock: the watcher threads write, the publisher reads loads; and
+// the WorkloadLearner its rounds are fitted on.
 class ClusterState {
  public:
   // Pods placed longer ago than this are never pending: set it to lag + window or more.
@@ -40,6 +42,8 @@ class ClusterState {
   void upsert_node(const NodeFacts& node);
   void remove_node(const std::string& name);
   std::vector<model::NodeLoad> loads(const model::LoadWindow& window);
+  // Workload learning's fit runs outside the lock the watchers write under: a binding that comes
+  // during it reaches the table without waiting for the fit (tens of ms at thousands of nodes).
   void learn(std::span<const model::NodeRate> measured, const model::LoadWindow& window);
   void measure_pods(std::span<const model::MeasuredPod> measured, const model::LoadWindow& read);
   void measure_recent_pods(std::span<const model::MeasuredPod> measured);
@@ -59,6 +63,8 @@ class ClusterState {
  private:
   mutable std::mutex mutex_;
   model::PlacementLedger ledger_;
+  std::mutex learning_mutex_;  // one fit at a time, of the learner below
+  model::WorkloadLearner learner_;
 };
 
 }  // namespace netscore::collector

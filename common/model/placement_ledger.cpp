@@ -42,7 +42,11 @@ void PlacementLedger::release_workload(std::uint32_t id) {
   if (id == kNoWorkload || w.pods > 0 || w.departed > 0) return;
   workload_ids_.erase(w.key);
   w = Workload{};
-  learner_.forget_workload(id);
+  if (released_since_round_.size() <= id) released_since_round_.resize(workloads_.size());
+  if (!released_since_round_[id]) {
+    released_since_round_[id] = true;
+    released_workloads_.push_back(id);
+  }
   free_workloads_.push_back(id);
 }
 
@@ -65,6 +69,7 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
     release_workload(it->second.workload);
     forget_name(it->second.name, pod.uid);
   }
+  const auto slot = static_cast<std::uint32_t>(inserted ? held_.size() : it->second.slot);
   std::string name = pod.host_network ? std::string() : pod.name;
   if (!name.empty()) uid_by_name_[name] = pod.uid;
   it->second = PodRecord{.node = node,
@@ -77,7 +82,19 @@ void PlacementLedger::insert(const PodFacts& pod, std::int64_t placed_ms, std::i
                          .measured_transmit_rate = measured_transmit_rate,
                          .nominated = pod.nominated,
                          .placed_ms = placed_ms,
-                         .name = std::move(name)};
+                         .name = std::move(name),
+                         .slot = slot};
+  const HeldPod held{.node = node,
+                     .workload = workload,
+                     .held = 1,
+                     .annotated_rate = it->second.annotated_rate,
+                     .annotated_transmit_rate = it->second.annotated_transmit_rate};
+  if (inserted) {
+    held_.push_back(held);
+    held_record_.push_back(&it->second);
+  } else {
+    held_[slot] = held;
+  }
   ++node_pods_[node];
   if (now_ms - placed_ms < recent_horizon_ms_) {
     recent_[pod.uid] = {.placed_ms = placed_ms, .pod = &it->second};
@@ -96,6 +113,11 @@ void PlacementLedger::erase(std::unordered_map<std::string, PodRecord>::iterator
   ++workloads_[pod.workload].departed;
   recent_.erase(it->first);
   forget_name(pod.name, it->first);
+  held_[pod.slot] = held_.back();
+  held_record_[pod.slot] = held_record_.back();
+  held_record_[pod.slot]->slot = pod.slot;
+  held_.pop_back();
+  held_record_.pop_back();
   pods_.erase(it);
 }
 
@@ -234,60 +256,85 @@ std::vector<NodeLoad> PlacementLedger::loads(const LoadWindow& window) {
   return out;
 }
 
-void PlacementLedger::learn(std::span<const NodeRate> measured, const LoadWindow& window) {
+LearningRound PlacementLedger::learning_round(std::span<const NodeRate> measured,
+                                              const LoadWindow& window) {
   const auto usable = [](double rate) { return std::isfinite(rate) && rate >= 0; };
-  std::vector<double> rate_of(node_names_.size(), -1);
+  LearningRound round;
+  round.node_rate.assign(node_names_.size(), -1);
   std::vector<double> transmit_of(node_names_.size(), -1);
   bool any_transmit = false;
   for (const auto& m : measured) {
     const auto id = node_ids_.find(m.node);
     if (id == node_ids_.end()) continue;
-    if (usable(m.rate)) rate_of[id->second] = m.rate;
+    if (usable(m.rate)) round.node_rate[id->second] = m.rate;
     if (usable(m.transmit_rate)) {
       transmit_of[id->second] = m.transmit_rate;
       any_transmit = true;
     }
   }
-  std::vector<HeldPod> held;
-  held.reserve(pods_.size() + departed_.size());
-  const auto add = [&](const PodRecord& pod, double part) {
-    held.push_back({.node = pod.node,
-                    .workload = pod.workload,
-                    .held = part,
-                    .annotated_rate = pod.annotated_rate,
-                    .annotated_transmit_rate = pod.annotated_transmit_rate});
-  };
-  for (const auto& [uid, pod] : pods_) {
-    const auto recent = recent_.find(uid);
-    add(pod, recent == recent_.end()
-                 ? 1.0
-                 : 1.0 - pending_fraction(window.now_ms - recent->second.placed_ms, window));
+  if (any_transmit) round.node_transmit_rate = std::move(transmit_of);
+  round.pods.reserve(held_.size() + departed_.size());
+  round.pods.assign(held_.begin(), held_.end());
+  for (const auto& [uid, recent] : recent_) {
+    round.pods[recent.pod->slot].held =
+        1.0 - pending_fraction(window.now_ms - recent.placed_ms, window);
   }
-  for (const auto& gone : departed_)
-    add(gone.pod, held_fraction(gone.pod.placed_ms, gone.left_ms, window));
-  std::vector<std::uint32_t> running(workloads_.size());
-  for (std::size_t w = 0; w < workloads_.size(); ++w) running[w] = workloads_[w].pods;
-  learner_.learn({.node_rate = rate_of,
-                  .node_transmit_rate = any_transmit ? std::span<const double>(transmit_of)
-                                                     : std::span<const double>(),
-                  .pods = held,
-                  .running_pods = running});
+  for (const auto& gone : departed_) {
+    round.pods.push_back({.node = gone.pod.node,
+                          .workload = gone.pod.workload,
+                          .held = held_fraction(gone.pod.placed_ms, gone.left_ms, window),
+                          .annotated_rate = gone.pod.annotated_rate,
+                          .annotated_transmit_rate = gone.pod.annotated_transmit_rate});
+  }
+  round.running_pods.resize(workloads_.size());
+  for (std::size_t w = 0; w < workloads_.size(); ++w) round.running_pods[w] = workloads_[w].pods;
+  for (const std::uint32_t id : released_workloads_) released_since_round_[id] = false;
+  round.released = std::move(released_workloads_);
+  released_workloads_.clear();
+  return round;
+}
+
+void LearningRound::fit(WorkloadLearner& learner) const {
+  for (const std::uint32_t id : released) learner.forget_workload(id);
+  learner.learn({.node_rate = node_rate,
+                 .node_transmit_rate = node_transmit_rate,
+                 .pods = pods,
+                 .running_pods = running_pods});
+}
+
+void PlacementLedger::take_learned(const WorkloadLearner& learner, const LearningRound& round) {
+  const std::size_t fitted = std::min(round.running_pods.size(), workloads_.size());
+  for (std::uint32_t id = 0; id < fitted; ++id) {
+    // Released while the round was fitted: the learner's rate is of the workload that had the id.
+    if (id < released_since_round_.size() && released_since_round_[id]) continue;
+    workloads_[id].learned = learner.workload_rate(id);
+    workloads_[id].learned_transmit = learner.workload_transmit_rate(id);
+  }
+  learned_per_pod_ = {.receive = learner.rate_per_pod(),
+                      .transmit = learner.transmit_rate_per_pod()};
+}
+
+void PlacementLedger::learn(WorkloadLearner& learner, std::span<const NodeRate> measured,
+                            const LoadWindow& window) {
+  const LearningRound round = learning_round(measured, window);
+  round.fit(learner);
+  take_learned(learner, round);
 }
 
 LearnedRates PlacementLedger::learned_per_pod() const {
-  return {.receive = learner_.rate_per_pod(), .transmit = learner_.transmit_rate_per_pod()};
+  return learned_per_pod_;
 }
 
 std::optional<double> PlacementLedger::workload_rate(const std::string& workload) const {
   const auto it = workload_ids_.find(workload);
   if (it == workload_ids_.end()) return std::nullopt;
-  return learner_.workload_rate(it->second);
+  return workloads_[it->second].learned;
 }
 
 std::optional<double> PlacementLedger::workload_transmit_rate(const std::string& workload) const {
   const auto it = workload_ids_.find(workload);
   if (it == workload_ids_.end()) return std::nullopt;
-  return learner_.workload_transmit_rate(it->second);
+  return workloads_[it->second].learned_transmit;
 }
 
 std::vector<std::string> PlacementLedger::nodes_of_pods(std::span<const std::string> names) const {

@@ -15,8 +15,8 @@
 #include "common/model/workload_learning.h"
 
 // The placement ledger: the pods bound to each node, when each was placed or left, and what the
-// window holds of their traffic, turned into NodeLoad per node for the correction; it keeps the
-// WorkloadLearner with the pods it describes. A few fields per bound pod and per node, never the
+// window holds of their traffic, turned into NodeLoad per node for the correction, and what
+// workload learning learned of each workload. A few fields per bound pod and per node, never the
 // objects. Not thread-safe: the collector keeps one under a lock (collector/kube/cluster_state),
 // the simulator one per run.
 namespace netscore::model {
@@ -95,6 +95,20 @@ struct BoundPod {
   bool nominated = false;
 };
 
+// What one fit of workload learning reads, copied out of the ledger so that the fit, which costs
+// O(pods x kLearningMeasurements), runs without the lock a collector keeps the ledger under.
+struct LearningRound {
+  std::vector<double> node_rate, node_transmit_rate;  // node_transmit_rate empty: none measured
+  std::vector<HeldPod> pods;
+  std::vector<std::uint32_t> running_pods;  // by workload id
+  // Workload ids released since the last round, in order: the learner forgets them before it
+  // fits, since an id may now name another workload.
+  std::vector<std::uint32_t> released;
+  // Forgets the released workloads and fits this round's measurement: `learner` must be the one
+  // every round of this ledger was fitted on.
+  void fit(WorkloadLearner& learner) const;
+};
+
 // Memory is one small record per bound pod plus one per node; loads() costs O(nodes + pods placed
 // within `recent_horizon_ms`), not O(pods): older pods are only counted, per node.
 class PlacementLedger {
@@ -102,6 +116,11 @@ class PlacementLedger {
   // Pods placed longer ago than this are never pending: set it to lag + window or more.
   explicit PlacementLedger(std::int64_t recent_horizon_ms = 3600000)
       : recent_horizon_ms_(recent_horizon_ms) {}
+  // Its indexes point into its own pods' records: moved, never copied.
+  PlacementLedger(const PlacementLedger&) = delete;
+  PlacementLedger& operator=(const PlacementLedger&) = delete;
+  PlacementLedger(PlacementLedger&&) = default;
+  PlacementLedger& operator=(PlacementLedger&&) = default;
 
   // A relist: pods missing from `pods` are gone. A pod already known keeps its placement time.
   void replace_pods(const std::vector<PodFacts>& pods, std::int64_t now_ms);
@@ -118,11 +137,17 @@ class PlacementLedger {
   // Also forgets pods whose traffic is wholly in (or, for pods gone, out of) the window by now.
   std::vector<NodeLoad> loads(const LoadWindow& window);
 
-  // Feeds the WorkloadLearner the nodes' measured rates and every pod whose traffic the
-  // window holds (running pods, partly when new, and gone ones). Costs O(pods) per call: call it
-  // once per measurement, not per publish. A workload's learned rate is forgotten with its last
-  // pod.
-  void learn(std::span<const NodeRate> measured, const LoadWindow& window);
+  // Workload learning, once per measurement (not per publish), in three steps so that a caller
+  // with concurrent writers can fit without its lock: the round (the nodes' measured rates and
+  // every pod whose traffic the window holds: running pods, partly when new, and gone ones;
+  // O(pods)), its fit on the caller's learner, and the learned rates taken from that learner
+  // (O(workloads)) for every workload whose id was not released in between. A workload's learned
+  // rate is forgotten with its last pod.
+  LearningRound learning_round(std::span<const NodeRate> measured, const LoadWindow& window);
+  void take_learned(const WorkloadLearner& learner, const LearningRound& round);
+  // The three steps at once, for a caller without concurrent writers.
+  void learn(WorkloadLearner& learner, std::span<const NodeRate> measured,
+             const LoadWindow& window);
   // Replaces what was measured of the running pods by their traffic per pod, matched by name (a
   // pod on its node's network never is), read over the window as of `read.now_ms`: a pod placed
   // within it is measured at its rate over the part it held (kMeasuredAfterHeld at least). A pod
@@ -172,7 +197,8 @@ class PlacementLedger {
     float measured_transmit_rate = -1;
     bool nominated = false;
     std::int64_t placed_ms = 0;
-    std::string name{};  // "namespace/name"; empty on the host network
+    std::string name{};      // "namespace/name"; empty on the host network
+    std::uint32_t slot = 0;  // its entry in held_
   };
   struct Departed {
     PodRecord pod{};
@@ -186,6 +212,8 @@ class PlacementLedger {
     // measurement): sums and counts per direction.
     double measured_sum = 0, measured_transmit_sum = 0;
     std::uint32_t measured = 0, measured_transmit = 0;
+    // Its traffic per pod as workload learning last learned it; nullopt: not known (yet).
+    std::optional<double> learned{}, learned_transmit{};
   };
   std::uint32_t intern(const std::string& node);
   std::uint32_t intern_workload(const std::string& key);
@@ -219,6 +247,12 @@ class PlacementLedger {
   };
   std::unordered_map<std::string, Recent> recent_;
   std::vector<Departed> departed_;  // pods gone within the horizon, oldest first
+  // What learning_round() reads of each running pod (held whole), by its record's slot, and the
+  // record of each slot (to move the last into a freed one): a round copies this under a
+  // collector's lock instead of walking pods_, whose records are scattered over the heap (at
+  // 75,000 pods, a walk took about as long as the fit it fed).
+  std::vector<HeldPod> held_;
+  std::vector<PodRecord*> held_record_;
   std::vector<std::string> node_names_;
   std::vector<std::uint32_t> node_pods_;  // bound pods per node id
   std::unordered_map<std::string, std::uint32_t> node_ids_;
@@ -230,7 +264,11 @@ class PlacementLedger {
   std::vector<Workload> workloads_;  // [kNoWorkload]: pods without a controlling owner
   std::unordered_map<std::string, std::uint32_t> workload_ids_;
   std::vector<std::uint32_t> free_workloads_;
-  WorkloadLearner learner_;  // nodes by node id, workloads by workload id
+  // Workload ids released since the last learning_round(), in order, each once, and the same as a
+  // set by id: the learner must forget them, and must not price the workloads that took them since.
+  std::vector<std::uint32_t> released_workloads_;
+  std::vector<bool> released_since_round_;
+  LearnedRates learned_per_pod_;
 };
 
 }  // namespace netscore::model

@@ -29,8 +29,7 @@ PodPrice PlacementLedger::receive_price(const PodRecord& pod) const {
     return capped(w->measured_sum / w->measured, PriceSource::workload_measurement, ceiling);
   if (pod.annotated_rate >= 0) return capped(pod.annotated_rate, PriceSource::annotation, ceiling);
   if (!w) return capped(-1, PriceSource::average, ceiling);
-  if (const auto learned = learner_.workload_rate(pod.workload))
-    return capped(*learned, PriceSource::workload, ceiling);
+  if (w->learned) return capped(*w->learned, PriceSource::workload, ceiling);
   return capped(-1, PriceSource::average, ceiling);
 }
 
@@ -45,8 +44,7 @@ PodPrice PlacementLedger::transmit_price(const PodRecord& pod) const {
   if (pod.annotated_transmit_rate >= 0)
     return capped(pod.annotated_transmit_rate, PriceSource::annotation, ceiling);
   if (!w) return capped(-1, PriceSource::average, ceiling);
-  if (const auto learned = learner_.workload_transmit_rate(pod.workload))
-    return capped(*learned, PriceSource::workload, ceiling);
+  if (w->learned_transmit) return capped(*w->learned_transmit, PriceSource::workload, ceiling);
   return capped(-1, PriceSource::average, ceiling);
 }
 

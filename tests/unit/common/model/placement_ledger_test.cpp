@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/model/workload_learning.h"
 #include "tests/unit/common/model/placement_ledger_fixtures.h"
 
 namespace netscore::model {
@@ -146,6 +147,7 @@ TEST(PlacementLedger, ARelistCountsOnlyThePodsMissingFromItAsGone) {
 // 2a + b = 1500, a + 2b = 2100, so A transmits 300 and B 900.
 TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   PlacementLedger state;
+  WorkloadLearner learner;
   state.upsert_node({.name = "n1"});
   state.upsert_node({.name = "n2"});
   state.upsert_pod(pod("seed", "n1"), kLongAgo);  // makes n1 known to the state
@@ -154,7 +156,7 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   state.remove_pod("seed2", kLongAgo);
   const std::vector<NodeRate> idle{{.node = "n1", .rate = 0, .transmit_rate = 0},
                                    {.node = "n2", .rate = 0, .transmit_rate = 0}};
-  state.learn(idle, at(kNow));  // backgrounds: 0
+  state.learn(learner, idle, at(kNow));  // backgrounds: 0
   EXPECT_EQ(state.workload_rate("ns/Deployment/a"), std::nullopt);
   for (const auto& [uid, node, w] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"a1", "n1", "ns/Deployment/a"},
@@ -167,7 +169,7 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
   }
   const std::vector<NodeRate> busy{{.node = "n1", .rate = 5000, .transmit_rate = 1500},
                                    {.node = "n2", .rate = 4000, .transmit_rate = 2100}};
-  for (int i = 0; i < 50; ++i) state.learn(busy, at(kNow));
+  for (int i = 0; i < 50; ++i) state.learn(learner, busy, at(kNow));
   ASSERT_TRUE(state.workload_rate("ns/Deployment/a").has_value());
   EXPECT_NEAR(*state.workload_rate("ns/Deployment/a"), 2000, 20);
   EXPECT_NEAR(*state.workload_rate("ns/Deployment/b"), 1000, 10);
@@ -192,20 +194,21 @@ TEST(PlacementLedger, LearnsEachWorkloadsTrafficPerPodFromTheNodeRates) {
 }
 
 // n1 known to the ledger (a pod was there) and measured idle: its receive background is 0.
-void measure_n1_idle(PlacementLedger& state) {
+void measure_n1_idle(PlacementLedger& state, WorkloadLearner& learner) {
   state.upsert_node({.name = "n1"});
   state.upsert_pod(pod("seed", "n1"), kLongAgo);
   state.remove_pod("seed", kLongAgo);
-  state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 0}}, at(kNow));
+  state.learn(learner, std::vector<NodeRate>{{.node = "n1", .rate = 0}}, at(kNow));
 }
 
 // Nodes that measured no transmit rate leave transmit unlearned: the receive fit goes on alone.
 TEST(PlacementLedger, WithoutTransmitRatesOnlyReceiveIsLearned) {
   PlacementLedger state;
-  measure_n1_idle(state);
+  WorkloadLearner learner;
+  measure_n1_idle(state, learner);
   state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
   for (int i = 0; i < 10; ++i)
-    state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 2000}}, at(kNow));
+    state.learn(learner, std::vector<NodeRate>{{.node = "n1", .rate = 2000}}, at(kNow));
   EXPECT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 2000, 20);
   EXPECT_EQ(state.workload_transmit_rate("ns/Deployment/a"), std::nullopt);
   EXPECT_EQ(state.learned_per_pod().transmit, std::nullopt);
@@ -215,15 +218,44 @@ TEST(PlacementLedger, WithoutTransmitRatesOnlyReceiveIsLearned) {
 // at the split (half of 4000 over two pods, 1000), which explains the node.
 TEST(PlacementLedger, AnAnnotatedPodsWorkloadIsFittedFromItsAnnotation) {
   PlacementLedger state;
-  measure_n1_idle(state);
+  WorkloadLearner learner;
+  measure_n1_idle(state, learner);
   PodFacts annotated = pod("x", "n1", "ns/Deployment/x");
   annotated.annotated_rate = 3000;
   state.upsert_pod(annotated, kLongAgo);
   state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
   for (int i = 0; i < 20; ++i)
-    state.learn(std::vector<NodeRate>{{.node = "n1", .rate = 4000}}, at(kNow));
+    state.learn(learner, std::vector<NodeRate>{{.node = "n1", .rate = 4000}}, at(kNow));
   EXPECT_NEAR(state.workload_rate("ns/Deployment/x").value_or(0), 3000, 30);
   EXPECT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 1000, 10);
+}
+
+// A collector fits a round without its lock (collector/kube/cluster_state): a workload whose id
+// is released meanwhile and taken by another must not give that one what the fit learned of it.
+// The pod of A, measured at 2000 bytes/s on n1, moves to workload B while the round is fitted,
+// which frees A's id; C, never measured (its node is not), takes it.
+TEST(PlacementLedger, AWorkloadTakingAnIdReleasedDuringTheFitIsNotPricedAtItsPredecessors) {
+  PlacementLedger state;
+  WorkloadLearner learner;
+  measure_n1_idle(state, learner);
+  state.upsert_pod(pod("a1", "n1", "ns/Deployment/a"), kLongAgo);
+  const std::vector<NodeRate> busy{{.node = "n1", .rate = 2000}};
+  for (int i = 0; i < 5; ++i) state.learn(learner, busy, at(kNow));
+  ASSERT_NEAR(state.workload_rate("ns/Deployment/a").value_or(0), 2000, 20);
+
+  const LearningRound round = state.learning_round(busy, at(kNow));
+  state.upsert_pod(pod("a1", "n1", "ns/Deployment/b"), kLongAgo);
+  state.upsert_pod(pod("c1", "n2", "ns/Deployment/c"), kNow);
+  round.fit(learner);
+  state.take_learned(learner, round);
+  EXPECT_EQ(state.workload_rate("ns/Deployment/a"), std::nullopt);
+  EXPECT_EQ(state.workload_rate("ns/Deployment/c"), std::nullopt);
+  EXPECT_EQ(load_of(state.loads(at(kNow)), "n2").priced_receive.workload, 0U);
+
+  // The next round forgets A under that id; B, which holds the pod now, is learned from scratch.
+  for (int i = 0; i < 5; ++i) state.learn(learner, busy, at(kNow));
+  EXPECT_NEAR(state.workload_rate("ns/Deployment/b").value_or(0), 2000, 20);
+  EXPECT_EQ(state.workload_rate("ns/Deployment/c"), std::nullopt);
 }
 
 TEST(PlacementLedger, NodesOfPodsByNameOffTheHostNetwork) {
