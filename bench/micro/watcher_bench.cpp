@@ -3,8 +3,11 @@
 //     relist does (pages prebuilt: the fake server's own cost is not measured); counters give the
 //     state's resident memory and the CPU time;
 //   BM_Watcher_Event: one pod watch event line parsed and applied;
-//   BM_Watcher_BindToTable: a binding at the fake API server until the table shows it through a
-//     ScoreTableReader (watch event -> state -> publisher -> shared memory), p50/p99;
+//   BM_Watcher_BindToTable/<refreshing>: a binding at the fake API server until the table shows
+//     it through a ScoreTableReader (watch event -> state -> publisher -> shared memory),
+//     p50/p99/max; with refreshing 1 a measurement of every node is published every 50 ms (a
+//     refresh interval shortened so that the bindings meet a hundred), workload learning on, as
+//     in service without per-pod series;
 //   BM_Watcher_PodEventCost/<nodes>/<bindings per s>: a backlog of 500 bindings at that pace
 //     until the table shows them all; the collector's own threads' CPU per binding (watch
 //     decode, state update, republishes), and the publishes per binding;
@@ -166,8 +169,8 @@ struct WatchedCluster {
     const std::int64_t hour_ago = std::time(nullptr) - 3600;
     for (int i = 0; i < nodes; ++i) server.put_node(node_name(i));
     for (int i = 0; i < pods; ++i) server.create_pod(pod(i, hour_ago, nodes));
-    std::vector<netscore::model::NodeSample> samples;
-    for (int i = 0; i < nodes; ++i) samples.push_back({.node = node_name(i), .value = 20000});
+    for (int i = 0; i < nodes; ++i)
+      samples.push_back({.node = node_name(i), .value = 20000, .rate = 20000, .rate_valid = true});
     publisher.start();
     watcher.start();
     publisher.publish({.ok = true, .eval_time_ms = 1, .nodes = {.samples = samples}});
@@ -190,11 +193,14 @@ struct WatchedCluster {
   nc::ClusterWatcher watcher{
       {.kube = {.url = server.url()}, .on_change = [this] { publisher.cluster_changed(); }},
       cluster};
-  nc::Publisher publisher{{.correction = {.enabled = true,
-                                          .function = netscore::QueryFunction::rate,
-                                          .window_ms = 300000}},
-                          writer,
-                          nc::Publisher::Cluster{cluster, watcher}};
+  nc::Publisher publisher{
+      {.correction = {.enabled = true,
+                      .function = netscore::QueryFunction::rate,
+                      .window_ms = 300000,
+                      .learn_workloads = netscore::model::WorkloadLearning::on}},
+      writer,
+      nc::Publisher::Cluster{cluster, watcher}};
+  std::vector<netscore::model::NodeSample> samples;  // every node's measurement
   bool synced = false;
 };
 
@@ -204,6 +210,16 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
     state.SkipWithError("watcher did not sync");
     return;
   }
+  std::atomic<bool> stop = false;
+  std::jthread refreshes([&] {
+    std::int64_t eval_time_ms = 1;
+    for (auto next = std::chrono::steady_clock::now(); state.range(0) != 0 && !stop;) {
+      c.publisher.publish(
+          {.ok = true, .eval_time_ms = ++eval_time_ms, .nodes = {.samples = c.samples}});
+      next += std::chrono::milliseconds(50);
+      std::this_thread::sleep_until(next);
+    }
+  });
   auto& server = c.server;
   const auto& table = c.table;
   netscore::ScoreTableReader reader({.name = table});
@@ -228,6 +244,7 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
     latencies_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
+  stop = true;
   report_latencies(state, latencies_ms, "ms");
 }
 
@@ -366,7 +383,12 @@ void BM_Watcher_BindingDuringFit(benchmark::State& state) {
 
 BENCHMARK(BM_Watcher_ListIntoState)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Watcher_Event);
-BENCHMARK(BM_Watcher_BindToTable)->Iterations(300)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Watcher_BindToTable)
+    ->Arg(0)
+    ->Arg(1)
+    ->Iterations(300)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_Watcher_BindingDuringFit)
     ->Args({5000, 0})
     ->Args({5000, 1})

@@ -65,10 +65,20 @@ void Publisher::stop() {
 
 void Publisher::publish(const Measurement& m) {
   if (m.stopped) return;
+  bool learn = false;
   {
     std::lock_guard write(write_mutex_);
     log_answer(m);
-    if (cluster_) feed_cluster(m);
+    if (cluster_) learn = feed_cluster(m);
+  }
+  // The fit takes tens of ms at thousands of nodes: the publishes of the bindings that come
+  // meanwhile (the cluster's thread, under the writer's lock) must not wait for it.
+  if (learn) {
+    cluster_->state.learn(model::node_rates(m.nodes.samples),
+                          load_window_at(options_.clocks.wall_ms()));
+  }
+  {
+    std::lock_guard write(write_mutex_);
     std::uint32_t published = 0;
     if (m.ok) {
       model::MeasuredSnapshot measured =
@@ -156,7 +166,7 @@ void Publisher::republish(bool cluster_due) {
   if (have_status_ && (publish_now || cluster_due)) write_status();
 }
 
-void Publisher::feed_cluster(const Measurement& m) {
+bool Publisher::feed_cluster(const Measurement& m) {
   if (m.pod_traffic.every_pod) measure_pods(*m.pod_traffic.every_pod, m.pod_traffic.recent.get());
   if (cluster_->rebalance) {
     cluster_->rebalance->set_utilisation(m.rebalance.utilisation);
@@ -165,10 +175,7 @@ void Publisher::feed_cluster(const Measurement& m) {
     if (!m.rebalance.missing.empty())
       spdlog::warn("rebalance utilisation missing=\"{}\"", m.rebalance.missing);
   }
-  if (m.ok && watch_synced() && learning()) {
-    cluster_->state.learn(model::node_rates(m.nodes.samples),
-                          load_window_at(options_.clocks.wall_ms()));
-  }
+  return m.ok && watch_synced() && learning();
 }
 
 bool Publisher::watch_synced() const {

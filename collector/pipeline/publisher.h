@@ -37,7 +37,8 @@ namespace netscore::collector {
 // measurement. The correction is applied only while the watcher is synced; otherwise (and
 // without a cluster) the snapshot is exactly the measurement. Every write happens under one
 // lock: a measurement is published on the caller's thread (the query, the slow part, is done by
-// then), so a slow Prometheus never delays cluster updates. Thread-safe.
+// then, and workload learning's fit runs outside the lock), so neither a slow Prometheus nor the
+// fit delays cluster updates. Thread-safe.
 class Publisher {
  public:
   struct Options {
@@ -102,10 +103,11 @@ class Publisher {
   // Hands a new read of the traffic per pod, of every pod or of the recent ones, to the ledger,
   // which prices the pods it measured.
   void measure_pods(const PodTraffic& traffic, const RecentPodTraffic* recent);
-  // What a measurement tells the watched cluster before a snapshot reads it: the pods' traffic,
-  // the rebalance reading, and the node rates workload learning is fed. So a measurement flows
-  // down once: the cluster fed, then the snapshot measured, corrected and written.
-  void feed_cluster(const Measurement& m);
+  // What a measurement tells the watched cluster before a snapshot reads it: the pods' traffic
+  // and the rebalance reading; true when workload learning is to be fed its node rates, which
+  // publish() does without the writer's lock. So a measurement flows down once: the cluster fed,
+  // then the snapshot measured, corrected and written.
+  bool feed_cluster(const Measurement& m);
   bool watch_synced() const;
   std::uint32_t publish_snapshot(const model::MeasuredSnapshot& measured);
   void write_status();

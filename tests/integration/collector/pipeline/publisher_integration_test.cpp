@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <ctime>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "common/model/domain.h"
 #include "common/table/score_table_reader.h"
 #include "tests/support/curl_environment.h"
 #include "tests/support/eventually.h"
@@ -37,7 +40,8 @@ Measurement measured(std::int64_t eval_time_ms) {
 // Two nodes with one pod each, placed an hour ago (wholly in the window), and 1000 B/s each.
 // Unless `start` is false, the publisher and the watcher run and the first measurement is in.
 struct Cluster {
-  explicit Cluster(bool correction, bool start = true)
+  explicit Cluster(bool correction, bool start = true,
+                   model::WorkloadLearning learning = model::WorkloadLearning::off)
       : table_name("publisher"),
         writer({.name = table_name, .capacity = 64}),
         watcher({.kube = {.url = server.url()},
@@ -47,7 +51,8 @@ struct Cluster {
                 state),
         publisher({.correction = {.enabled = correction,
                                   .function = QueryFunction::rate,
-                                  .window_ms = 300000},
+                                  .window_ms = 300000,
+                                  .learn_workloads = learning},
                    .lag_ms = 15000},
                   writer, Publisher::Cluster{state, watcher}) {
     const std::int64_t hour_ago = static_cast<std::int64_t>(std::time(nullptr)) - 3600;
@@ -206,6 +211,44 @@ TEST(Publisher, MeasurementsAndBindingsInterleave) {
   EXPECT_EQ(status.refreshes_total, 21U);
   EXPECT_EQ(status.failures_total, 0U);
   EXPECT_EQ(status.series_count, 2U);
+}
+
+// Workload learning's fit runs outside the publisher's lock, so refreshes that learn race the
+// publishes the watcher's events make: every binding still reaches the table, every refresh is
+// recorded, and the fits learned.
+TEST(Publisher, RefreshesThatLearnAndBindingsInterleave) {
+  constexpr int kBindings = 40;
+  const auto measured_rates = [](std::int64_t eval_time_ms) {
+    Measurement m = measured(eval_time_ms);
+    for (auto& sample : m.nodes.samples) {
+      sample.rate = sample.value;
+      sample.rate_valid = true;
+    }
+    return m;
+  };
+  Cluster c(true, true, model::WorkloadLearning::on);
+  shm::SnapshotMeta meta{};
+  ASSERT_TRUE(eventually(
+      [&] { return (c.score("n1", meta), (meta.flags & shm::kSnapshotCorrected) != 0); }));
+  {
+    std::jthread refreshes([&] {
+      for (int i = 0; i < kBindings; ++i) c.publisher.publish(measured_rates(6 + i));
+    });
+    for (int i = 0; i < kBindings; ++i) {
+      c.server.create_pod(kube::Pod{.ns = "shop", .name = "burst-" + std::to_string(i)});
+      ASSERT_EQ(c.server.bind_pod("shop", "burst-" + std::to_string(i), i % 2 == 0 ? "n1" : "n2"),
+                201U);
+    }
+  }
+  EXPECT_TRUE(eventually([&] {
+    return c.score("n1", meta).placed_pods == kBindings / 2 &&
+           c.score("n2", meta).placed_pods == kBindings / 2 && meta.eval_time_ms == 5 + kBindings;
+  }));
+  shm::CollectorStatus status{};
+  ScoreTableReader reader({.name = c.table_name});
+  ASSERT_EQ(reader.read_status(status), ReadStatus::ok);
+  EXPECT_EQ(status.refreshes_total, kBindings + 1U);
+  EXPECT_TRUE(c.state.learned_per_pod().receive.has_value());
 }
 
 // Prometheus down from the start: refreshes report failures, no measurement ever arrives, and the
