@@ -238,7 +238,9 @@ void BM_Watcher_BindToTable(benchmark::State& state) {
     server.bind_pod("bench", "new-" + std::to_string(n), name);
     const auto give_up = t0 + std::chrono::seconds(5);
     do {
-      std::this_thread::yield();  // two cores: leave them to the watcher and the publisher
+      // Polled, not spun: on two cores a spinning reader took the core the watcher and the
+      // publisher share while a refresh's fit held the other, and its tail was its own.
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
       reader.lookup(names, out, meta);
     } while (out[0].placed_pods == before && std::chrono::steady_clock::now() < give_up);
     latencies_ms.push_back(
