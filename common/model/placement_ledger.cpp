@@ -261,18 +261,18 @@ LearningRound PlacementLedger::learning_round(std::span<const NodeRate> measured
   const auto usable = [](double rate) { return std::isfinite(rate) && rate >= 0; };
   LearningRound round;
   round.node_rate.assign(node_names_.size(), -1);
-  std::vector<double> transmit_of(node_names_.size(), -1);
+  round.node_transmit_rate.assign(node_names_.size(), -1);
   bool any_transmit = false;
   for (const auto& m : measured) {
     const auto id = node_ids_.find(m.node);
     if (id == node_ids_.end()) continue;
     if (usable(m.rate)) round.node_rate[id->second] = m.rate;
     if (usable(m.transmit_rate)) {
-      transmit_of[id->second] = m.transmit_rate;
+      round.node_transmit_rate[id->second] = m.transmit_rate;
       any_transmit = true;
     }
   }
-  if (any_transmit) round.node_transmit_rate = std::move(transmit_of);
+  if (!any_transmit) round.node_transmit_rate.clear();
   round.pods.reserve(held_.size() + departed_.size());
   round.pods.assign(held_.begin(), held_.end());
   for (const auto& [uid, recent] : recent_) {

@@ -21,8 +21,9 @@
 // square root of its node's ratio so that a change on a node is first attributed to the pods that
 // came or went. model/pricing.h holds the start split, the step count and how many measurements
 // are fitted together.
-// Nodes and workloads are the caller's small dense ids. Not thread-safe: the caller keeps it with
-// the pods it describes (collector/kube/cluster_state, under its lock).
+// Nodes and workloads are the caller's small dense ids. Not thread-safe: one fit at a time, on
+// rounds the placement ledger hands out (collector/kube/cluster_state fits them outside the lock
+// its watchers write under).
 namespace netscore::model {
 
 // One pod whose traffic the window holds, running or gone.
